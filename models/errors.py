@@ -1,0 +1,59 @@
+"""One exception hierarchy for the whole suite.
+
+It lives in `models` because every other package imports `models`; the CLI turns each of
+these into a one-line message and an exit code, so a user never sees a traceback.
+"""
+
+from __future__ import annotations
+
+
+class QueensError(Exception):
+    """Base of every error the suite raises on purpose."""
+
+
+class InvalidBoard(QueensError):
+    """The board itself is unusable: a side <= 0, a non-square torus, a board too large."""
+
+
+class OffBoard(QueensError):
+    """A cell (a queen, a pawn, a blocked cell) lies outside the board."""
+
+
+class AttackingQueens(QueensError):
+    """Two pre-placed pieces attack each other, so no completion can exist."""
+
+    def __init__(self, first: tuple[int, int], second: tuple[int, int]) -> None:
+        super().__init__(f"pre-placed pieces at {first} and {second} attack each other")
+        self.first = first
+        self.second = second
+
+
+class InvalidPlacement(QueensError):
+    """A placement breaks the puzzle's rules (the checker says which rule and where)."""
+
+
+class BackendUnavailable(QueensError):
+    """A backend's package or extension is not installed or failed to import."""
+
+
+class Unsupported(QueensError):
+    """A backend cannot handle this model's shape or size (it says what it lacks)."""
+
+
+class MalformedInput(QueensError):
+    """A file or argument could not be parsed (the message names the line or token)."""
+
+
+class BackendError(QueensError):
+    """A backend misbehaved: it failed, or returned a duplicate solution."""
+
+
+class TimeLimit(QueensError):
+    """A search stopped at its time limit before it finished.
+
+    `partial` is what was counted so far, when the search counted: a lower bound.
+    """
+
+    def __init__(self, message: str, partial: int | None = None) -> None:
+        super().__init__(message)
+        self.partial = partial

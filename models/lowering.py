@@ -1,0 +1,157 @@
+"""Lower a `Puzzle` (what the user asks) to a `ConstraintModel` (what backends read).
+
+The rules, each a small pure function:
+- a sliding piece makes one family of lines per ray direction; pawns cut lines into segments,
+  forbidden cells are dropped from lines but do not cut them;
+- a leaping piece makes a family of two-cell lines (the pairs one leap apart);
+- pigeonhole: when a family has exactly as many non-empty lines as there are pieces, every line
+  holds exactly one piece (this is how n-queens gets "one queen per row and per column"
+  without anyone writing it);
+- domination makes one cover per square: the square itself and every cell attacking it.
+"""
+
+from __future__ import annotations
+
+from models.errors import InvalidBoard
+from models.geometry import walk
+from models.ir import ConstraintModel, LinearKey, Line, LineFamily, LineKind
+from models.pieces import Cell
+from models.puzzle import Puzzle
+
+MAX_CELLS = 1_000_000
+"""Boards beyond 1000 x 1000 are not lowered: n^2 cell variables would not fit a backend."""
+
+_FAMILY_NAMES = {(0, 1): "rows", (1, 0): "columns", (1, 1): "diagonals", (1, -1): "anti-diagonals"}
+
+
+def lower(puzzle: Puzzle) -> ConstraintModel:
+    """The constraint model of `puzzle`.
+
+    >>> from models.nqueens import NQueens
+    >>> [f.name for f in lower(NQueens(4)).families]
+    ['rows', 'columns', 'diagonals', 'anti-diagonals']
+    """
+    if puzzle.rows * puzzle.cols > MAX_CELLS:
+        raise InvalidBoard(
+            f"a {puzzle.rows}x{puzzle.cols} board is too large for a constraint model "
+            f"(at most {MAX_CELLS:,} cells); use a construction or local search instead"
+        )
+    blocked = puzzle.forbidden | puzzle.pawns
+    cells = tuple(
+        (r, c) for r in range(puzzle.rows) for c in range(puzzle.cols) if (r, c) not in blocked
+    )
+    families: list[LineFamily] = []
+    if puzzle.independent:
+        families += [_ray_family(puzzle, direction) for direction in puzzle.piece.rays]
+        if puzzle.piece.leaps:
+            families.append(_leap_family(puzzle, set(cells)))
+    families = [f for f in families if f.lines]
+    return ConstraintModel(
+        rows=puzzle.rows,
+        cols=puzzle.cols,
+        cells=cells,
+        families=tuple(families),
+        covers=_covers(puzzle, set(cells)) if puzzle.dominating else (),
+        fixed=puzzle.fixed,
+        size=puzzle.pieces,
+        size_implied=any(f.exactly_one for f in families),
+        minimise=puzzle.pieces is None,
+    )
+
+
+def _segments(puzzle: Puzzle, direction: Cell) -> list[list[Cell]]:
+    """Every maximal run of cells along `direction`, cut at pawns, without forbidden cells."""
+    rows, cols = puzzle.rows, puzzle.cols
+    back = (-direction[0], -direction[1])
+    seen: set[Cell] = set()
+    runs: list[list[Cell]] = []
+    for r in range(rows):
+        for c in range(cols):
+            if (r, c) in seen:
+                continue
+            if puzzle.toroidal:
+                line = [(r, c), *walk((r, c), direction, rows, cols, True)]
+            elif 0 <= r + back[0] < rows and 0 <= c + back[1] < cols:
+                continue  # not the first cell of its line; reached from that one
+            else:
+                line = [(r, c), *walk((r, c), direction, rows, cols, False)]
+            seen.update(line)
+            runs += _cut_at_pawns(line, puzzle.pawns, cyclic=puzzle.toroidal)
+    return [[cell for cell in run if cell not in puzzle.forbidden] for run in runs]
+
+
+def _cut_at_pawns(line: list[Cell], pawns: frozenset[Cell], *, cyclic: bool) -> list[list[Cell]]:
+    cuts = [i for i, cell in enumerate(line) if cell in pawns]
+    if not cuts:
+        return [line]
+    if cyclic:  # start right after a pawn so that the wrap-around run stays whole
+        line = line[cuts[0] + 1 :] + line[: cuts[0] + 1]
+    runs, run = [], []
+    for cell in line:
+        if cell in pawns:
+            runs.append(run)
+            run = []
+        else:
+            run.append(cell)
+    runs.append(run)
+    return runs
+
+
+def _ray_family(puzzle: Puzzle, direction: Cell) -> LineFamily:
+    runs = [run for run in _segments(puzzle, direction) if run]
+    exact = puzzle.pieces is not None and len(runs) == puzzle.pieces
+    kind = LineKind.EXACTLY_ONE if exact else LineKind.AT_MOST_ONE
+    lines = tuple(Line(tuple(run), kind) for run in runs if exact or len(run) > 1)
+    key = None
+    if not puzzle.pawns:
+        key = LinearKey(direction[1], -direction[0], puzzle.rows if puzzle.toroidal else None)
+    name = _FAMILY_NAMES.get(direction, f"lines {direction}")
+    return LineFamily(name, lines, key)
+
+
+def _leap_family(puzzle: Puzzle, cells: set[Cell]) -> LineFamily:
+    """Two-cell lines for the leaps, skipping leaps that a ray already covers (a king's step)."""
+    leaps = [
+        leap for leap in puzzle.piece.leaps
+        if not (max(abs(leap[0]), abs(leap[1])) == 1 and _parallel_to_ray(puzzle, leap))
+    ]
+    pairs: set[tuple[Cell, Cell]] = set()
+    for a in sorted(cells):
+        for dr, dc in leaps:
+            b = (a[0] + dr, a[1] + dc)
+            if puzzle.toroidal:
+                b = (b[0] % puzzle.rows, b[1] % puzzle.cols)
+            if b in cells and b != a:
+                pairs.add((min(a, b), max(a, b)))
+    lines = tuple(Line(pair, LineKind.AT_MOST_ONE) for pair in sorted(pairs))
+    return LineFamily(f"{puzzle.piece.name} leaps", lines)
+
+
+def _parallel_to_ray(puzzle: Puzzle, leap: Cell) -> bool:
+    return any(leap[0] * rc - leap[1] * rr == 0 for rr, rc in puzzle.piece.rays)
+
+
+def _covers(puzzle: Puzzle, cells: set[Cell]) -> tuple[tuple[Cell, ...], ...]:
+    """For each square without a pawn: the cells whose piece would occupy or attack it."""
+    rows, cols = puzzle.rows, puzzle.cols
+    covers = []
+    for square in ((r, c) for r in range(rows) for c in range(cols)):
+        if square in puzzle.pawns:
+            continue
+        found = {square} & cells
+        for rr, rc in puzzle.piece.rays:
+            for direction in ((rr, rc), (-rr, -rc)):
+                for cell in walk(square, direction, rows, cols, puzzle.toroidal):
+                    if cell in puzzle.pawns:
+                        break
+                    if cell in cells:
+                        found.add(cell)
+        for lr, lc in puzzle.piece.leaps:
+            for dr, dc in ((lr, lc), (-lr, -lc)):
+                cell = (square[0] + dr, square[1] + dc)
+                if puzzle.toroidal:
+                    cell = (cell[0] % rows, cell[1] % cols)
+                if cell in cells:
+                    found.add(cell)
+        covers.append(tuple(sorted(found)))
+    return tuple(covers)

@@ -1,0 +1,107 @@
+"""The public entry points: `solve`, `solutions`, `count` on a puzzle with a named backend.
+
+This is where the suite keeps its promises that no backend can break: the puzzle is lowered
+once, every solution a backend returns is re-checked by `models.verify` against the puzzle's
+own rules, and the time limit is turned into one deadline for the backend to honour.
+
+>>> from models import NQueens
+>>> count(NQueens(6), "native").count
+4
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+
+from models import BackendError, Placement, Puzzle, TimeLimit, Unsupported, lower, verify
+from solvers.registry import get_backend
+from solvers.result import Result, Status
+
+
+def _deadline(time_limit: float | None) -> float | None:
+    if time_limit is not None and time_limit <= 0:
+        raise Unsupported(f"the time limit must be positive, got {time_limit}")
+    return None if time_limit is None else time.monotonic() + time_limit
+
+
+def solve(puzzle: Puzzle, backend: str = "cpsat", *, time_limit: float | None = None,
+          **options: object) -> Result:
+    """One solution (the fewest pieces, when the puzzle minimises), verified."""
+    engine = get_backend(backend, **options)
+    model = lower(puzzle)
+    start = time.perf_counter()
+    deadline = _deadline(time_limit)
+    try:
+        found = engine.minimise(model, deadline) if model.minimise else engine.find(model, deadline)
+    except TimeLimit:
+        return Result(backend, Status.LIMIT, wall_time=time.perf_counter() - start, stats=engine.stats)
+    elapsed = time.perf_counter() - start
+    if found is None:
+        return Result(backend, Status.INFEASIBLE, wall_time=elapsed, stats=engine.stats)
+    solution = verify(puzzle, found)
+    status = Status.OPTIMAL if model.minimise else Status.SOLVED
+    return Result(backend, status, (solution,), objective=len(solution) if model.minimise else None,
+                  wall_time=elapsed,
+                  stats=engine.stats)
+
+
+def solutions(puzzle: Puzzle, backend: str = "cpsat", *, time_limit: float | None = None,
+              **options: object) -> Iterator[Placement]:
+    """Every solution once, lazily, each verified; raises TimeLimit if the deadline comes first.
+
+    A minimising puzzle yields its optimal solutions (the minimum is found first).
+    """
+    engine = get_backend(backend, **options)
+    model = lower(puzzle)
+    deadline = _deadline(time_limit)
+    if model.minimise:
+        best = engine.minimise(model, deadline)
+        if best is None:
+            return
+        model = model.with_size(len(best))
+    for found in engine.solutions(model, deadline):
+        yield verify(puzzle, found)
+
+
+def count(puzzle: Puzzle, backend: str = "cpsat", *, time_limit: float | None = None,
+          **options: object) -> Result:
+    """The number of solutions (of optimal ones, when the puzzle minimises).
+
+    Backends that can count without enumerating (native) do so; the others enumerate, and
+    every solution they find is verified and checked to be new.
+    """
+    engine = get_backend(backend, **options)
+    model = lower(puzzle)
+    if len(model.cells) > engine.count_limit:
+        raise Unsupported(
+            f"{engine.name} counts boards of at most {engine.count_limit} cells; "
+            f"{puzzle.rows}x{puzzle.cols} has {len(model.cells)}"
+        )
+    start = time.perf_counter()
+    deadline = _deadline(time_limit)
+    objective = None
+    total = 0
+    try:
+        if model.minimise:
+            best = engine.minimise(model, deadline)
+            objective = None if best is None else len(best)
+        if objective is not None or not model.minimise:
+            sized = model if objective is None else model.with_size(objective)
+            fast = engine.count(sized, deadline)
+            if fast is not None:
+                total = fast
+            else:
+                seen: set[Placement] = set()
+                for found in engine.solutions(sized, deadline):
+                    solution = verify(puzzle, found)
+                    if solution in seen:
+                        raise BackendError(f"{engine.name} returned the solution {solution} twice")
+                    seen.add(solution)
+                    total = len(seen)
+    except TimeLimit as limit:
+        partial = total if limit.partial is None else limit.partial
+        return Result(backend, Status.LIMIT, count=partial, objective=objective,
+                      wall_time=time.perf_counter() - start, stats=engine.stats)
+    return Result(backend, Status.COMPLETE, count=total, objective=objective,
+                  wall_time=time.perf_counter() - start, stats=engine.stats)

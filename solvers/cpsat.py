@@ -1,0 +1,163 @@
+"""The `cpsat` backend: OR-Tools CP-SAT, in two viewpoints.
+
+- `boolean` (default): one Boolean per cell, AddExactlyOne/AddAtMostOne per line, a clause
+  per cover, a linear sum for the size or the objective.
+- `alldifferent`: the classic integer viewpoint, q[r] = column of the piece in row r, with
+  one AllDifferent per line family that has a linear key (columns q[r], diagonals q[r] - r,
+  anti-diagonals q[r] + r; modulo n on a torus). Lines without a key (knight pairs, lines cut
+  by pawns) and covers go through Booleans channelled to q. It needs one piece per row.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+
+from ortools.sat.python import cp_model
+
+from models import ConstraintModel, LineKind, Placement, TimeLimit, Unsupported
+from solvers.backend import Backend
+from solvers.enumeration import callback_stream
+
+VIEWPOINTS = ("boolean", "alldifferent")
+Decode = Callable[[Callable[[object], int]], Placement]
+
+
+class CpSat(Backend):
+    name = "cpsat"
+
+    def __init__(self, viewpoint: str = "boolean", workers: int | None = None) -> None:
+        super().__init__()
+        if viewpoint not in VIEWPOINTS:
+            raise Unsupported(f"cpsat viewpoint must be one of {', '.join(VIEWPOINTS)}, got {viewpoint!r}")
+        self.viewpoint = viewpoint
+        self.workers = workers
+
+    # --- building ------------------------------------------------------------------------
+    def _build(self, model: ConstraintModel) -> tuple[cp_model.CpModel, Decode, cp_model.LinearExpr]:
+        cp = cp_model.CpModel()
+        if self.viewpoint == "boolean":
+            cell = {c: cp.new_bool_var(f"x{c[0]}_{c[1]}") for c in model.cells}
+            skip_keyed = False
+        else:
+            cell = self._integer_view(cp, model)
+            skip_keyed = True
+        for family in model.families:
+            if skip_keyed and family.key is not None:
+                continue  # already an AllDifferent (or the rows themselves)
+            for line in family.lines:
+                literals = [cell[c] for c in line.cells]
+                if line.kind is LineKind.EXACTLY_ONE:
+                    cp.add_exactly_one(literals)
+                else:
+                    cp.add_at_most_one(literals)
+        for cover in model.covers:
+            cp.add_bool_or([cell[c] for c in cover])
+        for c in model.fixed:
+            cp.add(cell[c] == 1)
+        total = sum(cell.values())
+        if model.size is not None and not model.size_implied:
+            cp.add(total == model.size)
+        chosen = sorted(cell.items())
+
+        def decode(value: Callable[[object], int]) -> Placement:
+            return tuple(c for c, var in chosen if value(var))
+
+        proto = cp.proto
+        self.stats = {"viewpoint": self.viewpoint, "variables": len(proto.variables),
+                      "constraints": len(proto.constraints)}
+        return cp, decode, total
+
+    @staticmethod
+    def _integer_view(cp: cp_model.CpModel, model: ConstraintModel) -> dict:
+        rows = model.row_family
+        if rows is None:
+            raise Unsupported("the alldifferent viewpoint needs exactly one piece in every row")
+        q = {}
+        for line in rows.lines:
+            r = line.cells[0][0]
+            q[r] = cp.new_int_var_from_domain(cp_model.Domain.from_values([c for _, c in line.cells]), f"q{r}")
+        for family in model.families:
+            key = family.key
+            if key is None or family is rows:
+                continue
+            terms = []
+            for r, var in q.items():
+                expr = key.b * var + key.a * r
+                if key.modulus:
+                    folded = cp.new_int_var(0, key.modulus - 1, f"{family.name}{r}")
+                    shift = key.modulus * (abs(key.a) + abs(key.b)) * (model.rows + model.cols)
+                    cp.add_modulo_equality(folded, expr + shift, key.modulus)
+                    expr = folded
+                terms.append(expr)
+            cp.add_all_different(terms)
+        cell = {}
+        for (r, c) in model.cells:  # channel Booleans for covers, fixed cells and keyless lines
+            literal = cp.new_bool_var(f"x{r}_{c}")
+            cp.add(q[r] == c).only_enforce_if(literal)
+            cp.add(q[r] != c).only_enforce_if(~literal)
+            cell[(r, c)] = literal
+        return cell
+
+    def _solver(self, deadline: float | None) -> cp_model.CpSolver:
+        import time
+
+        solver = cp_model.CpSolver()
+        if deadline is not None:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise TimeLimit("cpsat: time limit reached before solving")
+            solver.parameters.max_time_in_seconds = left
+        if self.workers:
+            solver.parameters.num_workers = self.workers
+        return solver
+
+    def _record(self, solver: cp_model.CpSolver) -> None:
+        self.stats.update(conflicts=solver.num_conflicts, branches=solver.num_branches,
+                          solver_wall_time=round(solver.wall_time, 6))
+
+    # --- the interface -------------------------------------------------------------------
+    def find(self, model: ConstraintModel, deadline: float | None) -> Placement | None:
+        cp, decode, _ = self._build(model)
+        solver = self._solver(deadline)
+        status = solver.solve(cp)
+        self._record(solver)
+        return self._outcome(solver, status, decode)
+
+    def minimise(self, model: ConstraintModel, deadline: float | None) -> Placement | None:
+        cp, decode, total = self._build(model)
+        cp.minimize(total)
+        solver = self._solver(deadline)
+        status = solver.solve(cp)
+        self._record(solver)
+        if status == cp_model.FEASIBLE:
+            raise TimeLimit(f"cpsat: best so far {int(solver.objective_value)} pieces, not proved optimal")
+        return self._outcome(solver, status, decode)
+
+    @staticmethod
+    def _outcome(solver: cp_model.CpSolver, status: int, decode: Decode) -> Placement | None:
+        if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+            return decode(solver.boolean_value)
+        if status == cp_model.INFEASIBLE:
+            return None
+        if status == cp_model.MODEL_INVALID:
+            raise Unsupported("cpsat rejected the model as invalid")
+        raise TimeLimit("cpsat: time limit reached without an answer")
+
+    def solutions(self, model: ConstraintModel, deadline: float | None) -> Iterator[Placement]:
+        cp, decode, _ = self._build(model)
+        solver = self._solver(deadline)
+        solver.parameters.enumerate_all_solutions = True
+        solver.parameters.num_workers = 1  # enumeration is single-threaded in CP-SAT
+        outcome: list[int] = []
+
+        def run(emit: Callable[[Placement], bool]) -> None:
+            class Collector(cp_model.CpSolverSolutionCallback):
+                def on_solution_callback(self) -> None:
+                    if not emit(decode(self.boolean_value)):
+                        self.stop_search()
+            outcome.append(solver.solve(cp, Collector()))
+
+        yield from callback_stream(run)
+        self._record(solver)
+        if outcome and outcome[0] in (cp_model.FEASIBLE, cp_model.UNKNOWN):
+            raise TimeLimit("cpsat: time limit reached while enumerating")

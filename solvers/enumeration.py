@@ -1,0 +1,57 @@
+"""Turn a solver that reports solutions through a callback into a lazy generator.
+
+CP-SAT enumerates by calling back into Python from inside `Solve`. To give the caller a plain
+generator (take three solutions and stop, or stream millions) the solve runs in a worker
+thread and hands solutions over a small bounded queue; closing the generator stops the solve.
+"""
+
+from __future__ import annotations
+
+import queue
+import threading
+from collections.abc import Callable, Iterator
+from typing import TypeVar
+
+T = TypeVar("T")
+_DONE = object()
+
+
+def callback_stream(run: Callable[[Callable[[T], bool]], None]) -> Iterator[T]:
+    """Yield what `run` emits. `run(emit)` calls `emit(item)`, which returns False to stop."""
+    handoff: queue.Queue = queue.Queue(maxsize=256)
+    stop = threading.Event()
+    failure: list[BaseException] = []
+
+    def emit(item: T) -> bool:
+        while not stop.is_set():
+            try:
+                handoff.put(item, timeout=0.05)
+                return True
+            except queue.Full:
+                continue
+        return False
+
+    def work() -> None:
+        try:
+            run(emit)
+        except BaseException as error:  # handed to the consumer thread, re-raised there
+            failure.append(error)
+        finally:
+            while True:
+                try:
+                    handoff.put(_DONE, timeout=0.05)
+                    return
+                except queue.Full:
+                    if stop.is_set():
+                        return
+
+    worker = threading.Thread(target=work, name="solver", daemon=True)
+    worker.start()
+    try:
+        while (item := handoff.get()) is not _DONE:
+            yield item
+    finally:
+        stop.set()
+        worker.join()
+    if failure:
+        raise failure[0]

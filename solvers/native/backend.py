@@ -1,0 +1,98 @@
+"""The `native` backend: the C bitset search (kernel.c), fed from the constraint model.
+
+Here the model becomes bitsets over the board's cells (cell (r, c) is bit r*cols + c): each
+cell's conflicts (the cells sharing a line with it), the exactly-one lines to branch on, the
+fixed pieces and the covers. Nothing here knows which puzzle it is solving.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+
+from models import ConstraintModel, LineKind, Placement, TimeLimit, Unsupported
+from solvers.backend import Backend
+from solvers.native import _kernel
+
+BATCH = 4096
+"""Solutions fetched from C per call when enumerating: large enough to amortise the call."""
+
+
+def _bits(cells: object, cols: int) -> int:
+    mask = 0
+    for r, c in cells:
+        mask |= 1 << (r * cols + c)
+    return mask
+
+
+class Native(Backend):
+    name = "native"
+    count_limit = _kernel.MAX_CELLS
+
+    def _search(self, model: ConstraintModel) -> tuple[_kernel.Search, int]:
+        ncells = model.rows * model.cols
+        if ncells > _kernel.MAX_CELLS:
+            raise Unsupported(f"native searches boards of at most {_kernel.MAX_CELLS} cells, got {ncells}")
+        if model.size is None:
+            raise Unsupported("native needs a fixed number of pieces (minimise goes through with_size)")
+        width = (ncells + 63) // 64 * 8
+        conflicts = [0] * ncells
+        for line in model.lines:
+            mask = _bits(line.cells, model.cols)
+            for r, c in line.cells:
+                conflicts[r * model.cols + c] |= mask
+        for i in range(ncells):
+            conflicts[i] &= ~(1 << i)
+        primary = next((f for f in model.families if f.exactly_one), None)
+        branch = [] if primary is None else [
+            line for line in primary.lines if not model.fixed.intersection(line.cells)
+        ]
+        target = model.size - len(model.fixed)
+        if target < 0:
+            raise Unsupported("more fixed pieces than the model's size")
+        search = _kernel.Search(
+            ncells=ncells,
+            allowed=_bits(model.cells, model.cols).to_bytes(width, "little"),
+            conflicts=b"".join(m.to_bytes(width, "little") for m in conflicts),
+            lines=b"".join(_bits(line.cells, model.cols).to_bytes(width, "little") for line in branch),
+            fixed=_bits(model.fixed, model.cols).to_bytes(width, "little"),
+            covers=b"".join(_bits(cover, model.cols).to_bytes(width, "little") for cover in model.covers),
+            target=target,
+        )
+        self.stats = {
+            "cells": len(model.cells),
+            "conflict pairs": sum(bin(m).count("1") for m in conflicts) // 2,
+            "branch lines": len(branch),
+            "covers": len(model.covers),
+        }
+        return search, model.cols
+
+    @staticmethod
+    def _seconds_left(deadline: float | None) -> float:
+        if deadline is None:
+            return -1.0
+        left = deadline - time.monotonic()
+        if left <= 0:
+            raise TimeLimit("native: time limit reached before the search started")
+        return left
+
+    def count(self, model: ConstraintModel, deadline: float | None) -> int:
+        search, _ = self._search(model)
+        total, done = search.count(self._seconds_left(deadline))
+        self.stats["nodes"] = search.nodes
+        if not done:
+            raise TimeLimit(f"native: stopped after {total} solutions", partial=total)
+        return total
+
+    def solutions(self, model: ConstraintModel, deadline: float | None) -> Iterator[Placement]:
+        search, cols = self._search(model)
+        fixed = tuple(model.fixed)
+        while not search.done:
+            for chosen in search.next_batch(BATCH, self._seconds_left(deadline)):
+                yield fixed + tuple(divmod(i, cols) for i in chosen)
+            if not search.done and deadline is not None and time.monotonic() >= deadline:
+                raise TimeLimit(f"native: stopped after {search.solutions} solutions", partial=search.solutions)
+        self.stats["nodes"] = search.nodes
+
+    def find(self, model: ConstraintModel, deadline: float | None) -> Placement | None:
+        return next(iter(self.solutions(model, deadline)), None)

@@ -1,0 +1,32 @@
+"""Backends by name, imported lazily: a missing solver package is a message, not a crash."""
+
+from __future__ import annotations
+
+from importlib import import_module
+
+from models import BackendUnavailable, QueensError
+from solvers.backend import Backend
+
+BACKENDS: dict[str, tuple[str, str, str]] = {
+    # name: (module, class, what to install when the import fails)
+    "native": ("solvers.native", "Native", "reinstall the package: pip install -e . compiles it"),
+    "cpsat": ("solvers.cpsat", "CpSat", "pip install ortools"),
+    "sat": ("solvers.sat", "Sat", "pip install python-sat"),
+    "csp": ("solvers.csp", "Csp", "pip install python-constraint2"),
+}
+
+
+def get_backend(name: str, **options: object) -> Backend:
+    """A fresh backend instance; `options` are the backend's own (encoding, viewpoint, ...)."""
+    if name not in BACKENDS:
+        raise QueensError(f"unknown backend {name!r}; choose from {', '.join(BACKENDS)}")
+    module_name, class_name, remedy = BACKENDS[name]
+    try:
+        module = import_module(module_name)
+    except ImportError as error:
+        raise BackendUnavailable(f"backend {name!r} is not available ({error}); {remedy}") from None
+    backend_class = getattr(module, class_name)
+    try:
+        return backend_class(**options)
+    except TypeError as error:
+        raise QueensError(f"backend {name!r} does not take these options: {error}") from None
