@@ -1,0 +1,36 @@
+# queens: every set-up step a fresh machine needs. `make help` lists the targets.
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+
+.PHONY: help install run test test-slow bench lint clean
+
+help: ## this list
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
+
+$(STAMP): pyproject.toml setup.py solvers/native/*.c
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[test]'
+	touch $(STAMP)
+
+install: $(STAMP) ## create .venv and install the package (compiles the C extension)
+
+run: install ## the main job: every family on every backend, compared with ground truth
+	$(BIN)/python -m experiments.main_job
+
+test: install ## the test suite (slow tests excluded)
+	$(BIN)/python -m pytest -q
+
+test-slow: install ## only the slow tests
+	$(BIN)/python -m pytest -q -m slow
+
+bench: install ## benchmarks: backends and kernels side by side
+	$(BIN)/python -m experiments.bench_encodings
+
+lint: install ## ruff over the code
+	$(BIN)/ruff check models solvers experiments queens tests
+
+clean: ## remove the environment and build products
+	rm -rf $(VENV) build *.egg-info solvers/native/*.so

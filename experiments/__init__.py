@@ -1,0 +1,1 @@
+"""Comparisons of backends: the main job, benchmarks, and (later) specs, runner and reports."""

@@ -1,0 +1,49 @@
+"""The `queens` command: solve, count and draw puzzles of the N-Queens family.
+
+Exit codes: 0 ok, 1 error (bad input, backend missing, time limit), 2 usage,
+3 a count that disagrees with the native ground truth. Errors are one line on stderr, never a
+traceback (set QUEENS_DEBUG=1 to see one).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+import click
+
+from models import QueensError
+from queens.commands.common import err
+from queens.commands.count import count_command
+from queens.commands.solve import show_command, solve_command
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+def cli() -> None:
+    """Constraint models of the N-Queens family on four backends: native, cpsat, sat, csp."""
+
+
+cli.add_command(solve_command)
+cli.add_command(count_command)
+cli.add_command(show_command)
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Run the CLI and turn every failure into a message and an exit code."""
+    try:
+        code = cli.main(args=argv, prog_name="queens", standalone_mode=False)
+    except click.ClickException as error:  # usage errors: exit 2
+        error.show()
+        code = error.exit_code
+    except (KeyboardInterrupt, click.Abort):
+        err.print("interrupted")
+        code = 130
+    except QueensError as error:
+        err.print(f"error: {error}", markup=False)
+        code = 1
+    except Exception as error:  # a bug: still one line, unless asked for the traceback
+        if os.environ.get("QUEENS_DEBUG"):
+            raise
+        err.print(f"internal error: {type(error).__name__}: {error}", markup=False)
+        code = 1
+    sys.exit(code if isinstance(code, int) else 0)

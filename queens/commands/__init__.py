@@ -1,0 +1,1 @@
+"""One module per CLI command; `queens.cli` registers them."""

@@ -1,0 +1,70 @@
+"""`queens count`: count solutions on one backend or all, checked against the native counter."""
+
+from __future__ import annotations
+
+import click
+from rich.table import Table
+
+from models import QueensError
+from queens.commands.common import (
+    backend_options, backend_settings, describe, err, json_option, make_puzzle, out, print_json,
+    puzzle_options,
+)
+from queens.reference import ground_truth
+from solvers import BACKENDS, Result, Status, count
+
+DISAGREES = 3
+
+
+@click.command("count")
+@puzzle_options
+@backend_options(allow_all=True)
+@json_option
+def count_command(family, n, m, backend, time_limit, viewpoint, encoding, as_json) -> int:
+    """Count solutions; with --backend all, compare every backend with the native counter."""
+    puzzle = make_puzzle(family, n, m)
+    names = list(BACKENDS) if backend == "all" else [backend]
+    results: list[Result] = []
+    failures: dict[str, str] = {}
+    for name in names:
+        err.print(f"counting {puzzle.name} with {name} ...")
+        try:
+            settings = backend_settings(name, viewpoint, encoding) if len(names) == 1 else {}
+            results.append(count(puzzle, name, time_limit=time_limit, **settings))
+        except QueensError as error:
+            if len(names) == 1:
+                raise
+            failures[name] = str(error)
+    truth = ground_truth(puzzle, results)
+    rows = []
+    for result in results:
+        agrees = None if truth is None or result.status is not Status.COMPLETE else result.count == truth
+        rows.append({**result.to_json(), "agrees": agrees})
+    rows += [{"backend": name, "status": "error", "error": message} for name, message in failures.items()]
+    if as_json:
+        print_json({"puzzle": describe(puzzle), "ground_truth": truth, "results": rows})
+    else:
+        _table(puzzle.name, rows, truth)
+    if any(row.get("agrees") is False for row in rows):
+        err.print("a backend disagrees with the native counter")
+        return DISAGREES
+    if failures or any(r.status is Status.LIMIT for r in results):
+        return 1
+    return 0
+
+
+def _table(title: str, rows: list[dict], truth: int | None) -> None:
+    table = Table(title=f"{title}: solutions" + ("" if truth is None else f" (native: {truth})"))
+    table.add_column("backend")
+    table.add_column("count", justify="right")
+    table.add_column("time (s)", justify="right")
+    table.add_column("status")
+    table.add_column("ground truth", justify="center")
+    for row in rows:
+        if row["status"] == "error":
+            table.add_row(row["backend"], "-", "-", "error: " + row["error"], "")
+            continue
+        mark = {True: "✓", False: "✗", None: "?"}[row["agrees"]]
+        count_text = "-" if row["count"] is None else f"{row['count']:,}"
+        table.add_row(row["backend"], count_text, f"{row['wall_time']:.3f}", row["status"], mark)
+    out.print(table)

@@ -1,0 +1,67 @@
+"""`queens solve` and `queens show`: one solution, as a board and as data."""
+
+from __future__ import annotations
+
+import click
+
+from models import Puzzle
+from queens.commands.common import (
+    backend_options, backend_settings, describe, err, json_option, make_puzzle, out, print_json,
+    puzzle_options,
+)
+from queens.render import MAX_DRAWN, grid
+from solvers import Result, Status, solve
+
+
+def _solve(family: str, n: int, m: int | None, backend: str, time_limit: float | None,
+           viewpoint: str | None, encoding: str | None) -> tuple[Puzzle, Result]:
+    puzzle = make_puzzle(family, n, m)
+    err.print(f"solving {puzzle.name} with {backend} ...")
+    result = solve(puzzle, backend, time_limit=time_limit, **backend_settings(backend, viewpoint, encoding))
+    err.print(f"{result.status.value} in {result.wall_time:.3f} s")
+    return puzzle, result
+
+
+def _exit_code(result: Result) -> int:
+    return 1 if result.status is Status.LIMIT else 0
+
+
+@click.command("solve")
+@puzzle_options
+@backend_options(allow_all=False)
+@json_option
+def solve_command(family, n, m, backend, time_limit, viewpoint, encoding, as_json) -> int:
+    """Find one solution (the fewest pieces for domination)."""
+    puzzle, result = _solve(family, n, m, backend, time_limit, viewpoint, encoding)
+    if as_json:
+        print_json({"puzzle": describe(puzzle), "result": result.to_json()})
+        return _exit_code(result)
+    if result.solution is None:
+        out.print(f"{puzzle.name}: {result.status.value}")
+        return _exit_code(result)
+    cells = result.solution
+    out.print(f"{puzzle.name}: {result.status.value} by {backend} in {result.wall_time:.3f} s")
+    if puzzle.cols <= MAX_DRAWN:
+        out.print(grid(puzzle, cells))
+    out.print("cells: " + " ".join(f"{r},{c}" for r, c in cells))
+    return 0
+
+
+@click.command("show")
+@puzzle_options
+@backend_options(allow_all=False)
+@click.option("--plain", is_flag=True, help="ASCII grid: Q for a queen, . for an empty square.")
+@json_option
+def show_command(family, n, m, backend, time_limit, viewpoint, encoding, plain, as_json) -> int:
+    """Draw one solution as a board."""
+    if n > MAX_DRAWN or (m or 0) > MAX_DRAWN:
+        raise click.UsageError(f"show draws boards up to {MAX_DRAWN} wide; use solve for larger ones")
+    puzzle, result = _solve(family, n, m, backend, time_limit, viewpoint, encoding)
+    drawing = grid(puzzle, result.solution or (), plain=plain)
+    if as_json:
+        print_json({"puzzle": describe(puzzle), "result": result.to_json(), "board": drawing.splitlines()})
+    elif result.solution is None:
+        out.print(f"{puzzle.name}: {result.status.value}")
+    else:
+        out.print(drawing)
+    return _exit_code(result)
