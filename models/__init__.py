@@ -1,6 +1,7 @@
 """WHAT to solve: puzzles as plain data, lowered once to a generic constraint model."""
 
 from models.check import Placement, verify
+from models.completion import Completion, parse_cells, parse_vector, read_cells
 from models.errors import (
     AttackingQueens,
     BackendError,
@@ -21,7 +22,7 @@ from models.puzzle import Puzzle
 from models.symmetry import canonical_form, symmetry_group
 
 __all__ = [
-    "AttackingQueens", "BackendError", "BackendUnavailable", "BISHOP", "Cell", "ConstraintModel", "InvalidBoard",
+    "AttackingQueens", "Completion", "parse_cells", "parse_vector", "read_cells", "BackendError", "BackendUnavailable", "BISHOP", "Cell", "ConstraintModel", "InvalidBoard",
     "InvalidPlacement", "KING", "KNIGHT", "Line", "LineFamily", "LineKind", "LinearKey",
     "MalformedInput", "NQueens", "OffBoard", "PIECES", "Piece", "Placement", "Puzzle", "QUEEN",
     "QueensError", "ROOK", "SUPERQUEEN", "Unsupported", "canonical_form", "lower",

@@ -1,0 +1,71 @@
+"""Completion: n-queens with some queens already placed (Gent, Jefferson & Nightingale 2017).
+
+Deciding whether a partial placement extends to a full solution is NP-complete; the model is
+still just n-queens with fixed cells. Pre-placed queens off the board or attacking each
+other are rejected by `Puzzle` with an error naming the offending cell or pair.
+
+Three input forms: cells as "r,c r,c" (0-indexed), a file with one "row col" pair per line,
+and Grigoryan's vector form Q(i) = j (1-indexed, 0 = empty row).
+
+>>> sorted(Completion(4, parse_cells("0,1 1,3")).fixed)
+[(0, 1), (1, 3)]
+>>> parse_vector("0 4 1 0")
+((1, 3), (2, 0))
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from pathlib import Path
+
+from models.errors import MalformedInput
+from models.pieces import QUEEN, Cell
+from models.puzzle import Puzzle
+
+
+def Completion(n: int, queens: Iterable[Cell]) -> Puzzle:  # noqa: N802 - a model name
+    """n-queens on n x n with `queens` already placed."""
+    cells = tuple(queens)
+    if len(set(cells)) != len(cells):
+        raise MalformedInput("a pre-placed queen is listed twice")
+    return Puzzle(rows=n, cols=n, piece=QUEEN, pieces=n, fixed=frozenset(cells),
+                  title=f"{n}-queens completion of {len(cells)}")
+
+
+def _pair(tokens: list[str], where: str) -> Cell:
+    if len(tokens) != 2:
+        raise MalformedInput(f"{where}: expected a row and a column, got {' '.join(tokens)!r}")
+    try:
+        return int(tokens[0]), int(tokens[1])
+    except ValueError:
+        raise MalformedInput(f"{where}: {' '.join(tokens)!r} is not two whole numbers") from None
+
+
+def parse_cells(text: str) -> tuple[Cell, ...]:
+    """'r,c r,c ...' (0-indexed) into cells."""
+    return tuple(_pair(token.split(","), f"queen {token!r}") for token in text.split())
+
+
+def read_cells(path: Path) -> tuple[Cell, ...]:
+    """A file with one 'row col' pair per line (0-indexed); blank lines and # comments skipped."""
+    try:
+        lines = path.read_text().splitlines()
+    except (OSError, UnicodeDecodeError) as error:
+        raise MalformedInput(f"cannot read {path}: {error}") from None
+    cells = []
+    for number, line in enumerate(lines, 1):
+        content = line.split("#", 1)[0].replace(",", " ").split()
+        if content:
+            cells.append(_pair(content, f"{path}:{number}"))
+    return tuple(cells)
+
+
+def parse_vector(text: str) -> tuple[Cell, ...]:
+    """Grigoryan's vector form: entry i (1-indexed row) is the 1-indexed column, 0 if empty."""
+    try:
+        values = [int(v) for v in text.replace(",", " ").split()]
+    except ValueError:
+        raise MalformedInput(f"the vector {text!r} must hold whole numbers") from None
+    if any(v < 0 for v in values):
+        raise MalformedInput("vector entries are columns 1..n or 0 for an empty row")
+    return tuple((i, v - 1) for i, v in enumerate(values) if v)

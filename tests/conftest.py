@@ -1,0 +1,44 @@
+"""Shared fixtures: the OEIS ground truth from ../shared/reference and the real CLI."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+REFERENCE = REPO.parent / "shared" / "reference" / "sequences.json"
+
+
+class Reference:
+    """OEIS terms by sequence id, indexed the way the sequence is (its offset respected)."""
+
+    def __init__(self, data: dict) -> None:
+        self._data = data
+
+    def term(self, sequence: str, n: int) -> int:
+        entry = self._data[sequence]
+        return entry["terms"][n - entry["offset"]]
+
+    def known(self, sequence: str) -> range:
+        entry = self._data[sequence]
+        return range(entry["offset"], entry["offset"] + len(entry["terms"]))
+
+
+@pytest.fixture(scope="session")
+def reference() -> Reference:
+    if not REFERENCE.is_file():
+        pytest.fail(f"ground truth missing: {REFERENCE} (the repo must be cloned next to shared/)")
+    return Reference(json.loads(REFERENCE.read_text()))
+
+
+def run_cli(*args: str, timeout: float = 120) -> subprocess.CompletedProcess:
+    """The real `queens` console script, as a user runs it."""
+    script = Path(sys.executable).parent / "queens"
+    env = {**os.environ, "COLUMNS": "200"}
+    env.pop("QUEENS_DEBUG", None)
+    return subprocess.run([str(script), *args], capture_output=True, text=True, timeout=timeout, env=env)

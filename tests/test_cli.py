@@ -1,0 +1,80 @@
+"""The real `queens` command: tables, JSON, exit codes, and one-line errors."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tests.conftest import run_cli
+
+
+def _one_line_error(result) -> str:
+    assert "Traceback" not in result.stderr
+    lines = [line for line in result.stderr.splitlines() if line.strip()]
+    return lines[-1]
+
+
+def test_count_all_backends_agree_on_eight_queens():
+    result = run_cli("count", "nqueens", "-n", "8", "--backend", "all")
+    assert result.returncode == 0, result.stderr
+    rows = [line for line in result.stdout.splitlines() if " 92 " in line]
+    assert len(rows) == 4 and all("✓" in row for row in rows)
+
+
+def test_count_json_reports_ground_truth(reference):
+    result = run_cli("count", "nqueens", "-n", "7", "--backend", "all", "--json")
+    assert result.returncode == 0
+    payload = json.loads(result.stdout)
+    assert payload["ground_truth"] == reference.term("A000170", 7)
+    assert {r["backend"] for r in payload["results"]} == {"native", "cpsat", "sat", "csp"}
+    assert all(r["agrees"] for r in payload["results"])
+
+
+def test_solve_prints_a_verified_board():
+    result = run_cli("solve", "nqueens", "-n", "8", "--backend", "sat")
+    assert result.returncode == 0
+    assert result.stdout.count("♛") == 8
+    assert "solving" in result.stderr  # progress goes to stderr, not stdout
+
+
+def test_show_plain_grid():
+    result = run_cli("show", "nqueens", "-n", "5", "--plain", "--backend", "native")
+    grid = result.stdout.split("\n")[:5]
+    assert result.returncode == 0
+    assert [row.count("Q") for row in grid] == [1] * 5
+    assert all(set(row.replace(" ", "")) <= {"Q", "."} for row in grid)
+
+
+def test_solve_json_has_solution():
+    payload = json.loads(run_cli("solve", "nqueens", "-n", "6", "--json", "-b", "csp").stdout)
+    assert payload["result"]["status"] == "solved"
+    assert len(payload["result"]["solutions"][0]) == 6
+
+
+@pytest.mark.parametrize("n", ["2", "3"])
+def test_no_solution_is_an_answer_not_an_error(n):
+    result = run_cli("solve", "nqueens", "-n", n)
+    assert result.returncode == 0
+    assert "no solution" in result.stdout
+
+
+@pytest.mark.parametrize("args,code,message", [
+    (["count", "nqueens", "-n", "0"], 1, "positive number of rows"),
+    (["count", "nqueens", "-n", "-4", "-b", "native"], 1, "positive number of rows"),
+    (["count", "nqueens", "-n", "1000", "-b", "cpsat"], 1, "counts boards of at most"),
+    (["count", "nqueens", "-n", "70", "-b", "native"], 1, "at most 4096 cells"),
+    (["count", "nqueens", "-n", "5000", "-b", "sat"], 1, "too large"),
+    (["count", "nqueens", "-n", "8", "-b", "gurobi"], 2, "gurobi"),
+    (["count", "hexqueens", "-n", "8"], 2, "hexqueens"),
+    (["count", "nqueens", "-n", "eight"], 2, "not a valid integer"),
+    (["count", "nqueens"], 2, "Missing option"),
+    (["solve", "nqueens", "-n", "8", "--encoding", "pairwise", "-b", "cpsat"], 2, "--encoding"),
+    (["solve", "nqueens", "-n", "8", "--viewpoint", "sideways", "-b", "cpsat"], 1, "viewpoint"),
+    (["solve", "nqueens", "-n", "8", "--time-limit", "-1"], 2, "time-limit"),
+    (["show", "nqueens", "-n", "500"], 2, "draws boards up to"),
+])
+def test_bad_input_gets_one_clear_line_and_nonzero_exit(args, code, message):
+    result = run_cli(*args)
+    assert result.returncode == code
+    assert message in _one_line_error(result)

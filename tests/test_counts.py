@@ -1,0 +1,86 @@
+"""Every backend counts n-queens exactly as OEIS A000170 says, and enumerates what it counts."""
+
+from __future__ import annotations
+
+import pytest
+
+from models import NQueens, verify
+from solvers import Status, count, solutions, solve
+
+SOLVER_SIZES = range(1, 10)
+NATIVE_SIZES = range(1, 15)
+
+
+@pytest.mark.parametrize("n", NATIVE_SIZES)
+def test_native_counts_match_oeis(n, reference):
+    result = count(NQueens(n), "native")
+    assert result.status is Status.COMPLETE
+    assert result.count == reference.term("A000170", n)
+
+
+@pytest.mark.parametrize("backend", ["cpsat", "sat", "csp"])
+@pytest.mark.parametrize("n", SOLVER_SIZES)
+def test_solver_counts_match_oeis(backend, n, reference):
+    result = count(NQueens(n), backend)
+    assert result.status is Status.COMPLETE
+    assert result.count == reference.term("A000170", n)
+
+
+@pytest.mark.parametrize("backend,options", [
+    ("cpsat", {"viewpoint": "alldifferent"}),
+    ("csp", {"viewpoint": "boolean"}),
+    ("sat", {"encoding": "pairwise"}),
+    ("sat", {"encoding": "ladder"}),
+    ("sat", {"encoding": "bitwise"}),
+    ("sat", {"encoding": "totalizer"}),
+])
+@pytest.mark.parametrize("n", [4, 6, 8])
+def test_other_viewpoints_and_encodings_agree(backend, options, n, reference):
+    assert count(NQueens(n), backend, **options).count == reference.term("A000170", n)
+
+
+@pytest.mark.parametrize("backend", ["native", "cpsat", "sat", "csp"])
+@pytest.mark.parametrize("n", [1, 4, 5, 6, 8])
+def test_enumeration_is_distinct_verified_and_complete(backend, n, reference):
+    found = list(solutions(NQueens(n), backend))
+    assert len(found) == len(set(found)) == reference.term("A000170", n)
+    for placement in found:
+        assert verify(NQueens(n), placement) == placement
+
+
+@pytest.mark.parametrize("backend", ["native", "cpsat", "sat", "csp"])
+@pytest.mark.parametrize("n", [2, 3])
+def test_no_solution_is_reported_cleanly(backend, n):
+    result = solve(NQueens(n), backend)
+    assert result.status is Status.INFEASIBLE
+    assert result.solution is None
+    assert count(NQueens(n), backend).count == 0
+
+
+@pytest.mark.parametrize("backend", ["native", "cpsat", "sat", "csp"])
+def test_solve_returns_a_verified_solution(backend):
+    result = solve(NQueens(12), backend)
+    assert result.status is Status.SOLVED
+    assert verify(NQueens(12), result.solution) == result.solution
+
+
+@pytest.mark.parametrize("backend", ["native", "cpsat", "sat", "csp"])
+def test_a_generator_can_be_abandoned(backend):
+    stream = solutions(NQueens(10), backend)
+    first = [next(stream) for _ in range(3)]
+    stream.close()
+    assert len(set(first)) == 3
+
+
+@pytest.mark.parametrize("backend", ["native", "cpsat", "sat"])
+def test_time_limit_gives_a_lower_bound(backend, reference):
+    result = count(NQueens(13), backend, time_limit=0.2)
+    assert result.status in (Status.LIMIT, Status.COMPLETE)
+    assert result.count is not None and result.count <= reference.term("A000170", 13)
+
+
+def test_results_carry_backend_statistics():
+    assert count(NQueens(6), "sat").stats["clauses"] > 0
+    assert count(NQueens(6), "cpsat").stats["variables"] == 36
+    assert count(NQueens(6), "csp").stats["variables"] == 6
+    assert count(NQueens(6), "native").stats["nodes"] > 0
