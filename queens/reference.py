@@ -6,17 +6,20 @@ so a count is checked against the suite's own ground truth, the native bitset se
 
 from __future__ import annotations
 
-from models import Puzzle, QueensError
+from models import QueensError
+from models.alternatives import Alternatives
+from models.puzzle import Puzzle
 from solvers import Result, Status, count
+from solvers.classes import count_alternatives
 
 
-def ground_truth(puzzle: Puzzle, results: list[Result]) -> int | None:
+def ground_truth(puzzle: Puzzle | Alternatives, results: list[Result]) -> int | None:
     """The native count: reused if native is among `results`, else computed (None if it can't)."""
     for result in results:
         if result.backend == "native" and result.status is Status.COMPLETE:
             return result.count
     try:
-        truth = count(puzzle, "native")
+        truth = count_alternatives(puzzle, "native") if isinstance(puzzle, Alternatives) else count(puzzle, "native")
     except QueensError:
         return None
     return truth.count if truth.status is Status.COMPLETE else None

@@ -6,6 +6,10 @@
   one AllDifferent per line family that has a linear key (columns q[r], diagonals q[r] - r,
   anti-diagonals q[r] + r; modulo n on a torus). Lines without a key (knight pairs, lines cut
   by pawns) and covers go through Booleans channelled to q. It needs one piece per row.
+
+Minimisation uses the generic iterative bound (Backend.minimise), not CP-SAT's objective:
+measured on 8x8 queen domination, proving optimality by `minimize` took 24.6 s against
+1.2 s for "no solution with 4 queens" plus 0.02 s for "one with 5".
 """
 
 from __future__ import annotations
@@ -33,7 +37,7 @@ class CpSat(Backend):
         self.workers = workers
 
     # --- building ------------------------------------------------------------------------
-    def _build(self, model: ConstraintModel) -> tuple[cp_model.CpModel, Decode, cp_model.LinearExpr]:
+    def _build(self, model: ConstraintModel) -> tuple[cp_model.CpModel, Decode]:
         cp = cp_model.CpModel()
         if self.viewpoint == "boolean":
             cell = {c: cp.new_bool_var(f"x{c[0]}_{c[1]}") for c in model.cells}
@@ -54,9 +58,8 @@ class CpSat(Backend):
             cp.add_bool_or([cell[c] for c in cover])
         for c in model.fixed:
             cp.add(cell[c] == 1)
-        total = sum(cell.values())
         if model.size is not None and not model.size_implied:
-            cp.add(total == model.size)
+            cp.add(sum(cell.values()) == model.size)
         chosen = sorted(cell.items())
 
         def decode(value: Callable[[object], int]) -> Placement:
@@ -65,7 +68,7 @@ class CpSat(Backend):
         proto = cp.proto
         self.stats = {"viewpoint": self.viewpoint, "variables": len(proto.variables),
                       "constraints": len(proto.constraints)}
-        return cp, decode, total
+        return cp, decode
 
     @staticmethod
     def _integer_view(cp: cp_model.CpModel, model: ConstraintModel) -> dict:
@@ -117,20 +120,10 @@ class CpSat(Backend):
 
     # --- the interface -------------------------------------------------------------------
     def find(self, model: ConstraintModel, deadline: float | None) -> Placement | None:
-        cp, decode, _ = self._build(model)
+        cp, decode = self._build(model)
         solver = self._solver(deadline)
         status = solver.solve(cp)
         self._record(solver)
-        return self._outcome(solver, status, decode)
-
-    def minimise(self, model: ConstraintModel, deadline: float | None) -> Placement | None:
-        cp, decode, total = self._build(model)
-        cp.minimize(total)
-        solver = self._solver(deadline)
-        status = solver.solve(cp)
-        self._record(solver)
-        if status == cp_model.FEASIBLE:
-            raise TimeLimit(f"cpsat: best so far {int(solver.objective_value)} pieces, not proved optimal")
         return self._outcome(solver, status, decode)
 
     @staticmethod
@@ -144,7 +137,7 @@ class CpSat(Backend):
         raise TimeLimit("cpsat: time limit reached without an answer")
 
     def solutions(self, model: ConstraintModel, deadline: float | None) -> Iterator[Placement]:
-        cp, decode, _ = self._build(model)
+        cp, decode = self._build(model)
         solver = self._solver(deadline)
         solver.parameters.enumerate_all_solutions = True
         solver.parameters.num_workers = 1  # enumeration is single-threaded in CP-SAT

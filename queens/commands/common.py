@@ -8,9 +8,11 @@ from collections.abc import Callable
 import click
 from rich.console import Console
 
-from models import Puzzle
-from queens.families import FAMILIES, FamilyOptions, build
-from solvers import BACKENDS
+from models import Cell, Puzzle
+from models.alternatives import Alternatives
+from queens.families import FAMILIES, FamilyOptions, Target, build, reason_for_none
+from solvers import BACKENDS, Result, count, solve
+from solvers.classes import count_alternatives, solve_alternatives
 
 out = Console(highlight=False, soft_wrap=True)
 """Results go to stdout..."""
@@ -18,8 +20,43 @@ err = Console(stderr=True, highlight=False, soft_wrap=True)
 """...progress, logs and errors to stderr."""
 
 
+def _cell(text: str) -> Cell:
+    try:
+        r, c = (int(part) for part in text.split(","))
+    except ValueError:
+        raise click.BadParameter(f"{text!r} is not a cell 'row,col'") from None
+    return r, c
+
+
+def _remember(ctx: click.Context, param: click.Parameter, value: object) -> object:
+    """Keep a family option in the context for `make_puzzle`, noting whether it was given."""
+    if value not in (None, False, ()):
+        ctx.meta.setdefault("family options", {})[param.name] = value
+    return value
+
+
+def _remember_cells(ctx: click.Context, param: click.Parameter, value: tuple[str, ...]) -> None:
+    _remember(ctx, param, tuple(_cell(text) for text in value))
+
+
+def _flag(*decls: str, remember=_remember, **attrs: object) -> Callable:
+    return click.option(*decls, callback=remember, expose_value=False, **attrs)
+
+
+_FAMILY_FLAGS = [
+    _flag("--queens", help="completion: pre-placed queens, a FILE of 'row col' lines or 'r,c r,c' (0-indexed)."),
+    _flag("--vector", help="completion: Grigoryan's vector Q(i)=j, 1-indexed, 0 = empty row (text or FILE)."),
+    _flag("--pawns", type=click.IntRange(min=0), help="ninequeens: number of pawns the solver places."),
+    _flag("--pawn", multiple=True, remember=_remember_cells, help="ninequeens: a fixed pawn at r,c (repeatable)."),
+    _flag("--independent", is_flag=True, help="domination: the queens may not attack each other."),
+    _flag("--pieces", type=click.IntRange(min=0), help="knights, ninequeens: how many pieces."),
+]
+
+
 def puzzle_options(command: Callable) -> Callable:
-    """FAMILY -n N [-m M]: the puzzle to work on."""
+    """FAMILY -n N [-m M] and the family flags: the puzzle to work on."""
+    for flag in reversed(_FAMILY_FLAGS):
+        command = flag(command)
     command = click.option("-m", "m", type=int, default=None, help="Columns, for rectangular boards.")(command)
     command = click.option("-n", "n", type=int, required=True, help="Board size (rows).")(command)
     return click.argument("family", type=click.Choice(list(FAMILIES)))(command)
@@ -41,8 +78,11 @@ def backend_options(*, allow_all: bool) -> Callable:
 json_option = click.option("--json", "as_json", is_flag=True, help="Machine-readable output on stdout.")
 
 
-def make_puzzle(family: str, n: int, m: int | None) -> Puzzle:
-    return build(family, FamilyOptions(n=n, m=m))
+def make_puzzle(family: str, n: int, m: int | None) -> Target:
+    """The puzzle named on the command line, with the family flags gathered by puzzle_options."""
+    extra = click.get_current_context().meta.get("family options", {})
+    given = frozenset(extra) | ({"m"} if m is not None else frozenset())
+    return build(family, FamilyOptions(n=n, m=m, given=given, **extra))
 
 
 def backend_settings(backend: str, viewpoint: str | None, encoding: str | None) -> dict:
@@ -59,10 +99,32 @@ def backend_settings(backend: str, viewpoint: str | None, encoding: str | None) 
     return settings
 
 
-def describe(puzzle: Puzzle) -> dict:
-    return {"name": puzzle.name, "rows": puzzle.rows, "cols": puzzle.cols, "piece": puzzle.piece.name,
-            "pieces": puzzle.pieces, "toroidal": puzzle.toroidal}
+def describe(target: Target) -> dict:
+    if isinstance(target, Alternatives):
+        return {"name": target.name, "layouts": target.layouts, "representatives": len(target.choices)}
+    return {"name": target.name, "rows": target.rows, "cols": target.cols, "piece": target.piece.name,
+            "pieces": target.pieces, "toroidal": target.toroidal,
+            "pawns": sorted(target.pawns), "fixed": sorted(target.fixed)}
 
 
 def print_json(payload: dict) -> None:
     click.echo(json.dumps(payload, indent=2))
+
+
+def count_target(target: Target, backend: str, **kwargs: object) -> Result:
+    """`solvers.count`, or its sum over alternatives (free pawns)."""
+    if isinstance(target, Alternatives):
+        return count_alternatives(target, backend, **kwargs)
+    return count(target, backend, **kwargs)
+
+
+def solve_target(target: Target, backend: str, **kwargs: object) -> tuple[Puzzle | None, Result]:
+    """`solvers.solve`, plus the puzzle that was solved (one layout, for free pawns)."""
+    if isinstance(target, Alternatives):
+        return solve_alternatives(target, backend, **kwargs)
+    return target, solve(target, backend, **kwargs)
+
+
+def explain_none(family: str, n: int, m: int | None) -> str | None:
+    extra = click.get_current_context().meta.get("family options", {})
+    return reason_for_none(family, FamilyOptions(n=n, m=m, **extra))

@@ -7,11 +7,11 @@ from rich.table import Table
 
 from models import QueensError
 from queens.commands.common import (
-    backend_options, backend_settings, describe, err, json_option, make_puzzle, out, print_json,
-    puzzle_options,
+    backend_options, backend_settings, count_target, describe, err, explain_none, json_option,
+    make_puzzle, out, print_json, puzzle_options,
 )
 from queens.reference import ground_truth
-from solvers import BACKENDS, Result, Status, count
+from solvers import BACKENDS, Result, Status
 
 DISAGREES = 3
 
@@ -30,7 +30,7 @@ def count_command(family, n, m, backend, time_limit, viewpoint, encoding, as_jso
         err.print(f"counting {puzzle.name} with {name} ...")
         try:
             settings = backend_settings(name, viewpoint, encoding) if len(names) == 1 else {}
-            results.append(count(puzzle, name, time_limit=time_limit, **settings))
+            results.append(count_target(puzzle, name, time_limit=time_limit, **settings))
         except QueensError as error:
             if len(names) == 1:
                 raise
@@ -41,10 +41,13 @@ def count_command(family, n, m, backend, time_limit, viewpoint, encoding, as_jso
         agrees = None if truth is None or result.status is not Status.COMPLETE else result.count == truth
         rows.append({**result.to_json(), "agrees": agrees})
     rows += [{"backend": name, "status": "error", "error": message} for name, message in failures.items()]
+    note = explain_none(family, n, m) if truth == 0 else None
     if as_json:
-        print_json({"puzzle": describe(puzzle), "ground_truth": truth, "results": rows})
+        print_json({"puzzle": describe(puzzle), "ground_truth": truth, "results": rows, "note": note})
     else:
         _table(puzzle.name, rows, truth)
+        if note:
+            out.print(f"why: {note}")
     if any(row.get("agrees") is False for row in rows):
         err.print("a backend disagrees with the native counter")
         return DISAGREES

@@ -6,20 +6,23 @@ import click
 
 from models import Puzzle
 from queens.commands.common import (
-    backend_options, backend_settings, describe, err, json_option, make_puzzle, out, print_json,
-    puzzle_options,
+    backend_options, backend_settings, describe, err, explain_none, json_option, make_puzzle, out,
+    print_json, puzzle_options, solve_target,
 )
 from queens.render import MAX_DRAWN, grid
-from solvers import Result, Status, solve
+from solvers import Result, Status
 
 
 def _solve(family: str, n: int, m: int | None, backend: str, time_limit: float | None,
            viewpoint: str | None, encoding: str | None) -> tuple[Puzzle, Result]:
-    puzzle = make_puzzle(family, n, m)
-    err.print(f"solving {puzzle.name} with {backend} ...")
-    result = solve(puzzle, backend, time_limit=time_limit, **backend_settings(backend, viewpoint, encoding))
+    target = make_puzzle(family, n, m)
+    err.print(f"solving {target.name} with {backend} ...")
+    puzzle, result = solve_target(target, backend, time_limit=time_limit,
+                                  **backend_settings(backend, viewpoint, encoding))
     err.print(f"{result.status.value} in {result.wall_time:.3f} s")
-    return puzzle, result
+    if result.status is Status.INFEASIBLE and (note := explain_none(family, n, m)):
+        err.print(f"why: {note}")
+    return puzzle or target, result
 
 
 def _exit_code(result: Result) -> int:

@@ -1,0 +1,249 @@
+"""A lowered model in math notation, and what each backend really compiles it to.
+
+Learners see the constraint model the backends read (variables, their domain, each constraint
+group with how many constraints it makes, and why a group is "exactly one") next to the sizes
+of the models the backends build from it: CP-SAT's proto, the CNF per cardinality encoding,
+python-constraint's problem, the native bitsets. The sizes are read off models built for
+real, so they cannot drift from the code.
+
+>>> from models import NQueens
+>>> [(g.name, g.count) for g in describe_model(NQueens(4)).groups]
+[('rows', 4), ('columns', 4), ('diagonals', 5), ('anti-diagonals', 5), ('size', 0)]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from models import ConstraintModel, LinearKey, LineFamily, Puzzle, QueensError, lower
+
+MAX_COMPILED_CELLS = 1024
+"""Backends are built only up to 32 x 32: the pairwise CNF grows as n^3, and so does the wait."""
+
+
+@dataclass(frozen=True)
+class ConstraintGroup:
+    """One family of constraints: its name, one formula for all of them, how many there are."""
+
+    name: str
+    formula: str
+    count: int
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class ModelDescription:
+    """The constraint model of a puzzle in words and formulas."""
+
+    title: str
+    variables: str
+    variable_count: int
+    groups: tuple[ConstraintGroup, ...]
+    reasons: tuple[str, ...]
+
+    @property
+    def constraint_count(self) -> int:
+        return sum(group.count for group in self.groups)
+
+
+@dataclass(frozen=True)
+class Compiled:
+    """What one backend (with one setting) builds from the model: its sizes, or why it cannot."""
+
+    backend: str
+    setting: str
+    sizes: dict[str, int]
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class Explanation:
+    model: ModelDescription
+    compiled: tuple[Compiled, ...]
+
+    def text(self) -> str:
+        """The explanation as plain text, as `queens explain` prints it."""
+        m = self.model
+        out = [m.title, "", "Variables", f"  {m.variables}", "", "Constraints"]
+        width = max(len(g.name) for g in m.groups)
+        formula_width = max(len(g.formula) for g in m.groups)
+        for g in m.groups:
+            count = f"{g.count:>6,}" if g.count else "     -"
+            out.append(f"  {g.name:<{width}}  {g.formula:<{formula_width}}  {count}  {g.note}".rstrip())
+        out.append(f"  {'total':<{width}}  {'':<{formula_width}}  {m.constraint_count:>6,}")
+        if m.reasons:
+            out += ["", "Why", *(f"  {reason}" for reason in m.reasons)]
+        out += ["", "What each backend compiles it to"]
+        for c in self.compiled:
+            label = f"{c.backend:<7}{c.setting:<13}"
+            body = ", ".join(f"{value:,} {key}" for key, value in c.sizes.items()) or c.note
+            note = f"  ({c.note})" if c.sizes and c.note else ""
+            out.append(f"  {label}{body}{note}")
+        return "\n".join(out)
+
+    def to_json(self) -> dict:
+        m = self.model
+        return {
+            "title": m.title,
+            "variables": {"text": m.variables, "count": m.variable_count},
+            "groups": [{"name": g.name, "formula": g.formula, "count": g.count, "note": g.note} for g in m.groups],
+            "constraints": m.constraint_count,
+            "reasons": list(m.reasons),
+            "compiled": [{"backend": c.backend, "setting": c.setting, "sizes": c.sizes, "note": c.note}
+                         for c in self.compiled],
+        }
+
+
+def explain(puzzle: Puzzle) -> Explanation:
+    """The model of `puzzle` in math notation and what every backend compiles it to."""
+    return Explanation(describe_model(puzzle), compile_sizes(lower(puzzle)))
+
+
+# --- the model in notation ---------------------------------------------------------------
+
+def _key_text(key: LinearKey) -> str:
+    """a*r + b*c as a learner writes it, sign normalised: (0, -1) -> 'c', (-1, -1) -> 'r + c'."""
+    a, b = key.a, key.b
+    if a < 0 or (a == 0 and b < 0):
+        a, b = -a, -b
+    terms = []
+    for coefficient, name in ((a, "r"), (b, "c")):
+        if coefficient == 0:
+            continue
+        magnitude = "" if abs(coefficient) == 1 else str(abs(coefficient))
+        sign = "-" if coefficient < 0 else "+"
+        terms.append((sign, magnitude + name))
+    text = " ".join(f"{sign} {term}" for sign, term in terms).removeprefix("+ ")
+    if text.startswith("- "):
+        text = "-" + text[2:]
+    return f"({text}) mod {key.modulus}" if key.modulus else text
+
+
+def _family_group(family: LineFamily) -> ConstraintGroup:
+    relation = "= 1" if family.exactly_one else "≤ 1"
+    lengths = sorted({len(line.cells) for line in family.lines})
+    if family.key is not None:
+        formula = f"Σ{{ x[r,c] : {_key_text(family.key)} = k }} {relation}   for each k"
+    elif lengths == [2]:
+        formula = "x[a] + x[b] ≤ 1   for each pair {a, b}"
+    else:
+        formula = f"Σ{{ x[r,c] : (r,c) ∈ L }} {relation}   for each line L"
+    span = f"{lengths[0]}" if len(lengths) == 1 else f"{lengths[0]}..{lengths[-1]}"
+    note = f"lines of {span} cells" if lengths != [2] else "pairs one move apart"
+    return ConstraintGroup(family.name, formula, len(family.lines), note)
+
+
+def _title(puzzle: Puzzle) -> str:
+    board = f"{puzzle.rows} x {puzzle.cols}{' toroidal' if puzzle.toroidal else ''} board"
+    amount = "the fewest" if puzzle.pieces is None else str(puzzle.pieces)
+    rules = []
+    if puzzle.independent:
+        rules.append(f"no two {puzzle.piece.name}s attacking")
+    if puzzle.dominating:
+        rules.append("every square occupied or attacked")
+    if puzzle.pawns:
+        rules.append(f"{len(puzzle.pawns)} pawns blocking lines")
+    if puzzle.fixed:
+        rules.append(f"{len(puzzle.fixed)} {puzzle.piece.name}s already placed")
+    return f"{puzzle.name}: {amount} {puzzle.piece.name}s on the {board}" + (f"; {', '.join(rules)}" if rules else "")
+
+
+def describe_model(puzzle: Puzzle) -> ModelDescription:
+    """The lowered model of `puzzle` as formulas, one group per kind of constraint."""
+    model = lower(puzzle)
+    blocked = puzzle.rows * puzzle.cols - len(model.cells)
+    variables = (f"x[r,c] ∈ {{0, 1}} for each of the {len(model.cells):,} cells that may hold a "
+                 f"{puzzle.piece.name} (1 = a {puzzle.piece.name} stands on (r, c))")
+    if blocked:
+        variables += f"; the {blocked} pawn or blocked squares get no variable"
+    groups = [_family_group(family) for family in model.families]
+    reasons = [
+        f"{len(family.lines)} {family.name} for {model.size} {puzzle.piece.name}s: by pigeonhole each of "
+        f"the {family.name} holds exactly one, so '= 1' is posted instead of '≤ 1'"
+        for family in model.families if family.exactly_one and model.size == len(family.lines)
+    ]
+    short = [f.name for f in model.families if f.key is not None and not f.exactly_one]
+    if short:
+        reasons.append(f"lines of a single cell are left out of the {', '.join(short)}: they cannot hold two")
+    if model.covers:
+        reasons.append("each square needs a piece on it or on a cell attacking it: one clause per square")
+        groups.append(ConstraintGroup("covers", "Σ{ x[p] : p = s or p attacks s } ≥ 1   for each square s",
+                                      len(model.covers), "domination"))
+    if model.fixed:
+        groups.append(ConstraintGroup("fixed", "x[r,c] = 1   for each pre-placed piece", len(model.fixed)))
+    if model.minimise:
+        groups.append(ConstraintGroup("objective", "minimise Σ x[r,c]", 0, "the goal, not a constraint"))
+    elif model.size_implied:
+        groups.append(ConstraintGroup("size", f"Σ x[r,c] = {model.size}", 0,
+                                      "implied by an exactly-one family: not posted"))
+    elif model.size is not None:
+        groups.append(ConstraintGroup("size", f"Σ x[r,c] = {model.size}", 1))
+    return ModelDescription(_title(puzzle), variables, len(model.cells), tuple(groups), tuple(reasons))
+
+
+# --- what the backends build --------------------------------------------------------------
+# The builders below call each backend's own model construction (private methods, on purpose:
+# explain must show exactly what the backend solves, not a re-derivation of it).
+
+def _cpsat(viewpoint: str) -> Callable[[ConstraintModel], dict[str, int]]:
+    def build(model: ConstraintModel) -> dict[str, int]:
+        from solvers.cpsat import CpSat
+
+        proto = CpSat(viewpoint)._build(model)[0].proto
+        return {"variables": len(proto.variables), "constraints": len(proto.constraints)}
+    return build
+
+
+def _sat(encoding: str) -> Callable[[ConstraintModel], dict[str, int]]:
+    def build(model: ConstraintModel) -> dict[str, int]:
+        from solvers.sat import cnf
+
+        formula, cells = cnf(model, encoding)
+        return {"variables": formula.nv, "auxiliary": formula.nv - len(cells), "clauses": len(formula.clauses)}
+    return build
+
+
+def _csp(viewpoint: str) -> Callable[[ConstraintModel], dict[str, int]]:
+    def build(model: ConstraintModel) -> dict[str, int]:
+        from solvers.csp import Csp
+
+        engine = Csp(viewpoint)
+        engine._problem(model)
+        return {"variables": int(engine.stats["variables"]), "constraints": int(engine.stats["constraints"])}
+    return build
+
+
+def _native(model: ConstraintModel) -> dict[str, int]:
+    from solvers.native import Native
+
+    engine = Native()
+    engine._search(model if model.size is not None else model.with_size(len(model.fixed)))
+    return {key: int(value) for key, value in engine.stats.items()}
+
+
+def _builders() -> list[tuple[str, str, Callable[[ConstraintModel], dict[str, int]]]]:
+    from solvers.sat import ENCODINGS
+
+    return [
+        ("cpsat", "boolean", _cpsat("boolean")),
+        ("cpsat", "alldifferent", _cpsat("alldifferent")),
+        *[("sat", encoding, _sat(encoding)) for encoding in ENCODINGS],
+        ("csp", "rows", _csp("rows")),
+        ("csp", "boolean", _csp("boolean")),
+        ("native", "bitsets", _native),
+    ]
+
+
+def compile_sizes(model: ConstraintModel) -> tuple[Compiled, ...]:
+    """Build every backend's model of `model` and read its size; say why where one cannot."""
+    if len(model.cells) > MAX_COMPILED_CELLS:
+        return (Compiled("all", "", {}, f"not built: {len(model.cells):,} cells is more than "
+                                        f"{MAX_COMPILED_CELLS:,}; ask for a smaller board"),)
+    compiled = []
+    for backend, setting, build in _builders():
+        try:
+            compiled.append(Compiled(backend, setting, build(model)))
+        except QueensError as error:
+            compiled.append(Compiled(backend, setting, {}, f"not applicable: {error}"))
+    return tuple(compiled)

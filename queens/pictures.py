@@ -1,0 +1,319 @@
+"""Boards as pictures: text (the `Q . ~` board), SVG, PNG, and a heat map of cell use.
+
+A `Board` (a puzzle and a placement) and a `HeatMap` show themselves in Jupyter through
+`_repr_svg_` and `_repr_html_`, as python-chess boards do: no IPython import, no dependency.
+SVG is written by hand (plain text); PNG needs Pillow (`pip install 'queens[pictures]'`),
+imported only when a PNG is asked for. Both draw the pieces from the same outlines below, so
+they look alike and need no chess font.
+
+>>> from models import NQueens
+>>> print(Board(NQueens(4), ((0, 1), (1, 3), (2, 0), (3, 2))).text())
+. Q . .
+. . . Q
+Q . . .
+. . Q .
+>>> Board(NQueens(4)).svg().startswith("<svg")
+True
+"""
+
+from __future__ import annotations
+
+import html
+import io
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from models import BackendUnavailable, Cell, Placement, Puzzle, QueensError
+from solvers import solutions
+
+LIGHT, DARK = "#f0d9b5", "#b58863"
+ATTACKED = "#e06c5a"
+PIECE_FILL, PIECE_EDGE = "#222222", "#f8f8f8"
+MAX_PICTURE = 100
+"""Boards wider than this are not drawn: the picture would be a smear of pixels."""
+
+Shape = tuple[tuple[tuple[float, float], ...], tuple[tuple[float, float, float], ...]]
+"""Polygons and circles (x, y, radius) in the unit square, y pointing down."""
+
+_CROWN = (((0.18, 0.78), (0.12, 0.32), (0.33, 0.55), (0.5, 0.22), (0.67, 0.55), (0.88, 0.32), (0.82, 0.78)),
+          ((0.18, 0.81), (0.82, 0.81), (0.82, 0.88), (0.18, 0.88)))
+SHAPES: dict[str, Shape] = {
+    "queen": (_CROWN, ((0.12, 0.28, 0.055), (0.5, 0.18, 0.055), (0.88, 0.28, 0.055))),
+    "superqueen": (_CROWN, ((0.12, 0.28, 0.055), (0.5, 0.18, 0.055), (0.88, 0.28, 0.055), (0.5, 0.62, 0.08))),
+    "king": ((((0.2, 0.8), (0.15, 0.42), (0.35, 0.52), (0.5, 0.38), (0.65, 0.52), (0.85, 0.42), (0.8, 0.8)),
+              ((0.46, 0.1), (0.54, 0.1), (0.54, 0.36), (0.46, 0.36)),
+              ((0.37, 0.17), (0.63, 0.17), (0.63, 0.25), (0.37, 0.25)),
+              ((0.2, 0.82), (0.8, 0.82), (0.8, 0.88), (0.2, 0.88))), ()),
+    "rook": ((((0.22, 0.86), (0.78, 0.86), (0.78, 0.78), (0.68, 0.72), (0.68, 0.38), (0.76, 0.32),
+               (0.76, 0.16), (0.66, 0.16), (0.66, 0.24), (0.56, 0.24), (0.56, 0.16), (0.44, 0.16),
+               (0.44, 0.24), (0.34, 0.24), (0.34, 0.16), (0.24, 0.16), (0.24, 0.32), (0.32, 0.38),
+               (0.32, 0.72), (0.22, 0.78)),), ()),
+    "bishop": ((((0.5, 0.16), (0.68, 0.4), (0.62, 0.68), (0.38, 0.68), (0.32, 0.4)),
+                ((0.25, 0.74), (0.75, 0.74), (0.75, 0.86), (0.25, 0.86))), ((0.5, 0.13, 0.05),)),
+    "knight": ((((0.3, 0.86), (0.76, 0.86), (0.72, 0.55), (0.66, 0.3), (0.5, 0.15), (0.42, 0.2), (0.22, 0.42),
+                 (0.26, 0.52), (0.45, 0.46), (0.3, 0.7)),), ()),
+    "pawn": ((((0.32, 0.86), (0.68, 0.86), (0.58, 0.5), (0.42, 0.5)),), ((0.5, 0.36, 0.14),)),
+}
+_LETTERS = {"knight": "N", "superqueen": "S"}
+
+
+def _letter(puzzle: Puzzle) -> str:
+    return _LETTERS.get(puzzle.piece.name, puzzle.piece.name[:1].upper())
+
+
+def attacked_cells(puzzle: Puzzle, placement: Iterable[Cell]) -> frozenset[Cell]:
+    """Empty squares attacked by a placed piece (pawns block rays): what a learner must avoid."""
+    pieces = tuple(placement)
+    occupied = set(pieces) | puzzle.pawns
+    return frozenset(
+        (r, c) for r in range(puzzle.rows) for c in range(puzzle.cols)
+        if (r, c) not in occupied and any(puzzle.attack(p, (r, c)) for p in pieces)
+    )
+
+
+def _check_drawable(puzzle: Puzzle) -> None:
+    if max(puzzle.rows, puzzle.cols) > MAX_PICTURE:
+        raise QueensError(f"boards are drawn up to {MAX_PICTURE} wide; {puzzle.rows}x{puzzle.cols} is too large")
+
+
+@dataclass(frozen=True)
+class _Layer:
+    """What one square shows: fill colour, an optional piece shape, a label."""
+
+    fill: str
+    shape: str | None = None
+    label: str = ""
+    cross: bool = False
+
+
+def _svg(puzzle: Puzzle, layers: dict[Cell, _Layer], size: int, title: str) -> str:
+    square = size / max(puzzle.rows, puzzle.cols)
+    width, height = square * puzzle.cols, square * puzzle.rows
+    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0f}" height="{height:.0f}" '
+             f'viewBox="0 0 {width:.2f} {height:.2f}" role="img">',
+             f"<title>{html.escape(title)}</title>"]
+    for (r, c), layer in layers.items():
+        x, y = c * square, r * square
+        parts.append(f'<rect x="{x:.2f}" y="{y:.2f}" width="{square:.2f}" height="{square:.2f}" fill="{layer.fill}"/>')
+        if layer.cross:
+            parts.append(f'<path d="M{x:.2f},{y:.2f}l{square:.2f},{square:.2f}m0,-{square:.2f}l-{square:.2f},{square:.2f}" '
+                         'stroke="#555" stroke-width="1.5"/>')
+        if layer.shape:
+            polygons, circles = SHAPES.get(layer.shape, SHAPES["queen"])
+            paint = f'fill="{PIECE_FILL}" stroke="{PIECE_EDGE}" stroke-width="{max(square / 40, 0.5):.2f}"'
+            for polygon in polygons:
+                points = " ".join(f"{x + px * square:.2f},{y + py * square:.2f}" for px, py in polygon)
+                parts.append(f'<polygon points="{points}" {paint}/>')
+            for cx, cy, radius in circles:
+                parts.append(f'<circle cx="{x + cx * square:.2f}" cy="{y + cy * square:.2f}" '
+                             f'r="{radius * square:.2f}" {paint}/>')
+        if layer.label:
+            parts.append(f'<text x="{x + square / 2:.2f}" y="{y + square * 0.62:.2f}" text-anchor="middle" '
+                         f'font-family="sans-serif" font-size="{square * 0.32:.1f}" fill="#111">'
+                         f"{html.escape(layer.label)}</text>")
+    parts.append("</svg>")
+    return "\n".join(parts)
+
+
+def _png(puzzle: Puzzle, layers: dict[Cell, _Layer], size: int) -> bytes:
+    try:
+        from PIL import Image, ImageDraw
+    except ImportError:
+        raise BackendUnavailable("PNG pictures need Pillow: pip install 'queens[pictures]' "
+                                 "(SVG needs nothing)") from None
+    square = max(size // max(puzzle.rows, puzzle.cols), 4)
+    image = Image.new("RGB", (square * puzzle.cols, square * puzzle.rows), LIGHT)
+    draw = ImageDraw.Draw(image)
+    edge = max(square // 40, 1)
+    for (r, c), layer in layers.items():
+        x, y = c * square, r * square
+        draw.rectangle((x, y, x + square - 1, y + square - 1), fill=layer.fill)
+        if layer.cross:
+            draw.line((x, y, x + square, y + square), fill="#555555", width=edge)
+            draw.line((x + square, y, x, y + square), fill="#555555", width=edge)
+        if layer.shape:
+            polygons, circles = SHAPES.get(layer.shape, SHAPES["queen"])
+            for polygon in polygons:
+                draw.polygon([(x + px * square, y + py * square) for px, py in polygon],
+                             fill=PIECE_FILL, outline=PIECE_EDGE, width=edge)
+            for cx, cy, radius in circles:
+                box = (x + (cx - radius) * square, y + (cy - radius) * square,
+                       x + (cx + radius) * square, y + (cy + radius) * square)
+                draw.ellipse(box, fill=PIECE_FILL, outline=PIECE_EDGE, width=edge)
+        if layer.label:
+            draw.text((x + square / 2, y + square / 2), layer.label, fill="#111111", anchor="mm")
+    buffer = io.BytesIO()
+    image.save(buffer, format="PNG")
+    return buffer.getvalue()
+
+
+class _Picture:
+    """Text, SVG, PNG and the Jupyter hooks, for anything that can list its squares' layers."""
+
+    puzzle: Puzzle
+    size: int
+
+    def _layers(self) -> dict[Cell, _Layer]:
+        raise NotImplementedError
+
+    def _title(self) -> str:
+        return self.puzzle.name
+
+    def _caption(self) -> str:
+        return self._title()
+
+    def svg(self) -> str:
+        """The picture as an SVG document (a string)."""
+        _check_drawable(self.puzzle)
+        return _svg(self.puzzle, self._layers(), self.size, self._title())
+
+    def png(self) -> bytes:
+        """The picture as PNG bytes (needs Pillow)."""
+        _check_drawable(self.puzzle)
+        return _png(self.puzzle, self._layers(), self.size)
+
+    def save(self, path: str | Path) -> Path:
+        """Write the picture; the suffix chooses the format: .svg, .png or .txt."""
+        path = Path(path)
+        suffix = path.suffix.lower()
+        if suffix == ".svg":
+            path.write_text(self.svg(), encoding="utf-8")
+        elif suffix == ".png":
+            path.write_bytes(self.png())
+        elif suffix == ".txt":
+            path.write_text(self.text() + "\n", encoding="utf-8")
+        else:
+            raise QueensError(f"cannot tell the picture format of {path.name!r}: use .svg, .png or .txt")
+        return path
+
+    def text(self) -> str:
+        raise NotImplementedError
+
+    def __str__(self) -> str:
+        return self.text()
+
+    def _repr_svg_(self) -> str:
+        return self.svg()
+
+    def _repr_html_(self) -> str:
+        return (f'<figure style="display:inline-block;margin:0">{self.svg()}'
+                f"<figcaption>{html.escape(self._caption())}</figcaption></figure>")
+
+
+@dataclass(frozen=True)
+class Board(_Picture):
+    """A puzzle with pieces on it; `show_attacks` shades the squares the pieces attack.
+
+    `Board.of(puzzle, result)` wraps a solver's result, so a notebook cell ending in it shows the
+    solution with the status as caption.
+    """
+
+    puzzle: Puzzle
+    placement: Placement = ()
+    show_attacks: bool = False
+    caption: str = ""
+    size: int = 360
+
+    @classmethod
+    def of(cls, puzzle: Puzzle, result: object, **options: object) -> Board:
+        """The first solution of a `solvers.Result` (or an empty board), captioned with its status."""
+        solution = getattr(result, "solution", None) or ()
+        status = getattr(getattr(result, "status", None), "value", "")
+        backend = getattr(result, "backend", "")
+        wall = getattr(result, "wall_time", 0.0)
+        caption = f"{puzzle.name}: {status} by {backend} in {wall:.3f} s"
+        return cls(puzzle, tuple(solution), caption=caption, **options)
+
+    def _caption(self) -> str:
+        return self.caption or self.puzzle.name
+
+    def attacked(self) -> frozenset[Cell]:
+        return attacked_cells(self.puzzle, self.placement) if self.show_attacks else frozenset()
+
+    def _layers(self) -> dict[Cell, _Layer]:
+        occupied, attacked = set(self.placement), self.attacked()
+        layers = {}
+        for r in range(self.puzzle.rows):
+            for c in range(self.puzzle.cols):
+                cell = (r, c)
+                fill = ATTACKED if cell in attacked else (LIGHT if (r + c) % 2 == 0 else DARK)
+                shape = self.puzzle.piece.name if cell in occupied else "pawn" if cell in self.puzzle.pawns else None
+                layers[cell] = _Layer(fill, shape, cross=cell in self.puzzle.forbidden)
+        return layers
+
+    def text(self, marks: dict[Cell, str] | None = None) -> str:
+        """The `Q . ~` board: pieces by letter, `~` attacked (with show_attacks), p pawn, # blocked.
+
+        `marks` overrides single squares (the trace marks a conflicting try with `x`).
+        """
+        occupied, attacked, marks = set(self.placement), self.attacked(), marks or {}
+        letter = _letter(self.puzzle)
+        rows = []
+        for r in range(self.puzzle.rows):
+            row = []
+            for c in range(self.puzzle.cols):
+                cell = (r, c)
+                row.append(marks.get(cell) or (letter if cell in occupied else "p" if cell in self.puzzle.pawns
+                                               else "#" if cell in self.puzzle.forbidden
+                                               else "~" if cell in attacked else "."))
+            rows.append(" ".join(row))
+        return "\n".join(rows)
+
+
+@dataclass(frozen=True)
+class HeatMap(_Picture):
+    """How many solutions use each cell: `counts[cell]` out of `total` solutions."""
+
+    puzzle: Puzzle
+    counts: dict[Cell, int] = field(default_factory=dict)
+    total: int = 0
+    size: int = 360
+
+    def _title(self) -> str:
+        return f"{self.puzzle.name}: cell use across {self.total:,} solutions"
+
+    def share(self, cell: Cell) -> float:
+        return self.counts.get(cell, 0) / self.total if self.total else 0.0
+
+    def _layers(self) -> dict[Cell, _Layer]:
+        top = max(self.counts.values(), default=0) or 1
+        layers = {}
+        for r in range(self.puzzle.rows):
+            for c in range(self.puzzle.cols):
+                cell = (r, c)
+                used = self.counts.get(cell, 0)
+                heat = used / top  # white (never used) to deep orange (used most)
+                fill = "#%02x%02x%02x" % (255, round(255 - 140 * heat), round(255 - 235 * heat))
+                shape = "pawn" if cell in self.puzzle.pawns else None
+                layers[cell] = _Layer(fill, shape, str(used) if shape is None else "",
+                                      cross=cell in self.puzzle.forbidden)
+        return layers
+
+    def text(self) -> str:
+        """Counts per cell, right-aligned in a grid."""
+        width = len(str(max(self.counts.values(), default=0)))
+        return "\n".join(
+            " ".join(f"{self.counts.get((r, c), 0):>{width}}" for c in range(self.puzzle.cols))
+            for r in range(self.puzzle.rows)
+        )
+
+
+def heat_map(puzzle: Puzzle, backend: str = "native", *, time_limit: float | None = None) -> HeatMap:
+    """Enumerate every solution (each one verified) and count how often each cell holds a piece.
+
+    >>> from models import NQueens
+    >>> print(heat_map(NQueens(4)).text())
+    0 1 1 0
+    1 0 0 1
+    1 0 0 1
+    0 1 1 0
+    """
+    _check_drawable(puzzle)
+    counts: dict[Cell, int] = {}
+    total = 0
+    for solution in solutions(puzzle, backend, time_limit=time_limit):
+        total += 1
+        for cell in solution:
+            counts[cell] = counts.get(cell, 0) + 1
+    return HeatMap(puzzle, counts, total)

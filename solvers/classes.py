@@ -1,0 +1,77 @@
+"""Counting over puzzles that are one of several (free pawns), and counting symmetry classes.
+
+Both are built on the public entry points in `solvers.api`, so every solution found is still
+verified; no backend knows about either.
+
+A class is a set of whole configurations (pawns, blocked cells and pieces) that a board
+symmetry maps onto each other. For a single puzzle the group is the puzzle's own (found from
+its model); for free pawns it is the board's group, acting on pawns and pieces together.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+from models import Placement, Puzzle, lower, symmetry_group
+from models.alternatives import Alternatives
+from models.symmetry import Transform
+from solvers.api import count, solutions, solve
+from solvers.result import Result, Status
+
+Configuration = tuple[tuple, ...]
+
+
+def count_alternatives(family: Alternatives, backend: str, *, time_limit: float | None = None,
+                       **options: object) -> Result:
+    """Placements over all layouts: each representative's count times its weight."""
+    start = time.perf_counter()
+    total, statuses = 0, []
+    for puzzle, weight in family.choices:
+        left = None if time_limit is None else max(1e-3, time_limit - (time.perf_counter() - start))
+        result = count(puzzle, backend, time_limit=left, **options)
+        statuses.append(result.status)
+        total += weight * (result.count or 0)
+        if result.status is Status.LIMIT:
+            break
+    status = Status.LIMIT if Status.LIMIT in statuses else Status.COMPLETE
+    return Result(backend, status, count=total, wall_time=time.perf_counter() - start,
+                  stats={"layouts": family.layouts, "representatives": len(statuses)})
+
+
+def solve_alternatives(family: Alternatives, backend: str, *, time_limit: float | None = None,
+                       **options: object) -> tuple[Puzzle | None, Result]:
+    """The first layout that has a solution, and that solution."""
+    start = time.perf_counter()
+    for puzzle, _ in family.choices:
+        left = None if time_limit is None else max(1e-3, time_limit - (time.perf_counter() - start))
+        result = solve(puzzle, backend, time_limit=left, **options)
+        if result.status is not Status.INFEASIBLE:
+            return puzzle, result
+    return None, Result(backend, Status.INFEASIBLE, wall_time=time.perf_counter() - start)
+
+
+@dataclass(frozen=True)
+class ClassCount:
+    total: int
+    classes: int
+
+
+def _configuration(puzzle: Puzzle, placement: Placement, t: Transform) -> Configuration:
+    def image(cells) -> tuple:
+        return tuple(sorted(t(c, puzzle.rows, puzzle.cols) for c in cells))
+    return image(puzzle.pawns), image(puzzle.forbidden), image(placement)
+
+
+def count_classes(target: Puzzle | Alternatives, backend: str = "native", **options: object) -> ClassCount:
+    """All solutions and their classes under the symmetries of the puzzle (or of the board)."""
+    if isinstance(target, Alternatives):
+        pairs = [(p, target.transforms, w) for p, w in target.choices]
+    else:
+        pairs = [(target, symmetry_group(lower(target)), 1)]
+    total, seen = 0, set()
+    for puzzle, group, weight in pairs:
+        for placement in solutions(puzzle, backend, **options):
+            total += weight
+            seen.add(min(_configuration(puzzle, placement, t) for t in group))
+    return ClassCount(total, len(seen))
