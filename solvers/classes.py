@@ -11,7 +11,7 @@ its model); for free pawns it is the board's group, acting on pawns and pieces t
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from models import Placement, Puzzle, lower, symmetry_group
 from models.alternatives import Alternatives
@@ -51,8 +51,7 @@ def solve_alternatives(family: Alternatives, backend: str, *, time_limit: float 
     return None, Result(backend, Status.INFEASIBLE, wall_time=time.perf_counter() - start)
 
 
-@dataclass(frozen=True)
-class ClassCount:
+class ClassCount(NamedTuple):
     total: int
     classes: int
 

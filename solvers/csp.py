@@ -37,6 +37,23 @@ def _not_in(forbidden: frozenset[tuple[int, int]]):
     return allowed
 
 
+def _iterate(problem: constraint.Problem) -> Iterator[dict]:
+    """The solutions. python-constraint2 preprocesses the constraints when the search starts
+    and fails with min()/max() of an empty sequence when that empties a domain; an empty
+    domain means there is no solution, so that failure, before any solution, is an answer."""
+    try:
+        solutions = problem.getSolutionIter()
+        first = next(solutions)
+    except StopIteration:
+        return
+    except ValueError as error:
+        if "empty sequence" in str(error):
+            return
+        raise
+    yield first
+    yield from solutions
+
+
 class Csp(Backend):
     name = "csp"
 
@@ -112,7 +129,7 @@ class Csp(Backend):
     def solutions(self, model: ConstraintModel, deadline: float | None) -> Iterator[Placement]:
         problem, decode = self._problem(model)
         found = 0
-        for solution in problem.getSolutionIter():
+        for solution in _iterate(problem):
             if deadline is not None and time.monotonic() > deadline:
                 raise TimeLimit("csp: time limit reached while enumerating", partial=found)
             found += 1

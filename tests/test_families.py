@@ -1,0 +1,234 @@
+"""Every family on every backend: counts equal across backends, equal to OEIS where a sequence
+exists, every solution verified by the family's own checker (inside solvers.count)."""
+
+from __future__ import annotations
+
+from math import factorial
+
+import pytest
+
+from models import (
+    QUEEN, Completion, LineKind, NQueens, Piece, Puzzle, lower, symmetry_group, verify,
+)
+from models.domination import Domination
+from models.ninequeens import FreePawns, NineQueens
+from models.pieces_families import Bishops, Kings, Knights, RectangularQueens, Rooks
+from models.superqueens import Superqueens
+from models.toroidal import Toroidal, why_none
+from solvers import Status, count, solutions, solve
+from solvers.classes import count_alternatives, count_classes
+
+BACKENDS = ["native", "cpsat", "sat", "csp"]
+
+
+def counts_everywhere(puzzle, backends=BACKENDS) -> int:
+    """The count on each backend; they must agree; the agreed count is returned."""
+    found = {b: count(puzzle, b) for b in backends}
+    assert all(r.status is Status.COMPLETE for r in found.values())
+    values = {b: r.count for b, r in found.items()}
+    assert len(set(values.values())) == 1, values
+    return values["native"]
+
+
+# --- families with an OEIS sequence ------------------------------------------------------
+
+@pytest.mark.parametrize("n", range(1, 12))
+def test_superqueens_native_matches_a051223(n, reference):
+    assert count(Superqueens(n), "native").count == reference.term("A051223", n)
+
+
+@pytest.mark.parametrize("n", [1, 4, 9, 10])
+def test_superqueens_all_backends(n, reference):
+    assert counts_everywhere(Superqueens(n)) == reference.term("A051223", n)
+
+
+@pytest.mark.parametrize("n", range(1, 14))
+def test_toroidal_native_matches_a051906(n, reference):
+    assert count(Toroidal(n), "native").count == reference.term("A051906", n)
+
+
+@pytest.mark.parametrize("n", range(1, 8))
+def test_toroidal_all_backends(n, reference):
+    assert counts_everywhere(Toroidal(n)) == reference.term("A051906", n)
+
+
+@pytest.mark.parametrize("n", range(2, 14))
+def test_toroidal_zero_comes_with_polyas_reason(n, reference):
+    assert (reference.term("A051906", n) == 0) == (why_none(n) is not None)
+
+
+@pytest.mark.parametrize("n", range(1, 9))
+def test_domination_native_matches_a075458_and_a002564(n, reference):
+    result = count(Domination(n), "native")
+    assert result.objective == reference.term("A075458", n)
+    assert result.count == reference.term("A002564", n)
+
+
+@pytest.mark.parametrize("backend,sizes", [("cpsat", range(1, 7)), ("sat", range(1, 7)), ("csp", range(1, 5))])
+def test_domination_solvers_match(backend, sizes, reference):
+    for n in sizes:
+        result = count(Domination(n), backend)
+        assert (result.objective, result.count) == (reference.term("A075458", n), reference.term("A002564", n))
+
+
+@pytest.mark.parametrize("backend", ["cpsat", "sat"])
+def test_domination_number_of_eight_is_five(backend, reference):
+    result = solve(Domination(8), backend)
+    assert result.status is Status.OPTIMAL
+    assert result.objective == reference.term("A075458", 8) == 5
+
+
+@pytest.mark.parametrize("n", range(1, 7))
+def test_independent_domination_agrees(n):
+    counts_everywhere(Domination(n, independent=True), ["native", "cpsat", "sat"])
+
+
+@pytest.mark.parametrize("n", range(1, 10))
+def test_hertzsprung_kings_native_matches_a002464(n, reference):
+    assert count(Kings(n), "native").count == reference.term("A002464", n)
+
+
+@pytest.mark.parametrize("n", range(1, 7))
+def test_kings_all_backends(n, reference):
+    assert counts_everywhere(Kings(n)) == reference.term("A002464", n)
+
+
+# --- families with a closed form or cross-backend agreement ------------------------------
+
+@pytest.mark.parametrize("n", range(1, 6))
+def test_rooks_are_permutations(n):
+    assert counts_everywhere(Rooks(n)) == factorial(n)
+
+
+@pytest.mark.parametrize("n", range(2, 6))
+def test_most_bishops_fit_in_two_to_the_n_ways(n):
+    assert counts_everywhere(Bishops(n)) == 2 ** n
+
+
+@pytest.mark.parametrize("n,k", [(3, 3), (4, 4), (4, 6)])
+def test_knights_agree(n, k):
+    counts_everywhere(Knights(n, k))
+
+
+@pytest.mark.parametrize("n,m", [(3, 5), (4, 6), (6, 4), (5, 7)])
+def test_rectangular_queens_agree(n, m):
+    counts_everywhere(RectangularQueens(n, m))
+
+
+@pytest.mark.parametrize("queens", [[(0, 0)], [(0, 1), (1, 3)], [(2, 2)], [(0, 0), (1, 2)]])
+def test_completion_agrees(queens):
+    counts_everywhere(Completion(6, queens))
+
+
+def test_completion_with_no_extension_is_a_proved_no():
+    puzzle = Completion(4, [(0, 0)])
+    assert counts_everywhere(puzzle) == 0
+    assert all(solve(puzzle, b).status is Status.INFEASIBLE for b in BACKENDS)
+
+
+def test_completion_counts_partition_the_full_count(reference):
+    """Fixing row 0 in each column splits Q(8) exactly: a check of fixed cells on every backend."""
+    for backend in BACKENDS:
+        total = sum(count(Completion(8, [(0, c)]), backend).count for c in range(8))
+        assert total == reference.term("A000170", 8)
+
+
+@pytest.mark.parametrize("pawn", [(3, 3), (1, 2), (0, 4)])
+def test_nine_queens_with_a_fixed_pawn_agree(pawn):
+    counts_everywhere(NineQueens(8, [pawn]))
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_nine_queens_with_a_free_pawn(backend):
+    """9 queens and 1 pawn on 8x8: 128 placements, 16 classes under the 8 symmetries."""
+    result = count_alternatives(FreePawns(8, 1), backend)
+    assert (result.status, result.count) == (Status.COMPLETE, 128)
+
+
+def test_nine_queens_classes():
+    assert count_classes(FreePawns(8, 1)) == (128, 16)
+    assert count_classes(FreePawns(6, 1)).total == count_alternatives(FreePawns(6, 1), "sat").count
+
+
+def test_free_pawn_weights_cover_every_layout():
+    assert FreePawns(8, 2).layouts == 64 * 63 // 2
+
+
+@pytest.mark.parametrize("n", range(1, 11))
+def test_nqueens_classes_match_a002562(n, reference):
+    classes = count_classes(NQueens(n))
+    assert classes == (reference.term("A000170", n), reference.term("A002562", n))
+
+
+# --- written once: a brand-new variant, defined here, on all four backends ----------------
+
+def no_main_diagonals(n: int) -> Puzzle:
+    """Queens that may not stand on either main diagonal: only data, no solver change."""
+    diagonals = {(i, i) for i in range(n)} | {(i, n - 1 - i) for i in range(n)}
+    return Puzzle(rows=n, cols=n, pieces=n, forbidden=frozenset(diagonals), title="no main diagonals")
+
+
+CAMEL_QUEEN = Piece("camel-queen", rays=QUEEN.rays, leaps=((1, 3), (3, 1), (1, -3), (3, -1)))
+
+
+@pytest.mark.parametrize("n", [4, 5, 6, 8])
+def test_a_new_variant_runs_everywhere_without_solver_changes(n):
+    puzzle = no_main_diagonals(n)
+    total = counts_everywhere(puzzle)
+    by_filter = sum(
+        1 for s in solutions(NQueens(n), "native") if not any(r == c or r + c == n - 1 for r, c in s)
+    )
+    assert total == by_filter
+
+
+@pytest.mark.parametrize("n", [6, 8, 10])
+def test_a_new_piece_runs_everywhere(n):
+    puzzle = Puzzle(rows=n, cols=n, piece=CAMEL_QUEEN, pieces=n)
+    total = counts_everywhere(puzzle)
+    camel = {(1, 3), (3, 1), (1, -3), (3, -1)}
+    by_filter = sum(
+        1 for s in solutions(NQueens(n), "native")
+        if not any((b[0] - a[0], b[1] - a[1]) in camel or (a[0] - b[0], a[1] - b[1]) in camel
+                   for i, a in enumerate(s) for b in s[i + 1:])
+    )
+    assert total == by_filter
+
+
+# --- the IR expresses every family ---------------------------------------------------------
+
+def test_ir_shapes_of_each_family():
+    families = {f.name: f for f in lower(Toroidal(5)).families}
+    assert all(f.exactly_one and f.key.modulus == 5 for f in families.values())
+
+    nine = lower(NineQueens(8, [(3, 3)]))
+    assert nine.family("rows").exactly_one and len(nine.family("rows").lines) == 9
+    assert nine.family("rows").key is None  # cut by the pawn: no row viewpoint
+
+    dom = lower(Domination(5))
+    assert dom.minimise and len(dom.covers) == 25 and not list(dom.lines)
+
+    knights = lower(Knights(4))
+    assert [f.name for f in knights.families] == ["knight leaps"]
+    assert all(len(line.cells) == 2 and line.kind is LineKind.AT_MOST_ONE for line in knights.lines)
+
+    completion = lower(Completion(6, [(0, 1)]))
+    assert completion.fixed == {(0, 1)}
+
+    rect = lower(RectangularQueens(4, 6))
+    assert rect.family("rows").exactly_one and not rect.family("columns").exactly_one
+
+    superq = lower(Superqueens(6))
+    assert [f.name for f in superq.families][-1] == "superqueen leaps"
+
+
+def test_symmetry_group_is_found_from_the_model():
+    assert len(symmetry_group(lower(NQueens(8)))) == 8
+    assert len(symmetry_group(lower(RectangularQueens(4, 6)))) == 4
+    assert len(symmetry_group(lower(Completion(8, [(0, 1)])))) == 1
+    assert len(symmetry_group(lower(NineQueens(8, [(3, 3), (4, 4)])))) == 4
+
+
+def test_every_family_solution_passes_the_checker():
+    for puzzle in [Superqueens(10), Toroidal(7), Kings(6), Bishops(4), Knights(4), NineQueens(8, [(2, 5)])]:
+        result = solve(puzzle, "cpsat")
+        assert verify(puzzle, result.solution) == result.solution
