@@ -14,7 +14,7 @@ from models.errors import (
     TimeLimit,
     Unsupported,
 )
-from models.ir import ConstraintModel, LinearKey, Line, LineFamily, LineKind
+from models.ir import ConstraintModel, Line, LinearKey, LineFamily, LineKind
 from models.lowering import lower
 from models.nqueens import NQueens
 from models.pieces import BISHOP, KING, KNIGHT, PIECES, QUEEN, ROOK, SUPERQUEEN, Cell, Piece
@@ -22,9 +22,9 @@ from models.puzzle import Puzzle
 from models.symmetry import canonical_form, symmetry_group
 
 __all__ = [
-    "AttackingQueens", "Completion", "parse_cells", "parse_vector", "read_cells", "BackendError", "BackendUnavailable", "BISHOP", "Cell", "ConstraintModel", "InvalidBoard",
-    "InvalidPlacement", "KING", "KNIGHT", "Line", "LineFamily", "LineKind", "LinearKey",
-    "MalformedInput", "NQueens", "OffBoard", "PIECES", "Piece", "Placement", "Puzzle", "QUEEN",
-    "QueensError", "ROOK", "SUPERQUEEN", "Unsupported", "canonical_form", "lower",
-    "symmetry_group", "TimeLimit", "verify",
+    "AttackingQueens", "BackendError", "BackendUnavailable", "BISHOP", "canonical_form", "Cell",
+    "Completion", "ConstraintModel", "InvalidBoard", "InvalidPlacement", "KING", "KNIGHT", "Line",
+    "LinearKey", "LineFamily", "LineKind", "lower", "MalformedInput", "NQueens", "OffBoard",
+    "parse_cells", "parse_vector", "Piece", "PIECES", "Placement", "Puzzle", "QUEEN", "QueensError",
+    "read_cells", "ROOK", "SUPERQUEEN", "symmetry_group", "TimeLimit", "Unsupported", "verify",
 ]

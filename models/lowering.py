@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from models.errors import InvalidBoard
 from models.geometry import walk
-from models.ir import ConstraintModel, LinearKey, Line, LineFamily, LineKind
+from models.ir import ConstraintModel, Line, LinearKey, LineFamily, LineKind
 from models.pieces import Cell
 from models.puzzle import Puzzle
 

@@ -22,7 +22,8 @@ def Rooks(n: int) -> Puzzle:  # noqa: N802 - model names read as nouns
 
 
 def Bishops(n: int) -> Puzzle:  # noqa: N802
-    return Puzzle(rows=n, cols=n, piece=BISHOP, pieces=max(1, 2 * n - 2), title=f"{max(1, 2 * n - 2)} bishops on {n}x{n}")
+    count = max(1, 2 * n - 2)
+    return Puzzle(rows=n, cols=n, piece=BISHOP, pieces=count, title=f"{count} bishops on {n}x{n}")
 
 
 def Kings(n: int) -> Puzzle:  # noqa: N802

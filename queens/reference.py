@@ -9,8 +9,8 @@ from __future__ import annotations
 from models import QueensError
 from models.alternatives import Alternatives
 from models.puzzle import Puzzle
-from solvers import Result, Status, count
-from solvers.classes import count_alternatives
+from solvers import Result, Status
+from solvers.classes import count_target
 
 
 def ground_truth(puzzle: Puzzle | Alternatives, results: list[Result]) -> int | None:
@@ -19,7 +19,7 @@ def ground_truth(puzzle: Puzzle | Alternatives, results: list[Result]) -> int | 
         if result.backend == "native" and result.status is Status.COMPLETE:
             return result.count
     try:
-        truth = count_alternatives(puzzle, "native") if isinstance(puzzle, Alternatives) else count(puzzle, "native")
+        truth = count_target(puzzle, "native")
     except QueensError:
         return None
     return truth.count if truth.status is Status.COMPLETE else None

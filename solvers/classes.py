@@ -51,6 +51,20 @@ def solve_alternatives(family: Alternatives, backend: str, *, time_limit: float 
     return None, Result(backend, Status.INFEASIBLE, wall_time=time.perf_counter() - start)
 
 
+def count_target(target: Puzzle | Alternatives, backend: str, **kwargs: object) -> Result:
+    """`solvers.count`, or its weighted sum over alternatives (free pawns)."""
+    if isinstance(target, Alternatives):
+        return count_alternatives(target, backend, **kwargs)
+    return count(target, backend, **kwargs)
+
+
+def solve_target(target: Puzzle | Alternatives, backend: str, **kwargs: object) -> tuple[Puzzle | None, Result]:
+    """`solvers.solve`, plus the puzzle that was solved (one layout, for free pawns)."""
+    if isinstance(target, Alternatives):
+        return solve_alternatives(target, backend, **kwargs)
+    return target, solve(target, backend, **kwargs)
+
+
 class ClassCount(NamedTuple):
     total: int
     classes: int

@@ -36,14 +36,12 @@ def callback_stream(run: Callable[[Callable[[T], bool]], None]) -> Iterator[T]:
             run(emit)
         except BaseException as error:  # handed to the consumer thread, re-raised there
             failure.append(error)
-        finally:
-            while True:
-                try:
-                    handoff.put(_DONE, timeout=0.05)
-                    return
-                except queue.Full:
-                    if stop.is_set():
-                        return
+        while not stop.is_set():  # tell the consumer we are done, unless it already left
+            try:
+                handoff.put(_DONE, timeout=0.05)
+                break
+            except queue.Full:
+                continue
 
     worker = threading.Thread(target=work, name="solver", daemon=True)
     worker.start()

@@ -8,11 +8,10 @@ from collections.abc import Callable
 import click
 from rich.console import Console
 
-from models import Cell, Puzzle
+from models import Cell
 from models.alternatives import Alternatives
 from queens.families import FAMILIES, FamilyOptions, Target, build, reason_for_none
-from solvers import BACKENDS, Result, count, solve
-from solvers.classes import count_alternatives, solve_alternatives
+from solvers import BACKENDS
 
 out = Console(highlight=False, soft_wrap=True)
 """Results go to stdout..."""
@@ -66,8 +65,10 @@ def backend_options(*, allow_all: bool) -> Callable:
     choices = [*BACKENDS, "all"] if allow_all else list(BACKENDS)
 
     def decorate(command: Callable) -> Callable:
-        command = click.option("--encoding", default=None, help="sat: CNF encoding (e.g. seqcounter, pairwise, ladder).")(command)
-        command = click.option("--viewpoint", default=None, help="cpsat: boolean|alldifferent; csp: rows|boolean.")(command)
+        command = click.option("--encoding", default=None,
+                               help="sat: CNF encoding (e.g. seqcounter, pairwise, ladder).")(command)
+        command = click.option("--viewpoint", default=None,
+                               help="cpsat: boolean|alldifferent; csp: rows|boolean.")(command)
         command = click.option("--time-limit", type=click.FloatRange(min=0, min_open=True), default=None,
                                help="Seconds before giving up.")(command)
         return click.option("--backend", "-b", type=click.Choice(choices), default="cpsat" if not allow_all else "all",
@@ -109,20 +110,6 @@ def describe(target: Target) -> dict:
 
 def print_json(payload: dict) -> None:
     click.echo(json.dumps(payload, indent=2))
-
-
-def count_target(target: Target, backend: str, **kwargs: object) -> Result:
-    """`solvers.count`, or its sum over alternatives (free pawns)."""
-    if isinstance(target, Alternatives):
-        return count_alternatives(target, backend, **kwargs)
-    return count(target, backend, **kwargs)
-
-
-def solve_target(target: Target, backend: str, **kwargs: object) -> tuple[Puzzle | None, Result]:
-    """`solvers.solve`, plus the puzzle that was solved (one layout, for free pawns)."""
-    if isinstance(target, Alternatives):
-        return solve_alternatives(target, backend, **kwargs)
-    return target, solve(target, backend, **kwargs)
 
 
 def explain_none(family: str, n: int, m: int | None) -> str | None:

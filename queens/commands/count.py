@@ -7,11 +7,20 @@ from rich.table import Table
 
 from models import QueensError
 from queens.commands.common import (
-    backend_options, backend_settings, count_target, describe, err, explain_none, json_option,
-    make_puzzle, out, print_json, puzzle_options,
+    backend_options,
+    backend_settings,
+    describe,
+    err,
+    explain_none,
+    json_option,
+    make_puzzle,
+    out,
+    print_json,
+    puzzle_options,
 )
 from queens.reference import ground_truth
 from solvers import BACKENDS, Result, Status
+from solvers.classes import count_target
 
 DISAGREES = 3
 

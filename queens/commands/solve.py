@@ -6,11 +6,20 @@ import click
 
 from models import Puzzle
 from queens.commands.common import (
-    backend_options, backend_settings, describe, err, explain_none, json_option, make_puzzle, out,
-    print_json, puzzle_options, solve_target,
+    backend_options,
+    backend_settings,
+    describe,
+    err,
+    explain_none,
+    json_option,
+    make_puzzle,
+    out,
+    print_json,
+    puzzle_options,
 )
 from queens.render import MAX_DRAWN, grid
 from solvers import Result, Status
+from solvers.classes import solve_target
 
 
 def _solve(family: str, n: int, m: int | None, backend: str, time_limit: float | None,
