@@ -55,6 +55,9 @@ def count_command(family, n, m, backend, time_limit, viewpoint, encoding, as_jso
         print_json({"puzzle": describe(puzzle), "ground_truth": truth, "results": rows, "note": note})
     else:
         _table(puzzle.name, rows, truth)
+        optimum = next((r.objective for r in results if r.objective is not None), None)
+        if optimum is not None:
+            out.print(f"fewest pieces: {optimum} (every count above is of sets of that size)")
         if note:
             out.print(f"why: {note}")
     if any(row.get("agrees") is False for row in rows):
