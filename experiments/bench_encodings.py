@@ -1,0 +1,48 @@
+"""Which CNF encoding should the `sat` backend use by default? Measure, side by side.
+
+For each pysat encoding: the time to count Q(n) by blocking clauses (the enumeration workload)
+and to find one n-queens solution (the single-solve workload), medians of a few runs, plus
+the CNF size. Prints a Markdown table; the fastest overall becomes DEFAULT_ENCODING.
+"""
+
+from __future__ import annotations
+
+import statistics
+import sys
+import time
+
+from models import NQueens
+from solvers import count, solve
+from solvers.sat import DEFAULT_ENCODING, ENCODINGS
+
+COUNT_N = 10
+SOLVE_N = 60
+REPEATS = 3
+
+
+def _median_seconds(job) -> float:
+    times = []
+    for _ in range(REPEATS):
+        start = time.perf_counter()
+        job()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def main() -> int:
+    print(f"| encoding | count Q({COUNT_N}) s | solve n={SOLVE_N} s | clauses (n={SOLVE_N}) | aux vars (n={SOLVE_N}) |")
+    print("|---|---:|---:|---:|---:|")
+    rows = []
+    for name in ENCODINGS:
+        counting = _median_seconds(lambda: count(NQueens(COUNT_N), "sat", encoding=name))
+        solving = _median_seconds(lambda: solve(NQueens(SOLVE_N), "sat", encoding=name, time_limit=120))
+        stats = solve(NQueens(SOLVE_N), "sat", encoding=name).stats
+        rows.append((counting + solving, name))
+        print(f"| {name}{' (default)' if name == DEFAULT_ENCODING else ''} | {counting:.3f} | {solving:.3f} "
+              f"| {stats['clauses']:,} | {stats['variables'] - SOLVE_N * SOLVE_N:,} |")
+    print(f"\nfastest overall: {min(rows)[1]}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
