@@ -5,8 +5,16 @@ from __future__ import annotations
 import pytest
 
 from models import (
-    KNIGHT, SUPERQUEEN, AttackingQueens, Completion, InvalidBoard, InvalidPlacement, NQueens,
-    OffBoard, Puzzle, verify,
+    KNIGHT,
+    SUPERQUEEN,
+    AttackingQueens,
+    Completion,
+    InvalidBoard,
+    InvalidPlacement,
+    NQueens,
+    OffBoard,
+    Puzzle,
+    verify,
 )
 
 GOOD = ((0, 1), (1, 3), (2, 0), (3, 2))

@@ -8,7 +8,15 @@ from math import factorial
 import pytest
 
 from models import (
-    QUEEN, Completion, LineKind, NQueens, Piece, Puzzle, lower, symmetry_group, verify,
+    QUEEN,
+    Completion,
+    LineKind,
+    NQueens,
+    Piece,
+    Puzzle,
+    lower,
+    symmetry_group,
+    verify,
 )
 from models.domination import Domination
 from models.ninequeens import FreePawns, NineQueens

@@ -10,7 +10,7 @@ from __future__ import annotations
 import time
 from collections.abc import Iterator
 
-from models import ConstraintModel, LineKind, Placement, TimeLimit, Unsupported
+from models import ConstraintModel, Placement, TimeLimit, Unsupported
 from solvers.backend import Backend
 from solvers.native import _kernel
 
@@ -84,15 +84,15 @@ class Native(Backend):
             raise TimeLimit(f"native: stopped after {total} solutions", partial=total)
         return total
 
-    def solutions(self, model: ConstraintModel, deadline: float | None) -> Iterator[Placement]:
+    def solutions(self, model: ConstraintModel, deadline: float | None, batch: int = BATCH) -> Iterator[Placement]:
         search, cols = self._search(model)
         fixed = tuple(model.fixed)
         while not search.done:
-            for chosen in search.next_batch(BATCH, self._seconds_left(deadline)):
+            for chosen in search.next_batch(batch, self._seconds_left(deadline)):
                 yield fixed + tuple(divmod(i, cols) for i in chosen)
             if not search.done and deadline is not None and time.monotonic() >= deadline:
                 raise TimeLimit(f"native: stopped after {search.solutions} solutions", partial=search.solutions)
         self.stats["nodes"] = search.nodes
 
     def find(self, model: ConstraintModel, deadline: float | None) -> Placement | None:
-        return next(iter(self.solutions(model, deadline)), None)
+        return next(iter(self.solutions(model, deadline, batch=1)), None)
