@@ -1,0 +1,79 @@
+"""The input forms of the families: cells, files, Grigoryan vectors, pawns; and their errors."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from models import MalformedInput, parse_cells, parse_vector, read_cells
+from tests.conftest import run_cli
+
+
+def test_three_forms_name_the_same_queens(tmp_path):
+    path = tmp_path / "queens.txt"
+    path.write_text("# row col\n0 0\n\n1 4  # second\n")
+    assert read_cells(path) == parse_cells("0,0 1,4") == parse_vector("1 5 0 0 0 0 0 0")
+
+
+@pytest.mark.parametrize("text", ["0,0,1", "a,b", "3"])
+def test_malformed_cells_are_named(text):
+    with pytest.raises(MalformedInput, match="queen"):
+        parse_cells(text)
+
+
+def test_malformed_file_names_the_line(tmp_path):
+    path = tmp_path / "bad.txt"
+    path.write_text("0 0\n1 x\n")
+    with pytest.raises(MalformedInput, match="bad.txt:2"):
+        read_cells(path)
+
+
+def test_binary_file_is_refused(tmp_path):
+    path = tmp_path / "queens.bin"
+    path.write_bytes(b"\xff\xfe\x00\x01")
+    with pytest.raises(MalformedInput, match="cannot read"):
+        read_cells(path)
+
+
+@pytest.mark.parametrize("text", ["1 -2", "1 two"])
+def test_malformed_vector(text):
+    with pytest.raises(MalformedInput):
+        parse_vector(text)
+
+
+def test_completion_from_a_file_on_the_cli(tmp_path):
+    path = tmp_path / "queens.txt"
+    path.write_text("0 0\n")
+    result = run_cli("count", "completion", "-n", "8", "--queens", str(path), "-b", "native", "--json")
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout)["results"][0]["count"] == 4
+
+
+@pytest.mark.parametrize("args,message", [
+    (["count", "completion", "-n", "8", "--queens", "0,0 2,2"], "attack each other"),
+    (["count", "completion", "-n", "8", "--queens", "0,9"], "off the 8x8 board"),
+    (["count", "completion", "-n", "8", "--queens", "0,0 0,0"], "listed twice"),
+    (["count", "completion", "-n", "8"], "needs pre-placed queens"),
+    (["count", "completion", "-n", "8", "--queens", "0,0", "--vector", "1"], "once"),
+    (["count", "nqueens", "-n", "8", "--pawns", "1"], "--pawns does not apply to nqueens"),
+    (["count", "ninequeens", "-n", "8", "--pawns", "1", "--pawn", "3,3"], "either --pawns"),
+    (["count", "ninequeens", "-n", "8", "--pawns", "9"], "free pawns must be"),
+    (["count", "ninequeens", "-n", "8", "--pawn", "9,9"], "off the 8x8 board"),
+    (["count", "toroidal", "-n", "8", "-m", "9"], "-m does not apply"),
+])
+def test_family_input_errors_are_one_line(args, message):
+    result = run_cli(*args)
+    assert result.returncode == 1
+    assert "Traceback" not in result.stderr
+    assert message in result.stderr.strip().splitlines()[-1]
+
+
+def test_pawn_cell_must_be_row_comma_col():
+    result = run_cli("count", "ninequeens", "-n", "8", "--pawn", "3")
+    assert result.returncode == 2 and "row,col" in result.stderr
+
+
+def test_toroidal_zero_says_why():
+    payload = json.loads(run_cli("count", "toroidal", "-n", "6", "-b", "native", "--json").stdout)
+    assert payload["results"][0]["count"] == 0 and "Pólya" in payload["note"]
