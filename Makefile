@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: help install run test test-slow bench lint clean
+.PHONY: help install run test test-slow bench lint clean browser test-browser
 
 help: ## this list
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
@@ -22,6 +22,14 @@ run: install ## the main job: every family on every backend, compared with groun
 
 test: install ## the test suite (slow tests excluded)
 	$(BIN)/python -m pytest -q
+
+browser: ## Debian's chromium + chromium-driver for the browser tests (apt-get, only when missing)
+	@command -v chromium >/dev/null && command -v chromedriver >/dev/null || { \
+	  SUDO=$$([ "$$(id -u)" -eq 0 ] || echo sudo); \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium chromium-driver; }
+
+test-browser: install browser ## the web explorer clicked through in headless Chromium
+	$(BIN)/python -m pytest -q tests/test_browser.py
 
 test-slow: install ## only the slow tests
 	$(BIN)/python -m pytest -q -m slow

@@ -15,7 +15,11 @@ import click
 from models import QueensError
 from queens.commands.common import err
 from queens.commands.count import count_command
+from queens.commands.explain import explain_command
+from queens.commands.export import export_command
+from queens.commands.serve import serve_command
 from queens.commands.solve import show_command, solve_command
+from queens.commands.trace import trace_command
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -26,6 +30,10 @@ def cli() -> None:
 cli.add_command(solve_command)
 cli.add_command(count_command)
 cli.add_command(show_command)
+cli.add_command(explain_command)
+cli.add_command(trace_command)
+cli.add_command(export_command)
+cli.add_command(serve_command)
 
 
 def main(argv: list[str] | None = None) -> None:

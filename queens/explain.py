@@ -28,6 +28,7 @@ class ConstraintGroup:
 
     name: str
     formula: str
+    scope: str
     count: int
     note: str = ""
 
@@ -68,10 +69,12 @@ class Explanation:
         out = [m.title, "", "Variables", f"  {m.variables}", "", "Constraints"]
         width = max(len(g.name) for g in m.groups)
         formula_width = max(len(g.formula) for g in m.groups)
+        scope_width = max(len(g.scope) for g in m.groups)
         for g in m.groups:
             count = f"{g.count:>6,}" if g.count else "     -"
-            out.append(f"  {g.name:<{width}}  {g.formula:<{formula_width}}  {count}  {g.note}".rstrip())
-        out.append(f"  {'total':<{width}}  {'':<{formula_width}}  {m.constraint_count:>6,}")
+            out.append(f"  {g.name:<{width}}  {g.formula:<{formula_width}}  {g.scope:<{scope_width}}  "
+                       f"{count}  {g.note}".rstrip())
+        out.append(f"  {'total':<{width}}  {'':<{formula_width + scope_width + 2}}  {m.constraint_count:>6,}")
         if m.reasons:
             out += ["", "Why", *(f"  {reason}" for reason in m.reasons)]
         out += ["", "What each backend compiles it to"]
@@ -87,7 +90,8 @@ class Explanation:
         return {
             "title": m.title,
             "variables": {"text": m.variables, "count": m.variable_count},
-            "groups": [{"name": g.name, "formula": g.formula, "count": g.count, "note": g.note} for g in m.groups],
+            "groups": [{"name": g.name, "formula": g.formula, "scope": g.scope, "count": g.count, "note": g.note}
+                       for g in m.groups],
             "constraints": m.constraint_count,
             "reasons": list(m.reasons),
             "compiled": [{"backend": c.backend, "setting": c.setting, "sizes": c.sizes, "note": c.note}
@@ -117,21 +121,24 @@ def _key_text(key: LinearKey) -> str:
     text = " ".join(f"{sign} {term}" for sign, term in terms).removeprefix("+ ")
     if text.startswith("- "):
         text = "-" + text[2:]
-    return f"({text}) mod {key.modulus}" if key.modulus else text
+    if not key.modulus:
+        return text
+    return f"({text}) mod {key.modulus}" if len(terms) > 1 else f"{text} mod {key.modulus}"
 
 
-def _family_group(family: LineFamily) -> ConstraintGroup:
+def _family_group(family: LineFamily, cut: bool) -> ConstraintGroup:
     relation = "= 1" if family.exactly_one else "≤ 1"
     lengths = sorted({len(line.cells) for line in family.lines})
     if family.key is not None:
-        formula = f"Σ{{ x[r,c] : {_key_text(family.key)} = k }} {relation}   for each k"
+        formula, scope = f"Σ{{ x[r,c] : {_key_text(family.key)} = k }} {relation}", "for each k"
     elif lengths == [2]:
-        formula = "x[a] + x[b] ≤ 1   for each pair {a, b}"
+        formula, scope = "x[a] + x[b] ≤ 1", "for each pair {a, b}"
     else:
-        formula = f"Σ{{ x[r,c] : (r,c) ∈ L }} {relation}   for each line L"
+        formula = f"Σ{{ x[r,c] : (r,c) ∈ L }} {relation}"
+        scope = "for each segment L" if cut else "for each line L"
     span = f"{lengths[0]}" if len(lengths) == 1 else f"{lengths[0]}..{lengths[-1]}"
     note = f"lines of {span} cells" if lengths != [2] else "pairs one move apart"
-    return ConstraintGroup(family.name, formula, len(family.lines), note)
+    return ConstraintGroup(family.name, formula, scope, len(family.lines), note)
 
 
 def _title(puzzle: Puzzle) -> str:
@@ -143,7 +150,7 @@ def _title(puzzle: Puzzle) -> str:
     if puzzle.dominating:
         rules.append("every square occupied or attacked")
     if puzzle.pawns:
-        rules.append(f"{len(puzzle.pawns)} pawns blocking lines")
+        rules.append(f"{len(puzzle.pawns)} pawn{'s' if len(puzzle.pawns) > 1 else ''} blocking lines")
     if puzzle.fixed:
         rules.append(f"{len(puzzle.fixed)} {puzzle.piece.name}s already placed")
     return f"{puzzle.name}: {amount} {puzzle.piece.name}s on the {board}" + (f"; {', '.join(rules)}" if rules else "")
@@ -157,28 +164,30 @@ def describe_model(puzzle: Puzzle) -> ModelDescription:
                  f"{puzzle.piece.name} (1 = a {puzzle.piece.name} stands on (r, c))")
     if blocked:
         variables += f"; the {blocked} pawn or blocked squares get no variable"
-    groups = [_family_group(family) for family in model.families]
+    groups = [_family_group(family, bool(puzzle.pawns)) for family in model.families]
     reasons = [
         f"{len(family.lines)} {family.name} for {model.size} {puzzle.piece.name}s: by pigeonhole each of "
         f"the {family.name} holds exactly one, so '= 1' is posted instead of '≤ 1'"
         for family in model.families if family.exactly_one and model.size == len(family.lines)
     ]
+    if puzzle.pawns:
+        reasons.append("pawns cut every line they stand on into segments; each segment is a line of its own")
     short = [f.name for f in model.families if f.key is not None and not f.exactly_one]
     if short:
         reasons.append(f"lines of a single cell are left out of the {', '.join(short)}: they cannot hold two")
     if model.covers:
         reasons.append("each square needs a piece on it or on a cell attacking it: one clause per square")
-        groups.append(ConstraintGroup("covers", "Σ{ x[p] : p = s or p attacks s } ≥ 1   for each square s",
+        groups.append(ConstraintGroup("covers", "Σ{ x[p] : p = s or p attacks s } ≥ 1", "for each square s",
                                       len(model.covers), "domination"))
     if model.fixed:
-        groups.append(ConstraintGroup("fixed", "x[r,c] = 1   for each pre-placed piece", len(model.fixed)))
+        groups.append(ConstraintGroup("fixed", "x[r,c] = 1", "for each pre-placed piece", len(model.fixed)))
     if model.minimise:
-        groups.append(ConstraintGroup("objective", "minimise Σ x[r,c]", 0, "the goal, not a constraint"))
+        groups.append(ConstraintGroup("objective", "minimise Σ x[r,c]", "", 0, "the goal, not a constraint"))
     elif model.size_implied:
-        groups.append(ConstraintGroup("size", f"Σ x[r,c] = {model.size}", 0,
+        groups.append(ConstraintGroup("size", f"Σ x[r,c] = {model.size}", "", 0,
                                       "implied by an exactly-one family: not posted"))
     elif model.size is not None:
-        groups.append(ConstraintGroup("size", f"Σ x[r,c] = {model.size}", 1))
+        groups.append(ConstraintGroup("size", f"Σ x[r,c] = {model.size}", "", 1))
     return ModelDescription(_title(puzzle), variables, len(model.cells), tuple(groups), tuple(reasons))
 
 

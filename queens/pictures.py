@@ -28,8 +28,9 @@ from models import BackendUnavailable, Cell, Placement, Puzzle, QueensError
 from solvers import solutions
 
 LIGHT, DARK = "#f0d9b5", "#b58863"
-ATTACKED = "#e06c5a"
+ATTACKED_LIGHT, ATTACKED_DARK = "#f2a48f", "#cf7358"  # the square colours tinted red
 PIECE_FILL, PIECE_EDGE = "#222222", "#f8f8f8"
+PAWN_FILL, PAWN_EDGE = "#fafafa", "#222222"  # pawns are white: they block, they do not count
 MAX_PICTURE = 100
 """Boards wider than this are not drawn: the picture would be a smear of pixels."""
 
@@ -72,6 +73,10 @@ def attacked_cells(puzzle: Puzzle, placement: Iterable[Cell]) -> frozenset[Cell]
     )
 
 
+def _colours(shape: str) -> tuple[str, str]:
+    return (PAWN_FILL, PAWN_EDGE) if shape == "pawn" else (PIECE_FILL, PIECE_EDGE)
+
+
 def _check_drawable(puzzle: Puzzle) -> None:
     if max(puzzle.rows, puzzle.cols) > MAX_PICTURE:
         raise QueensError(f"boards are drawn up to {MAX_PICTURE} wide; {puzzle.rows}x{puzzle.cols} is too large")
@@ -97,11 +102,12 @@ def _svg(puzzle: Puzzle, layers: dict[Cell, _Layer], size: int, title: str) -> s
         x, y = c * square, r * square
         parts.append(f'<rect x="{x:.2f}" y="{y:.2f}" width="{square:.2f}" height="{square:.2f}" fill="{layer.fill}"/>')
         if layer.cross:
-            parts.append(f'<path d="M{x:.2f},{y:.2f}l{square:.2f},{square:.2f}m0,-{square:.2f}l-{square:.2f},{square:.2f}" '
-                         'stroke="#555" stroke-width="1.5"/>')
+            s = f"{square:.2f}"
+            parts.append(f'<path d="M{x:.2f},{y:.2f}l{s},{s}m0,-{s}l-{s},{s}" stroke="#555" stroke-width="1.5"/>')
         if layer.shape:
             polygons, circles = SHAPES.get(layer.shape, SHAPES["queen"])
-            paint = f'fill="{PIECE_FILL}" stroke="{PIECE_EDGE}" stroke-width="{max(square / 40, 0.5):.2f}"'
+            fill, edge = _colours(layer.shape)
+            paint = f'fill="{fill}" stroke="{edge}" stroke-width="{max(square / 40, 0.5):.2f}"'
             for polygon in polygons:
                 points = " ".join(f"{x + px * square:.2f},{y + py * square:.2f}" for px, py in polygon)
                 parts.append(f'<polygon points="{points}" {paint}/>')
@@ -134,13 +140,14 @@ def _png(puzzle: Puzzle, layers: dict[Cell, _Layer], size: int) -> bytes:
             draw.line((x + square, y, x, y + square), fill="#555555", width=edge)
         if layer.shape:
             polygons, circles = SHAPES.get(layer.shape, SHAPES["queen"])
+            fill, outline = _colours(layer.shape)
             for polygon in polygons:
                 draw.polygon([(x + px * square, y + py * square) for px, py in polygon],
-                             fill=PIECE_FILL, outline=PIECE_EDGE, width=edge)
+                             fill=fill, outline=outline, width=edge)
             for cx, cy, radius in circles:
                 box = (x + (cx - radius) * square, y + (cy - radius) * square,
                        x + (cx + radius) * square, y + (cy + radius) * square)
-                draw.ellipse(box, fill=PIECE_FILL, outline=PIECE_EDGE, width=edge)
+                draw.ellipse(box, fill=fill, outline=outline, width=edge)
         if layer.label:
             draw.text((x + square / 2, y + square / 2), layer.label, fill="#111111", anchor="mm")
     buffer = io.BytesIO()
@@ -237,7 +244,11 @@ class Board(_Picture):
         for r in range(self.puzzle.rows):
             for c in range(self.puzzle.cols):
                 cell = (r, c)
-                fill = ATTACKED if cell in attacked else (LIGHT if (r + c) % 2 == 0 else DARK)
+                light = (r + c) % 2 == 0
+                if cell in attacked:
+                    fill = ATTACKED_LIGHT if light else ATTACKED_DARK
+                else:
+                    fill = LIGHT if light else DARK
                 shape = self.puzzle.piece.name if cell in occupied else "pawn" if cell in self.puzzle.pawns else None
                 layers[cell] = _Layer(fill, shape, cross=cell in self.puzzle.forbidden)
         return layers
@@ -284,7 +295,7 @@ class HeatMap(_Picture):
                 cell = (r, c)
                 used = self.counts.get(cell, 0)
                 heat = used / top  # white (never used) to deep orange (used most)
-                fill = "#%02x%02x%02x" % (255, round(255 - 140 * heat), round(255 - 235 * heat))
+                fill = f"#ff{round(255 - 140 * heat):02x}{round(255 - 235 * heat):02x}"
                 shape = "pawn" if cell in self.puzzle.pawns else None
                 layers[cell] = _Layer(fill, shape, str(used) if shape is None else "",
                                       cross=cell in self.puzzle.forbidden)

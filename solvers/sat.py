@@ -1,4 +1,4 @@
-"""The `sat` backend: CNF through pysat's cardinality encodings, solved by CaDiCaL.
+"""The `sat` backend: CNF through pysat's cardinality encodings, or native cardinality constraints.
 
 Each line becomes `CardEnc.atmost` / `CardEnc.equals` with bound 1 in the chosen encoding,
 each cover a clause, each fixed cell a unit clause, and the size (when no exactly-one family
@@ -13,6 +13,14 @@ Encodings (pysat names; references as in pysat.card):
   totalizer   totalizer (Bailleux & Boufkhad 2003); cardnetwrk, sortnetwrk: sorting networks
               (Asín et al. 2011; Eén & Sörensson 2006); mtotalizer, kmtotalizer: modulo and
               k-modulo totalizers (Ogawa et al. 2013; Morgado et al. 2014).
+  native      no encoding: each line is an at-most-one *constraint* inside Minicard
+              (Liffiton & Maglalang 2012), which propagates it directly; not a CNF, so
+              exports and `cnf` never use it.
+
+Defaults, chosen by measurement (experiments/results/defaults.md): one solution is searched
+with `native` on Minicard (500-queens in about 3 s of search; the CNF encodings on CaDiCaL
+take minutes), while counting enumerates the CNF of `DEFAULT_ENCODING` on CaDiCaL, which
+keeps what it learnt between blocking clauses (Minicard and MiniSat slow down tenfold there).
 """
 
 from __future__ import annotations
@@ -36,24 +44,41 @@ CONFLICT_SLICE = 20_000
 """Conflicts per slice when a deadline is set: well under a second of CaDiCaL's time."""
 
 DEFAULT_ENCODING = "seqcounter"
-"""Chosen by measurement (experiments/bench_encodings.py, README): see the table there."""
+"""The CNF encoding for enumeration and exports, chosen by measurement (experiments/bench_encodings.py)."""
+NATIVE = "native"
+"""Cardinality constraints kept as constraints (Minicard), the default for one solution."""
+SOLVERS = {NATIVE: "minicard", "cnf": "cadical195"}
+"""The pysat solver for each kind of formula, when none is asked for."""
+
+
+def cnf(model: ConstraintModel, encoding: str = DEFAULT_ENCODING) -> tuple[CNF, dict[int, tuple[int, int]]]:
+    """The CNF this backend solves, and which variable is which cell (auxiliaries are absent).
+
+    Cell variables are 1..len(model.cells) in `model.cells` order; the encoding's auxiliary
+    variables follow. Exports (DIMACS) and `queens explain` read the formula from here so that
+    they show exactly what the backend solves.
+    """
+    return Sat(encoding)._cnf(model)
 
 
 class Sat(Backend):
     name = "sat"
 
-    def __init__(self, encoding: str = DEFAULT_ENCODING, solver: str = "cadical195") -> None:
+    def __init__(self, encoding: str | None = None, solver: str | None = None) -> None:
+        """`encoding` None: `native` to find one solution, `DEFAULT_ENCODING` to enumerate."""
         super().__init__()
-        if encoding not in ENCODINGS:
-            raise Unsupported(f"sat encoding must be one of {', '.join(ENCODINGS)}, got {encoding!r}")
+        if encoding is not None and encoding not in ENCODINGS and encoding != NATIVE:
+            raise Unsupported(f"sat encoding must be one of {', '.join([*ENCODINGS, NATIVE])}, got {encoding!r}")
         self.encoding = encoding
         self.solver_name = solver
 
-    def _cnf(self, model: ConstraintModel) -> tuple[CNF, dict[int, tuple[int, int]]]:
+    def _cnf(self, model: ConstraintModel, name: str | None = None) -> tuple[CNF, dict[int, tuple[int, int]]]:
+        """The CNF in encoding `name` (default: this backend's CNF encoding)."""
         var = {cell: i + 1 for i, cell in enumerate(model.cells)}
         cnf = CNF()
         top = len(var)
-        encoding = ENCODINGS[self.encoding]
+        name = name or (self.encoding if self.encoding in ENCODINGS else DEFAULT_ENCODING)
+        encoding = ENCODINGS[name]
         for line in model.lines:
             literals = [var[c] for c in line.cells]
             build = CardEnc.equals if line.kind is LineKind.EXACTLY_ONE else CardEnc.atmost
@@ -69,8 +94,51 @@ class Sat(Backend):
                                   encoding=EncType.totalizer)
             cnf.extend(part.clauses)
             top = max(top, part.nv)
-        self.stats = {"encoding": self.encoding, "variables": top, "clauses": len(cnf.clauses)}
+        self.stats = {"encoding": name, "variables": top, "clauses": len(cnf.clauses)}
         return cnf, {v: c for c, v in var.items()}
+
+    def _native(self, model: ConstraintModel, solver: Solver, solver_name: str) -> dict[int, tuple[int, int]]:
+        """Load `model` into a solver that keeps at-most-k constraints as they are (Minicard)."""
+        if not solver.supports_atmost():
+            raise Unsupported(f"sat solver {solver_name!r} has no native cardinality constraints; "
+                              f"use {SOLVERS[NATIVE]} or a CNF encoding")
+        var = {cell: i + 1 for i, cell in enumerate(model.cells)}
+        clauses = cardinality = 0
+        for line in model.lines:
+            literals = [var[c] for c in line.cells]
+            solver.add_atmost(literals, 1)
+            cardinality += 1
+            if line.kind is LineKind.EXACTLY_ONE:
+                solver.add_clause(literals)
+                clauses += 1
+        for cover in model.covers:
+            solver.add_clause([var[c] for c in cover])
+        for c in model.fixed:
+            solver.add_clause([var[c]])
+        clauses += len(model.covers) + len(model.fixed)
+        if model.size is not None and not model.size_implied:
+            solver.add_atmost(list(var.values()), model.size)
+            solver.add_atmost([-v for v in var.values()], len(var) - model.size)  # at least size
+            cardinality += 2
+        self.stats = {"encoding": NATIVE, "variables": len(var), "clauses": clauses,
+                      "cardinality constraints": cardinality}
+        return {v: c for c, v in var.items()}
+
+    def _loaded(self, model: ConstraintModel, encoding: str) -> tuple[Solver, dict[int, tuple[int, int]]]:
+        """A solver holding `model` in `encoding`, and which variable is which cell."""
+        name = self.solver_name or SOLVERS[NATIVE if encoding == NATIVE else "cnf"]
+        if encoding == NATIVE:
+            solver = Solver(name=name)
+            try:
+                cell_of = self._native(model, solver, name)
+            except Unsupported:
+                solver.delete()
+                raise
+        else:
+            formula, cell_of = self._cnf(model, encoding)
+            solver = Solver(name=name, bootstrap_with=formula.clauses)
+        self.stats["solver"] = name
+        return solver, cell_of
 
     def _solve(self, solver: Solver, deadline: float | None) -> bool:
         """One SAT call that honours the deadline.
@@ -89,8 +157,11 @@ class Sat(Backend):
                 return answer
 
     def solutions(self, model: ConstraintModel, deadline: float | None) -> Iterator[Placement]:
-        cnf, cell_of = self._cnf(model)
-        with Solver(name=self.solver_name, bootstrap_with=cnf.clauses) as solver:
+        return self._enumerate(model, deadline, self.encoding or DEFAULT_ENCODING)
+
+    def _enumerate(self, model: ConstraintModel, deadline: float | None, encoding: str) -> Iterator[Placement]:
+        solver, cell_of = self._loaded(model, encoding)
+        with solver:
             blocks = 0
             try:
                 while self._solve(solver, deadline):
@@ -111,4 +182,4 @@ class Sat(Backend):
         return {key: int(value) for key, value in stats.items() if key in ("conflicts", "decisions", "propagations")}
 
     def find(self, model: ConstraintModel, deadline: float | None) -> Placement | None:
-        return next(iter(self.solutions(model, deadline)), None)
+        return next(iter(self._enumerate(model, deadline, self.encoding or NATIVE)), None)

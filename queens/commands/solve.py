@@ -17,6 +17,7 @@ from queens.commands.common import (
     print_json,
     puzzle_options,
 )
+from queens.pictures import Board, heat_map
 from queens.render import MAX_DRAWN, grid
 from solvers import Result, Status
 from solvers.classes import solve_target
@@ -63,12 +64,22 @@ def solve_command(family, n, m, backend, time_limit, viewpoint, encoding, as_jso
 @puzzle_options
 @backend_options(allow_all=False)
 @click.option("--plain", is_flag=True, help="ASCII grid: Q for a queen, . for an empty square.")
+@click.option("--svg", "svg_path", type=click.Path(dir_okay=False), help="Also write the board as SVG.")
+@click.option("--png", "png_path", type=click.Path(dir_okay=False), help="Also write the board as PNG.")
+@click.option("--heat-map", "heat_path", type=click.Path(dir_okay=False),
+              help="Write how often each cell is used across all solutions (.svg, .png or .txt).")
 @json_option
-def show_command(family, n, m, backend, time_limit, viewpoint, encoding, plain, as_json) -> int:
-    """Draw one solution as a board."""
+def show_command(family, n, m, backend, time_limit, viewpoint, encoding, plain, svg_path, png_path, heat_path,
+                 as_json) -> int:
+    """Draw one solution as a board (and as pictures with --svg/--png/--heat-map)."""
     if n > MAX_DRAWN or (m or 0) > MAX_DRAWN:
         raise click.UsageError(f"show draws boards up to {MAX_DRAWN} wide; use solve for larger ones")
     puzzle, result = _solve(family, n, m, backend, time_limit, viewpoint, encoding)
+    for path in (svg_path, png_path):
+        if path:
+            err.print(f"wrote {Board.of(puzzle, result).save(path)}")
+    if heat_path:
+        err.print(f"wrote {heat_map(puzzle, backend, time_limit=time_limit).save(heat_path)}")
     drawing = grid(puzzle, result.solution or (), plain=plain)
     if as_json:
         print_json({"puzzle": describe(puzzle), "result": result.to_json(), "board": drawing.splitlines()})

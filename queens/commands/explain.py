@@ -1,0 +1,23 @@
+"""`queens explain`: the model in math notation and what each backend compiles it to."""
+
+from __future__ import annotations
+
+import click
+
+from queens.commands.common import json_option, make_puzzle, out, print_json, puzzle_options
+from queens.commands.layout import one_puzzle
+from queens.explain import explain
+
+
+@click.command("explain")
+@puzzle_options
+@json_option
+def explain_command(family, n, m, as_json) -> int:
+    """Show the constraint model (variables, domains, constraint groups) and the backends' sizes."""
+    puzzle = one_puzzle(make_puzzle(family, n, m), "explain")
+    explanation = explain(puzzle)
+    if as_json:
+        print_json(explanation.to_json())
+    else:
+        out.print(explanation.text(), markup=False)
+    return 0

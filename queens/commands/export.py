@@ -1,0 +1,47 @@
+"""`queens export`: the puzzle as DIMACS CNF, MiniZinc (model + data) or OPB, for other solvers."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from models import QueensError
+from queens.commands.common import err, make_puzzle, puzzle_options
+from queens.commands.layout import one_puzzle
+from solvers.export import FORMATS, dimacs, minizinc, opb
+from solvers.sat import DEFAULT_ENCODING, ENCODINGS
+
+
+@click.command("export")
+@puzzle_options
+@click.option("--format", "format_name", type=click.Choice(FORMATS), required=True, help="The file format.")
+@click.option("--encoding", type=click.Choice(list(ENCODINGS)), default=None,
+              help=f"dimacs: the cardinality encoding of each line [default: {DEFAULT_ENCODING}].")
+@click.option("--size", type=click.IntRange(min=0), default=None,
+              help="Exactly this many pieces (needed for DIMACS of a minimising family such as domination).")
+@click.option("--output", "-o", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Write to this file (mzn: the model here, the data beside it as .dzn); default stdout.")
+def export_command(family, n, m, format_name, encoding, size, output) -> int:
+    """Write the puzzle for another solver; cell (r, c) is variable r*cols + c + 1 in every format."""
+    puzzle = one_puzzle(make_puzzle(family, n, m), "export")
+    if format_name != "dimacs" and encoding is not None:
+        raise click.UsageError("--encoding applies to --format dimacs only")
+    if format_name == "dimacs":
+        files = {output: dimacs(puzzle, encoding or DEFAULT_ENCODING, size=size)}
+    elif format_name == "opb":
+        files = {output: opb(puzzle, size=size)}
+    else:
+        model, data = minizinc(puzzle, size=size)
+        # MiniZinc accepts data assignments inside a model, so on stdout the two make one file
+        files = {output: model + "\n" + data} if output is None else {output: model, output.with_suffix(".dzn"): data}
+    for path, text in files.items():
+        if path is None:
+            click.echo(text)
+        else:
+            try:
+                path.write_text(text + ("" if text.endswith("\n") else "\n"), encoding="utf-8")
+            except OSError as error:
+                raise QueensError(f"cannot write {path}: {error.strerror}") from None
+            err.print(f"wrote {path}")
+    return 0

@@ -1,0 +1,105 @@
+"""`queens trace`: the backtracking search replayed step by step in the terminal.
+
+The board is redrawn at every step: `Q` a piece, `~` a square a piece attacks, `x` the square
+just tried and found attacked, `.` a free square. `--delay` sets the pace, `--step` waits for
+Enter, and `--no-animate` (the default when stdout is not a terminal) prints one line per step,
+with the board at each solution, for pipes and files. `--json` prints one event per line.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from collections.abc import Iterator
+
+import click
+from rich.live import Live
+from rich.text import Text
+
+from models import Puzzle, QueensError, lower
+from queens.commands.common import err, make_puzzle, out, puzzle_options
+from queens.commands.layout import one_puzzle
+from queens.pictures import Board
+from solvers.trace import Trace, TraceEvent
+
+MAX_TRACE_CELLS = 400
+"""A pure-Python search drawn step by step is for boards up to 20 x 20."""
+
+
+def describe_step(event: TraceEvent) -> str:
+    """One line for a step, e.g. 'conflict (2, 1): attacked by (0, 1)'."""
+    if event.step == "conflict":
+        return f"conflict {event.cell}: attacked by {event.attacker}"
+    if event.step == "solution":
+        return f"solution {event.solutions}: {' '.join(f'{r},{c}' for r, c in event.placement)}"
+    if event.step == "size":
+        return f"try {event.size} pieces"
+    return f"{event.step} {event.cell}"
+
+
+def _counters(event: TraceEvent) -> str:
+    return (f"depth {event.depth}  nodes {event.nodes}  conflicts {event.conflicts}  "
+            f"backtracks {event.backtracks}  solutions {event.solutions}")
+
+
+def _frame(puzzle: Puzzle, number: int, event: TraceEvent) -> str:
+    marks = {event.cell: "x"} if event.step == "conflict" and event.cell else {}
+    board = Board(puzzle, event.placement, show_attacks=True).text(marks)
+    return f"{puzzle.name}  step {number}: {describe_step(event)}\n{_counters(event)}\n\n{board}"
+
+
+@click.command("trace")
+@puzzle_options
+@click.option("--delay", type=click.FloatRange(min=0), default=0.15, show_default=True,
+              help="Seconds between steps when animating.")
+@click.option("--step", "stepwise", is_flag=True, help="Wait for Enter before each step.")
+@click.option("--animate/--no-animate", default=None,
+              help="Redraw the board in place [default: when stdout is a terminal]; --no-animate logs lines.")
+@click.option("--solutions", "max_solutions", type=click.IntRange(min=0), default=1, show_default=True,
+              help="Stop after this many solutions (0: search the whole tree).")
+@click.option("--json", "as_json", is_flag=True, help="One JSON object per step.")
+def trace_command(family, n, m, delay, stepwise, animate, max_solutions, as_json) -> int:
+    """Replay the backtracking search: place, conflict, backtrack, solution."""
+    puzzle = one_puzzle(make_puzzle(family, n, m), "trace")
+    cells = len(lower(puzzle).cells)
+    if cells > MAX_TRACE_CELLS:
+        raise QueensError(f"trace draws boards of at most {MAX_TRACE_CELLS} cells; this one has {cells}")
+    events = Trace(puzzle).events(max_solutions or None)
+    if as_json:
+        for event in events:
+            click.echo(json.dumps(event.to_json()))
+        return 0
+    if animate is None:
+        animate = sys.stdout.isatty() and not stepwise
+    last = _animate(puzzle, events, delay) if animate else _log(puzzle, events, stepwise)
+    if last is None or last.solutions == 0:
+        out.print(f"{puzzle.name}: no solution", markup=False)
+    return 0
+
+
+def _log(puzzle: Puzzle, events: Iterator[TraceEvent], stepwise: bool) -> TraceEvent | None:
+    last = None
+    if stepwise:
+        err.print("press Enter for the next step")
+    for number, event in enumerate(events, 1):
+        last = event
+        if stepwise:
+            out.print(_frame(puzzle, number, event), markup=False)
+            if not sys.stdin.readline():  # end of input: run the rest without waiting
+                stepwise = False
+            continue
+        out.print(f"{number:>6}  {describe_step(event):<40}  {_counters(event)}", markup=False)
+        if event.step == "solution":
+            out.print(Board(puzzle, event.placement).text() + "\n", markup=False)
+    return last
+
+
+def _animate(puzzle: Puzzle, events: Iterator[TraceEvent], delay: float) -> TraceEvent | None:
+    last = None
+    with Live(Text(""), console=out, auto_refresh=False, transient=False) as live:
+        for number, event in enumerate(events, 1):
+            live.update(Text(_frame(puzzle, number, event)), refresh=True)
+            last = event
+            time.sleep(delay * (4 if event.step == "solution" else 1))  # linger on a solution
+    return last

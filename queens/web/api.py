@@ -1,0 +1,257 @@
+"""The explorer's JSON API, as plain functions from a request dict to a response dict.
+
+Kept apart from the HTTP glue (`queens.web.server`) so that each rule is easy to read and test:
+every request names a family, a board size and what is on the board (the queens the user
+placed, and pawns for nine queens); the limits below keep one request small and short.
+A request the server cannot honour raises `BadRequest` (HTTP 400 with the message); a puzzle
+without a solution is not an error but an answer, with a message saying why.
+
+>>> answer("board", {"family": "nqueens", "n": 4, "queens": [[0, 0], [1, 1]]})["conflicts"]
+[[[0, 0], [1, 1]]]
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import replace
+from itertools import combinations
+
+from models import AttackingQueens, Cell, Puzzle, QueensError, TimeLimit, lower
+from models.alternatives import Alternatives
+from queens.families import FAMILIES, FamilyOptions, Target, build, reason_for_none
+from queens.pictures import attacked_cells
+from solvers import BACKENDS, Status, count, solutions, solve
+from solvers.classes import count_alternatives
+from solvers.trace import Trace
+
+MAX_SIDE = 16
+"""Largest board side the explorer draws."""
+MAX_COUNT_CELLS = 144
+"""Counting enumerates on most backends: up to 12 x 12 (14,200 solutions for 12-queens)."""
+MAX_TRACE_CELLS = 100
+"""The step-by-step search is replayed for boards up to 10 x 10."""
+MAX_TRACE_EVENTS = 20_000
+"""Events sent for one trace: the player's tape, cut here with `truncated`."""
+MAX_SOLUTION_INDEX = 10_000
+TIME_LIMIT = 10.0
+"""Seconds any one request may spend solving."""
+
+
+class BadRequest(QueensError):
+    """The request itself is wrong (missing field, n too large): the reply is HTTP 400."""
+
+
+def info() -> dict:
+    """What the page needs to draw its controls: families, which flags each takes, backends, limits."""
+    return {
+        "families": [{"name": name, "pawns": "pawn" in family.accepts} for name, family in FAMILIES.items()],
+        "backends": list(BACKENDS),
+        "limits": {"side": MAX_SIDE, "count_cells": MAX_COUNT_CELLS, "trace_cells": MAX_TRACE_CELLS,
+                   "trace_events": MAX_TRACE_EVENTS, "time_limit": TIME_LIMIT},
+    }
+
+
+def _integer(request: dict, key: str, low: int, high: int, default: int | None = None) -> int:
+    value = request.get(key, default)
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise BadRequest(f"'{key}' must be a whole number, got {value!r}")
+    if not low <= value <= high:
+        raise BadRequest(f"'{key}' must be between {low} and {high}, got {value}")
+    return value
+
+
+def _cells(request: dict, key: str, rows: int, cols: int) -> tuple[Cell, ...]:
+    raw = request.get(key, [])
+    if not isinstance(raw, list) or len(raw) > rows * cols:
+        raise BadRequest(f"'{key}' must be a list of [row, col] pairs")
+    cells = []
+    for item in raw:
+        if (not isinstance(item, list) or len(item) != 2
+                or not all(isinstance(v, int) and not isinstance(v, bool) for v in item)):
+            raise BadRequest(f"'{key}' must be a list of [row, col] pairs, got {item!r}")
+        if not (0 <= item[0] < rows and 0 <= item[1] < cols):
+            raise BadRequest(f"{key[:-1]} at {tuple(item)} is off the {rows}x{cols} board")
+        cells.append((item[0], item[1]))
+    if len(set(cells)) != len(cells):
+        raise BadRequest(f"a cell is listed twice in '{key}'")
+    return tuple(cells)
+
+
+class _Board:
+    """A request's board: the family's puzzle (with the pawns) and the queens the user placed."""
+
+    def __init__(self, request: dict) -> None:
+        if not isinstance(request, dict):
+            raise BadRequest("the request body must be a JSON object")
+        family = request.get("family")
+        if family not in FAMILIES:
+            raise BadRequest(f"unknown family {family!r}; choose from {', '.join(FAMILIES)}")
+        accepts = FAMILIES[family].accepts
+        n = _integer(request, "n", 1, MAX_SIDE)
+        m = None if request.get("m") in (None, n) else _integer(request, "m", 1, MAX_SIDE)
+        if m is not None and "m" not in accepts:
+            raise BadRequest(f"{family} is square: leave 'm' out")
+        self.rows, self.cols = n, m or n
+        self.queens = _cells(request, "queens", self.rows, self.cols)
+        pawns = _cells(request, "pawns", self.rows, self.cols)
+        if pawns and "pawn" not in accepts:
+            raise BadRequest(f"{family} has no pawns")
+        if set(pawns) & set(self.queens):
+            raise BadRequest("a queen and a pawn share a square")
+        given = ({"m"} if m else set()) | ({"pawn"} if pawns else set()) | ({"queens"} & accepts)
+        options = FamilyOptions(n=n, m=m, pawn=pawns, queens="" if "queens" in accepts else None,
+                                given=frozenset(given))
+        self.family = family
+        self.options = options
+        self.target: Target = build(family, options)
+
+    def base(self) -> Puzzle:
+        """The family's puzzle before the user's queens; free pawns must be placed first."""
+        if isinstance(self.target, Alternatives):
+            raise BadRequest(f"{self.target.name}: place the pawns first (pawn mode), then solve")
+        return self.target
+
+    def puzzle(self) -> Puzzle:
+        """The puzzle with the user's queens fixed (raises AttackingQueens if two attack)."""
+        base = self.base()
+        return replace(base, fixed=base.fixed | frozenset(self.queens)) if self.queens else base
+
+    def why_none(self) -> str:
+        reason = reason_for_none(self.family, self.options)
+        if self.queens:
+            return "no solution: the queens on the board cannot be completed"
+        return f"no solution: {reason}" if reason else "no solution exists for this board"
+
+
+def _backend(request: dict) -> str:
+    backend = request.get("backend", "native")
+    if backend not in BACKENDS:
+        raise BadRequest(f"unknown backend {backend!r}; choose from {', '.join(BACKENDS)}")
+    return backend
+
+
+def _pairs(cells: tuple[Cell, ...] | frozenset[Cell]) -> list[list[int]]:
+    return [list(cell) for cell in sorted(cells)]
+
+
+def board(request: dict) -> dict:
+    """The board as the user set it: attacked squares and attacking pairs, for live highlighting."""
+    b = _Board(request)
+    puzzle = b.base()
+    conflicts = []
+    if puzzle.independent:
+        conflicts = [[list(a), list(c)] for a, c in combinations(sorted(b.queens), 2) if puzzle.attack(a, c)]
+    return {"name": puzzle.name, "rows": puzzle.rows, "cols": puzzle.cols, "piece": puzzle.piece.name,
+            "pieces": puzzle.pieces, "queens": _pairs(b.queens), "pawns": _pairs(puzzle.pawns),
+            "blocked": _pairs(puzzle.forbidden), "attacked": _pairs(attacked_cells(puzzle, b.queens)),
+            "conflicts": conflicts}
+
+
+def _attacking(error: AttackingQueens) -> dict:
+    return {"status": "no solution", "solution": [], "message": f"{error}: no completion exists"}
+
+
+def complete(request: dict) -> dict:
+    """One solution that keeps the user's queens, or a message saying there is none."""
+    b, backend = _Board(request), _backend(request)
+    try:
+        puzzle = b.puzzle()
+    except AttackingQueens as error:
+        return _attacking(error)
+    result = solve(puzzle, backend, time_limit=TIME_LIMIT)
+    reply = {"status": result.status.value, "backend": backend, "time": round(result.wall_time, 4),
+             "solution": _pairs(result.solution or ())}
+    if result.status is Status.INFEASIBLE:
+        reply["message"] = b.why_none()
+    elif result.status is Status.LIMIT:
+        reply["message"] = f"gave up after {TIME_LIMIT:g} s"
+    else:
+        reply["message"] = f"solved by {backend} in {result.wall_time:.3f} s"
+    return reply
+
+
+def count_request(request: dict) -> dict:
+    """How many solutions keep the user's queens (all solutions when the board is empty)."""
+    b, backend = _Board(request), _backend(request)
+    cells = b.rows * b.cols
+    if cells > MAX_COUNT_CELLS:
+        raise BadRequest(f"counting is limited to {MAX_COUNT_CELLS} cells here; this board has {cells}")
+    try:
+        if isinstance(b.target, Alternatives) and not b.queens:
+            result = count_alternatives(b.target, backend, time_limit=TIME_LIMIT)
+        else:
+            result = count(b.puzzle(), backend, time_limit=TIME_LIMIT)
+    except AttackingQueens as error:
+        return {**_attacking(error), "count": 0}
+    reply = {"status": result.status.value, "backend": backend, "count": result.count,
+             "time": round(result.wall_time, 4)}
+    if result.status is Status.LIMIT:
+        reply["message"] = f"stopped after {TIME_LIMIT:g} s: at least {result.count:,} solutions"
+    elif result.count == 0:
+        reply["message"] = b.why_none()
+    else:
+        reply["message"] = f"{result.count:,} solutions, counted by {backend} in {result.wall_time:.3f} s"
+    return reply
+
+
+def solution(request: dict) -> dict:
+    """The solution number `index` (0-based) of the board, in the backend's order."""
+    b, backend = _Board(request), _backend(request)
+    index = _integer(request, "index", 0, MAX_SOLUTION_INDEX, default=0)
+    try:
+        puzzle = b.puzzle()
+    except AttackingQueens as error:
+        return _attacking(error)
+    start = time.perf_counter()
+    found = None
+    try:
+        for number, placement in enumerate(solutions(puzzle, backend, time_limit=TIME_LIMIT)):
+            if number == index:
+                found = placement
+                break
+    except TimeLimit:
+        return {"status": "time limit", "solution": [], "message": f"gave up after {TIME_LIMIT:g} s"}
+    elapsed = time.perf_counter() - start
+    if found is None:
+        message = b.why_none() if index == 0 else f"no solution number {index + 1}: there are {index}"
+        return {"status": "no solution", "solution": [], "index": index, "message": message}
+    return {"status": "solved", "solution": _pairs(found), "index": index, "backend": backend,
+            "time": round(elapsed, 4), "message": f"solution {index + 1} by {backend} in {elapsed:.3f} s"}
+
+
+def trace_request(request: dict) -> dict:
+    """The search replayed as events, plus which cells share a line with each cell."""
+    b = _Board(request)
+    cells = b.rows * b.cols
+    if cells > MAX_TRACE_CELLS:
+        raise BadRequest(f"the search is replayed for at most {MAX_TRACE_CELLS} cells; this board has {cells}")
+    try:
+        puzzle = b.puzzle()
+    except AttackingQueens as error:
+        return {**_attacking(error), "events": [], "neighbours": {}}
+    if len(lower(puzzle).cells) == 0:
+        raise BadRequest("the board has no free cell")
+    trace = Trace(puzzle)
+    events = []
+    wanted = _integer(request, "solutions", 0, MAX_SOLUTION_INDEX, default=1)
+    for event in trace.events(max_solutions=wanted or None):
+        if len(events) == MAX_TRACE_EVENTS:
+            break
+        events.append(event.to_json())
+    truncated = len(events) == MAX_TRACE_EVENTS
+    solved = bool(events) and events[-1]["solutions"] > 0
+    message = (f"{len(events):,} steps" + (" (cut short)" if truncated else "")
+               + ("" if solved or truncated else f"; {b.why_none()}"))
+    return {"events": events, "truncated": truncated, "message": message,
+            "neighbours": {f"{r},{c}": _pairs(near) for (r, c), near in trace.neighbours.items()}}
+
+
+ROUTES = {"board": board, "complete": complete, "count": count_request, "solution": solution,
+          "trace": trace_request}
+
+
+def answer(route: str, request: dict) -> dict:
+    """Dispatch one API call; unknown routes and bad requests raise `BadRequest`."""
+    if route not in ROUTES:
+        raise BadRequest(f"no API call named {route!r}; there are {', '.join(ROUTES)}")
+    return ROUTES[route](request)

@@ -1,0 +1,173 @@
+"""A puzzle written out for other solvers: DIMACS CNF, MiniZinc (model + data), OPB.
+
+Every format numbers the board the same way, so a learner can read one file against another:
+cell (r, c) is variable r * cols + c + 1 (x1 is the top-left corner, row by row). DIMACS puts
+the encoding's auxiliary variables after the cells, and repeats the map in comment lines.
+Blocked cells (pawns, forbidden squares) keep their number and are fixed to false, so the
+formula has exactly as many models over the cell variables as the puzzle has solutions.
+
+The CNF is the one the `sat` backend solves (`solvers.sat.cnf`), renumbered, not a second copy
+of the encoding.
+
+>>> from models import NQueens
+>>> [line for line in dimacs(NQueens(4), "pairwise").splitlines() if line.startswith("p ")]
+['p cnf 16 84']
+"""
+
+from __future__ import annotations
+
+from models import ConstraintModel, LineKind, Puzzle, Unsupported, lower
+from models.pieces import Cell
+from solvers.sat import DEFAULT_ENCODING, ENCODINGS, cnf
+
+FORMATS = ("dimacs", "mzn", "opb")
+
+
+def variable(model: ConstraintModel, cell: Cell) -> int:
+    """The number of `cell` in every export: r * cols + c + 1.
+
+    >>> from models import NQueens
+    >>> variable(lower(NQueens(8)), (1, 2))
+    11
+    """
+    return cell[0] * model.cols + cell[1] + 1
+
+
+def _decision_model(puzzle: Puzzle, size: int | None, format_name: str) -> ConstraintModel:
+    """The lowered puzzle; a minimising one needs a size in formats without an objective."""
+    model = lower(puzzle)
+    if size is not None:
+        return model.with_size(size)
+    if model.minimise and format_name == "dimacs":
+        raise Unsupported("DIMACS CNF cannot say 'fewest pieces': give a size (--size K), "
+                          "or export to opb or mzn, which have an objective")
+    return model
+
+
+def _blocked(model: ConstraintModel) -> list[Cell]:
+    free = set(model.cells)
+    return [(r, c) for r in range(model.rows) for c in range(model.cols) if (r, c) not in free]
+
+
+def _header(puzzle: Puzzle, model: ConstraintModel, comment: str) -> list[str]:
+    lines = [f"{comment} {puzzle.name}: {model.rows} x {model.cols} board, {puzzle.piece.name}s",
+             f"{comment} cell (r, c) is variable r*{model.cols} + c + 1"]
+    for r in range(model.rows):
+        lines.append(f"{comment} row {r}: " + " ".join(str(variable(model, (r, c))) for c in range(model.cols)))
+    return lines
+
+
+def dimacs(puzzle: Puzzle, encoding: str = DEFAULT_ENCODING, *, size: int | None = None) -> str:
+    """The puzzle as DIMACS CNF in `encoding` (a pysat encoding name, as for the sat backend)."""
+    if encoding not in ENCODINGS:
+        raise Unsupported(f"encoding must be one of {', '.join(ENCODINGS)}, got {encoding!r}")
+    model = _decision_model(puzzle, size, "dimacs")
+    formula, cell_of = cnf(model, encoding)
+    cells = model.rows * model.cols
+    ncell_vars = len(cell_of)
+
+    def renumber(literal: int) -> int:
+        v = abs(literal)
+        new = variable(model, cell_of[v]) if v <= ncell_vars else v - ncell_vars + cells
+        return new if literal > 0 else -new
+
+    clauses = [[renumber(lit) for lit in clause] for clause in formula.clauses]
+    clauses += [[-variable(model, cell)] for cell in _blocked(model)]
+    top = max([cells] + [abs(lit) for clause in clauses for lit in clause])
+    lines = _header(puzzle, model, "c")
+    lines.append(f"c encoding {encoding}; variables {cells + 1}..{top} are auxiliary" if top > cells
+                 else f"c encoding {encoding}; no auxiliary variables")
+    lines.append(f"p cnf {top} {len(clauses)}")
+    lines += [" ".join(map(str, clause)) + " 0" for clause in clauses]
+    return "\n".join(lines)
+
+
+def opb(puzzle: Puzzle, *, size: int | None = None) -> str:
+    """The puzzle as a pseudo-Boolean problem (OPB, the PB competition format).
+
+    Only `>=` and `=` are used (some readers reject `<=`): "at most one" is written as
+    -x1 -x2 ... >= -1. A minimising puzzle gets the objective `min: +1 x1 ... ;`.
+    """
+    model = _decision_model(puzzle, size, "opb")
+
+    def terms(cells: tuple[Cell, ...] | list[Cell], coefficient: int = 1) -> str:
+        return " ".join(f"{coefficient:+d} x{variable(model, c)}" for c in cells)
+
+    constraints = []
+    for line in model.lines:
+        if line.kind is LineKind.EXACTLY_ONE:
+            constraints.append(f"{terms(line.cells)} = 1 ;")
+        else:
+            constraints.append(f"{terms(line.cells, -1)} >= -1 ;")
+    constraints += [f"{terms(cover)} >= 1 ;" for cover in model.covers]
+    constraints += [f"+1 x{variable(model, cell)} = 1 ;" for cell in sorted(model.fixed)]
+    constraints += [f"+1 x{variable(model, cell)} = 0 ;" for cell in _blocked(model)]
+    if model.size is not None and not model.size_implied:
+        constraints.append(f"{terms(model.cells)} = {model.size} ;")
+    lines = [f"* #variable= {model.rows * model.cols} #constraint= {len(constraints)}"]
+    lines += _header(puzzle, model, "*")
+    if model.minimise:
+        lines.append(f"min: {terms(model.cells)} ;")
+    return "\n".join(lines + constraints)
+
+
+_MZN_MODEL = """\
+% {name}: the generic placement model of the queens suite.
+% Cell (r, c) is number r*cols + c + 1. The data file lists the lines (at most / exactly one
+% piece), the covers (at least one piece: domination), the fixed pieces and the blocked cells.
+int: rows;
+int: cols;
+set of int: CELL = 1..rows*cols;
+array[CELL] of var bool: x;                      % x[i]: a piece stands on cell i
+
+int: nlines;
+array[1..nlines] of set of CELL: line;
+array[1..nlines] of bool: exact;                 % true: exactly one; false: at most one
+constraint forall(i in 1..nlines)(
+  if exact[i] then sum(c in line[i])(x[c]) = 1 else sum(c in line[i])(x[c]) <= 1 endif);
+
+int: ncovers;
+array[1..ncovers] of set of CELL: cover;
+constraint forall(i in 1..ncovers)(exists(c in cover[i])(x[c]));
+
+set of CELL: fixed;
+set of CELL: blocked;
+constraint forall(c in fixed)(x[c]);
+constraint forall(c in blocked)(not x[c]);
+
+int: size;                                       % -1: no fixed number of pieces
+constraint size < 0 \\/ sum(x) = size;
+
+{solve}
+output [if fix(x[r*cols + c + 1]) then "Q" else "." endif ++ if c = cols - 1 then "\\n" else " " endif
+        | r in 0..rows-1, c in 0..cols-1];
+"""
+
+
+def _mzn_set(model: ConstraintModel, cells: tuple[Cell, ...] | list[Cell] | frozenset[Cell]) -> str:
+    return "{" + ", ".join(str(variable(model, c)) for c in sorted(cells)) + "}"
+
+
+def minizinc(puzzle: Puzzle, *, size: int | None = None) -> tuple[str, str]:
+    """The puzzle as a MiniZinc model (.mzn) and its data (.dzn).
+
+    The model is the same for every family; only the solve item differs (satisfy, or
+    minimize the number of pieces). Run it with `minizinc model.mzn data.dzn`.
+    """
+    model = _decision_model(puzzle, size, "mzn")
+    lines = list(model.lines)
+    solve = "solve minimize sum(x);" if model.minimise else "solve satisfy;"
+    data = [
+        f"% {puzzle.name}",
+        f"rows = {model.rows};",
+        f"cols = {model.cols};",
+        f"nlines = {len(lines)};",
+        "line = [" + ", ".join(_mzn_set(model, line.cells) for line in lines) + "];",
+        "exact = [" + ", ".join("true" if line.kind is LineKind.EXACTLY_ONE else "false" for line in lines) + "];",
+        f"ncovers = {len(model.covers)};",
+        "cover = [" + ", ".join(_mzn_set(model, cover) for cover in model.covers) + "];",
+        f"fixed = {_mzn_set(model, model.fixed)};",
+        f"blocked = {_mzn_set(model, _blocked(model))};",
+        f"size = {-1 if model.size is None else model.size};",
+    ]
+    return _MZN_MODEL.format(name=puzzle.name, solve=solve), "\n".join(data) + "\n"

@@ -1,0 +1,122 @@
+"""The explorer in a real browser: headless Chromium (Debian's) driven by Selenium.
+
+`make test-browser` and `.ci/run` install the Debian packages `chromium` and `chromium-driver`
+when they are missing; these tests skip only when those programs are still absent (the
+packages could not be installed), and say so.
+"""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Iterator
+
+import pytest
+from selenium import webdriver
+from selenium.common.exceptions import WebDriverException
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import WebDriverWait
+
+from models import NQueens, verify
+from tests.explorer_server import running_explorer
+
+CHROMIUM = shutil.which("chromium")
+CHROMEDRIVER = shutil.which("chromedriver")
+pytestmark = pytest.mark.skipif(
+    not (CHROMIUM and CHROMEDRIVER),
+    reason="chromium/chromedriver not found and could not be installed: "
+           "run `make test-browser` (apt-get install chromium chromium-driver)",
+)
+WAIT = 20
+
+
+@pytest.fixture(scope="module")
+def page() -> Iterator[str]:
+    with running_explorer() as url:
+        yield url + "/"
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[webdriver.Chrome]:
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
+                     "--window-size=900,1100"):
+        options.add_argument(argument)
+    try:
+        driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
+    except WebDriverException as error:  # installed but unable to start is a failure, not a skip
+        pytest.fail(f"headless chromium did not start: {error.msg}")
+    yield driver
+    driver.quit()
+
+
+def _open(browser: webdriver.Chrome, page: str, n: int) -> None:
+    browser.get(page)
+    WebDriverWait(browser, WAIT).until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#board .cell")) == 64)
+    field = browser.find_element(By.ID, "n")
+    browser.execute_script("arguments[0].value = arguments[1]; arguments[0].dispatchEvent(new Event('change'))",
+                           field, str(n))
+    WebDriverWait(browser, WAIT).until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#board .cell")) == n * n)
+
+
+def _cell(browser: webdriver.Chrome, r: int, c: int):
+    return browser.find_element(By.CSS_SELECTOR, f'#board .cell[data-r="{r}"][data-c="{c}"]')
+
+
+def _message(browser: webdriver.Chrome) -> str:
+    return browser.find_element(By.ID, "message").text
+
+
+def _wait_message(browser: webdriver.Chrome, text: str) -> str:
+    WebDriverWait(browser, WAIT).until(lambda d: text in _message(d))
+    return _message(browser)
+
+
+def _queens(browser: webdriver.Chrome) -> list[tuple[int, int]]:
+    return sorted((int(e.get_attribute("data-r")), int(e.get_attribute("data-c")))
+                  for e in browser.find_elements(By.CSS_SELECTOR, "#board .cell.queen"))
+
+
+def test_place_by_clicking_then_complete(browser, page):
+    _open(browser, page, 6)
+    _cell(browser, 0, 1).click()
+    _wait_message(browser, "1 of 6 queens placed")
+    assert "attacked" in _cell(browser, 0, 4).get_attribute("class")
+    _cell(browser, 1, 2).click()  # on the diagonal of (0, 1): both are ringed
+    _wait_message(browser, "attack each other")
+    assert len(browser.find_elements(By.CSS_SELECTOR, "#board .cell.conflict")) == 2
+    _cell(browser, 1, 2).click()  # take it back
+    _wait_message(browser, "1 of 6 queens placed")
+    browser.find_element(By.ID, "complete").click()
+    assert "solved by native" in _wait_message(browser, "solved")
+    queens = _queens(browser)
+    assert (0, 1) in queens and verify(NQueens(6), queens)
+    assert len(browser.find_elements(By.CSS_SELECTOR, "#board .cell.queen.solver")) == 5
+
+
+def test_no_solution_message_for_n_2(browser, page):
+    _open(browser, page, 2)
+    browser.find_element(By.ID, "complete").click()
+    _wait_message(browser, "no solution")
+    assert _queens(browser) == []
+    assert "none" in browser.find_element(By.ID, "message").get_attribute("class")
+
+
+def test_blocked_completion_message(browser, page):
+    _open(browser, page, 6)
+    _cell(browser, 0, 0).click()  # no 6-queens solution has a queen in a corner
+    _wait_message(browser, "1 of 6 queens placed")
+    browser.find_element(By.ID, "complete").click()
+    _wait_message(browser, "cannot be completed")
+
+
+def test_count_and_step_through_the_search(browser, page):
+    _open(browser, page, 4)
+    browser.find_element(By.ID, "count").click()
+    _wait_message(browser, "2 solutions")
+    for _ in range(3):
+        browser.find_element(By.ID, "step").click()
+        WebDriverWait(browser, WAIT).until(lambda d: d.find_element(By.ID, "step").is_enabled())
+    assert _message(browser).startswith("step 3 of ")
+    assert "nodes" in browser.find_element(By.ID, "counters").text

@@ -1,0 +1,153 @@
+"""The explorer's HTTP API, against the real server on an ephemeral loopback port."""
+
+from __future__ import annotations
+
+import json
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+
+import pytest
+
+from models import NQueens, verify
+from queens.web.api import MAX_SIDE
+from queens.web.server import MAX_BODY
+from tests.explorer_server import running_explorer
+
+
+@pytest.fixture(scope="module")
+def base() -> Iterator[str]:
+    with running_explorer() as url:
+        yield url
+
+
+def _get(base: str, path: str) -> tuple[int, str, str]:
+    try:
+        with urllib.request.urlopen(base + path, timeout=30) as reply:
+            return reply.status, reply.headers["Content-Type"], reply.read().decode()
+    except urllib.error.HTTPError as error:
+        return error.code, error.headers["Content-Type"], error.read().decode()
+
+
+def _post(base: str, route: str, body: object, raw: bytes | None = None) -> tuple[int, dict]:
+    data = raw if raw is not None else json.dumps(body).encode()
+    request = urllib.request.Request(f"{base}/api/{route}", data=data, method="POST",
+                                     headers={"Content-Type": "application/json"})
+    try:
+        with urllib.request.urlopen(request, timeout=30) as reply:
+            return reply.status, json.loads(reply.read())
+    except urllib.error.HTTPError as error:
+        return error.code, json.loads(error.read())
+
+
+def test_binds_loopback(base):
+    assert base.startswith("http://127.0.0.1:")
+
+
+def test_static_page_is_served_from_the_package(base):
+    status, kind, page = _get(base, "/")
+    assert status == 200 and kind.startswith("text/html") and "queens explorer" in page
+    assert "http" not in page.replace("http-equiv", "")  # nothing fetched from elsewhere (no CDN)
+    status, kind, _ = _get(base, "/app.js")
+    assert status == 200 and "javascript" in kind
+    assert _get(base, "/style.css")[0] == 200
+    status, kind, body = _get(base, "/../pyproject.toml")
+    assert status == 404 and json.loads(body)["error"]
+
+
+def test_info_lists_families_backends_and_limits(base):
+    status, _, body = _get(base, "/api/info")
+    info = json.loads(body)
+    assert status == 200 and info["limits"]["side"] == MAX_SIDE
+    assert {"native", "cpsat", "sat", "csp"} <= set(info["backends"])
+    assert {"name": "ninequeens", "pawns": True} in info["families"]
+
+
+def test_board_reports_conflicts_and_attacks(base):
+    status, board = _post(base, "board", {"family": "nqueens", "n": 4, "queens": [[0, 0], [1, 1]]})
+    assert status == 200 and board["conflicts"] == [[[0, 0], [1, 1]]]
+    assert [0, 3] in board["attacked"] and [2, 1] in board["attacked"] and [2, 3] not in board["attacked"]
+
+
+@pytest.mark.parametrize("backend", ["native", "cpsat", "sat", "csp"])
+def test_complete_keeps_the_placed_queen(base, backend):
+    status, reply = _post(base, "complete", {"family": "nqueens", "n": 6, "queens": [[0, 1]], "backend": backend})
+    assert status == 200 and reply["status"] == "solved", reply
+    cells = [tuple(c) for c in reply["solution"]]
+    assert (0, 1) in cells and verify(NQueens(6), cells)
+    assert reply["backend"] == backend and reply["time"] >= 0
+
+
+@pytest.mark.parametrize("n", [2, 3])
+def test_no_solution_has_a_message(base, n):
+    status, reply = _post(base, "complete", {"family": "nqueens", "n": n})
+    assert status == 200 and reply["status"] == "no solution" and reply["solution"] == []
+    assert "no solution" in reply["message"]
+
+
+def test_blocked_completion_and_attacking_queens(base):
+    status, reply = _post(base, "complete", {"family": "nqueens", "n": 6, "queens": [[0, 0]]})
+    assert reply["status"] == "no solution" and "cannot be completed" in reply["message"]
+    status, reply = _post(base, "complete", {"family": "nqueens", "n": 6, "queens": [[0, 0], [5, 5]]})
+    assert status == 200 and "attack each other" in reply["message"]
+
+
+def test_toroidal_says_why_there_is_none(base):
+    _, reply = _post(base, "complete", {"family": "toroidal", "n": 6})
+    assert "Pólya" in reply["message"]
+
+
+def test_count_and_solutions_in_order(base, reference):
+    _, reply = _post(base, "count", {"family": "nqueens", "n": 6, "backend": "sat"})
+    assert reply["count"] == reference.term("A000170", 6) and reply["status"] == "complete"
+    seen = set()
+    for index in range(reference.term("A000170", 6)):
+        _, reply = _post(base, "solution", {"family": "nqueens", "n": 6, "index": index})
+        seen.add(tuple(map(tuple, reply["solution"])))
+    assert len(seen) == reference.term("A000170", 6)
+    _, reply = _post(base, "solution", {"family": "nqueens", "n": 6, "index": len(seen)})
+    assert reply["status"] == "no solution" and reply["message"] == "no solution number 5: there are 4"
+
+
+def test_pawns_for_nine_queens(base):
+    request = {"family": "ninequeens", "n": 8, "pawns": [[2, 2]]}
+    _, reply = _post(base, "complete", request)
+    assert reply["status"] == "solved" and len(reply["solution"]) == 9
+    status, reply = _post(base, "complete", {"family": "nqueens", "n": 8, "pawns": [[2, 2]]})
+    assert status == 400 and "no pawns" in reply["error"]
+    status, reply = _post(base, "complete", {"family": "ninequeens", "n": 8})
+    assert status == 400 and "place the pawns first" in reply["error"]
+
+
+def test_trace_events_and_neighbours(base):
+    status, reply = _post(base, "trace", {"family": "nqueens", "n": 5})
+    assert status == 200 and reply["events"][-1]["step"] == "solution"
+    assert [1, 1] in reply["neighbours"]["0,0"] and not reply["truncated"]
+    _, reply = _post(base, "trace", {"family": "nqueens", "n": 3, "solutions": 0})
+    assert reply["events"][-1]["solutions"] == 0 and "no solution" in reply["message"]
+
+
+@pytest.mark.parametrize(("route", "body", "needle"), [
+    ("board", {"family": "nqueens", "n": MAX_SIDE + 1}, "between 1 and"),
+    ("board", {"family": "nqueens", "n": "8"}, "whole number"),
+    ("board", {"family": "chess", "n": 8}, "unknown family"),
+    ("board", {"family": "nqueens", "n": 4, "queens": [[9, 9]]}, "off the 4x4 board"),
+    ("board", {"family": "nqueens", "n": 4, "queens": [[0, 0], [0, 0]]}, "listed twice"),
+    ("board", [1, 2], "JSON object"),
+    ("complete", {"family": "nqueens", "n": 4, "backend": "magic"}, "unknown backend"),
+    ("count", {"family": "nqueens", "n": 16}, "limited to"),
+    ("trace", {"family": "nqueens", "n": 11}, "at most 100 cells"),
+    ("solution", {"family": "nqueens", "n": 4, "index": -1}, "between 0 and"),
+])
+def test_bad_requests_get_400_with_a_message(base, route, body, needle):
+    status, reply = _post(base, route, body)
+    assert status == 400 and needle in reply["error"], reply
+
+
+def test_malformed_and_oversized_requests(base):
+    status, reply = _post(base, "board", None, raw=b"{not json")
+    assert status == 400 and reply["error"] == "the request body is not JSON"
+    status, reply = _post(base, "board", None, raw=b" " * (MAX_BODY + 1))
+    assert status == 413
+    status, reply = _post(base, "nothing", {})
+    assert status == 404 and "no API call" in reply["error"]
