@@ -7,10 +7,11 @@ Two generators, for two questions:
 - `random_placement`: Gent, Jefferson & Nightingale's generator ("Complexity of n-Queens
   Completion", JAIR 2017): pick a random free row and a random free column; keep the queen if
   both its diagonals are free too; repeat until k queens stand. Such instances may have no
-  completion, and around k = n - 2.3 sqrt(n) about half of them do not.
+  completion: the share that have one drops from almost all to almost none around
+  k = n - 2 sqrt(n) (the transition; experiments/bench_large.py measures it).
 
 >>> planted([1, 3, 0, 2], 2, seed=0)
-((2, 0), (3, 2))
+((1, 3), (3, 2))
 >>> len(random_placement(8, 5, seed=1))
 5
 """

@@ -17,6 +17,7 @@ from queens.commands.common import (
     print_json,
     puzzle_options,
 )
+from queens.commands.large import method_options, save_cells, solve_large
 from queens.pictures import Board, heat_map
 from queens.render import MAX_DRAWN, grid
 from solvers import Result, Status
@@ -42,10 +43,19 @@ def _exit_code(result: Result) -> int:
 @click.command("solve")
 @puzzle_options
 @backend_options(allow_all=False)
+@method_options
 @json_option
-def solve_command(family, n, m, backend, time_limit, viewpoint, encoding, as_json) -> int:
+def solve_command(family, n, m, backend, time_limit, viewpoint, encoding, method, seed, out_path, fmt,
+                  as_json) -> int:
     """Find one solution (the fewest pieces for domination)."""
+    if method != "search":
+        if backend != "cpsat" or viewpoint or encoding:
+            raise click.UsageError("--backend, --viewpoint and --encoding apply to --method search only")
+        return solve_large(family, n, m, method, seed=seed, time_limit=time_limit, out_path=out_path, fmt=fmt,
+                           as_json=as_json)
     puzzle, result = _solve(family, n, m, backend, time_limit, viewpoint, encoding)
+    if out_path is not None and result.solution is not None:
+        save_cells(puzzle, result.solution, out_path, fmt)
     if as_json:
         print_json({"puzzle": describe(puzzle), "result": result.to_json()})
         return _exit_code(result)
