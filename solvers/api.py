@@ -65,12 +65,18 @@ def solutions(puzzle: Puzzle, backend: str = "cpsat", *, time_limit: float | Non
 
 
 def count(puzzle: Puzzle, backend: str = "cpsat", *, time_limit: float | None = None,
-          **options: object) -> Result:
+          split: bool = False, processes: int | None = None, **options: object) -> Result:
     """The number of solutions (of optimal ones, when the puzzle minimises).
 
     Backends that can count without enumerating (native) do so; the others enumerate, and
-    every solution they find is verified and checked to be new.
+    every solution they find is verified and checked to be new. `split=True` counts by
+    decomposition in `processes` processes (solvers/split.py: first row fixed, symmetric
+    subproblems counted once), each subproblem through this same function.
     """
+    if split:
+        from solvers.split import count_split  # split calls back into count: imported here
+
+        return count_split(puzzle, backend, time_limit=time_limit, processes=processes, **options)
     engine = get_backend(backend, **options)
     model = lower(puzzle)
     if len(model.cells) > engine.count_limit:

@@ -1,12 +1,18 @@
 """The `csp` backend: python-constraint2's backtracking solver, in two viewpoints.
 
-- `rows` (default when every row holds one piece): q[r] = column; AllDifferent on q for a
-  column family, and for every other line family one binary constraint per pair of rows
-  (keys differ for keyed families such as diagonals; forbidden column pairs for the rest).
+- `rows` (default when every row holds one piece): q[r] = column, and one binary
+  `RowPairConflicts` per pair of rows holding every line the two rows share (columns,
+  diagonals, knight pairs, ... alike), which forward checking reads directly. Measured on
+  counting Q(12) (experiments/results/defaults.md): 3.7 s against 10.9 s for AllDifferent
+  plus one Python predicate per pair of rows and family, because it hides the few conflicting
+  values instead of calling a predicate on every value left in the domain.
 - `boolean`: one 0/1 variable per cell with sum constraints per line, cover and size; it
   handles every model, slowly.
-python-constraint2 cannot be interrupted inside its search, so the deadline is checked
-between solutions.
+Enumeration uses python-constraint2's OptimizedBacktrackingSolver (a fixed variable order,
+cheap per node); one solution uses its BacktrackingSolver, which picks the row with the fewest
+columns left at every step (minimum remaining values): 100-queens in 0.1 s, where the fixed
+order does not finish in 30 s. python-constraint2 cannot be interrupted inside its search, so
+the deadline is checked between solutions.
 """
 
 from __future__ import annotations
@@ -17,24 +23,81 @@ from collections.abc import Iterator
 
 import constraint
 
-from models import ConstraintModel, LinearKey, LineKind, Placement, TimeLimit, Unsupported
+from models import Cell, ConstraintModel, LineFamily, LineKind, Placement, TimeLimit, Unsupported
 from solvers.backend import Backend
 
 VIEWPOINTS = ("rows", "boolean")
 
 
-def _key_differs(key: LinearKey, r1: int, r2: int):
-    """The binary constraint 'the cells (r1, x) and (r2, y) lie on different lines'."""
-    def differ(x: int, y: int) -> bool:
-        a, b = key.a * r1 + key.b * x, key.a * r2 + key.b * y
-        return (a - b) % key.modulus != 0 if key.modulus else a != b
-    return differ
+class SharedLines:
+    """Which cells share a line with a cell, row by row: the rows viewpoint's conflicts.
+
+    Built in one pass over the lines, with no table of pairs, so a 200 x 200 board builds in
+    a blink; `columns(cell, row)` answers "which columns of `row` share a line with `cell`".
+    """
+
+    def __init__(self, model: ConstraintModel, rows: LineFamily) -> None:
+        self._lines_of: dict[Cell, list[dict[int, list[int]]]] = defaultdict(list)
+        self.row_pairs: set[tuple[int, int]] = set()
+        for family in model.families:
+            if family is rows:
+                continue
+            for line in family.lines:
+                by_row: dict[int, list[int]] = defaultdict(list)
+                for r, c in line.cells:
+                    by_row[r].append(c)
+                for cell in line.cells:
+                    self._lines_of[cell].append(by_row)
+                present = sorted(by_row)
+                self.row_pairs.update((a, b) for i, a in enumerate(present) for b in present[i + 1:])
+
+    def columns(self, cell: Cell, row: int) -> tuple[int, ...]:
+        return tuple(sorted({c for by_row in self._lines_of.get(cell, ()) for c in by_row.get(row, ())}))
 
 
-def _not_in(forbidden: frozenset[tuple[int, int]]):
-    def allowed(x: int, y: int) -> bool:
-        return (x, y) not in forbidden
-    return allowed
+class RowPairConflicts(constraint.Constraint):
+    """Rows r1 and r2 may not take columns x, y when (r1, x) and (r2, y) share a line.
+
+    When one row is assigned, forward checking hides exactly the conflicting columns from the
+    other row's domain (the few that `SharedLines` lists, looked up once per value and kept),
+    instead of calling a predicate on every value left.
+    """
+
+    def __init__(self, first: int, second: int, lines: SharedLines) -> None:
+        self.first, self.second, self.lines = first, second, lines
+        self.forward: dict[int, tuple[int, ...]] = {}   # column of `first` -> columns of `second`
+        self.backward: dict[int, tuple[int, ...]] = {}  # and the other way round
+
+    def _hidden_by_first(self, x: int) -> tuple[int, ...]:
+        found = self.forward.get(x)
+        if found is None:
+            found = self.forward[x] = self.lines.columns((self.first, x), self.second)
+        return found
+
+    def _hidden_by_second(self, y: int) -> tuple[int, ...]:
+        found = self.backward.get(y)
+        if found is None:
+            found = self.backward[y] = self.lines.columns((self.second, y), self.first)
+        return found
+
+    def __call__(self, variables, domains, assignments, forwardcheck=False, _unassigned=constraint.Unassigned):
+        x = assignments.get(self.first, _unassigned)
+        y = assignments.get(self.second, _unassigned)
+        if x is not _unassigned and y is not _unassigned:
+            return y not in self._hidden_by_first(x)
+        if not forwardcheck or (x is _unassigned and y is _unassigned):
+            return True
+        if y is _unassigned:
+            other, hidden = self.second, self._hidden_by_first(x)
+        else:
+            other, hidden = self.first, self._hidden_by_second(y)
+        domain = domains[other]
+        for value in hidden:
+            if value in domain:
+                domain.hideValue(value)
+                if not domain:
+                    return False
+        return True
 
 
 def _iterate(problem: constraint.Problem) -> Iterator[dict]:
@@ -83,25 +146,9 @@ class Csp(Backend):
         for line in rows.lines:
             r = line.cells[0][0]
             problem.addVariable(r, [fixed[r]] if r in fixed else [c for _, c in line.cells])
-        order = sorted(fixed) + sorted(set(range(model.rows)) - set(fixed))
-        for family in model.families:
-            if family is rows:
-                continue
-            if family.key is not None and family.key.a == 0 and not family.key.modulus:
-                problem.addConstraint(constraint.AllDifferentConstraint(), order)
-            elif family.key is not None:
-                for i, r1 in enumerate(order):
-                    for r2 in order[i + 1:]:
-                        problem.addConstraint(_key_differs(family.key, r1, r2), (r1, r2))
-            else:
-                pairs: dict[tuple[int, int], set] = defaultdict(set)
-                for line in family.lines:
-                    for i, (r1, c1) in enumerate(line.cells):
-                        for r2, c2 in line.cells[i + 1:]:
-                            if r1 != r2:
-                                pairs[min(r1, r2), max(r1, r2)].add((c1, c2) if r1 < r2 else (c2, c1))
-                for (r1, r2), forbidden in sorted(pairs.items()):
-                    problem.addConstraint(_not_in(frozenset(forbidden)), (r1, r2))
+        shared = SharedLines(model, rows)
+        for r1, r2 in sorted(shared.row_pairs):
+            problem.addConstraint(RowPairConflicts(r1, r2, shared), (r1, r2))
 
         def decode(solution: dict) -> Placement:
             return tuple(sorted((r, c) for r, c in solution.items()))
@@ -127,7 +174,11 @@ class Csp(Backend):
         return problem, decode
 
     def solutions(self, model: ConstraintModel, deadline: float | None) -> Iterator[Placement]:
+        return self._stream(model, deadline, constraint.OptimizedBacktrackingSolver())
+
+    def _stream(self, model: ConstraintModel, deadline: float | None, solver: constraint.Solver) -> Iterator[Placement]:
         problem, decode = self._problem(model)
+        problem.setSolver(solver)
         found = 0
         for solution in _iterate(problem):
             if deadline is not None and time.monotonic() > deadline:
@@ -137,4 +188,4 @@ class Csp(Backend):
         self.stats["solutions"] = found
 
     def find(self, model: ConstraintModel, deadline: float | None) -> Placement | None:
-        return next(iter(self.solutions(model, deadline)), None)
+        return next(iter(self._stream(model, deadline, constraint.BacktrackingSolver())), None)

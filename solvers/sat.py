@@ -18,9 +18,10 @@ Encodings (pysat names; references as in pysat.card):
               exports and `cnf` never use it.
 
 Defaults, chosen by measurement (experiments/results/defaults.md): one solution is searched
-with `native` on Minicard (500-queens in about 3 s of search; the CNF encodings on CaDiCaL
-take minutes), while counting enumerates the CNF of `DEFAULT_ENCODING` on CaDiCaL, which
-keeps what it learnt between blocking clauses (Minicard and MiniSat slow down tenfold there).
+with `native` on Minicard (500-queens in under 4 s; CaDiCaL on a CNF encoding, minutes),
+while counting enumerates the `pairwise` CNF on CaDiCaL, which keeps what it learnt between
+blocking clauses (Minicard and MiniSat slow down tenfold there) and, on boards small enough
+to count, gains more from having no auxiliary variables than it loses to O(k^2) clauses.
 """
 
 from __future__ import annotations
@@ -44,9 +45,11 @@ CONFLICT_SLICE = 20_000
 """Conflicts per slice when a deadline is set: well under a second of CaDiCaL's time."""
 
 DEFAULT_ENCODING = "seqcounter"
-"""The CNF encoding for enumeration and exports, chosen by measurement (experiments/bench_encodings.py)."""
+"""The CNF that exports and `cnf` write when no encoding is named (compact at every size)."""
 NATIVE = "native"
-"""Cardinality constraints kept as constraints (Minicard), the default for one solution."""
+"""Cardinality constraints kept as constraints (Minicard): the default to find one solution."""
+COUNT_ENCODING = "pairwise"
+"""The default CNF to enumerate (count) with: Q(11) in 0.31 s, seqcounter 0.48 s, ladder 0.52 s."""
 SOLVERS = {NATIVE: "minicard", "cnf": "cadical195"}
 """The pysat solver for each kind of formula, when none is asked for."""
 
@@ -65,7 +68,7 @@ class Sat(Backend):
     name = "sat"
 
     def __init__(self, encoding: str | None = None, solver: str | None = None) -> None:
-        """`encoding` None: `native` to find one solution, `DEFAULT_ENCODING` to enumerate."""
+        """`encoding` None: `NATIVE` to find one solution, `COUNT_ENCODING` to enumerate."""
         super().__init__()
         if encoding is not None and encoding not in ENCODINGS and encoding != NATIVE:
             raise Unsupported(f"sat encoding must be one of {', '.join([*ENCODINGS, NATIVE])}, got {encoding!r}")
@@ -157,7 +160,7 @@ class Sat(Backend):
                 return answer
 
     def solutions(self, model: ConstraintModel, deadline: float | None) -> Iterator[Placement]:
-        return self._enumerate(model, deadline, self.encoding or DEFAULT_ENCODING)
+        return self._enumerate(model, deadline, self.encoding or COUNT_ENCODING)
 
     def _enumerate(self, model: ConstraintModel, deadline: float | None, encoding: str) -> Iterator[Placement]:
         solver, cell_of = self._loaded(model, encoding)

@@ -1,0 +1,233 @@
+"""Run a spec's grid: each run in its own process, limited, verified, stored; resumable.
+
+Every run is a child process (`python -m experiments.runner --child`, the run as JSON on stdin,
+the measurement as JSON on stdout). The child caps its own address space (RLIMIT_AS) and dies
+with the runner (PR_SET_PDEATHSIG); the solver gets the run's time limit, and the runner kills
+the child if it is still alive a grace period later (python-constraint2, for one, cannot be
+interrupted inside its search). So a hung or memory-hungry solver becomes a `timeout` or
+`memout` row and the grid goes on.
+
+Each answer is checked against the native ground truth (solvers.count / solvers.solve with
+"native", computed once per task, family and n, under the same limits): a count or an optimum
+that differs is stored with its expected value and flagged by the report, never dropped.
+A solution needs no ground truth, since solvers.solve verified it; only a "no solution"
+answer is checked against native. Rows are written when a run ends, so an interrupted grid,
+run again, skips exactly the runs already stored.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import json
+import os
+import platform
+import resource
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import replace
+from importlib import metadata
+
+from experiments.spec import Run, Spec
+from experiments.store import Store, disagrees
+
+GRACE = 10.0
+"""Seconds after the time limit before the runner kills a child (start-up and clean stop)."""
+LIBRARIES = ("queens", "ortools", "python-sat", "python-constraint2", "numpy", "dask", "matplotlib")
+_MEMORY_SIGNS = ("MemoryError", "bad_alloc", "Cannot allocate memory", "out of memory")
+
+Executor = Callable[[list[Run]], Iterator[tuple[Run, dict]]]
+"""Runs a batch of runs somewhere (here, or on Dask) and yields each with its measurement."""
+
+
+# --- the child ---------------------------------------------------------------------------------
+def _limit_self(memory_mib: int) -> None:
+    """Cap this process's address space, and ask Linux to kill it if the runner dies."""
+    limit = memory_mib * 1024 * 1024
+    resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+    try:
+        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGKILL)  # 1 = PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass  # not Linux: the runner's kill at the time limit still bounds the run
+
+
+def _cpu_seconds() -> float:
+    mine, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return mine.ru_utime + mine.ru_stime + children.ru_utime + children.ru_stime
+
+
+def measure(run: Run) -> dict:
+    """Execute `run` in this process: the measurement the child prints (see `execute`)."""
+    from models import QueensError
+    from solvers import Status, count, get_backend, solve
+
+    record: dict = {"status": "error", "outcome": None, "answer": None, "wall": None, "stats": {}, "error": None}
+    cpu = _cpu_seconds()
+    try:
+        get_backend(run.backend, **dict(run.options))  # imports the solver library before the clocks start
+        cpu, start = _cpu_seconds(), time.perf_counter()
+        puzzle = run.puzzle()
+        if run.task == "count":
+            result = count(puzzle, run.backend, time_limit=run.time_limit, split=run.split,
+                           processes=run.processes, **dict(run.options))
+            answer = result.count
+        else:
+            result = solve(puzzle, run.backend, time_limit=run.time_limit, **dict(run.options))
+            answer = {Status.SOLVED: 1, Status.INFEASIBLE: 0, Status.OPTIMAL: result.objective}.get(result.status)
+        record.update(status="timeout" if result.status is Status.LIMIT else "ok", outcome=result.status.value,
+                      answer=answer, wall=time.perf_counter() - start, stats=result.stats)
+    except MemoryError:
+        record.update(status="memout", error=f"out of memory (limit {run.memory_limit} MiB)")
+    except QueensError as error:
+        record["error"] = str(error)
+    except Exception as error:  # a solver's own failure: recorded with the run, not raised
+        record["error"] = f"{type(error).__name__}: {error}"
+    usage = max(resource.getrusage(who).ru_maxrss for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN))
+    record.update(cpu=_cpu_seconds() - cpu, peak_mib=usage / 1024)
+    return record
+
+
+def _child() -> None:
+    run = Run.from_json(json.loads(sys.stdin.read()))
+    _limit_self(run.memory_limit)
+    record = measure(run)
+    sys.stdout.write(json.dumps(record, default=str))
+
+
+# --- the parent --------------------------------------------------------------------------------
+def execute(run: Run) -> dict:
+    """Run `run` in a child process under its limits and return the measurement.
+
+    Keys: status (ok/timeout/memout/error), outcome (the Result status), answer (count; 1/0 for
+    found/no solution; the optimum), wall and cpu seconds of the whole `solvers.count` or
+    `solvers.solve` call (building the puzzle, lowering, solving, verifying; the solver library
+    is imported before the clocks start), peak_mib, stats, error.
+    """
+    start = time.perf_counter()
+    child = subprocess.Popen([sys.executable, "-m", "experiments.runner", "--child"], stdin=subprocess.PIPE,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        out, err = child.communicate(json.dumps(run.to_json()), timeout=run.time_limit + GRACE)
+    except subprocess.TimeoutExpired:
+        child.kill()
+        child.communicate()
+        return {"status": "timeout", "outcome": "killed", "answer": None, "wall": time.perf_counter() - start,
+                "cpu": None, "peak_mib": None, "stats": {},
+                "error": f"killed {GRACE:.0f} s after the {run.time_limit:g} s limit"}
+    try:
+        return json.loads(out)
+    except json.JSONDecodeError:
+        memory = any(sign in err for sign in _MEMORY_SIGNS) or child.returncode == -signal.SIGKILL
+        last = (err.strip().splitlines() or [f"exit code {child.returncode}"])[-1]
+        return {"status": "memout" if memory else "error", "outcome": None, "answer": None,
+                "wall": time.perf_counter() - start, "cpu": None, "peak_mib": None, "stats": {},
+                "error": f"child died ({last[:300]})"}
+
+
+def sequential(runs: list[Run]) -> Iterator[tuple[Run, dict]]:
+    """The default executor: one run after another on this machine, so timings do not compete."""
+    for run in runs:
+        yield run, execute(run)
+
+
+def machine() -> dict:
+    """What the figures were measured on."""
+    info = {"system": platform.platform(), "python": platform.python_version(),
+            "cpus": os.cpu_count(), "usable cpus": len(os.sched_getaffinity(0)),
+            "load average": [round(x, 2) for x in os.getloadavg()]}
+    try:
+        with open("/proc/cpuinfo") as cpuinfo:
+            info["cpu"] = next((line.split(":", 1)[1].strip() for line in cpuinfo if line.startswith("model name")),
+                               platform.processor())
+        with open("/proc/meminfo") as meminfo:
+            info["memory GiB"] = round(int(meminfo.readline().split()[1]) / 2**20, 1)
+    except OSError:
+        info["cpu"] = platform.processor()
+    return info
+
+
+def versions() -> dict:
+    found = {}
+    for name in LIBRARIES:
+        try:
+            found[name] = metadata.version(name)
+        except metadata.PackageNotFoundError:
+            continue
+    return found
+
+
+# --- the grid ---------------------------------------------------------------------------------
+def _truth_run(run: Run) -> Run:
+    """The native run that gives `run`'s ground truth (same task, puzzle and limits)."""
+    return replace(run, spec="ground truth", backend="native", options=(), split=False, processes=None,
+                   repetition=0)
+
+
+def _truth_value(record: dict) -> tuple[int | None, str]:
+    if record["status"] == "ok":
+        return record["answer"], f"native: {record['outcome']}"
+    return None, f"native: {record['status']} {record.get('error') or ''}".strip()
+
+
+def _expected(run: Run, record: dict, store: Store, executor: Executor) -> int | None:
+    """The ground truth for `run`: a verified solution proves itself; the rest ask native."""
+    if run.task == "solve" and record["answer"] == 1:
+        return 1
+    if record["status"] != "ok" and run.task == "solve":
+        return None
+    known, value = store.truth(run.task, run.family, run.n)
+    if not known:
+        for _, truth in executor([_truth_run(run)]):
+            value, note = _truth_value(truth)
+            store.set_truth(run.task, run.family, run.n, value, note)
+    return value
+
+
+def _row(run: Run, record: dict, expected: int | None, env: dict) -> dict:
+    stats = record.get("stats") or {}
+
+    def size(name: str) -> int | None:
+        value = stats.get(name)
+        return int(value) if isinstance(value, int | float) and not isinstance(value, bool) else None
+
+    return {"key": run.key, "spec": run.spec, "task": run.task, "family": run.family, "n": run.n,
+            "backend": run.backend, "configuration": run.configuration, "options": dict(run.options),
+            "split": int(run.split), "processes": run.processes, "repetition": run.repetition,
+            "time_limit": run.time_limit, "memory_limit": run.memory_limit, "status": record["status"],
+            "outcome": record.get("outcome"), "answer": record.get("answer"), "expected": expected,
+            "wall": record.get("wall"), "cpu": record.get("cpu"), "peak_mib": record.get("peak_mib"),
+            "variables": size("variables"), "clauses": size("clauses"), "constraints": size("constraints"),
+            "stats": stats, "error": record.get("error"), **env}
+
+
+def pending(spec: Spec, store: Store) -> list[Run]:
+    """The runs not stored yet, first repetitions first: a passing load spreads over every
+    configuration instead of spoiling all the repetitions of one."""
+    done = store.finished_keys()
+    return sorted((run for run in spec.runs if run.key not in done), key=lambda run: run.repetition)
+
+
+def run_grid(spec: Spec, store: Store, executor: Executor = sequential,
+             progress: Callable[[str], None] = lambda line: None) -> dict[str, int]:
+    """Run every run of `spec` not yet in `store`; returns how many ended in each status."""
+    store.save_spec(spec.name, str(spec.path), spec.text)
+    todo = pending(spec, store)
+    progress(f"{spec.name}: {len(spec.runs) - len(todo)} of {len(spec.runs)} runs already stored, {len(todo)} to run")
+    env = {"versions": versions(), "machine": machine()}
+    tally: dict[str, int] = {}
+    for done, (run, record) in enumerate(executor(todo), start=1):
+        expected = _expected(run, record, store, executor)
+        row = _row(run, record, expected, env)
+        store.add(row)
+        tally[row["status"]] = tally.get(row["status"], 0) + 1
+        verdict = " ✗ disagrees with native" if disagrees(row["status"], row["answer"], expected) else ""
+        wall = "-" if row["wall"] is None else f"{row['wall']:.2f} s"
+        progress(f"[{done}/{len(todo)}] {run.task} {run.family} n={run.n} {run.configuration} "
+                 f"#{run.repetition + 1}: {row['status']} {wall}{verdict}")
+    return tally
+
+
+if __name__ == "__main__" and sys.argv[1:] == ["--child"]:
+    _child()

@@ -1,0 +1,252 @@
+"""Experiment specs: a TOML grid of families x sizes x backends x options x task x repetitions.
+
+A spec names the grid once and the runner expands it into single runs. Every key is checked
+here, so a typo is one `MalformedInput` naming the file and the key, not a grid that silently
+runs with defaults. A spec reads like this (experiments/specs/ holds real ones):
+
+    name = "tiny"
+    repetitions = 2
+    time_limit = 10         # seconds per run
+    memory_limit = 2048     # MiB of address space per run
+
+    [[grid]]
+    task = "count"          # solve | count | minimise
+    families = ["nqueens"]
+    sizes = [5, 6]
+    backends = ["native", "sat"]
+    split = [false, true]   # count only: count by decomposition (solvers/split.py)
+    processes = [1]         # with split: how many processes
+    [grid.options.sat]
+    encoding = ["seqcounter", "pairwise"]
+
+Each `[grid.options.BACKEND]` table maps an option of that backend to the values to try; the
+runs take every combination. A backend without a table runs with its defaults.
+"""
+
+from __future__ import annotations
+
+import json
+import tomllib
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from itertools import product
+from pathlib import Path
+
+from models import MalformedInput, NQueens, Puzzle, QueensError
+from models.domination import Domination
+from models.pieces_families import Bishops, Kings, Knights, Rooks
+from models.superqueens import Superqueens
+from models.toroidal import Toroidal
+from solvers import BACKENDS, get_backend
+
+FAMILIES: dict[str, Callable[[int], Puzzle]] = {
+    "nqueens": NQueens, "superqueens": Superqueens, "toroidal": Toroidal, "domination": Domination,
+    "rooks": Rooks, "bishops": Bishops, "kings": Kings, "knights": Knights,
+}
+"""The families a grid may name, each a puzzle of size n (the names the CLI uses)."""
+
+TASKS = ("solve", "count", "minimise")
+_TOP_KEYS = {"name", "description", "repetitions", "time_limit", "memory_limit", "report", "grid"}
+_GRID_KEYS = {"task", "families", "sizes", "backends", "options", "split", "processes", "repetitions",
+              "time_limit", "memory_limit"}
+
+Option = tuple[str, bool | int | float | str]
+
+
+@dataclass(frozen=True)
+class Run:
+    """One solver call of the grid: what the runner executes in a child process and stores."""
+
+    spec: str
+    task: str
+    family: str
+    n: int
+    backend: str
+    options: tuple[Option, ...] = ()
+    split: bool = False
+    processes: int | None = None
+    repetition: int = 0
+    time_limit: float = 60.0
+    memory_limit: int = 4096
+
+    @property
+    def key(self) -> str:
+        """Identifies the run across invocations: a finished key is never run again."""
+        return json.dumps([self.spec, self.task, self.family, self.n, self.backend, list(self.options),
+                           self.split, self.processes, self.repetition, self.time_limit, self.memory_limit])
+
+    @property
+    def configuration(self) -> str:
+        """The backend and its settings, as a report labels a line: 'sat encoding=ladder'."""
+        parts = [self.backend, *(f"{k}={v}" for k, v in self.options)]
+        if self.split:
+            parts.append(f"split×{self.processes or 'all'}")
+        return " ".join(parts)
+
+    def puzzle(self) -> Puzzle:
+        return FAMILIES[self.family](self.n)
+
+    def to_json(self) -> dict:
+        return {"spec": self.spec, "task": self.task, "family": self.family, "n": self.n,
+                "backend": self.backend, "options": dict(self.options), "split": self.split,
+                "processes": self.processes, "repetition": self.repetition,
+                "time_limit": self.time_limit, "memory_limit": self.memory_limit}
+
+    @classmethod
+    def from_json(cls, data: dict) -> Run:
+        return cls(**{**data, "options": tuple(sorted(data["options"].items()))})
+
+
+@dataclass(frozen=True)
+class Spec:
+    name: str
+    path: Path
+    text: str
+    description: str = ""
+    report: Path | None = None
+    runs: tuple[Run, ...] = field(default=())
+
+
+def load(path: Path) -> Spec:
+    """Parse and check a spec file; `MalformedInput` names the file and the key at fault."""
+    path = Path(path)
+    try:
+        text = path.read_text()
+    except OSError as error:
+        raise MalformedInput(f"{path}: cannot read the spec ({error.strerror})") from None
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        raise MalformedInput(f"{path}: not valid TOML: {error}") from None
+    where = str(path)
+    _known(data, _TOP_KEYS, where)
+    name = _typed(data, "name", str, where, default=path.stem)
+    defaults = {
+        "repetitions": _typed(data, "repetitions", int, where, default=1, positive=True),
+        "time_limit": float(_typed(data, "time_limit", (int, float), where, default=60, positive=True)),
+        "memory_limit": _typed(data, "memory_limit", int, where, default=4096, positive=True),
+    }
+    grids = data.get("grid")
+    if not isinstance(grids, list) or not grids or not all(isinstance(g, dict) for g in grids):
+        raise MalformedInput(f"{where}: needs at least one [[grid]] table")
+    runs: list[Run] = []
+    for index, grid in enumerate(grids):
+        runs += _expand(name, grid, defaults, f"{where}: grid {index + 1}")
+    keys = [run.key for run in runs]
+    if len(set(keys)) != len(keys):
+        raise MalformedInput(f"{where}: two grids ask for the same run; each run must appear once")
+    report = data.get("report")
+    if report is not None and not isinstance(report, str):
+        raise MalformedInput(f"{where}: key 'report' must be a directory path (a string)")
+    return Spec(name, path, text, _typed(data, "description", str, where, default=""),
+                None if report is None else Path(report), tuple(runs))
+
+
+def _expand(spec: str, grid: dict, defaults: dict, where: str) -> list[Run]:
+    _known(grid, _GRID_KEYS, where)
+    task = _typed(grid, "task", str, where)
+    if task not in TASKS:
+        raise MalformedInput(f"{where}: key 'task' must be one of {', '.join(TASKS)}, got {task!r}")
+    families = _list(grid, "families", str, where)
+    for family in families:
+        if family not in FAMILIES:
+            raise MalformedInput(f"{where}: key 'families': unknown family {family!r}; "
+                                 f"choose from {', '.join(FAMILIES)}")
+    sizes = _list(grid, "sizes", int, where)
+    if any(n <= 0 for n in sizes):
+        raise MalformedInput(f"{where}: key 'sizes' must hold positive integers")
+    for family in families:
+        minimises = FAMILIES[family](sizes[0]).pieces is None
+        if minimises != (task == "minimise"):
+            raise MalformedInput(f"{where}: family {family!r} " + ("minimises: use task = \"minimise\""
+                                 if minimises else f"has a fixed number of pieces: task {task!r}, not minimise"))
+    backends = _list(grid, "backends", str, where)
+    for backend in backends:
+        if backend not in BACKENDS:
+            raise MalformedInput(f"{where}: key 'backends': unknown backend {backend!r}; "
+                                 f"choose from {', '.join(BACKENDS)}")
+    splits = _list(grid, "split", bool, where, default=[False])
+    if task != "count" and any(splits):
+        raise MalformedInput(f"{where}: key 'split' applies to the count task only")
+    processes = _list(grid, "processes", int, where, default=[None])
+    repetitions = _typed(grid, "repetitions", int, where, default=defaults["repetitions"], positive=True)
+    time_limit = float(_typed(grid, "time_limit", (int, float), where, default=defaults["time_limit"],
+                              positive=True))
+    memory_limit = _typed(grid, "memory_limit", int, where, default=defaults["memory_limit"], positive=True)
+    options = grid.get("options", {})
+    if not isinstance(options, dict):
+        raise MalformedInput(f"{where}: key 'options' must be a table of [grid.options.BACKEND] tables")
+    for backend in options:
+        if backend not in backends:
+            raise MalformedInput(f"{where}: key 'options.{backend}' names a backend the grid does not run")
+    runs = []
+    for backend in backends:
+        for settings in _settings(options.get(backend, {}), f"{where}: key 'options.{backend}'"):
+            _check_backend(backend, settings, where)
+            for family, n, split, count, repetition in product(families, sizes, splits, processes,
+                                                                range(repetitions)):
+                if not split and count not in (None, processes[0]):
+                    continue  # without split the process count means nothing: one run, not one each
+                runs.append(Run(spec, task, family, n, backend, settings, split,
+                                count if split else None, repetition, time_limit, memory_limit))
+    return runs
+
+
+def _settings(table: object, where: str) -> list[tuple[Option, ...]]:
+    """Every combination of the option values in `table` ({} gives the defaults)."""
+    if not isinstance(table, dict):
+        raise MalformedInput(f"{where} must be a table of option = [values]")
+    names = sorted(table)
+    values = []
+    for name in names:
+        choices = table[name]
+        if not isinstance(choices, list) or not choices:
+            raise MalformedInput(f"{where}.{name} must be a non-empty list of values")
+        if not all(isinstance(v, bool | int | float | str) for v in choices):
+            raise MalformedInput(f"{where}.{name} must hold plain values (strings, numbers, booleans)")
+        values.append(choices)
+    return [tuple(zip(names, combo, strict=True)) for combo in product(*values)]
+
+
+def _check_backend(backend: str, settings: tuple[Option, ...], where: str) -> None:
+    """Build the backend once with these options, so a wrong option fails before any run."""
+    try:
+        get_backend(backend, **dict(settings))
+    except QueensError as error:
+        raise MalformedInput(f"{where}: key 'options.{backend}': {error}") from None
+
+
+def _known(table: dict, allowed: set[str], where: str) -> None:
+    unknown = sorted(set(table) - allowed)
+    if unknown:
+        raise MalformedInput(f"{where}: unknown key {unknown[0]!r}; expected one of {', '.join(sorted(allowed))}")
+
+
+def _typed(table: dict, key: str, kind: type | tuple[type, ...], where: str, *, default: object = ...,
+           positive: bool = False) -> object:
+    if key not in table:
+        if default is ...:
+            raise MalformedInput(f"{where}: missing key {key!r}")
+        return default
+    value = table[key]
+    kinds = kind if isinstance(kind, tuple) else (kind,)
+    if isinstance(value, bool) and bool not in kinds or not isinstance(value, kinds):
+        names = " or ".join(k.__name__ for k in kinds)
+        raise MalformedInput(f"{where}: key {key!r} must be {names}, got {value!r}")
+    if positive and value <= 0:
+        raise MalformedInput(f"{where}: key {key!r} must be positive, got {value!r}")
+    return value
+
+
+def _list(table: dict, key: str, kind: type, where: str, *, default: list | None = None) -> list:
+    if key not in table:
+        if default is None:
+            raise MalformedInput(f"{where}: missing key {key!r}")
+        return default
+    values = table[key]
+    if not isinstance(values, list) or not values:
+        raise MalformedInput(f"{where}: key {key!r} must be a non-empty list")
+    for value in values:
+        if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+            raise MalformedInput(f"{where}: key {key!r} must hold {kind.__name__} values, got {value!r}")
+    return values

@@ -1,0 +1,166 @@
+"""The results database (SQLite): one row per finished run, one per ground truth, one per spec.
+
+A run's row holds everything needed to trust and redo it: the spec and run parameters, the
+outcome (status, answer, the ground truth it was checked against), wall and CPU time, peak
+memory, the model's size (variables, clauses, constraints), the solver's own statistics, the
+library versions and the machine. A row is written only when its run has finished, in one
+transaction, so an interrupted grid leaves no half-written row: resuming skips exactly the
+keys stored here.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+
+from models import MalformedInput
+
+STATUSES = ("ok", "timeout", "memout", "error")
+"""ok: the solver answered (a count, a solution, or "no solution"); timeout and memout: it hit
+the run's limit (killed, or it stopped itself); error: it failed (the message is kept)."""
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS runs (
+    key TEXT PRIMARY KEY,
+    spec TEXT NOT NULL, task TEXT NOT NULL, family TEXT NOT NULL, n INTEGER NOT NULL,
+    backend TEXT NOT NULL, configuration TEXT NOT NULL, options TEXT NOT NULL,
+    split INTEGER NOT NULL, processes INTEGER, repetition INTEGER NOT NULL,
+    time_limit REAL NOT NULL, memory_limit INTEGER NOT NULL,
+    status TEXT NOT NULL, outcome TEXT, answer INTEGER, expected INTEGER,
+    wall REAL, cpu REAL, peak_mib REAL,
+    variables INTEGER, clauses INTEGER, constraints INTEGER,
+    stats TEXT NOT NULL, error TEXT, versions TEXT NOT NULL, machine TEXT NOT NULL,
+    finished TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS truths (
+    task TEXT NOT NULL, family TEXT NOT NULL, n INTEGER NOT NULL, answer INTEGER, note TEXT,
+    PRIMARY KEY (task, family, n)
+);
+CREATE TABLE IF NOT EXISTS specs (name TEXT PRIMARY KEY, path TEXT NOT NULL, text TEXT NOT NULL,
+                                  stored TEXT NOT NULL);
+"""
+
+
+@dataclass(frozen=True)
+class Row:
+    """A stored run, as the report and the checks read it."""
+
+    key: str
+    spec: str
+    task: str
+    family: str
+    n: int
+    backend: str
+    configuration: str
+    options: dict
+    split: bool
+    processes: int | None
+    repetition: int
+    time_limit: float
+    memory_limit: int
+    status: str
+    outcome: str | None
+    answer: int | None
+    expected: int | None
+    wall: float | None
+    cpu: float | None
+    peak_mib: float | None
+    variables: int | None
+    clauses: int | None
+    constraints: int | None
+    stats: dict
+    error: str | None
+    versions: dict
+    machine: dict
+    finished: str
+
+    @property
+    def disagrees(self) -> bool:
+        """The answer differs from the ground truth: a wrong count, optimum or feasibility."""
+        return disagrees(self.status, self.answer, self.expected)
+
+
+def disagrees(status: str, answer: int | None, expected: int | None) -> bool:
+    """Whether a finished run's answer contradicts the ground truth (unknown truth: no verdict).
+
+    >>> disagrees("ok", 92, 92), disagrees("ok", 91, 92), disagrees("timeout", 40, 92), disagrees("ok", 5, None)
+    (False, True, False, False)
+    """
+    return status == "ok" and answer is not None and expected is not None and answer != expected
+
+
+_JSON_FIELDS = ("options", "stats", "versions", "machine")
+
+
+class Store:
+    """The results file. Opening it creates the tables; every write is its own transaction."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            self._db = sqlite3.connect(self.path, timeout=30)
+            self._db.executescript(_SCHEMA)
+        except sqlite3.DatabaseError as error:
+            raise MalformedInput(f"{self.path}: not a results database ({error})") from None
+        self._db.row_factory = sqlite3.Row
+
+    def close(self) -> None:
+        self._db.close()
+
+    @contextmanager
+    def _transaction(self) -> Iterator[sqlite3.Connection]:
+        with self._db:
+            yield self._db
+
+    def save_spec(self, name: str, path: str, text: str) -> None:
+        with self._transaction() as db:
+            db.execute("INSERT OR REPLACE INTO specs VALUES (?, ?, ?, ?)", (name, path, text, _now()))
+
+    def finished_keys(self) -> set[str]:
+        return {row[0] for row in self._db.execute("SELECT key FROM runs")}
+
+    def add(self, record: dict) -> None:
+        """Store one finished run (`record` has every column but `finished`)."""
+        values = {**record, "finished": _now()}
+        for name in _JSON_FIELDS:
+            values[name] = json.dumps(values[name], sort_keys=True)
+        columns = ", ".join(values)
+        marks = ", ".join(f":{name}" for name in values)
+        with self._transaction() as db:
+            db.execute(f"INSERT INTO runs ({columns}) VALUES ({marks})", values)
+
+    def truth(self, task: str, family: str, n: int) -> tuple[bool, int | None]:
+        """(known?, value): whether the ground truth was computed, and what it is (None: unknown)."""
+        row = self._db.execute("SELECT answer FROM truths WHERE task = ? AND family = ? AND n = ?",
+                               (task, family, n)).fetchone()
+        return (False, None) if row is None else (True, row[0])
+
+    def set_truth(self, task: str, family: str, n: int, answer: int | None, note: str) -> None:
+        with self._transaction() as db:
+            db.execute("INSERT OR REPLACE INTO truths VALUES (?, ?, ?, ?, ?)", (task, family, n, answer, note))
+
+    def rows(self, spec: str | None = None) -> list[Row]:
+        query, args = "SELECT * FROM runs", ()
+        if spec is not None:
+            query, args = query + " WHERE spec = ?", (spec,)
+        rows = []
+        for raw in self._db.execute(query + " ORDER BY task, family, n, configuration, repetition", args):
+            data = dict(raw)
+            for name in _JSON_FIELDS:
+                data[name] = json.loads(data[name])
+            data["split"] = bool(data["split"])
+            rows.append(Row(**data))
+        return rows
+
+    def specs(self) -> list[str]:
+        return [row[0] for row in self._db.execute("SELECT name FROM specs ORDER BY stored")]
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")

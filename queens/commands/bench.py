@@ -1,0 +1,78 @@
+"""`queens bench run SPEC` and `queens bench report`: the experiments, from the command line.
+
+The grid's progress goes to stderr, one line per finished run; the results go to SQLite
+(`--db`, by default results.sqlite in the spec's `report` directory, else here), and the
+report (report.md with PNG/SVG plots) next to the database unless `--out` says otherwise.
+Exit 3 when an answer disagrees with the native ground truth, as `queens count` does.
+"""
+
+from __future__ import annotations
+
+from contextlib import nullcontext
+from pathlib import Path
+
+import click
+
+from models import MalformedInput
+from queens.commands.common import err, out
+
+DISAGREES = 3
+DATABASE = "results.sqlite"
+
+
+@click.group("bench")
+def bench_command() -> None:
+    """Compare backends: run an experiment spec, then report on the stored results."""
+
+
+@bench_command.command("run")
+@click.argument("spec_path", metavar="SPEC", type=click.Path(path_type=Path))
+@click.option("--db", type=click.Path(path_type=Path), default=None,
+              help=f"Results database [default: {DATABASE} in the spec's report directory, else here].")
+@click.option("--dask", "dask_address", metavar="local|ADDRESS", default=None,
+              help="Run the grid on Dask: a local cluster, or the scheduler at ADDRESS.")
+def run_command(spec_path: Path, db: Path | None, dask_address: str | None) -> int:
+    """Run every run of SPEC not yet stored (an interrupted grid resumes where it stopped)."""
+    from experiments.dask_grid import dask_executor
+    from experiments.runner import run_grid, sequential
+    from experiments.spec import load
+    from experiments.store import Store
+
+    spec = load(spec_path)
+    path = db or (spec.report / DATABASE if spec.report else Path(DATABASE))
+    store = Store(path)
+    try:
+        with dask_executor(dask_address) if dask_address else nullcontext(sequential) as executor:
+            tally = run_grid(spec, store, executor, progress=lambda line: err.print(line, markup=False))
+        wrong = [row for row in store.rows(spec.name) if row.disagrees]
+    finally:
+        store.close()
+    summary = ", ".join(f"{k} {status}" for status, k in sorted(tally.items())) or "nothing new to run"
+    out.print(f"{spec.name}: {summary}; results in {path}", markup=False)
+    if wrong:
+        err.print(f"{len(wrong)} answers disagree with the native ground truth (see `queens bench report`)")
+        return DISAGREES
+    return 0
+
+
+@bench_command.command("report")
+@click.option("--db", type=click.Path(path_type=Path), default=Path(DATABASE), show_default=True,
+              help="Results database.")
+@click.option("--out", "out_dir", type=click.Path(path_type=Path), default=None,
+              help="Directory for report.md and the plots [default: the database's directory].")
+@click.option("--spec", "spec_name", default=None, help="Only this spec's runs (by its name).")
+def report_command(db: Path, out_dir: Path | None, spec_name: str | None) -> int:
+    """Write report.md (a table per task) and its plots from the stored results."""
+    from experiments.report import flagged, write
+    from experiments.store import Store
+
+    if not db.is_file():
+        raise MalformedInput(f"no results database at {db}; run `queens bench run SPEC` first")
+    store = Store(db)
+    try:
+        path = write(store, out_dir or db.parent, spec_name)
+        wrong = flagged(store.rows(spec_name))
+    finally:
+        store.close()
+    out.print(f"report written to {path}", markup=False)
+    return DISAGREES if wrong else 0

@@ -1,0 +1,230 @@
+"""Experiments end to end: specs, the runner's limits and resume, the results database, reports,
+Dask, and counting by decomposition (solvers/split.py) against the OEIS terms."""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib.util
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from experiments import runner
+from experiments.report import flagged, write
+from experiments.runner import execute, run_grid
+from experiments.spec import Run, load
+from experiments.store import Store
+from models import BackendUnavailable, Completion, MalformedInput, NQueens, lower
+from models.domination import Domination
+from solvers import Status, count
+from solvers.split import subproblems
+from tests.conftest import run_cli
+
+REPO = Path(__file__).resolve().parents[1]
+TINY = REPO / "experiments" / "specs" / "tiny.toml"
+
+
+@pytest.fixture(scope="module")
+def tiny_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The tiny spec, run once into a fresh database (shared by the tests that read it)."""
+    path = tmp_path_factory.mktemp("tiny") / "results.sqlite"
+    store = Store(path)
+    run_grid(load(TINY), store)
+    store.close()
+    return path
+
+
+def _spec(tmp_path: Path, text: str, name: str = "spec.toml") -> Path:
+    path = tmp_path / name
+    path.write_text(text)
+    return path
+
+
+# --- the grid, end to end ----------------------------------------------------------------------
+def test_tiny_spec_runs_end_to_end_into_sqlite(tiny_db: Path, reference) -> None:
+    spec = load(TINY)
+    store = Store(tiny_db)
+    rows = store.rows("tiny")
+    assert {row.key for row in rows} == {run.key for run in spec.runs}
+    assert all(row.status == "ok" for row in rows)
+    for row in rows:
+        if row.task == "count":
+            assert row.answer == row.expected == reference.term("A000170", row.n)
+        assert row.wall is not None and row.cpu is not None and row.peak_mib > 0
+        assert row.versions["python-sat"] and row.machine["cpus"] >= 1
+    sat_sizes = [row for row in rows if row.backend == "sat" and row.task == "count" and not row.split]
+    assert all(row.variables and row.clauses for row in sat_sizes)
+    assert store.truth("minimise", "domination", 4) == (True, reference.term("A075458", 4))
+
+
+def test_a_run_over_its_time_limit_is_a_timeout() -> None:
+    run = Run("limits", "count", "nqueens", 13, "csp", time_limit=0.5)
+    record = execute(run)
+    assert record["status"] == "timeout"
+    assert record["answer"] < 73712  # what was counted before the limit: a lower bound
+
+
+def test_a_child_still_alive_after_its_limit_is_killed(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(runner, "GRACE", 0.0)  # kill at the limit itself: before the solver can stop
+    record = execute(Run("limits", "count", "nqueens", 13, "csp", time_limit=0.5))
+    assert (record["status"], record["outcome"]) == ("timeout", "killed")
+
+
+def test_a_run_over_its_memory_limit_is_a_memout() -> None:
+    run = Run("limits", "solve", "nqueens", 200, "sat", (("encoding", "pairwise"),), time_limit=60,
+              memory_limit=200)
+    assert execute(run)["status"] == "memout"
+
+
+def test_killing_the_runner_and_running_again_repeats_no_finished_run(tmp_path: Path) -> None:
+    spec_path = _spec(tmp_path, """
+name = "resume"
+repetitions = 3
+time_limit = 30
+[[grid]]
+task = "count"
+families = ["nqueens"]
+sizes = [6, 7, 8]
+backends = ["csp", "sat"]
+""")
+    db = tmp_path / "results.sqlite"
+    script = Path(sys.executable).parent / "queens"
+    process = subprocess.Popen([str(script), "bench", "run", str(spec_path), "--db", str(db)],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    for line in process.stderr:
+        if line.startswith("[2/"):  # two runs stored: kill the runner in the middle of the grid
+            process.kill()
+            break
+    process.wait(timeout=60)
+    process.stderr.close()
+    store = Store(db)
+    before = {row.key: row.finished for row in store.rows()}
+    total = len(load(spec_path).runs)
+    assert 2 <= len(before) < total
+    lines: list[str] = []
+    run_grid(load(spec_path), store, progress=lines.append)
+    assert lines[0].startswith(f"resume: {len(before)} of {total} runs already stored")
+    after = {row.key: row.finished for row in store.rows()}
+    assert len(after) == total
+    assert all(after[key] == finished for key, finished in before.items())  # not run again
+    assert len(lines) == 1 + total - len(before)
+
+
+# --- reports and flagging ----------------------------------------------------------------------
+def test_a_report_is_written_from_stored_results(tiny_db: Path, tmp_path: Path) -> None:
+    path = write(Store(tiny_db), tmp_path / "report")
+    text = path.read_text()
+    assert "## count: nqueens" in text and "| configuration | n = 5 | n = 6 |" in text
+    assert "machine:" in text and "ortools" in text
+    assert "agrees (" in text
+    for stem in ("time-count-nqueens", "cactus-count", "size-count-nqueens"):
+        assert f"({stem}.png)" in text
+        for suffix in ("png", "svg"):
+            assert (tmp_path / "report" / f"{stem}.{suffix}").stat().st_size > 1000
+
+
+def test_a_stored_count_that_differs_from_ground_truth_is_flagged(tiny_db: Path, tmp_path: Path) -> None:
+    db = tmp_path / "results.sqlite"
+    db.write_bytes(tiny_db.read_bytes())
+    store = Store(db)
+    right = next(row for row in store.rows() if row.task == "count" and row.n == 6)
+    assert flagged(store.rows()) == []
+    wrong = dataclasses.asdict(right) | {"key": right.key + " (a wrong answer)", "answer": right.expected + 1}
+    del wrong["finished"]
+    store.add(wrong)
+    marked = flagged(store.rows())
+    assert [(row.answer, row.expected) for row in marked] == [(right.expected + 1, right.expected)]
+    text = write(store, tmp_path / "report").read_text()
+    assert f"answered {right.expected + 1}, native says {right.expected}" in text and "· ✗" in text
+    store.close()
+    assert run_cli("bench", "report", "--db", str(db), "--out", str(tmp_path / "cli")).returncode == 3
+
+
+# --- specs ---------------------------------------------------------------------------------------
+GOOD_GRID = '[[grid]]\ntask = "count"\nfamilies = ["nqueens"]\nsizes = [4]\nbackends = ["sat"]\n'
+
+
+@pytest.mark.parametrize("text, words", [
+    ("name = [", "not valid TOML"),
+    ('name = "x"\n', "[[grid]]"),
+    ("colour = 1\n" + GOOD_GRID, "unknown key 'colour'"),
+    (GOOD_GRID.replace('"sat"', '"gurobi"'), "unknown backend 'gurobi'"),
+    (GOOD_GRID.replace('"nqueens"', '"nqeens"'), "unknown family 'nqeens'"),
+    (GOOD_GRID.replace("[4]", "[0]"), "'sizes'"),
+    (GOOD_GRID + '[grid.options.sat]\nencoding = ["nope"]\n', "options.sat"),
+    (GOOD_GRID + '[grid.options.cpsat]\nviewpoint = ["boolean"]\n', "options.cpsat"),
+    (GOOD_GRID.replace('"count"', '"solve"') + "split = [true]\n", "'split'"),
+    (GOOD_GRID.replace('"count"', '"minimise"'), "fixed number of pieces"),
+    ("time_limit = -1\n" + GOOD_GRID, "'time_limit' must be positive"),
+])
+def test_a_malformed_spec_names_the_file_and_the_key(tmp_path: Path, text: str, words: str) -> None:
+    path = _spec(tmp_path, text, "broken.toml")
+    with pytest.raises(MalformedInput) as error:
+        load(path)
+    assert str(path) in str(error.value) and words in str(error.value)
+
+
+def test_the_cli_reports_a_malformed_spec_in_one_line(tmp_path: Path) -> None:
+    result = run_cli("bench", "run", str(_spec(tmp_path, "colour = 1\n" + GOOD_GRID)), "--db",
+                     str(tmp_path / "r.sqlite"))
+    assert result.returncode == 1
+    assert result.stderr.strip().count("\n") == 0 and "unknown key 'colour'" in result.stderr
+    missing = run_cli("bench", "report", "--db", str(tmp_path / "none.sqlite"))
+    assert missing.returncode == 1 and "no results database" in missing.stderr
+
+
+def test_the_default_spec_is_valid() -> None:
+    spec = load(REPO / "experiments" / "specs" / "default.toml")
+    assert spec.runs and {run.task for run in spec.runs} == {"solve", "count", "minimise"}
+
+
+# --- Dask ----------------------------------------------------------------------------------------
+@pytest.mark.skipif(importlib.util.find_spec("distributed") is None, reason="the dask extra is not installed")
+def test_the_grid_runs_on_a_local_dask_cluster(tmp_path: Path) -> None:
+    from experiments.dask_grid import dask_executor
+
+    store = Store(tmp_path / "results.sqlite")
+    with dask_executor("local") as executor:
+        tally = run_grid(load(TINY), store, executor)
+    assert tally == {"ok": len(load(TINY).runs)}
+
+
+@pytest.mark.skipif(importlib.util.find_spec("distributed") is not None, reason="the dask extra is installed")
+def test_without_dask_the_runner_says_what_to_install() -> None:
+    from experiments.dask_grid import dask_executor
+
+    with pytest.raises(BackendUnavailable, match="dask"):
+        with dask_executor("local"):
+            pass
+
+
+# --- counting by decomposition ------------------------------------------------------------------
+@pytest.mark.parametrize("backend", ["native", "cpsat", "sat", "csp"])
+def test_split_counts_equal_oeis(backend: str, reference) -> None:
+    for n in range(1, 9):
+        result = count(NQueens(n), backend, split=True, processes=1)
+        assert (result.status, result.count) == (Status.COMPLETE, reference.term("A000170", n)), n
+
+
+def test_split_in_parallel_processes_counts_q9(reference) -> None:
+    result = count(NQueens(9), "sat", split=True, processes=2)
+    assert result.count == reference.term("A000170", 9)
+    assert result.stats["processes"] == 2 and result.stats["subproblems"] > 1
+
+
+def test_the_left_right_flip_halves_the_first_row() -> None:
+    parts = subproblems(lower(NQueens(8)), lines=1)
+    assert [(sorted(p.fixed), p.weight) for p in parts] == [([(0, c)], 2) for c in range(4)]
+
+
+def test_an_off_centre_queen_breaks_the_symmetry_and_the_count_stays_right() -> None:
+    puzzle = Completion(8, [(3, 1)])
+    assert all(part.weight == 1 for part in subproblems(lower(puzzle)))
+    assert count(puzzle, "sat", split=True, processes=1).count == count(puzzle, "native").count
+
+
+def test_a_minimising_puzzle_is_not_split(reference) -> None:
+    assert len(subproblems(lower(Domination(4)))) == 1
+    assert count(Domination(4), "sat", split=True, processes=1).count == reference.term("A002564", 4)
