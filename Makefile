@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: help install run test test-slow bench lint clean browser test-browser
+.PHONY: help install run test test-slow bench lint clean browser test-browser test-asan
 
 help: ## this list
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
@@ -36,6 +36,20 @@ test-slow: install ## only the slow tests
 
 bench: install ## benchmarks: backends and kernels side by side
 	$(BIN)/python -m experiments.bench_encodings
+	$(BIN)/python -m experiments.bench_native
+	$(BIN)/python -m experiments.bench_backends
+	$(BIN)/python -m experiments.bench_large
+
+test-asan: install ## the native tests on C extensions built with ASan+UBSan (in a scratch copy)
+	@scratch=$$(mktemp -d) && trap 'rm -rf "$$scratch"' EXIT && mkdir "$$scratch/main" && \
+	ln -s "$(abspath ..)/shared" "$$scratch/shared" && \
+	cp -r models solvers queens experiments tests setup.py pyproject.toml "$$scratch/main/" && \
+	cd "$$scratch/main" && rm -f solvers/native/*.so && \
+	CFLAGS="-g -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer" \
+	LDFLAGS="-fsanitize=address,undefined" $(abspath $(BIN))/python setup.py -q build_ext --inplace && \
+	PYTHONPATH="$$scratch/main" LD_PRELOAD="$$(gcc -print-file-name=libasan.so)" ASAN_OPTIONS=detect_leaks=0 \
+	UBSAN_OPTIONS=print_stacktrace=1 $(abspath $(BIN))/python -m pytest -q -p no:cacheprovider \
+	  tests/test_native_fast.py tests/test_kernel_property.py tests/test_resume.py
 
 lint: install ## ruff over the code
 	$(BIN)/ruff check models solvers experiments queens tests

@@ -13,10 +13,12 @@ import sys
 import click
 
 from models import QueensError
+from queens.commands.bench import bench_command
 from queens.commands.common import err
 from queens.commands.count import count_command
 from queens.commands.explain import explain_command
 from queens.commands.export import export_command
+from queens.commands.large import generate_command, verify_command
 from queens.commands.serve import serve_command
 from queens.commands.solve import show_command, solve_command
 from queens.commands.trace import trace_command
@@ -34,6 +36,9 @@ cli.add_command(explain_command)
 cli.add_command(trace_command)
 cli.add_command(export_command)
 cli.add_command(serve_command)
+cli.add_command(bench_command)
+cli.add_command(generate_command)
+cli.add_command(verify_command)
 
 
 def main(argv: list[str] | None = None) -> None:

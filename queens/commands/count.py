@@ -18,6 +18,7 @@ from queens.commands.common import (
     print_json,
     puzzle_options,
 )
+from queens.native_count import native_count, native_count_options, requested_options
 from queens.reference import ground_truth
 from solvers import BACKENDS, Result, Status
 from solvers.classes import count_target
@@ -29,9 +30,12 @@ DISAGREES = 3
 @puzzle_options
 @backend_options(allow_all=True)
 @json_option
+@native_count_options
 def count_command(family, n, m, backend, time_limit, viewpoint, encoding, as_json) -> int:
     """Count solutions; with --backend all, compare every backend with the native counter."""
     puzzle = make_puzzle(family, n, m)
+    if requested_options():  # --unique, --threads, --resume, --ledger, --dask: the fast counter
+        return native_count(puzzle, backend, time_limit, viewpoint, encoding, as_json)
     names = list(BACKENDS) if backend == "all" else [backend]
     results: list[Result] = []
     failures: dict[str, str] = {}

@@ -3,6 +3,11 @@
 Here the model becomes bitsets over the board's cells (cell (r, c) is bit r*cols + c): each
 cell's conflicts (the cells sharing a line with it), the exactly-one lines to branch on, the
 fixed pieces and the covers. Nothing here knows which puzzle it is solving.
+
+Counting has a fast path: when the model's structure is the plain queen graph on a full square
+board (solvers/native/structure.py), `count` uses the symmetry-class counter on all cores
+(fastcount.c via solvers/native/counting.py). Every other model keeps the simple kernel, which
+stays the reference the fast counter is tested against.
 """
 
 from __future__ import annotations
@@ -13,6 +18,8 @@ from collections.abc import Iterator
 from models import ConstraintModel, Placement, TimeLimit, Unsupported
 from solvers.backend import Backend
 from solvers.native import _kernel
+from solvers.native.counting import MAX_N, count_classes
+from solvers.native.structure import plain_queens_size
 
 BATCH = 4096
 """Solutions fetched from C per call when enumerating: large enough to amortise the call."""
@@ -25,9 +32,24 @@ def _bits(cells: object, cols: int) -> int:
     return mask
 
 
+COUNTERS = ("auto", "fast", "simple")
+
+
 class Native(Backend):
+    """Options: `threads` for the fast counter (default: all cores); `counter` 'auto' (fast when
+    the model allows it), 'fast' (insist on it) or 'simple' (always the simple kernel)."""
+
     name = "native"
     count_limit = _kernel.MAX_CELLS
+
+    def __init__(self, threads: int | None = None, counter: str = "auto") -> None:
+        super().__init__()
+        if counter not in COUNTERS:
+            raise Unsupported(f"native: counter must be one of {', '.join(COUNTERS)}, got {counter!r}")
+        if threads is not None and (not isinstance(threads, int) or isinstance(threads, bool) or threads < 1):
+            raise Unsupported(f"native: threads must be a positive number, got {threads!r}")
+        self.threads = threads
+        self.counter = counter
 
     def _search(self, model: ConstraintModel) -> tuple[_kernel.Search, int]:
         ncells = model.rows * model.cols
@@ -77,12 +99,29 @@ class Native(Backend):
         return left
 
     def count(self, model: ConstraintModel, deadline: float | None) -> int:
+        if self.counter != "simple":
+            fast = self._fast_count(model, deadline)
+            if fast is not None:
+                return fast
         search, _ = self._search(model)
         total, done = search.count(self._seconds_left(deadline))
         self.stats["nodes"] = search.nodes
         if not done:
             raise TimeLimit(f"native: stopped after {total} solutions", partial=total)
         return total
+
+    def _fast_count(self, model: ConstraintModel, deadline: float | None) -> int | None:
+        """The fast counter's total when the model is the plain n-queens board, else None."""
+        n = plain_queens_size(model)
+        if n is None or not 4 <= n <= MAX_N:
+            if self.counter == "fast":
+                raise Unsupported("native: the fast counter needs plain n-queens on a full n x n board, 4 <= n <= "
+                                  f"{MAX_N}")
+            return None
+        self.stats = {"counter": "fast (symmetry classes)"}
+        classes = count_classes(n, threads=self.threads, deadline=deadline, stats=self.stats)
+        self.stats["fundamental"] = classes.fundamental
+        return classes.total
 
     def solutions(self, model: ConstraintModel, deadline: float | None, batch: int = BATCH) -> Iterator[Placement]:
         search, cols = self._search(model)

@@ -1,0 +1,63 @@
+"""The fast counter's subproblems on a Dask cluster: a local one, or one running elsewhere.
+
+`address="local"` starts a LocalCluster on this machine (one single-threaded worker process per
+core); `"tcp://host:8786"` connects to a running scheduler, e.g. one started on Slurm with
+dask-jobqueue (see the README). The workers run the same C counter on the same subproblems as
+the threaded count, and the results come back here, so the same ledger records them: a count
+can be resumed with threads after a cluster run, and the other way round.
+
+Dask is an optional extra (`pip install -e '.[dask]'`); without it this raises
+BackendUnavailable. Workers need this package installed at the same version.
+
+A cluster on Slurm, with dask-jobqueue (`pip install dask-jobqueue`), in a Python session that
+stays open on the login node:
+
+    from dask_jobqueue import SLURMCluster
+    cluster = SLURMCluster(cores=32, processes=32, memory="16GB", walltime="24:00:00")
+    cluster.scale(jobs=8)               # 8 nodes, 32 single-threaded workers each
+    print(cluster.scheduler_address)    # e.g. tcp://10.1.2.3:8786
+
+then `queens count nqueens -n 23 --dask tcp://10.1.2.3:8786 --ledger q23.sqlite` from any
+machine that reaches the scheduler (add --resume to continue after an interruption).
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from contextlib import ExitStack
+
+from models import BackendUnavailable, QueensError, Unsupported
+from solvers.native.counting import Progress, SymmetryClasses, default_threads, run_subproblems
+from solvers.native.ledger import Ledger
+
+ADDRESS = re.compile(r"^(tcp|tls|inproc|ucx)://[^\s/:]+(:\d+)?$")
+
+
+def count_classes_on_dask(n: int, address: str, *, workers: int | None = None, ledger: Ledger | None = None,
+                          resume: bool = False, progress: Progress | None = None, deadline: float | None = None,
+                          kernel: str = "auto", stats: dict | None = None) -> SymmetryClasses:
+    """Q(n) by symmetry class on Dask: `address` is "local" or a scheduler such as tcp://host:8786.
+
+    `workers` sizes a local cluster (default: all cores); a remote cluster has the workers it has.
+    """
+    try:
+        from distributed import Client, LocalCluster
+    except ImportError:
+        raise BackendUnavailable("Dask is not installed; install the extra: pip install -e '.[dask]'") from None
+    if address != "local" and not ADDRESS.match(address):
+        raise Unsupported(f"--dask takes 'local' or a scheduler address like tcp://host:8786, got {address!r}")
+    with ExitStack() as stack:
+        if address == "local":
+            cluster = stack.enter_context(LocalCluster(
+                n_workers=workers or default_threads(), threads_per_worker=1, processes=True,
+                dashboard_address=None, silence_logs=logging.ERROR))
+            client = stack.enter_context(Client(cluster))
+        else:
+            try:
+                client = stack.enter_context(Client(address, timeout="10s"))
+            except (OSError, TimeoutError) as error:
+                raise QueensError(f"cannot reach the Dask scheduler at {address}: {error}") from None
+        count = len(client.scheduler_info().get("workers", {})) or 1
+        return run_subproblems(n, client.get_executor(), workers=count, ledger=ledger, resume=resume,
+                               progress=progress, deadline=deadline, kernel=kernel, stop=None, stats=stats)

@@ -1,0 +1,59 @@
+"""The fast counter's subproblems on Dask: a LocalCluster of 2 workers gives the threaded total."""
+
+from __future__ import annotations
+
+import json
+import sys
+from importlib.util import find_spec
+from pathlib import Path
+
+import pytest
+
+from models import BackendUnavailable
+from solvers.native.counting import KERNEL_VERSION, count_classes, subproblems
+from solvers.native.distributed import count_classes_on_dask
+from solvers.native.ledger import Ledger
+from tests.conftest import run_cli
+
+needs_dask = pytest.mark.skipif(find_spec("distributed") is None,
+                                reason="Dask is an optional extra: pip install -e '.[dask]'")
+
+
+def test_without_dask_the_error_says_what_to_install(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "distributed", None)  # as if it were not installed
+    with pytest.raises(BackendUnavailable, match=r"pip install -e '\.\[dask\]'"):
+        count_classes_on_dask(8, "local")
+
+
+@needs_dask
+def test_a_local_cluster_matches_the_threaded_count(tmp_path: Path) -> None:
+    with Ledger(tmp_path / "ledger.sqlite") as ledger:
+        on_dask = count_classes_on_dask(13, "local", workers=2, ledger=ledger)
+        assert on_dask == count_classes(13, threads=2)
+        assert len(ledger.finished(13, KERNEL_VERSION)) == len(subproblems(13))
+        # the same ledger resumes on threads: nothing left to count, same classes
+        assert count_classes(13, ledger=ledger, resume=True) == on_dask
+
+
+@needs_dask
+def test_cli_dask_local(reference) -> None:
+    result = run_cli("count", "nqueens", "-n", "11", "--dask", "local", "--threads", "2", "--unique", "--json")
+    assert result.returncode == 0, result.stderr
+    payload = json.loads(result.stdout)
+    assert payload["total"] == reference.term("A000170", 11)
+    assert payload["fundamental"] == reference.term("A002562", 11)
+
+
+@needs_dask
+@pytest.mark.parametrize("address", ["nonsense", "http://example.org", "tcp://"])
+def test_a_malformed_scheduler_address_is_a_clear_error(address: str) -> None:
+    result = run_cli("count", "nqueens", "-n", "8", "--dask", address)
+    assert result.returncode == 1
+    assert "scheduler address" in result.stderr and "Traceback" not in result.stderr
+
+
+@needs_dask
+def test_an_unreachable_scheduler_is_a_clear_error() -> None:
+    result = run_cli("count", "nqueens", "-n", "8", "--dask", "tcp://127.0.0.1:9", timeout=120)
+    assert result.returncode == 1
+    assert "cannot reach the Dask scheduler" in result.stderr and "Traceback" not in result.stderr

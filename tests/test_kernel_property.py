@@ -1,0 +1,82 @@
+"""Hypothesis drives the C kernels with random boards against their plain-Python twins.
+
+The simple kernel (kernel.c, through the native backend) on n <= 10 boards with random blocked
+cells and pre-placed queens, and on other pieces with domination covers; the fast counter
+(fastcount.c) on random sets of its subproblems, both kernels, n <= 10.
+"""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from models import PIECES, Puzzle, QueensError, lower
+from solvers import get_backend
+from solvers.native import _fast
+from solvers.native.counting import split_depth, subproblems
+from tests import plain_reference
+
+KERNELS = ["scalar", "vector"] if _fast.VECTOR else ["scalar"]
+
+
+@st.composite
+def queen_boards(draw: st.DrawFn) -> tuple[int, frozenset, frozenset]:
+    """n <= 10, some blocked cells, and pre-placed queens that do not attack each other."""
+    n = draw(st.integers(1, 10))
+    cells = st.tuples(st.integers(0, n - 1), st.integers(0, n - 1))
+    blocked = draw(st.frozensets(cells, max_size=n * n // 3))
+    fixed: set = set()
+    for cell in draw(st.lists(cells, max_size=3)):
+        if cell not in blocked and not any(plain_reference.attack(cell, q) or cell == q for q in fixed):
+            fixed.add(cell)
+    return n, blocked, frozenset(fixed)
+
+
+def simple_count(puzzle: Puzzle) -> int:
+    return get_backend("native", counter="simple").count(lower(puzzle), None)
+
+
+@settings(max_examples=100, deadline=None)
+@given(queen_boards())
+def test_simple_kernel_counts_like_the_plain_python_searches(board: tuple[int, frozenset, frozenset]) -> None:
+    n, blocked, fixed = board
+    puzzle = Puzzle(rows=n, cols=n, pieces=n, forbidden=blocked, fixed=fixed)
+    expected = plain_reference.count_queens(n, blocked, fixed)
+    if n <= 7:  # the twin walks sets of cells: slow beyond that
+        assert plain_reference.count_model(lower(puzzle)) == expected
+    assert simple_count(puzzle) == expected
+
+
+@st.composite
+def other_puzzles(draw: st.DrawFn) -> Puzzle | None:
+    """Any piece, a small rectangular board, a fixed number of pieces, maybe domination."""
+    rows, cols = draw(st.integers(1, 4)), draw(st.integers(1, 4))
+    cells = st.tuples(st.integers(0, rows - 1), st.integers(0, cols - 1))
+    try:
+        return Puzzle(rows=rows, cols=cols, piece=PIECES[draw(st.sampled_from(sorted(PIECES)))],
+                      pieces=draw(st.integers(0, min(5, rows * cols))), dominating=draw(st.booleans()),
+                      independent=draw(st.booleans()), forbidden=draw(st.frozensets(cells, max_size=3)),
+                      pawns=draw(st.frozensets(cells, max_size=2)))
+    except QueensError:  # e.g. a pawn and a blocked cell on the same square
+        return None
+
+
+@settings(max_examples=150, deadline=None)
+@given(other_puzzles())
+def test_simple_kernel_follows_its_twin_on_any_model(puzzle: Puzzle | None) -> None:
+    if puzzle is None:
+        return
+    model = lower(puzzle)
+    assert simple_count(puzzle) == plain_reference.count_model(model)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.data())
+def test_fast_counter_subproblems_match_the_twin(data: st.DataObject) -> None:
+    n = data.draw(st.integers(4, 10), label="n")
+    keys = subproblems(n)
+    chosen = data.draw(st.lists(st.sampled_from(keys), min_size=1, max_size=len(keys), unique=True), label="keys")
+    kernel = data.draw(st.sampled_from(KERNELS), label="kernel")
+    expected = plain_reference.classes_by_prefix(n, split_depth(n))
+    got = [counted[:3] for counted in _fast.count(n, chosen, kernel=kernel)]
+    assert got == [expected.get(key, (0, 0, 0)) for key in chosen]

@@ -1,0 +1,147 @@
+"""Long counts lose nothing: the ledger, resuming, and a real counting process killed mid-run."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from models import QueensError
+from solvers.native import _fast
+from solvers.native.counting import KERNEL_VERSION, count_classes, subproblem_key, subproblems
+from solvers.native.ledger import Ledger
+from tests.conftest import run_cli
+
+
+def rows(path: Path) -> int:
+    """Finished subproblems in a ledger another process is writing (0 before it exists)."""
+    if not path.exists():
+        return 0
+    try:
+        with sqlite3.connect(path, timeout=5) as db:
+            return db.execute("SELECT count(*) FROM subproblems").fetchone()[0]
+    except sqlite3.OperationalError:  # created, table not yet
+        return 0
+
+
+def test_a_killed_count_resumes_to_the_exact_total(tmp_path: Path, reference) -> None:
+    ledger = tmp_path / "ledger.sqlite"
+    script = Path(sys.executable).parent / "queens"
+    command = [str(script), "count", "nqueens", "-n", "17", "--threads", "1", "--ledger", str(ledger)]
+    counting = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        give_up = time.monotonic() + 120
+        while rows(ledger) == 0 and counting.poll() is None and time.monotonic() < give_up:
+            time.sleep(0.01)
+        assert counting.poll() is None, "the count ended before any subproblem was recorded"
+        counting.send_signal(signal.SIGKILL)
+        counting.wait(timeout=30)
+    finally:
+        counting.kill()
+    kept = rows(ledger)
+    assert 0 < kept < len(subproblems(17))
+
+    resumed = run_cli("count", "nqueens", "-n", "17", "--resume", "--ledger", str(ledger), "--unique", "--json",
+                      timeout=600)
+    assert resumed.returncode == 0, resumed.stderr
+    assert f"{kept:,} of {len(subproblems(17)):,} subproblems already counted" in resumed.stderr
+    result = json.loads(resumed.stdout)
+    assert result["total"] == reference.term("A000170", 17)
+    assert result["fundamental"] == reference.term("A002562", 17)
+    assert rows(ledger) == len(subproblems(17))
+
+
+def test_resuming_from_part_of_the_work_is_bit_identical(tmp_path: Path) -> None:
+    with Ledger(tmp_path / "l.sqlite") as ledger:
+        keys = subproblems(12)
+        half = keys[::2]
+        counted = _fast.count(12, half)
+        ledger.record(12, KERNEL_VERSION, [(subproblem_key(k), c[:3]) for k, c in zip(half, counted, strict=True)])
+        ledger.record(12, "fast-0", [(subproblem_key(keys[1]), (10**6, 0, 0))])   # an older counter: ignored
+        ledger.record(11, KERNEL_VERSION, [(subproblem_key(keys[1]), (10**6, 0, 0))])  # another n: ignored
+        seen = []
+        resumed = count_classes(12, ledger=ledger, resume=True, progress=lambda *p: seen.append(p))
+        assert resumed == count_classes(12)
+        assert seen[0][:2] == (len(half), len(keys))
+        assert len(ledger.finished(12, KERNEL_VERSION)) == len(keys)
+
+
+def test_without_resume_the_ledger_is_recounted(tmp_path: Path) -> None:
+    with Ledger(tmp_path / "l.sqlite") as ledger:
+        key = subproblem_key(subproblems(10)[0])
+        ledger.record(10, KERNEL_VERSION, [(key, (99, 0, 0))])
+        assert count_classes(10, ledger=ledger) == count_classes(10)
+        assert ledger.finished(10, KERNEL_VERSION)[key] != (99, 0, 0)
+
+
+def test_a_file_that_is_not_a_ledger_is_one_clear_error(tmp_path: Path) -> None:
+    bogus = tmp_path / "bogus.sqlite"
+    bogus.write_bytes(b"this is not a database" * 100)
+    with pytest.raises(QueensError, match="ledger"):
+        Ledger(bogus)
+    result = run_cli("count", "nqueens", "-n", "8", "--ledger", str(bogus))
+    assert result.returncode == 1
+    assert result.stderr.count("\n") == 1 and "ledger" in result.stderr
+
+
+def test_cli_unique_prints_the_classes(reference) -> None:
+    result = run_cli("count", "nqueens", "-n", "12", "--unique")
+    assert result.returncode == 0, result.stderr
+    assert "14,200 solutions" in result.stdout
+    assert f"{reference.term('A002562', 12):,}" in result.stdout
+    assert "quarter turn: 4" in result.stdout and "half turn only: 18" in result.stdout
+    assert "no rotational symmetry: 1,765" in result.stdout
+
+
+def test_cli_small_counts_leave_no_ledger_behind(tmp_path: Path) -> None:
+    result = subprocess.run([str(Path(sys.executable).parent / "queens"), "count", "nqueens", "-n", "10",
+                             "--threads", "2", "--json"], capture_output=True, text=True, cwd=tmp_path, timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout)["total"] == 724
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("args", [
+    ["nqueens", "-n", "8", "--unique", "--backend", "cpsat"],
+    ["toroidal", "-n", "7", "--unique"],
+    ["nqueens", "-n", "8", "--threads", "0"],
+    ["nqueens", "-n", "31", "--unique"],
+    ["nqueens", "-n", "8", "--unique", "--encoding", "ladder"],
+    ["nqueens", "-n", "8", "--threads", "2", "--dask", "tcp://localhost:8786"],
+])
+def test_cli_usage_errors(args: list[str]) -> None:
+    result = run_cli("count", *args)
+    assert result.returncode == 2
+    assert "Traceback" not in result.stderr
+
+
+@pytest.mark.skipif(os.name != "posix", reason="SIGINT to a child process is a POSIX affair")
+def test_ctrl_c_keeps_finished_work_and_says_so(tmp_path: Path) -> None:
+    ledger = tmp_path / "ledger.sqlite"
+    script = Path(sys.executable).parent / "queens"
+    counting = subprocess.Popen([str(script), "count", "nqueens", "-n", "17", "--threads", "1", "--ledger",
+                                 str(ledger)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        give_up = time.monotonic() + 120
+        while rows(ledger) == 0 and counting.poll() is None and time.monotonic() < give_up:
+            time.sleep(0.01)
+        counting.send_signal(signal.SIGINT)
+        _, stderr = counting.communicate(timeout=60)
+    finally:
+        counting.kill()
+    assert counting.returncode == 130
+    assert "interrupted: finished subproblems are kept" in stderr and "Traceback" not in stderr
+    assert 0 < rows(ledger) < len(subproblems(17))
+
+
+def test_cli_time_limit_reports_a_lower_bound() -> None:
+    result = run_cli("count", "nqueens", "-n", "16", "--threads", "1", "--time-limit", "0.05")
+    assert result.returncode == 1
+    assert result.stderr.count("\n") <= 1 and "solutions so far, a lower bound" in result.stderr
