@@ -12,7 +12,7 @@ help: ## this list
 $(STAMP): pyproject.toml setup.py solvers/native/*.c
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[test]'
+	$(BIN)/python -m pip install --quiet -e '.[test,dask]'
 	touch $(STAMP)
 
 install: $(STAMP) ## create .venv and install the package (compiles the C extension)

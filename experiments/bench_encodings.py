@@ -34,8 +34,8 @@ def main() -> int:
     print("|---|---:|---:|---:|---:|")
     rows = []
     for name in ENCODINGS:
-        counting = _median_seconds(lambda: count(NQueens(COUNT_N), "sat", encoding=name))
-        solving = _median_seconds(lambda: solve(NQueens(SOLVE_N), "sat", encoding=name, time_limit=120))
+        counting = _median_seconds(lambda name=name: count(NQueens(COUNT_N), "sat", encoding=name))
+        solving = _median_seconds(lambda name=name: solve(NQueens(SOLVE_N), "sat", encoding=name, time_limit=120))
         stats = solve(NQueens(SOLVE_N), "sat", encoding=name).stats
         rows.append((counting + solving, name))
         print(f"| {name}{' (default)' if name == DEFAULT_ENCODING else ''} | {counting:.3f} | {solving:.3f} "

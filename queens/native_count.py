@@ -79,6 +79,11 @@ def requested_options() -> dict[str, object]:
     return click.get_current_context().meta.get(_META, {})
 
 
+def is_plain_queens(target: object) -> bool:
+    """Whether the fast counter serves `target`: plain n-queens, judged by the model's structure."""
+    return isinstance(target, Puzzle) and plain_queens_size(lower(target)) is not None
+
+
 def native_count(puzzle: Puzzle, backend: str, time_limit: float | None, viewpoint: str | None,
                  encoding: str | None, as_json: bool) -> int:
     """Count `puzzle` with the fast counter as the options ask; returns the exit code."""

@@ -108,7 +108,7 @@ def _count_one(puzzle: Puzzle, extra: frozenset[Cell], backend: str, deadline: f
     left = None if deadline is None else deadline - time.monotonic()
     if left is not None and left <= 0:
         return Result(backend, Status.LIMIT, count=0)
-    return count(replace(puzzle, fixed=puzzle.fixed | extra), backend, time_limit=left, **options)
+    return count(replace(puzzle, fixed=puzzle.fixed | extra), backend, time_limit=left, split=False, **options)
 
 
 def count_split(puzzle: Puzzle, backend: str = "cpsat", *, time_limit: float | None = None,

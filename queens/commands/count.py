@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 import click
 from rich.table import Table
 
@@ -18,10 +20,17 @@ from queens.commands.common import (
     print_json,
     puzzle_options,
 )
-from queens.native_count import native_count, native_count_options, requested_options
+from queens.families import Target
+from queens.native_count import (
+    LEDGER_FROM,
+    is_plain_queens,
+    native_count,
+    native_count_options,
+    requested_options,
+)
 from queens.reference import ground_truth
 from solvers import BACKENDS, Result, Status
-from solvers.classes import count_target
+from solvers.classes import count_classes, count_target
 
 DISAGREES = 3
 
@@ -34,8 +43,13 @@ DISAGREES = 3
 def count_command(family, n, m, backend, time_limit, viewpoint, encoding, as_json) -> int:
     """Count solutions; with --backend all, compare every backend with the native counter."""
     puzzle = make_puzzle(family, n, m)
-    if requested_options():  # --unique, --threads, --resume, --ledger, --dask: the fast counter
-        return native_count(puzzle, backend, time_limit, viewpoint, encoding, as_json)
+    requested = requested_options()
+    if set(requested) == {"unique"} and not is_plain_queens(puzzle):
+        return _classes(puzzle, "native" if backend == "all" else backend,
+                        backend_settings(backend, viewpoint, encoding) if backend != "all" else {}, as_json)
+    long_count = backend in ("native", "all") and n >= LEDGER_FROM and is_plain_queens(puzzle)
+    if requested or long_count:  # the fast counter: classes, threads, and a ledger for long counts
+        return native_count(puzzle, "native", time_limit, viewpoint, encoding, as_json)
     names = list(BACKENDS) if backend == "all" else [backend]
     results: list[Result] = []
     failures: dict[str, str] = {}
@@ -69,6 +83,23 @@ def count_command(family, n, m, backend, time_limit, viewpoint, encoding, as_jso
         return DISAGREES
     if failures or any(r.status is Status.LIMIT for r in results):
         return 1
+    return 0
+
+
+def _classes(target: Target, backend: str, settings: dict, as_json: bool) -> int:
+    """--unique for any family: enumerate, and count classes under the model's own symmetries
+    (for free pawns, the board's symmetries acting on pawns and queens together)."""
+    err.print(f"counting {target.name} and its symmetry classes with {backend} ...")
+    start = time.perf_counter()
+    found = count_classes(target, backend, **settings)
+    seconds = time.perf_counter() - start
+    if as_json:
+        print_json({"puzzle": describe(target), "backend": backend, "total": found.total,
+                    "classes": found.classes, "wall_time": round(seconds, 6)})
+    else:
+        classes = "class" if found.classes == 1 else "classes"
+        out.print(f"{target.name}: {found.total:,} solutions in {found.classes:,} {classes} "
+                  f"under the board symmetries that keep the puzzle ({backend}, {seconds:.3f} s)")
     return 0
 
 
