@@ -17,6 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from models import ConstraintModel, LinearKey, LineFamily, Puzzle, QueensError, lower
+from solvers import get_backend
 
 MAX_COMPILED_CELLS = 1024
 """Backends are built only up to 32 x 32: the pairwise CNF grows as n^3, and so does the wait."""
@@ -192,55 +193,25 @@ def describe_model(puzzle: Puzzle) -> ModelDescription:
 
 
 # --- what the backends build --------------------------------------------------------------
-# The builders below call each backend's own model construction (private methods, on purpose:
-# explain must show exactly what the backend solves, not a re-derivation of it).
+# Each backend builds its own model for real (Backend.model_size): explain shows exactly what
+# the backend solves, not a re-derivation of it.
 
-def _cpsat(viewpoint: str) -> Callable[[ConstraintModel], dict[str, int]]:
+def _size(backend: str, **options: object) -> Callable[[ConstraintModel], dict[str, int]]:
     def build(model: ConstraintModel) -> dict[str, int]:
-        from solvers.cpsat import CpSat
-
-        proto = CpSat(viewpoint)._build(model)[0].proto
-        return {"variables": len(proto.variables), "constraints": len(proto.constraints)}
+        return get_backend(backend, **options).model_size(model)
     return build
-
-
-def _sat(encoding: str) -> Callable[[ConstraintModel], dict[str, int]]:
-    def build(model: ConstraintModel) -> dict[str, int]:
-        from solvers.sat import cnf
-
-        formula, cells = cnf(model, encoding)
-        return {"variables": formula.nv, "auxiliary": formula.nv - len(cells), "clauses": len(formula.clauses)}
-    return build
-
-
-def _csp(viewpoint: str) -> Callable[[ConstraintModel], dict[str, int]]:
-    def build(model: ConstraintModel) -> dict[str, int]:
-        from solvers.csp import Csp
-
-        engine = Csp(viewpoint)
-        engine._problem(model)
-        return {"variables": int(engine.stats["variables"]), "constraints": int(engine.stats["constraints"])}
-    return build
-
-
-def _native(model: ConstraintModel) -> dict[str, int]:
-    from solvers.native import Native
-
-    engine = Native()
-    engine._search(model if model.size is not None else model.with_size(len(model.fixed)))
-    return {key: int(value) for key, value in engine.stats.items()}
 
 
 def _builders() -> list[tuple[str, str, Callable[[ConstraintModel], dict[str, int]]]]:
     from solvers.sat import ENCODINGS
 
     return [
-        ("cpsat", "boolean", _cpsat("boolean")),
-        ("cpsat", "alldifferent", _cpsat("alldifferent")),
-        *[("sat", encoding, _sat(encoding)) for encoding in ENCODINGS],
-        ("csp", "rows", _csp("rows")),
-        ("csp", "boolean", _csp("boolean")),
-        ("native", "bitsets", _native),
+        ("cpsat", "boolean", _size("cpsat", viewpoint="boolean")),
+        ("cpsat", "alldifferent", _size("cpsat", viewpoint="alldifferent")),
+        *[("sat", encoding, _size("sat", encoding=encoding)) for encoding in ENCODINGS],
+        ("csp", "rows", _size("csp", viewpoint="rows")),
+        ("csp", "boolean", _size("csp", viewpoint="boolean")),
+        ("native", "bitsets", _size("native")),
     ]
 
 

@@ -19,7 +19,6 @@ from solvers.backend import Backend
 from solvers.registry import get_backend
 from solvers.result import Result, Status
 
-
 AUTO_SPLIT_CELLS = 144
 """From 12 x 12 up, enumerating backends count by decomposition in parallel processes: there
 it pays for the processes' start-up (Q(12): cpsat 8.4 s -> 2.7 s, csp 3.6 -> 1.1 s, sat 1.6 ->

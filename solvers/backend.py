@@ -38,6 +38,17 @@ class Backend(ABC):
         """The number of solutions if this backend counts without enumerating, else None."""
         return None
 
+    def model_size(self, model: ConstraintModel) -> dict[str, int]:
+        """How big this backend's own model of `model` is (variables, constraints, clauses, ...),
+        built for real, never estimated: what `queens explain` shows a learner."""
+        self._build_for_size(model)
+        return {key: int(value) for key, value in self.stats.items()
+                if isinstance(value, int | float) and not isinstance(value, bool)}
+
+    @abstractmethod
+    def _build_for_size(self, model: ConstraintModel) -> None:
+        """Build this backend's model of `model`, leaving its size in `self.stats`."""
+
     def minimise(self, model: ConstraintModel, deadline: float | None) -> Placement | None:
         """A solution with the fewest pieces: try k = 0, 1, 2, ... pieces until one is found."""
         for size in range(len(model.fixed), len(model.cells) + 1):

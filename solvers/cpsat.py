@@ -51,6 +51,9 @@ class CpSat(Backend):
         self.search = search
 
     # --- building ------------------------------------------------------------------------
+    def _build_for_size(self, model: ConstraintModel) -> None:
+        self._build(model)
+
     def _build(self, model: ConstraintModel, *, in_order: bool = False) -> tuple[cp_model.CpModel, Decode]:
         """The CP-SAT model; `in_order` adds a decision strategy: cells in board order, piece first."""
         cp = cp_model.CpModel()

@@ -126,6 +126,9 @@ class Csp(Backend):
             raise Unsupported(f"csp viewpoint must be one of {', '.join(VIEWPOINTS)}, got {viewpoint!r}")
         self.viewpoint = viewpoint
 
+    def _build_for_size(self, model: ConstraintModel) -> None:
+        self._problem(model)
+
     def _problem(self, model: ConstraintModel) -> tuple[constraint.Problem, callable]:
         viewpoint = self.viewpoint or ("rows" if model.row_family is not None else "boolean")
         build = self._rows if viewpoint == "rows" else self._boolean

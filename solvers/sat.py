@@ -97,8 +97,11 @@ class Sat(Backend):
                                   encoding=EncType.totalizer)
             cnf.extend(part.clauses)
             top = max(top, part.nv)
-        self.stats = {"encoding": name, "variables": top, "clauses": len(cnf.clauses)}
+        self.stats = {"encoding": name, "variables": top, "auxiliary": top - len(var), "clauses": len(cnf.clauses)}
         return cnf, {v: c for c, v in var.items()}
+
+    def _build_for_size(self, model: ConstraintModel) -> None:
+        self._cnf(model)
 
     def _native(self, model: ConstraintModel, solver: Solver, solver_name: str) -> dict[int, tuple[int, int]]:
         """Load `model` into a solver that keeps at-most-k constraints as they are (Minicard)."""

@@ -51,6 +51,9 @@ class Native(Backend):
         self.threads = threads
         self.counter = counter
 
+    def _build_for_size(self, model: ConstraintModel) -> None:
+        self._search(model if model.size is not None else model.with_size(len(model.fixed)))
+
     def _search(self, model: ConstraintModel) -> tuple[_kernel.Search, int]:
         ncells = model.rows * model.cols
         if ncells > _kernel.MAX_CELLS:
