@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 from dataclasses import dataclass, field
 from enum import Enum
 
@@ -35,6 +36,20 @@ class Result:
     @property
     def solution(self) -> Placement | None:
         return self.solutions[0] if self.solutions else None
+
+    def _repr_html_(self) -> str:
+        """How a result shows itself in Jupyter: status, count, time, statistics, first solution.
+        (A picture of the board needs the puzzle: `queens.pictures.Board.of(puzzle, result)`.)"""
+        rows = [("backend", self.backend), ("status", self.status.value)]
+        rows += [(label, value) for label, value in (("count", self.count), ("fewest pieces", self.objective))
+                 if value is not None]
+        rows.append(("wall time", f"{self.wall_time:.3f} s"))
+        rows += [(str(key), value) for key, value in self.stats.items()]
+        if self.solution is not None:
+            rows.append(("solution", " ".join(f"{r},{c}" for r, c in self.solution)))
+        cells = "".join(f"<tr><th style='text-align:left'>{html.escape(str(k))}</th>"
+                        f"<td>{html.escape(str(v))}</td></tr>" for k, v in rows)
+        return f"<table>{cells}</table>"
 
     def to_json(self) -> dict:
         return {

@@ -84,3 +84,8 @@ def test_results_carry_backend_statistics():
     assert count(NQueens(6), "cpsat").stats["variables"] == 36
     assert count(NQueens(6), "csp").stats["variables"] == 6
     assert count(NQueens(6), "native").stats["nodes"] > 0
+
+
+def test_a_result_shows_itself_in_a_notebook():
+    page = solve(NQueens(4), "native")._repr_html_()
+    assert page.startswith("<table>") and "solved" in page and "0,1 1,3 2,0 3,2" in page
