@@ -77,3 +77,8 @@ def test_pawn_cell_must_be_row_comma_col():
 def test_toroidal_zero_says_why():
     payload = json.loads(run_cli("count", "toroidal", "-n", "6", "-b", "native", "--json").stdout)
     assert payload["results"][0]["count"] == 0 and "Pólya" in payload["note"]
+
+
+def test_unique_counts_classes_for_any_family():
+    payload = json.loads(run_cli("count", "toroidal", "-n", "7", "--unique", "--json").stdout)
+    assert (payload["total"], payload["classes"]) == (28, 4)

@@ -110,7 +110,7 @@ def test_cli_small_counts_leave_no_ledger_behind(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("args", [
     ["nqueens", "-n", "8", "--unique", "--backend", "cpsat"],
-    ["toroidal", "-n", "7", "--unique"],
+    ["toroidal", "-n", "7", "--threads", "2"],
     ["nqueens", "-n", "8", "--threads", "0"],
     ["nqueens", "-n", "31", "--unique"],
     ["nqueens", "-n", "8", "--unique", "--encoding", "ladder"],

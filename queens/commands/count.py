@@ -23,6 +23,7 @@ from queens.commands.common import (
 from queens.families import Target
 from queens.native_count import (
     LEDGER_FROM,
+    MAX_N,
     is_plain_queens,
     native_count,
     native_count_options,
@@ -47,9 +48,10 @@ def count_command(family, n, m, backend, time_limit, viewpoint, encoding, as_jso
     if set(requested) == {"unique"} and not is_plain_queens(puzzle):
         return _classes(puzzle, "native" if backend == "all" else backend,
                         backend_settings(backend, viewpoint, encoding) if backend != "all" else {}, as_json)
-    long_count = backend in ("native", "all") and n >= LEDGER_FROM and is_plain_queens(puzzle)
-    if requested or long_count:  # the fast counter: classes, threads, and a ledger for long counts
-        return native_count(puzzle, "native", time_limit, viewpoint, encoding, as_json)
+    if requested:  # --unique, --threads, --resume, --ledger, --dask on plain n-queens: the fast counter
+        return native_count(puzzle, backend, time_limit, viewpoint, encoding, as_json)
+    if backend in ("native", "all") and LEDGER_FROM <= n <= MAX_N and is_plain_queens(puzzle):
+        return native_count(puzzle, "native", time_limit, viewpoint, encoding, as_json)  # long: keep a ledger
     names = list(BACKENDS) if backend == "all" else [backend]
     results: list[Result] = []
     failures: dict[str, str] = {}
