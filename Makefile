@@ -9,7 +9,7 @@ STAMP  := $(VENV)/.installed
 help: ## this list
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
 
-$(STAMP): pyproject.toml setup.py solvers/native/*.c
+$(STAMP): pyproject.toml setup.py solvers/native/*.c solvers/native/*.h
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[test,dask]'

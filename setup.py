@@ -45,7 +45,8 @@ EXTENSIONS = {  # module in solvers.native: its C source there
 setup(
     cmdclass={"build_ext": BuildExt},
     ext_modules=[
-        Extension(f"solvers.native.{name}", sources=[f"solvers/native/{source}"], extra_compile_args=FLAGS)
+        Extension(f"solvers.native.{name}", sources=[f"solvers/native/{source}"], extra_compile_args=FLAGS,
+                  depends=["solvers/native/common.h"])
         for name, source in EXTENSIONS.items()
     ],
 )

@@ -29,6 +29,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "common.h"
+
 #define MAX_N (1 << 20)              /* the candidate packing below keeps a coordinate in 20 bits */
 #define CLOCK_EVERY 256               /* look at the clock once per this many nodes */
 #define FIRST_BUDGET 64               /* dead ends allowed in the first run */
@@ -38,7 +40,8 @@ enum { SOLVED = 1, NO_SOLUTION = 0, OUT_OF_TIME = -1, OUT_OF_MEMORY = -2, RESTAR
 typedef struct {
     int line;          /* the row (or column, if by_col) branched on */
     int by_col;
-    int first, count;  /* its candidates: cand[first .. first+count) */
+    int64_t first;     /* its candidates: cand[first .. first+count); the running total */
+    int count;         /* along the path grows like m^2/2, past INT_MAX for m ~ 65k rows */
     int next;          /* candidates before `next` were tried (sorted into place lazily) */
     int r, c;          /* the queen placed now, r = -1 if none */
 } Frame;
@@ -57,16 +60,7 @@ typedef struct {
     unsigned long long nodes, fails, restarts;
 } State;
 
-static uint64_t next_random(State *s) {  /* xorshift64*: fast and plenty for tie-breaking */
-    s->rng ^= s->rng >> 12; s->rng ^= s->rng << 25; s->rng ^= s->rng >> 27;
-    return s->rng * 2685821657736338717ULL;
-}
 
-static double now_seconds(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return t.tv_sec + t.tv_nsec * 1e-9;
-}
 
 /* Free lists with O(1) removal: the dropped element goes just past the end, so undoing drops
  * in reverse order brings each back into the list (maybe elsewhere in it: it is a set). */
@@ -155,7 +149,7 @@ static void unplace(State *s, int r, int c) {
  * start so that ties fall differently in every run. A count of 0 or 1 ends the scan early. */
 static void choose_line(State *s, Frame *f) {
     int best = -1, total = s->nrows + s->ncols;
-    int start = (int)(next_random(s) % (uint64_t)total);
+    int start = (int)(next_random(&s->rng) % (uint64_t)total);
     for (int k = 0; k < total; k++) {
         int i = start + k < total ? start + k : start + k - total;
         int by_col = i >= s->nrows, x = by_col ? s->cols[i - s->nrows] : s->rows[i];
@@ -188,7 +182,7 @@ static int collect(State *s, Frame *f) {
         int d = r - c + n - 1, a = r + c;
         if (s->diag_used[d] || s->anti_used[a]) continue;
         uint64_t damage = (uint64_t)(s->dcnt[d] + s->acnt[a]);
-        out[count++] = damage << 40 | (next_random(s) >> 44) << 20 | (uint64_t)x;
+        out[count++] = damage << 40 | (next_random(&s->rng) >> 44) << 20 | (uint64_t)x;
     }
     f->count = count;
     f->next = 0;
@@ -383,8 +377,7 @@ static PyObject *complete(PyObject *module, PyObject *args, PyObject *kwargs) {
         goto done;
     }
     if (!load(&s, n, rows_view.buf, cols_view.buf, k)) goto done;
-    s.rng = seed * 0x9E3779B97F4A7C15ULL + 0x2545F4914F6CDD1DULL;  /* never 0 for xorshift */
-    if (!s.rng) s.rng = 1;
+    s.rng = seeded(seed);
     int outcome;
     double deadline = seconds > 0 ? now_seconds() + seconds : -1;
     Py_BEGIN_ALLOW_THREADS
@@ -426,10 +419,12 @@ static struct PyModuleDef completion_module = {
 PyMODINIT_FUNC PyInit__completion(void) {
     PyObject *m = PyModule_Create(&completion_module);
     if (!m) return NULL;
-    PyModule_AddIntConstant(m, "MAX_N", MAX_N);
-    PyModule_AddIntConstant(m, "SOLVED", SOLVED);
-    PyModule_AddIntConstant(m, "NO_SOLUTION", NO_SOLUTION);
-    PyModule_AddIntConstant(m, "OUT_OF_TIME", OUT_OF_TIME);
-    PyModule_AddIntConstant(m, "UNDECIDED", UNDECIDED);
+    if (PyModule_AddIntConstant(m, "MAX_N", MAX_N) < 0 || PyModule_AddIntConstant(m, "SOLVED", SOLVED) < 0
+        || PyModule_AddIntConstant(m, "NO_SOLUTION", NO_SOLUTION) < 0
+        || PyModule_AddIntConstant(m, "OUT_OF_TIME", OUT_OF_TIME) < 0
+        || PyModule_AddIntConstant(m, "UNDECIDED", UNDECIDED) < 0) {
+        Py_DECREF(m);
+        return NULL;
+    }
     return m;
 }

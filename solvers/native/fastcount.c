@@ -551,7 +551,11 @@ static PyObject *py_subproblems(PyObject *self, PyObject *args) {
     for (Py_ssize_t i = 0; list && i < count; i++) {
         PyObject *key = PyTuple_New(depth);
         if (!key) { Py_CLEAR(list); break; }
-        for (int y = 0; y < depth; y++) PyTuple_SET_ITEM(key, y, PyLong_FromLong(all[i].col[y]));
+        for (int y = 0; key && y < depth; y++) {
+            PyObject *column = PyLong_FromLong(all[i].col[y]);
+            if (!column) Py_CLEAR(key); else PyTuple_SET_ITEM(key, y, column);
+        }
+        if (!key) { Py_CLEAR(list); break; }
         PyList_SET_ITEM(list, i, key);
     }
     PyMem_Free(all);

@@ -23,6 +23,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "common.h"
+
 #define MAX_CELLS 4096                 /* 64 x 64 boards: beyond that nobody counts by search */
 #define MAX_WORDS (MAX_CELLS / 64)
 #define CLOCK_EVERY 4096               /* look at the clock once per this many nodes */
@@ -30,6 +32,7 @@
 typedef struct {
     PyObject_HEAD
     int ncells, words, nlines, ncovers, target, busy, done;
+    int ready;                         /* set last by __init__: a failed init leaves it 0 */
     uint64_t *allowed, *conflicts, *lines, *fixed, *covers;
     /* the explicit stack: per depth, the cells still open and the candidates left to try */
     uint64_t *avail, *cand;
@@ -75,11 +78,6 @@ static int covers_hold(Search *s) {
     return 1;
 }
 
-static double now_seconds(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return t.tv_sec + t.tv_nsec * 1e-9;
-}
 
 /* Run until `max_solutions` more solutions were found (0 = no limit), the search ends, or
  * the deadline passes. Found solutions go to `out` (target cells each) when it is not NULL.
@@ -168,7 +166,7 @@ static int Search_init(Search *s, PyObject *args, PyObject *kwargs) {
     static char *names[] = {"ncells", "allowed", "conflicts", "lines", "fixed", "covers", "target", NULL};
     PyObject *allowed, *conflicts, *lines, *fixed, *covers;
     int ncells, target;
-    if (s->allowed) { PyErr_SetString(PyExc_RuntimeError, "Search is already initialised"); return -1; }
+    if (s->ready || s->allowed) { PyErr_SetString(PyExc_RuntimeError, "Search is already initialised"); return -1; }
     if (!PyArg_ParseTupleAndKeywords(args, kwargs, "iOOOOOi", names, &ncells, &allowed,
                                      &conflicts, &lines, &fixed, &covers, &target))
         return -1;
@@ -207,11 +205,12 @@ static int Search_init(Search *s, PyObject *args, PyObject *kwargs) {
         if (s->fixed[i / 64] >> (i % 64) & 1)
             for (int w = 0; w < W; w++) s->avail[w] &= ~row_of(s->conflicts, W, i)[w];
     load_candidates(s, 0);
+    s->ready = 1;
     return 0;
 }
 
 static int enter(Search *s) {
-    if (!s->allowed) { PyErr_SetString(PyExc_RuntimeError, "Search is not initialised"); return -1; }
+    if (!s->ready) { PyErr_SetString(PyExc_RuntimeError, "Search is not initialised"); return -1; }
     if (s->busy) { PyErr_SetString(PyExc_RuntimeError, "Search is running in another thread"); return -1; }
     s->busy = 1;
     return 0;
@@ -226,6 +225,17 @@ static PyObject *Search_count(Search *s, PyObject *args) {
     Py_END_ALLOW_THREADS
     s->busy = 0;
     return Py_BuildValue("KO", s->solutions, s->done ? Py_True : Py_False);
+}
+
+/* A tuple of ints, or NULL with the exception set (every element checked). */
+static PyObject *int_tuple(const int *values, int count) {
+    PyObject *tuple = PyTuple_New(count);
+    for (int i = 0; tuple && i < count; i++) {
+        PyObject *item = PyLong_FromLong(values[i]);
+        if (!item) { Py_CLEAR(tuple); break; }
+        PyTuple_SET_ITEM(tuple, i, item);
+    }
+    return tuple;
 }
 
 static PyObject *Search_next_batch(Search *s, PyObject *args) {
@@ -247,10 +257,8 @@ static PyObject *Search_next_batch(Search *s, PyObject *args) {
     s->busy = 0;
     PyObject *batch = PyList_New(found);
     for (long long i = 0; batch && i < found; i++) {
-        PyObject *cells = PyTuple_New(s->target);
+        PyObject *cells = int_tuple(out + i * s->target, s->target);
         if (!cells) { Py_CLEAR(batch); break; }
-        for (int d = 0; d < s->target; d++)
-            PyTuple_SET_ITEM(cells, d, PyLong_FromLong(out[i * s->target + d]));
         PyList_SET_ITEM(batch, i, cells);
     }
     PyMem_Free(out);
@@ -290,7 +298,7 @@ static PyTypeObject SearchType = {
 };
 
 static struct PyModuleDef kernel_module = {
-    PyModuleDef_HEAD_INIT, "_kernel", "Bitset backtracking search: the suite's ground truth.", -1, NULL
+    PyModuleDef_HEAD_INIT, "_kernel", "Bitset backtracking search: the suite's ground truth.", -1, NULL, NULL, NULL, NULL, NULL
 };
 
 PyMODINIT_FUNC PyInit__kernel(void) {
@@ -299,6 +307,6 @@ PyMODINIT_FUNC PyInit__kernel(void) {
     if (!m) return NULL;
     Py_INCREF(&SearchType);
     if (PyModule_AddObject(m, "Search", (PyObject *)&SearchType) < 0) { Py_DECREF(&SearchType); Py_DECREF(m); return NULL; }
-    PyModule_AddIntConstant(m, "MAX_CELLS", MAX_CELLS);
+    if (PyModule_AddIntConstant(m, "MAX_CELLS", MAX_CELLS) < 0) { Py_DECREF(m); return NULL; }
     return m;
 }

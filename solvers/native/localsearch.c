@@ -25,6 +25,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "common.h"
+
 #define MAX_N 1000000000             /* 4n line ids must fit an int64 and a column an int32 */
 #define AHEAD 8                      /* random draws made this early, to prefetch their memory */
 #define PLACE_TRIES 32               /* phase 1: random columns tried per row before giving up */
@@ -53,20 +55,14 @@ typedef struct {
     unsigned long long steps, swaps;
 } Board;
 
-static uint32_t draw32(uint64_t *state) {  /* xorshift64*, high half */
-    *state ^= *state >> 12; *state ^= *state << 25; *state ^= *state >> 27;
-    return (uint32_t)((*state * 2685821657736338717ULL) >> 32);
+static uint32_t draw32(uint64_t *state) {  /* the generator's high half: its best bits */
+    return (uint32_t)(next_random(state) >> 32);
 }
 
 static int64_t scaled(uint32_t draw, int64_t bound) {  /* a 32-bit draw onto [0, bound) */
     return (int64_t)(((uint64_t)draw * (uint64_t)bound) >> 32);
 }
 
-static double now_seconds(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return t.tv_sec + t.tv_nsec * 1e-9;
-}
 
 static inline int64_t row_at(const Board *b, int64_t i) { return b->movable ? b->movable[i] : i; }
 static inline int64_t diag_id(const Board *b, int64_t r, int64_t c) { return r - c + b->n - 1; }
@@ -355,8 +351,7 @@ static PyObject *search(PyObject *module, PyObject *args, PyObject *kwargs) {
     b.n = n;
     b.perm = out.buf;
     if (!load(&b, k ? rows.buf : (const void *)empty, k ? cols.buf : (const void *)empty, k)) goto done;
-    b.rng = seed * 0x9E3779B97F4A7C15ULL + 0x2545F4914F6CDD1DULL;
-    if (!b.rng) b.rng = 1;
+    b.rng = seeded(seed);
     int outcome;
     double deadline = seconds > 0 ? now_seconds() + seconds : -1;
     Py_BEGIN_ALLOW_THREADS
@@ -391,9 +386,11 @@ static struct PyModuleDef localsearch_module = {
 PyMODINIT_FUNC PyInit__localsearch(void) {
     PyObject *m = PyModule_Create(&localsearch_module);
     if (!m) return NULL;
-    PyModule_AddIntConstant(m, "MAX_N", MAX_N);
-    PyModule_AddIntConstant(m, "SOLVED", SOLVED);
-    PyModule_AddIntConstant(m, "UNSOLVED", UNSOLVED);
-    PyModule_AddIntConstant(m, "OUT_OF_TIME", OUT_OF_TIME);
+    if (PyModule_AddIntConstant(m, "MAX_N", MAX_N) < 0 || PyModule_AddIntConstant(m, "SOLVED", SOLVED) < 0
+        || PyModule_AddIntConstant(m, "UNSOLVED", UNSOLVED) < 0
+        || PyModule_AddIntConstant(m, "OUT_OF_TIME", OUT_OF_TIME) < 0) {
+        Py_DECREF(m);
+        return NULL;
+    }
     return m;
 }

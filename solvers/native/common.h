@@ -1,0 +1,28 @@
+/* The few helpers the native kernels share: a monotonic clock for deadlines, and the seeded
+ * xorshift64* generator the randomised searches break ties with. Header-only (static inline)
+ * so each extension stays one self-contained module. */
+#ifndef QUEENS_NATIVE_COMMON_H
+#define QUEENS_NATIVE_COMMON_H
+
+#include <stdint.h>
+#include <time.h>
+
+static inline double now_seconds(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec + t.tv_nsec * 1e-9;
+}
+
+/* xorshift64* (Vigna 2016): fast, and plenty for tie-breaking and random moves. */
+static inline uint64_t next_random(uint64_t *state) {
+    *state ^= *state >> 12; *state ^= *state << 25; *state ^= *state >> 27;
+    return *state * 2685821657736338717ULL;
+}
+
+/* A generator state from a user's seed: spread by the golden ratio, and never 0 (a fixed point). */
+static inline uint64_t seeded(unsigned long long seed) {
+    uint64_t state = seed * 0x9E3779B97F4A7C15ULL + 0x2545F4914F6CDD1DULL;
+    return state ? state : 1;
+}
+
+#endif
