@@ -1,7 +1,7 @@
 """WHAT to solve: puzzles as plain data, lowered once to a generic constraint model."""
 
 from models.check import Placement, verify
-from models.completion import Completion, parse_cells, parse_vector, read_cells
+from models.completion import Completion, parse_cells, parse_vector
 from models.errors import (
     AttackingQueens,
     BackendError,
@@ -19,12 +19,12 @@ from models.lowering import lower
 from models.nqueens import NQueens
 from models.pieces import BISHOP, KING, KNIGHT, PIECES, QUEEN, ROOK, SUPERQUEEN, Cell, Piece
 from models.puzzle import Puzzle
-from models.symmetry import canonical_form, symmetry_group
+from models.symmetry import symmetry_group
 
 __all__ = [
-    "AttackingQueens", "BackendError", "BackendUnavailable", "BISHOP", "canonical_form", "Cell",
+    "AttackingQueens", "BackendError", "BackendUnavailable", "BISHOP", "Cell",
     "Completion", "ConstraintModel", "InvalidBoard", "InvalidPlacement", "KING", "KNIGHT", "Line",
     "LinearKey", "LineFamily", "LineKind", "lower", "MalformedInput", "NQueens", "OffBoard",
     "parse_cells", "parse_vector", "Piece", "PIECES", "Placement", "Puzzle", "QUEEN", "QueensError",
-    "read_cells", "ROOK", "SUPERQUEEN", "symmetry_group", "TimeLimit", "Unsupported", "verify",
+    "ROOK", "SUPERQUEEN", "symmetry_group", "TimeLimit", "Unsupported", "verify",
 ]

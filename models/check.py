@@ -11,17 +11,13 @@ pieces (one hash of each ray key per direction), so it also checks solutions for
 from __future__ import annotations
 
 from collections.abc import Iterable
-from itertools import combinations
 
 from models.errors import InvalidPlacement
-from models.geometry import ray_key, walk
+from models.geometry import first_attack, walk
 from models.pieces import Cell
 from models.puzzle import Puzzle
 
 Placement = tuple[Cell, ...]
-
-_LINE_NAMES = {(0, 1): "row", (1, 0): "column", (1, 1): "diagonal", (1, -1): "anti-diagonal"}
-
 
 def verify(puzzle: Puzzle, placement: Iterable[Cell]) -> Placement:
     """Return the placement sorted, or raise `InvalidPlacement` naming the first broken rule."""
@@ -52,29 +48,11 @@ def _check_cells(puzzle: Puzzle, cells: Placement) -> None:
 
 
 def _check_independent(puzzle: Puzzle, cells: Placement) -> None:
-    if puzzle.pawns:  # small boards only: pairwise with blocking is simplest to trust
-        for a, b in combinations(cells, 2):
-            if puzzle.attack(a, b):
-                raise InvalidPlacement(f"pieces at {a} and {b} attack each other")
-        return
-    for direction in puzzle.piece.rays:
-        seen: dict[int, Cell] = {}
-        for cell in cells:
-            key = ray_key(direction, cell)
-            if puzzle.toroidal:
-                key %= puzzle.rows
-            if key in seen:
-                line = _LINE_NAMES.get(direction, f"line {direction}")
-                raise InvalidPlacement(f"pieces at {seen[key]} and {cell} share a {line}")
-            seen[key] = cell
-    occupied = set(cells)
-    for a in cells:
-        for lr, lc in puzzle.piece.leaps:
-            b = (a[0] + lr, a[1] + lc)
-            if puzzle.toroidal:
-                b = (b[0] % puzzle.rows, b[1] % puzzle.cols)
-            if b in occupied and b != a:
-                raise InvalidPlacement(f"pieces at {a} and {b} attack each other by a leap")
+    clash = first_attack(puzzle.piece, cells, rows=puzzle.rows, cols=puzzle.cols,
+                         toroidal=puzzle.toroidal, pawns=puzzle.pawns)
+    if clash:
+        a, b, how = clash
+        raise InvalidPlacement(f"pieces at {a} and {b} {how}")
 
 
 def _check_dominating(puzzle: Puzzle, cells: Placement) -> None:

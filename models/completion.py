@@ -4,8 +4,9 @@ Deciding whether a partial placement extends to a full solution is NP-complete; 
 still just n-queens with fixed cells. Pre-placed queens off the board or attacking each
 other are rejected by `Puzzle` with an error naming the offending cell or pair.
 
-Three input forms: cells as "r,c r,c" (0-indexed), a file with one "row col" pair per line,
-and Grigoryan's vector form Q(i) = j (1-indexed, 0 = empty row).
+Three input forms: cells as "r,c r,c" (0-indexed), a file with one "row col" pair per line
+(read by `models.placement_file.read_placement`), and Grigoryan's vector form Q(i) = j
+(1-indexed, 0 = empty row).
 
 >>> sorted(Completion(4, parse_cells("0,1 1,3")).fixed)
 [(0, 1), (1, 3)]
@@ -16,7 +17,6 @@ and Grigoryan's vector form Q(i) = j (1-indexed, 0 = empty row).
 from __future__ import annotations
 
 from collections.abc import Iterable
-from pathlib import Path
 
 from models.errors import MalformedInput
 from models.pieces import QUEEN, Cell
@@ -44,20 +44,6 @@ def _pair(tokens: list[str], where: str) -> Cell:
 def parse_cells(text: str) -> tuple[Cell, ...]:
     """'r,c r,c ...' (0-indexed) into cells."""
     return tuple(_pair(token.split(","), f"queen {token!r}") for token in text.split())
-
-
-def read_cells(path: Path) -> tuple[Cell, ...]:
-    """A file with one 'row col' pair per line (0-indexed); blank lines and # comments skipped."""
-    try:
-        lines = path.read_text().splitlines()
-    except (OSError, UnicodeDecodeError) as error:
-        raise MalformedInput(f"cannot read {path}: {error}") from None
-    cells = []
-    for number, line in enumerate(lines, 1):
-        content = line.split("#", 1)[0].replace(",", " ").split()
-        if content:
-            cells.append(_pair(content, f"{path}:{number}"))
-    return tuple(cells)
 
 
 def parse_vector(text: str) -> tuple[Cell, ...]:

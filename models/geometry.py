@@ -6,7 +6,7 @@ the constraints it is checking.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from math import gcd
 
 from models.pieces import Cell, Piece
@@ -69,6 +69,42 @@ def attacks(
                 if cell in pawns:
                     break
     return False
+
+
+_LINE_NAMES = {(0, 1): "row", (1, 0): "column", (1, 1): "diagonal", (1, -1): "anti-diagonal"}
+
+
+def first_attack(
+    piece: Piece, cells: Iterable[Cell], *, rows: int, cols: int, toroidal: bool, pawns: frozenset[Cell]
+) -> tuple[Cell, Cell, str] | None:
+    """The first two cells that attack each other, and how ("share a diagonal"), or None.
+
+    Without pawns this is O(k) for k cells: one hash of each ray key per direction, and a set
+    lookup per leap. With pawns (small boards only) pairs are tested with `attacks`.
+    """
+    cells = list(cells)
+    if pawns:
+        for i, a in enumerate(cells):
+            for b in cells[i + 1:]:
+                if attacks(piece, a, b, rows=rows, cols=cols, toroidal=toroidal, pawns=pawns):
+                    return a, b, "attack each other"
+        return None
+    for direction in piece.rays:
+        seen: dict[int, Cell] = {}
+        for cell in cells:
+            key = ray_key(direction, cell) % rows if toroidal else ray_key(direction, cell)
+            if key in seen:
+                return seen[key], cell, f"share a {_LINE_NAMES.get(direction, f'line {direction}')}"
+            seen[key] = cell
+    occupied = set(cells)
+    for a in cells:
+        for lr, lc in piece.leaps:
+            b = (a[0] + lr, a[1] + lc)
+            if toroidal:
+                b = (b[0] % rows, b[1] % cols)
+            if b in occupied and b != a:
+                return a, b, "attack each other by a leap"
+    return None
 
 
 def torus_is_safe(n: int) -> bool:

@@ -93,9 +93,19 @@ class ConstraintModel:
 
     @property
     def row_family(self) -> LineFamily | None:
-        """The rows, when every row holds exactly one piece: the row viewpoint's variables."""
-        rows = self.family("rows")
-        return rows if rows is not None and rows.exactly_one and len(rows.lines) == self.rows else None
+        """The rows, when every row holds exactly one piece: the row viewpoint's variables.
+
+        Recognised by structure: an exactly-one family with one line per board row, each line
+        inside a single row."""
+        return next((f for f in self.families if f.exactly_one and len(f.lines) == self.rows
+                     and all(len({r for r, _ in line.cells}) == 1 for line in f.lines)), None)
+
+    @property
+    def branch_lines(self) -> list[Line]:
+        """The exactly-one lines still open (no fixed piece): what a search chooses a piece for,
+        one line per level ("one queen per row"). Empty when no family is exactly-one."""
+        family = next((f for f in self.families if f.exactly_one), None)
+        return [] if family is None else [line for line in family.lines if not self.fixed.intersection(line.cells)]
 
     def with_size(self, size: int) -> ConstraintModel:
         """The same model asking for exactly `size` pieces (used to count optimal solutions)."""

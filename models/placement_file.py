@@ -4,8 +4,8 @@ A placement is a board side n and queens on it, held as `columns`: the column of
 queen, -1 for an empty row (Grigoryan's vector form, 0-indexed). Three formats:
 - npy:  that array, int32, as a numpy .npy file (4 bytes a row). An (k, 2) array of
         (row, col) pairs is read too.
-- text: a `# n=N` line, then one `row col` line per queen: the format `read_cells` and the
-        completion family read, so generated instances feed straight into `queens solve`.
+- text: a `# n=N` line, then one `row col` (or `row,col`) line per queen: what completion's
+        `--queens FILE` reads, so generated instances feed straight into `queens solve`.
 - perm: the n columns on one line, separated by spaces (-1 for an empty row).
 Readers hand out (rows, cols) chunks: a memory-mapped .npy, text parsed a block at a time.
 
@@ -29,9 +29,10 @@ import numpy as np
 from models.errors import MalformedInput
 
 FORMATS = ("npy", "text", "perm")
-CHUNK = 1 << 16
+CHUNK = 65535
 """Queens per chunk, written or read: a few MB of temporaries (as Python ints when formatting
-text) whatever n is."""
+text) whatever n is. The verifier checks chunks of this size too (its uint16 position stamps
+hold 1..65535), so a chunk read is a chunk checked, never split in two."""
 BLOCK = 1 << 22
 """Bytes of text parsed at a time."""
 _NPY_MAGIC = b"\x93NUMPY"
@@ -92,6 +93,13 @@ class PlacementFile:
             yield from _column_chunks(self.path)
         else:
             yield from _pair_chunks(self.path)
+
+    def cells(self) -> np.ndarray:
+        """All the queens as a (k, 2) array of (row, col), in file order."""
+        parts = list(self.chunks())
+        if not parts:
+            return np.empty((0, 2), np.int64)
+        return np.column_stack((np.concatenate([r for r, _ in parts]), np.concatenate([c for _, c in parts])))
 
 
 def read_placement(path: Path) -> PlacementFile:
@@ -168,12 +176,13 @@ def _decode(path: Path, line: int, block: bytes) -> str:
     try:
         return block.decode("ascii")
     except UnicodeDecodeError:
-        raise MalformedInput(f"{path}:{line}: not a text placement (nor .npy)") from None
+        raise MalformedInput(f"cannot read {path}:{line}: not a text placement (nor .npy)") from None
 
 
 def _text(path: Path, line: int, block: bytes) -> str:
-    """A block's text with # comments blanked out (line breaks kept, so line numbers hold)."""
-    text = _decode(path, line, block)
+    """A block's text with # comments blanked out (line breaks kept, so line numbers hold) and
+    commas read as spaces ('r,c' lines are 'r c' lines)."""
+    text = _decode(path, line, block).replace(",", " ")
     return _COMMENT.sub("", text) if "#" in text else text
 
 
@@ -182,7 +191,7 @@ def _text_start(path: Path) -> tuple[int | None, str | None]:
     header = None
     for line, block in _blocks(path):
         for raw in _decode(path, line, block).splitlines():
-            content = raw.strip()
+            content = raw.replace(",", " ").strip()
             if content.startswith("#"):
                 match = _HEADER.match(content)
                 if match and header is None:

@@ -12,10 +12,9 @@ into the generic constraint form every backend reads.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from itertools import combinations
 
 from models.errors import AttackingQueens, InvalidBoard, OffBoard
-from models.geometry import attacks
+from models.geometry import attacks, first_attack
 from models.pieces import QUEEN, Cell, Piece
 
 
@@ -63,9 +62,10 @@ class Puzzle:
         if self.pieces is not None and len(self.fixed) > self.pieces:
             raise InvalidBoard(f"{len(self.fixed)} pre-placed pieces but only {self.pieces} allowed")
         if self.independent:
-            for a, b in combinations(sorted(self.fixed), 2):
-                if self.attack(a, b):
-                    raise AttackingQueens(a, b)
+            clash = first_attack(self.piece, sorted(self.fixed), rows=self.rows, cols=self.cols,
+                                 toroidal=self.toroidal, pawns=self.pawns)
+            if clash:
+                raise AttackingQueens(clash[0], clash[1])
 
     @property
     def name(self) -> str:

@@ -55,9 +55,3 @@ def symmetry_group(model: ConstraintModel) -> tuple[Transform, ...]:
         )
     reference = signature(_RECTANGLE[0])
     return tuple(t for t in board_transforms(model.rows, model.cols) if signature(t) == reference)
-
-
-def canonical_form(placement: Iterable[Cell], group: tuple[Transform, ...], rows: int, cols: int) -> tuple[Cell, ...]:
-    """The least image of `placement` under `group`: equal for placements in one class."""
-    cells = tuple(placement)
-    return min(tuple(sorted(t(c, rows, cols) for c in cells)) for t in group)

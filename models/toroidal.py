@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from math import gcd
 
+from models.geometry import torus_is_safe
 from models.pieces import QUEEN
 from models.puzzle import Puzzle
 
@@ -22,6 +23,6 @@ def why_none(n: int) -> str | None:
     >>> why_none(6)
     'gcd(6, 6) = 6 != 1: by Pólya (1918) no n queens fit on an n x n torus unless gcd(n, 6) = 1'
     """
-    if n == 1 or gcd(n, 6) == 1:
+    if torus_is_safe(n):
         return None
     return f"gcd({n}, 6) = {gcd(n, 6)} != 1: by Pólya (1918) no n queens fit on an n x n torus unless gcd(n, 6) = 1"

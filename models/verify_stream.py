@@ -29,10 +29,8 @@ from pathlib import Path
 import numpy as np
 
 from models.errors import InvalidBoard, InvalidPlacement, MalformedInput
-from models.placement_file import Chunk, read_placement
+from models.placement_file import CHUNK, Chunk, read_placement
 
-CHUNK = 65535
-"""Queens checked together: positions 1..CHUNK must fit the uint16 stamps."""
 LINES = ("a row", "a column", "a diagonal", "an anti-diagonal")
 
 Chunks = Callable[[], Iterator[Chunk]]

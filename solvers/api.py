@@ -15,7 +15,7 @@ import time
 from collections.abc import Iterator
 
 from models import BackendError, Placement, Puzzle, TimeLimit, Unsupported, lower, verify
-from solvers.backend import Backend
+from solvers.backend import Backend, deadline_after
 from solvers.registry import get_backend
 from solvers.result import Result, Status
 
@@ -25,19 +25,13 @@ it pays for the processes' start-up (Q(12): cpsat 8.4 s -> 2.7 s, csp 3.6 -> 1.1
 0.7 s; below, Q(10) and Q(11) take about as long as starting the processes)."""
 
 
-def _deadline(time_limit: float | None) -> float | None:
-    if time_limit is not None and time_limit <= 0:
-        raise Unsupported(f"the time limit must be positive, got {time_limit}")
-    return None if time_limit is None else time.monotonic() + time_limit
-
-
 def solve(puzzle: Puzzle, backend: str = "cpsat", *, time_limit: float | None = None,
           **options: object) -> Result:
     """One solution (the fewest pieces, when the puzzle minimises), verified."""
     engine = get_backend(backend, **options)
     model = lower(puzzle)
     start = time.perf_counter()
-    deadline = _deadline(time_limit)
+    deadline = deadline_after(time_limit)
     try:
         found = engine.minimise(model, deadline) if model.minimise else engine.find(model, deadline)
     except TimeLimit:
@@ -60,7 +54,7 @@ def solutions(puzzle: Puzzle, backend: str = "cpsat", *, time_limit: float | Non
     """
     engine = get_backend(backend, **options)
     model = lower(puzzle)
-    deadline = _deadline(time_limit)
+    deadline = deadline_after(time_limit)
     if model.minimise:
         best = engine.minimise(model, deadline)
         if best is None:
@@ -95,7 +89,7 @@ def count(puzzle: Puzzle, backend: str = "cpsat", *, time_limit: float | None = 
         )
     model = lower(puzzle)
     start = time.perf_counter()
-    deadline = _deadline(time_limit)
+    deadline = deadline_after(time_limit)
     objective = None
     total = 0
     try:

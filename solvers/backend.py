@@ -15,7 +15,29 @@ from abc import ABC, abstractmethod
 from collections.abc import Iterator
 from typing import ClassVar
 
-from models import ConstraintModel, Placement, TimeLimit
+from models import ConstraintModel, Placement, TimeLimit, Unsupported
+
+
+def deadline_after(time_limit: float | None) -> float | None:
+    """The `time.monotonic()` instant a search must stop at (None: no limit).
+
+    >>> deadline_after(None) is None
+    True
+    """
+    if time_limit is not None and time_limit <= 0:
+        raise Unsupported(f"the time limit must be positive, got {time_limit}")
+    return None if time_limit is None else time.monotonic() + time_limit
+
+
+def seconds_left(deadline: float | None, message: str) -> float:
+    """Seconds until `deadline`, or -1.0 when there is none (what the C kernels take);
+    raises TimeLimit(message) once it has passed."""
+    if deadline is None:
+        return -1.0
+    left = deadline - time.monotonic()
+    if left <= 0:
+        raise TimeLimit(message)
+    return left
 
 
 class Backend(ABC):

@@ -28,8 +28,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from models import BackendError, Cell, InvalidBoard, MalformedInput, TimeLimit, Unsupported
+from models import BackendError, Cell, InvalidBoard, MalformedInput, Unsupported
 from models.verify_stream import verify_cells, verify_columns
+from solvers.backend import deadline_after, seconds_left
 from solvers.local_search import seed_for
 from solvers.native import _completion, _localsearch
 
@@ -82,18 +83,13 @@ def solve_completion(n: int, queens: Iterable[Cell] | np.ndarray, *, seed: int =
     rows, cols = _queen_arrays(queens)
     verify_cells(n, rows, cols)
     start = time.perf_counter()
-    deadline = None if time_limit is None else time.monotonic() + time_limit
+    deadline = deadline_after(time_limit)
     packed_rows, packed_cols = rows.tobytes(), cols.tobytes()
     columns = np.empty(n, np.int32)
     stats: dict[str, int | float | str] = {"queens given": len(rows), "rounds": 0}
 
-    def seconds_left() -> float:
-        if deadline is None:
-            return -1.0
-        left = deadline - time.monotonic()
-        if left <= 0:
-            raise TimeLimit(f"completion: undecided after {time_limit} s")
-        return left
+    def time_left() -> float:
+        return seconds_left(deadline, f"completion: undecided after {time_limit} s")
 
     free = n - len(rows)
     steps, dead_ends, work = FIRST_STEPS, FIRST_DEAD_ENDS, FIRST_WORK
@@ -102,7 +98,7 @@ def solve_completion(n: int, queens: Iterable[Cell] | np.ndarray, *, seed: int =
         stats["rounds"] = attempt + 1
         if attempt > 0 or free > EXACT_FIRST:
             outcome, repaired = _localsearch.search(n, columns, packed_rows, packed_cols,
-                                                    seed=seed_for(seed, attempt), seconds=seconds_left(),
+                                                    seed=seed_for(seed, attempt), seconds=time_left(),
                                                     max_steps=steps)
             stats["repair steps"] = int(stats.get("repair steps", 0)) + repaired["repair steps"]
             if outcome == _localsearch.SOLVED:
@@ -110,14 +106,14 @@ def solve_completion(n: int, queens: Iterable[Cell] | np.ndarray, *, seed: int =
         if free * free <= work:
             outcome, solution, searched = _completion.complete(n, packed_rows, packed_cols,
                                                                seed=seed_for(seed, attempt),
-                                                               seconds=seconds_left(), dead_ends=dead_ends)
+                                                               seconds=time_left(), dead_ends=dead_ends)
             for key in ("nodes", "dead ends", "restarts"):
                 stats[key] = int(stats.get(key, 0)) + searched[key]
             if outcome == _completion.SOLVED:
                 return _checked(np.frombuffer(solution, np.int32), rows, cols, "exact search", start, stats)
             if outcome == _completion.NO_SOLUTION:
                 return CompletionResult(None, "exact search", time.perf_counter() - start, stats)
-        seconds_left()  # out of time raises here; otherwise both used their allowances
+        time_left()  # out of time raises here; otherwise both used their allowances
         attempt += 1
         steps = min(steps * 2, MAX_ALLOWANCE)
         dead_ends, work = min(dead_ends * 4, MAX_ALLOWANCE), min(work * 4, MAX_ALLOWANCE)

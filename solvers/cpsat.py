@@ -26,7 +26,7 @@ from collections.abc import Callable, Iterator
 from ortools.sat.python import cp_model
 
 from models import ConstraintModel, LineKind, Placement, TimeLimit, Unsupported
-from solvers.backend import Backend
+from solvers.backend import Backend, seconds_left
 from solvers.enumeration import callback_stream
 
 VIEWPOINTS = ("boolean", "alldifferent")
@@ -122,14 +122,9 @@ class CpSat(Backend):
         return cell
 
     def _solver(self, deadline: float | None, *, enumerating: bool = False) -> cp_model.CpSolver:
-        import time
-
         solver = cp_model.CpSolver()
         if deadline is not None:
-            left = deadline - time.monotonic()
-            if left <= 0:
-                raise TimeLimit("cpsat: time limit reached before solving")
-            solver.parameters.max_time_in_seconds = left
+            solver.parameters.max_time_in_seconds = seconds_left(deadline, "cpsat: time limit reached before solving")
         if self.workers:
             solver.parameters.num_workers = self.workers
         solver.parameters.cp_model_presolve = enumerating if self.presolve is None else self.presolve

@@ -12,12 +12,11 @@ next seed. Every answer passes the streaming verifier before it is returned.
 
 from __future__ import annotations
 
-import time
-
 import numpy as np
 
 from models import BackendError, InvalidBoard, TimeLimit
 from models.verify_stream import verify_columns
+from solvers.backend import deadline_after, seconds_left
 from solvers.native import _localsearch
 
 SEED_STRIDE = 0x9E3779B97F4A7C15
@@ -35,13 +34,11 @@ def random_solution(n: int, seed: int = 0, time_limit: float | None = None) -> n
         raise InvalidBoard(f"local search needs 1 <= n <= {_localsearch.MAX_N}, got {n!r}")
     if n in (2, 3):
         return None
-    deadline = None if time_limit is None else time.monotonic() + time_limit
+    deadline = deadline_after(time_limit)
     columns = np.empty(n, np.int32)
     attempt = 0
     while True:
-        left = -1.0 if deadline is None else deadline - time.monotonic()
-        if deadline is not None and left <= 0:
-            raise TimeLimit(f"local search: no solution of {n}-queens within {time_limit} s")
+        left = seconds_left(deadline, f"local search: no solution of {n}-queens within {time_limit} s")
         outcome, _ = _localsearch.search(n, columns, seed=seed_for(seed, attempt), seconds=left)
         attempt += 1
         if outcome == _localsearch.SOLVED:

@@ -9,7 +9,7 @@ from solvers.backend import Backend
 
 BACKENDS: dict[str, tuple[str, str, str]] = {
     # name: (module, class, what to install when the import fails)
-    "native": ("solvers.native", "Native", "reinstall the package: pip install -e . compiles it"),
+    "native": ("solvers.native.backend", "Native", "reinstall the package: pip install -e . compiles it"),
     "cpsat": ("solvers.cpsat", "CpSat", "pip install ortools"),
     "sat": ("solvers.sat", "Sat", "pip install python-sat"),
     "csp": ("solvers.csp", "Csp", "pip install python-constraint2"),

@@ -20,7 +20,6 @@ puzzle with an off-centre queen simply gets no such saving.
 
 from __future__ import annotations
 
-import os
 import time
 from collections.abc import Iterable
 from concurrent.futures import ProcessPoolExecutor
@@ -28,8 +27,10 @@ from dataclasses import dataclass, replace
 from itertools import product
 from multiprocessing import get_context
 
-from models import Cell, ConstraintModel, Line, Puzzle, lower, symmetry_group
+from models import Cell, ConstraintModel, Puzzle, lower, symmetry_group
 from solvers.api import count
+from solvers.backend import deadline_after
+from solvers.native.counting import default_threads
 from solvers.result import Result, Status
 
 TASKS_PER_PROCESS = 4
@@ -44,14 +45,6 @@ class Subproblem:
     weight: int
 
 
-def _branch_lines(model: ConstraintModel, lines: int) -> list[Line]:
-    """The first `lines` lines of the first exactly-one family that hold no fixed piece yet."""
-    family = next((f for f in model.families if f.exactly_one), None)
-    if family is None:
-        return []
-    return [line for line in family.lines if not model.fixed.intersection(line.cells)][:lines]
-
-
 def subproblems(model: ConstraintModel, lines: int = 1) -> tuple[Subproblem, ...]:
     """Disjoint subproblems whose weighted counts add up to the model's count.
 
@@ -60,7 +53,7 @@ def subproblems(model: ConstraintModel, lines: int = 1) -> tuple[Subproblem, ...
     orbit under the symmetries that map each of those lines onto itself. A model without an
     exactly-one family, or that minimises, is not split: one subproblem, itself.
     """
-    branch = _branch_lines(model, lines)
+    branch = model.branch_lines[:lines]
     if not branch or model.minimise:
         return (Subproblem(frozenset(), 1),)
     keep = [set(line.cells) for line in branch]
@@ -120,10 +113,10 @@ def count_split(puzzle: Puzzle, backend: str = "cpsat", *, time_limit: float | N
     by `solvers.count`; a subproblem stopped at the time limit makes the total a lower bound.
     """
     start = time.perf_counter()
-    workers = processes or len(os.sched_getaffinity(0))
+    workers = processes or default_threads()
     model = lower(puzzle)
     parts = plan(model, workers)
-    deadline = None if time_limit is None else time.monotonic() + time_limit
+    deadline = deadline_after(time_limit)
     jobs = [(puzzle, part.fixed, backend, deadline, dict(options)) for part in parts]
     if workers == 1 or len(parts) == 1:
         results = [_count_one(*job) for job in jobs]

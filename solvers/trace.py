@@ -112,10 +112,8 @@ class Trace:
     def _search(self, size: int, counters: _Counters) -> Iterator[TraceEvent]:
         model = self.model
         placed = sorted(model.fixed)
-        primary = next((f for f in model.families if f.exactly_one), None)
-        if primary is not None:
-            lines = [line for line in primary.lines if not model.fixed.intersection(line.cells)]
-            yield from self._fill_lines(lines, 0, placed, size, counters)
+        if any(f.exactly_one for f in model.families):
+            yield from self._fill_lines(model.branch_lines, 0, placed, size, counters)
         else:
             yield from self._choose_cells(0, placed, size, counters)
 

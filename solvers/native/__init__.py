@@ -1,5 +1,4 @@
-"""The native backend: a C bitset search, the suite's ground truth (see kernel.c)."""
+"""The native backend's C kernels and their drivers; the backend class is in `backend.py`.
 
-from solvers.native.backend import Native
-
-__all__ = ["Native"]
+Kept empty so that importing one kernel (e.g. `_localsearch`) does not load the others.
+"""

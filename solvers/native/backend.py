@@ -16,9 +16,9 @@ import time
 from collections.abc import Iterator
 
 from models import ConstraintModel, Placement, TimeLimit, Unsupported
-from solvers.backend import Backend
+from solvers.backend import Backend, seconds_left
 from solvers.native import _kernel
-from solvers.native.counting import MAX_N, count_classes
+from solvers.native.counting import MAX_N, check_threads, count_classes
 from solvers.native.structure import plain_queens_size
 
 BATCH = 4096
@@ -46,9 +46,7 @@ class Native(Backend):
         super().__init__()
         if counter not in COUNTERS:
             raise Unsupported(f"native: counter must be one of {', '.join(COUNTERS)}, got {counter!r}")
-        if threads is not None and (not isinstance(threads, int) or isinstance(threads, bool) or threads < 1):
-            raise Unsupported(f"native: threads must be a positive number, got {threads!r}")
-        self.threads = threads
+        self.threads = None if threads is None else check_threads(threads)
         self.counter = counter
 
     def _build_for_size(self, model: ConstraintModel) -> None:
@@ -68,10 +66,7 @@ class Native(Backend):
                 conflicts[r * model.cols + c] |= mask
         for i in range(ncells):
             conflicts[i] &= ~(1 << i)
-        primary = next((f for f in model.families if f.exactly_one), None)
-        branch = [] if primary is None else [
-            line for line in primary.lines if not model.fixed.intersection(line.cells)
-        ]
+        branch = model.branch_lines
         target = model.size - len(model.fixed)
         if target < 0:
             raise Unsupported("more fixed pieces than the model's size")
@@ -94,12 +89,7 @@ class Native(Backend):
 
     @staticmethod
     def _seconds_left(deadline: float | None) -> float:
-        if deadline is None:
-            return -1.0
-        left = deadline - time.monotonic()
-        if left <= 0:
-            raise TimeLimit("native: time limit reached before the search started")
-        return left
+        return seconds_left(deadline, "native: time limit reached before the search started")
 
     def count(self, model: ConstraintModel, deadline: float | None) -> int:
         if self.counter != "simple":

@@ -102,6 +102,13 @@ def default_threads() -> int:
         return os.cpu_count() or 1
 
 
+def check_threads(threads: object) -> int:
+    """A thread count as given by a caller: a positive whole number, or Unsupported."""
+    if not isinstance(threads, int) or isinstance(threads, bool) or threads < 1:
+        raise Unsupported(f"threads must be a positive number, got {threads!r}")
+    return threads
+
+
 def count_classes(n: int, *, threads: int | None = None, ledger: Ledger | None = None, resume: bool = False,
                   progress: Progress | None = None, deadline: float | None = None, kernel: str = "auto",
                   stats: dict | None = None) -> SymmetryClasses:
@@ -113,9 +120,7 @@ def count_classes(n: int, *, threads: int | None = None, ledger: Ledger | None =
     within milliseconds and what they finished is recorded before the interrupt propagates.
     `stats`, if given, receives the subproblems, how many were resumed and the nodes searched.
     """
-    threads = default_threads() if threads is None else threads
-    if not isinstance(threads, int) or isinstance(threads, bool) or threads < 1:
-        raise Unsupported(f"threads must be a positive number, got {threads!r}")
+    threads = default_threads() if threads is None else check_threads(threads)
     stop = bytearray(1)
     with ThreadPoolExecutor(max_workers=threads, thread_name_prefix="queens-count") as pool:
         try:
