@@ -10,9 +10,10 @@ from __future__ import annotations
 import statistics
 import sys
 import time
+from collections.abc import Callable
 
 from models import NQueens
-from solvers import count, solve
+from solvers import Result, count, solve
 from solvers.sat import DEFAULT_ENCODING, ENCODINGS
 
 COUNT_N = 10
@@ -20,13 +21,14 @@ SOLVE_N = 60
 REPEATS = 3
 
 
-def _median_seconds(job) -> float:
+def _median_seconds(job: Callable[[], Result]) -> tuple[float, Result]:
+    """The median time of REPEATS runs of `job`, and the last run's result (for its stats)."""
     times = []
     for _ in range(REPEATS):
         start = time.perf_counter()
-        job()
+        result = job()
         times.append(time.perf_counter() - start)
-    return statistics.median(times)
+    return statistics.median(times), result
 
 
 def main() -> int:
@@ -34,9 +36,10 @@ def main() -> int:
     print("|---|---:|---:|---:|---:|")
     rows = []
     for name in ENCODINGS:
-        counting = _median_seconds(lambda name=name: count(NQueens(COUNT_N), "sat", encoding=name))
-        solving = _median_seconds(lambda name=name: solve(NQueens(SOLVE_N), "sat", encoding=name, time_limit=120))
-        stats = solve(NQueens(SOLVE_N), "sat", encoding=name).stats
+        counting, _ = _median_seconds(lambda name=name: count(NQueens(COUNT_N), "sat", encoding=name))
+        solving, solved = _median_seconds(lambda name=name: solve(NQueens(SOLVE_N), "sat", encoding=name,
+                                                                      time_limit=120))
+        stats = solved.stats
         rows.append((counting + solving, name))
         print(f"| {name}{' (default)' if name == DEFAULT_ENCODING else ''} | {counting:.3f} | {solving:.3f} "
               f"| {stats['clauses']:,} | {stats['variables'] - SOLVE_N * SOLVE_N:,} |")

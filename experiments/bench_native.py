@@ -25,6 +25,7 @@ import time
 from datetime import date
 from pathlib import Path
 
+from experiments import runner
 from solvers.native import _fast
 from solvers.native.counting import count_classes, default_threads
 
@@ -80,10 +81,7 @@ def measure(binary: Path, n: int, repeats: int, threads: int) -> dict:
 
 
 def machine() -> str:
-    model = next((line.split(":", 1)[1].strip() for line in Path("/proc/cpuinfo").read_text().splitlines()
-                  if line.startswith("model name")), platform.processor()) if Path("/proc/cpuinfo").exists() \
-        else platform.processor()
-    return f"{model}, {default_threads()} cores, {platform.system()} {platform.release()}"
+    return f"{runner.machine()['cpu']}, {default_threads()} cores, {platform.system()} {platform.release()}"
 
 
 def table(rows: list[dict], threads: int) -> str:
@@ -109,8 +107,9 @@ def main(argv: list[str] | None = None) -> int:
             print(f"n = {n}: ratio {rows[-1]['ratio_1']:.2f}x (1 thread), {rows[-1]['ratio_all']:.2f}x "
                   f"({threads} threads)", file=sys.stderr)
     kernel = "AVX-512 lanes" if _fast.VECTOR else "scalar"
+    where = machine()
     header = (f"Fast counter ({kernel} kernel) vs ../shared/bench/classic.c (gcc -O3 -march=native), "
-              f"medians of {args.repeats} runs, {date.today().isoformat()}, {machine()}. "
+              f"medians of {args.repeats} runs, {date.today().isoformat()}, {where}. "
               "Ratio = time / classic.c's single-thread time (lower is faster); cores used = CPU time / wall "
               f"time of the {threads}-thread runs (below {threads}: other processes had the cores).")
     report = f"{header}\n\n{table(rows, threads)}\n"
@@ -118,7 +117,7 @@ def main(argv: list[str] | None = None) -> int:
     RESULTS.mkdir(exist_ok=True)
     (RESULTS / "bench_native.md").write_text(report)
     (RESULTS / "bench_native.json").write_text(json.dumps(
-        {"date": date.today().isoformat(), "machine": machine(), "kernel": kernel, "rows": rows}, indent=2) + "\n")
+        {"date": date.today().isoformat(), "machine": where, "kernel": kernel, "rows": rows}, indent=2) + "\n")
     return 0
 
 

@@ -8,11 +8,12 @@ interrupted inside its search). So a hung or memory-hungry solver becomes a `tim
 `memout` row and the grid goes on.
 
 Each answer is checked against the native ground truth (solvers.count / solvers.solve with
-"native", computed once per task, family and n, under the same limits): a count or an optimum
-that differs is stored with its expected value and flagged by the report, never dropped.
-A solution needs no ground truth, since solvers.solve verified it; only a "no solution"
-answer is checked against native. Rows are written when a run ends, so an interrupted grid,
-run again, skips exactly the runs already stored.
+"native", computed once per task, family and n, under the same limits; a native run with its
+defaults is its own ground truth, not run twice): a count or an optimum that differs is stored
+with its expected value and flagged by the report, never dropped. A solution needs no ground
+truth, since solvers.solve verified it; only a "no solution" answer is checked against native.
+Rows are written when a run ends, so an interrupted grid, run again, skips exactly the runs
+already stored.
 """
 
 from __future__ import annotations
@@ -165,6 +166,11 @@ def _truth_run(run: Run) -> Run:
                    repetition=0)
 
 
+def _is_truth_run(run: Run) -> bool:
+    """Whether `run` is itself the ground truth's run: native, its defaults, no split."""
+    return run.backend == "native" and not run.options and not run.split
+
+
 def _truth_value(record: dict) -> tuple[int | None, str]:
     if record["status"] == "ok":
         return record["answer"], f"native: {record['outcome']}"
@@ -179,7 +185,8 @@ def _expected(run: Run, record: dict, store: Store, executor: Executor) -> int |
         return None
     known, value = store.truth(run.task, run.family, run.n)
     if not known:
-        for _, truth in executor([_truth_run(run)]):
+        truths = [(run, record)] if _is_truth_run(run) else executor([_truth_run(run)])
+        for _, truth in truths:
             value, note = _truth_value(truth)
             store.set_truth(run.task, run.family, run.n, value, note)
     return value

@@ -27,23 +27,13 @@ from __future__ import annotations
 
 import json
 import tomllib
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from itertools import product
 from pathlib import Path
 
-from models import MalformedInput, NQueens, Puzzle, QueensError
-from models.domination import Domination
-from models.pieces_families import Bishops, Kings, Knights, Rooks
-from models.superqueens import Superqueens
-from models.toroidal import Toroidal
+from models import MalformedInput, Puzzle, QueensError
+from models.catalogue import FAMILIES
 from solvers import BACKENDS, get_backend
-
-FAMILIES: dict[str, Callable[[int], Puzzle]] = {
-    "nqueens": NQueens, "superqueens": Superqueens, "toroidal": Toroidal, "domination": Domination,
-    "rooks": Rooks, "bishops": Bishops, "kings": Kings, "knights": Knights,
-}
-"""The families a grid may name, each a puzzle of size n (the names the CLI uses)."""
 
 TASKS = ("solve", "count", "minimise")
 _TOP_KEYS = {"name", "description", "repetitions", "time_limit", "memory_limit", "report", "grid"}
@@ -102,7 +92,6 @@ class Spec:
     name: str
     path: Path
     text: str
-    description: str = ""
     report: Path | None = None
     runs: tuple[Run, ...] = field(default=())
 
@@ -138,8 +127,8 @@ def load(path: Path) -> Spec:
     report = data.get("report")
     if report is not None and not isinstance(report, str):
         raise MalformedInput(f"{where}: key 'report' must be a directory path (a string)")
-    return Spec(name, path, text, _typed(data, "description", str, where, default=""),
-                None if report is None else Path(report), tuple(runs))
+    _typed(data, "description", str, where, default="")  # for the reader of the file: checked, not kept
+    return Spec(name, path, text, None if report is None else Path(report), tuple(runs))
 
 
 def _expand(spec: str, grid: dict, defaults: dict, where: str) -> list[Run]:

@@ -20,10 +20,6 @@ from pathlib import Path
 
 from models import MalformedInput
 
-STATUSES = ("ok", "timeout", "memout", "error")
-"""ok: the solver answered (a count, a solution, or "no solution"); timeout and memout: it hit
-the run's limit (killed, or it stopped itself); error: it failed (the message is kept)."""
-
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS runs (
     key TEXT PRIMARY KEY,
@@ -48,7 +44,12 @@ CREATE TABLE IF NOT EXISTS specs (name TEXT PRIMARY KEY, path TEXT NOT NULL, tex
 
 @dataclass(frozen=True)
 class Row:
-    """A stored run, as the report and the checks read it."""
+    """A stored run, as the report and the checks read it.
+
+    `status` is ok (the solver answered: a count, a solution, or "no solution"), timeout or
+    memout (it hit the run's limit: killed, or it stopped itself) or error (it failed; the
+    message is kept).
+    """
 
     key: str
     spec: str
@@ -157,9 +158,6 @@ class Store:
             data["split"] = bool(data["split"])
             rows.append(Row(**data))
         return rows
-
-    def specs(self) -> list[str]:
-        return [row[0] for row in self._db.execute("SELECT name FROM specs ORDER BY stored")]
 
 
 def _now() -> str:

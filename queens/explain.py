@@ -102,7 +102,8 @@ class Explanation:
 
 def explain(puzzle: Puzzle) -> Explanation:
     """The model of `puzzle` in math notation and what every backend compiles it to."""
-    return Explanation(describe_model(puzzle), compile_sizes(lower(puzzle)))
+    model = lower(puzzle)
+    return Explanation(describe_model(puzzle, model), compile_sizes(model))
 
 
 # --- the model in notation ---------------------------------------------------------------
@@ -157,9 +158,10 @@ def _title(puzzle: Puzzle) -> str:
     return f"{puzzle.name}: {amount} {puzzle.piece.name}s on the {board}" + (f"; {', '.join(rules)}" if rules else "")
 
 
-def describe_model(puzzle: Puzzle) -> ModelDescription:
-    """The lowered model of `puzzle` as formulas, one group per kind of constraint."""
-    model = lower(puzzle)
+def describe_model(puzzle: Puzzle, model: ConstraintModel | None = None) -> ModelDescription:
+    """The lowered model of `puzzle` as formulas, one group per kind of constraint (`model`:
+    `lower(puzzle)`, when the caller has it already)."""
+    model = lower(puzzle) if model is None else model
     blocked = puzzle.rows * puzzle.cols - len(model.cells)
     variables = (f"x[r,c] ∈ {{0, 1}} for each of the {len(model.cells):,} cells that may hold a "
                  f"{puzzle.piece.name} (1 = a {puzzle.piece.name} stands on (r, c))")

@@ -11,13 +11,17 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from models import Cell, Completion, NQueens, Puzzle, QueensError, parse_cells, parse_vector, read_cells
+import numpy as np
+
+from models import Cell, Completion, NQueens, Puzzle, QueensError, parse_cells, parse_vector
 from models.alternatives import Alternatives
+from models.catalogue import FAMILIES as BY_SIZE
 from models.domination import Domination
+from models.errors import MalformedInput
 from models.ninequeens import FreePawns, NineQueens
-from models.pieces_families import Bishops, Kings, Knights, RectangularQueens, Rooks
-from models.superqueens import Superqueens
-from models.toroidal import Toroidal, why_none
+from models.pieces_families import Knights, RectangularQueens
+from models.placement_file import read_placement
+from models.toroidal import why_none
 
 Target = Puzzle | Alternatives
 
@@ -43,16 +47,45 @@ class Family:
     why_none: Callable[[FamilyOptions], str | None] | None = None
 
 
-def _queens(options: FamilyOptions) -> tuple[Cell, ...]:
-    if options.vector is not None:
-        if options.queens is not None:
+def pre_placed_cells(queens: str | None, vector: str | None, n: int) -> np.ndarray:
+    """The completion's pre-placed queens, from --queens or --vector, as a (k, 2) array of cells.
+
+    --queens is 'r,c r,c' or a file, read in O(k) by `read_placement`: 'row col' lines (the
+    text `queens generate` writes), one line of columns, or .npy; a file that says its n must
+    say this one. --vector is Grigoryan's vector, as text or a file.
+
+    >>> pre_placed_cells(None, "1 5 0 0", 4).tolist()
+    [[0, 0], [1, 4]]
+    """
+    if vector is not None:
+        if queens is not None:
             raise QueensError("give the pre-placed queens once: --queens or --vector")
-        text = options.vector
-        return parse_vector(Path(text).read_text() if Path(text).is_file() else text)
-    if options.queens is None:
+        path = Path(vector)
+        return _array(parse_vector(path.read_text() if path.is_file() else vector))
+    if queens is None:
         raise QueensError("completion needs pre-placed queens: --queens FILE|'r,c r,c' or --vector")
-    path = Path(options.queens)
-    return read_cells(path) if path.is_file() else parse_cells(options.queens)
+    path = Path(queens)
+    if not path.is_file():
+        return _array(parse_cells(queens))
+    placement = read_placement(path)
+    if placement.n is not None and placement.n != n:
+        raise MalformedInput(f"{path} is for n = {placement.n}, not {n}")
+    return placement.cells()
+
+
+def _array(cells: tuple[Cell, ...]) -> np.ndarray:
+    return np.array(cells, np.int64).reshape(-1, 2)
+
+
+def _completion(o: FamilyOptions) -> Puzzle:
+    cells = pre_placed_cells(o.queens, o.vector, o.n).tolist()  # Python ints, not numpy scalars
+    return Completion(o.n, (tuple(cell) for cell in cells))
+
+
+def _of_size(name: str) -> Callable[[FamilyOptions], Target]:
+    """A family built from n alone (models.catalogue)."""
+    build = BY_SIZE[name]
+    return lambda o: build(o.n)
 
 
 def _nqueens(o: FamilyOptions) -> Puzzle:
@@ -69,14 +102,14 @@ def _ninequeens(o: FamilyOptions) -> Target:
 
 FAMILIES: dict[str, Family] = {
     "nqueens": Family(_nqueens, frozenset({"m"})),
-    "completion": Family(lambda o: Completion(o.n, _queens(o)), frozenset({"queens", "vector"})),
-    "superqueens": Family(lambda o: Superqueens(o.n)),
-    "toroidal": Family(lambda o: Toroidal(o.n), why_none=lambda o: why_none(o.n)),
+    "completion": Family(_completion, frozenset({"queens", "vector"})),
+    "superqueens": Family(_of_size("superqueens")),
+    "toroidal": Family(_of_size("toroidal"), why_none=lambda o: why_none(o.n)),
     "domination": Family(lambda o: Domination(o.n, o.independent), frozenset({"independent"})),
     "ninequeens": Family(_ninequeens, frozenset({"pawns", "pawn", "pieces"})),
-    "rooks": Family(lambda o: Rooks(o.n)),
-    "bishops": Family(lambda o: Bishops(o.n)),
-    "kings": Family(lambda o: Kings(o.n)),
+    "rooks": Family(_of_size("rooks")),
+    "bishops": Family(_of_size("bishops")),
+    "kings": Family(_of_size("kings")),
     "knights": Family(lambda o: Knights(o.n, o.pieces), frozenset({"pieces"})),
 }
 

@@ -79,21 +79,23 @@ def requested_options() -> dict[str, object]:
     return click.get_current_context().meta.get(_META, {})
 
 
-def is_plain_queens(target: object) -> bool:
-    """Whether the fast counter serves `target`: plain n-queens, judged by the model's structure."""
-    return isinstance(target, Puzzle) and plain_queens_size(lower(target)) is not None
+def plain_queens_n(target: object) -> int | None:
+    """n when the fast counter serves `target` (plain n-queens, judged by the model's structure)."""
+    return plain_queens_size(lower(target)) if isinstance(target, Puzzle) else None
 
 
-def native_count(puzzle: Puzzle, backend: str, time_limit: float | None, viewpoint: str | None,
+def native_count(puzzle: Puzzle, n: int | None, backend: str, time_limit: float | None, viewpoint: str | None,
                  encoding: str | None, as_json: bool) -> int:
-    """Count `puzzle` with the fast counter as the options ask; returns the exit code."""
+    """Count `puzzle` with the fast counter as the options ask; returns the exit code.
+
+    `n` is `plain_queens_n(puzzle)`: None refuses the count (the options need plain n-queens).
+    """
     options = requested_options()
     names = ", ".join(f"--{name}" for name in options)
     source = click.get_current_context().get_parameter_source("backend")
     if backend != "native" and not (backend == "all" and source is ParameterSource.DEFAULT):
         raise click.UsageError(f"{names}: these use the native counter; pass --backend native (or no --backend)")
     backend_settings("native", viewpoint, encoding)  # --viewpoint/--encoding do not apply: usage error
-    n = plain_queens_size(lower(puzzle)) if isinstance(puzzle, Puzzle) else None
     if n is None:
         raise click.UsageError(f"{names}: these apply to plain n-queens on a full square board (the nqueens family)")
     if n > MAX_N:

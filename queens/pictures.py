@@ -31,8 +31,9 @@ LIGHT, DARK = "#f0d9b5", "#b58863"
 ATTACKED_LIGHT, ATTACKED_DARK = "#f2a48f", "#cf7358"  # the square colours tinted red
 PIECE_FILL, PIECE_EDGE = "#222222", "#f8f8f8"
 PAWN_FILL, PAWN_EDGE = "#fafafa", "#222222"  # pawns are white: they block, they do not count
-MAX_PICTURE = 100
-"""Boards wider than this are not drawn: the picture would be a smear of pixels."""
+MAX_DRAWN = 100
+"""Boards wider than this are not drawn: a picture would be a smear of pixels, a text board
+unreadable and huge."""
 
 Shape = tuple[tuple[tuple[float, float], ...], tuple[tuple[float, float, float], ...]]
 """Polygons and circles (x, y, radius) in the unit square, y pointing down."""
@@ -57,10 +58,16 @@ SHAPES: dict[str, Shape] = {
     "pawn": ((((0.32, 0.86), (0.68, 0.86), (0.58, 0.5), (0.42, 0.5)),), ((0.5, 0.36, 0.14),)),
 }
 _LETTERS = {"knight": "N", "superqueen": "S"}
+_GLYPHS = {"queen": "♛", "king": "♚", "rook": "♜", "bishop": "♝", "knight": "♞"}
+"""The Unicode chess pieces; a superqueen has none and keeps its letter."""
 
 
 def _letter(puzzle: Puzzle) -> str:
     return _LETTERS.get(puzzle.piece.name, puzzle.piece.name[:1].upper())
+
+
+def _glyph(puzzle: Puzzle) -> str:
+    return _GLYPHS.get(puzzle.piece.name) or _letter(puzzle)
 
 
 def attacked_cells(puzzle: Puzzle, placement: Iterable[Cell]) -> frozenset[Cell]:
@@ -78,8 +85,8 @@ def _colours(shape: str) -> tuple[str, str]:
 
 
 def _check_drawable(puzzle: Puzzle) -> None:
-    if max(puzzle.rows, puzzle.cols) > MAX_PICTURE:
-        raise QueensError(f"boards are drawn up to {MAX_PICTURE} wide; {puzzle.rows}x{puzzle.cols} is too large")
+    if max(puzzle.rows, puzzle.cols) > MAX_DRAWN:
+        raise QueensError(f"boards are drawn up to {MAX_DRAWN} wide; {puzzle.rows}x{puzzle.cols} is too large")
 
 
 @dataclass(frozen=True)
@@ -253,21 +260,31 @@ class Board(_Picture):
                 layers[cell] = _Layer(fill, shape, cross=cell in self.puzzle.forbidden)
         return layers
 
-    def text(self, marks: dict[Cell, str] | None = None) -> str:
+    def text(self, marks: dict[Cell, str] | None = None, *, unicode: bool = False) -> str:
         """The `Q . ~` board: pieces by letter, `~` attacked (with show_attacks), p pawn, # blocked.
 
-        `marks` overrides single squares (the trace marks a conflicting try with `x`).
+        `unicode` draws chess glyphs instead, as `queens solve` prints a board: `♛` a queen
+        (`♜ ♝ ♞ ♚` the other pieces), `·` empty, `♟` pawn, `▪` blocked. `marks` overrides single
+        squares (the trace marks a conflicting try with `x`).
+
+        >>> from models import NQueens
+        >>> print(Board(NQueens(4), ((0, 1), (1, 3), (2, 0), (3, 2))).text(unicode=True))
+        · ♛ · ·
+        · · · ♛
+        ♛ · · ·
+        · · ♛ ·
         """
         occupied, attacked, marks = set(self.placement), self.attacked(), marks or {}
-        letter = _letter(self.puzzle)
+        piece, empty, pawn, blocked = ((_glyph(self.puzzle), "·", "♟", "▪") if unicode
+                                       else (_letter(self.puzzle), ".", "p", "#"))
         rows = []
         for r in range(self.puzzle.rows):
             row = []
             for c in range(self.puzzle.cols):
                 cell = (r, c)
-                row.append(marks.get(cell) or (letter if cell in occupied else "p" if cell in self.puzzle.pawns
-                                               else "#" if cell in self.puzzle.forbidden
-                                               else "~" if cell in attacked else "."))
+                row.append(marks.get(cell) or (piece if cell in occupied else pawn if cell in self.puzzle.pawns
+                                               else blocked if cell in self.puzzle.forbidden
+                                               else "~" if cell in attacked else empty))
             rows.append(" ".join(row))
         return "\n".join(rows)
 
@@ -283,9 +300,6 @@ class HeatMap(_Picture):
 
     def _title(self) -> str:
         return f"{self.puzzle.name}: cell use across {self.total:,} solutions"
-
-    def share(self, cell: Cell) -> float:
-        return self.counts.get(cell, 0) / self.total if self.total else 0.0
 
     def _layers(self) -> dict[Cell, _Layer]:
         top = max(self.counts.values(), default=0) or 1

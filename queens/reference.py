@@ -13,13 +13,14 @@ from solvers import Result, Status
 from solvers.classes import count_target
 
 
-def ground_truth(puzzle: Puzzle | Alternatives, results: list[Result]) -> int | None:
-    """The native count: reused if native is among `results`, else computed (None if it can't)."""
-    for result in results:
-        if result.backend == "native" and result.status is Status.COMPLETE:
-            return result.count
+def ground_truth(puzzle: Puzzle | Alternatives, results: list[Result], time_limit: float | None) -> int | None:
+    """The native count: native's own among `results` when it ran (None unless it finished),
+    else counted here within `time_limit` (None if it can't)."""
+    native = next((result for result in results if result.backend == "native"), None)
+    if native is not None:
+        return native.count if native.status is Status.COMPLETE else None
     try:
-        truth = count_target(puzzle, "native")
+        truth = count_target(puzzle, "native", time_limit=time_limit)
     except QueensError:
         return None
     return truth.count if truth.status is Status.COMPLETE else None

@@ -14,9 +14,8 @@ from pathlib import Path
 import click
 
 from models import MalformedInput
-from queens.commands.common import err, out
+from queens.commands.common import DISAGREES, err, out
 
-DISAGREES = 3
 DATABASE = "results.sqlite"
 
 
@@ -34,6 +33,7 @@ def bench_command() -> None:
 def run_command(spec_path: Path, db: Path | None, dask_address: str | None) -> int:
     """Run every run of SPEC not yet stored (an interrupted grid resumes where it stopped)."""
     from experiments.dask_grid import dask_executor
+    from experiments.report import flagged
     from experiments.runner import run_grid, sequential
     from experiments.spec import load
     from experiments.store import Store
@@ -44,7 +44,7 @@ def run_command(spec_path: Path, db: Path | None, dask_address: str | None) -> i
     try:
         with dask_executor(dask_address) if dask_address else nullcontext(sequential) as executor:
             tally = run_grid(spec, store, executor, progress=lambda line: err.print(line, markup=False))
-        wrong = [row for row in store.rows(spec.name) if row.disagrees]
+        wrong = flagged(store.rows(spec.name))
     finally:
         store.close()
     summary = ", ".join(f"{k} {status}" for status, k in sorted(tally.items())) or "nothing new to run"

@@ -76,14 +76,22 @@ def backend_options(*, allow_all: bool) -> Callable:
     return decorate
 
 
+DISAGREES = 3
+"""Exit code when an answer disagrees with the native ground truth (count, bench)."""
+
 json_option = click.option("--json", "as_json", is_flag=True, help="Machine-readable output on stdout.")
 
 
-def make_puzzle(family: str, n: int, m: int | None) -> Target:
-    """The puzzle named on the command line, with the family flags gathered by puzzle_options."""
+def _family_options(n: int, m: int | None) -> FamilyOptions:
+    """-n, -m and the family flags gathered by puzzle_options, noting which were given."""
     extra = click.get_current_context().meta.get("family options", {})
     given = frozenset(extra) | ({"m"} if m is not None else frozenset())
-    return build(family, FamilyOptions(n=n, m=m, given=given, **extra))
+    return FamilyOptions(n=n, m=m, given=given, **extra)
+
+
+def make_puzzle(family: str, n: int, m: int | None) -> Target:
+    """The puzzle named on the command line."""
+    return build(family, _family_options(n, m))
 
 
 def backend_settings(backend: str, viewpoint: str | None, encoding: str | None) -> dict:
@@ -113,5 +121,5 @@ def print_json(payload: dict) -> None:
 
 
 def explain_none(family: str, n: int, m: int | None) -> str | None:
-    extra = click.get_current_context().meta.get("family options", {})
-    return reason_for_none(family, FamilyOptions(n=n, m=m, **extra))
+    """Why the puzzle on the command line has no solution, when its family knows."""
+    return reason_for_none(family, _family_options(n, m))

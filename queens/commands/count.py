@@ -9,6 +9,7 @@ from rich.table import Table
 
 from models import QueensError
 from queens.commands.common import (
+    DISAGREES,
     backend_options,
     backend_settings,
     describe,
@@ -24,16 +25,14 @@ from queens.families import Target
 from queens.native_count import (
     LEDGER_FROM,
     MAX_N,
-    is_plain_queens,
     native_count,
     native_count_options,
+    plain_queens_n,
     requested_options,
 )
 from queens.reference import ground_truth
 from solvers import BACKENDS, Result, Status
 from solvers.classes import count_classes, count_target
-
-DISAGREES = 3
 
 
 @click.command("count")
@@ -45,13 +44,15 @@ def count_command(family, n, m, backend, time_limit, viewpoint, encoding, as_jso
     """Count solutions; with --backend all, compare every backend with the native counter."""
     puzzle = make_puzzle(family, n, m)
     requested = requested_options()
-    if set(requested) == {"unique"} and not is_plain_queens(puzzle):
+    long_count = backend in ("native", "all") and LEDGER_FROM <= n <= MAX_N
+    size = plain_queens_n(puzzle) if requested or long_count else None  # lowers the model: only when asked
+    if set(requested) == {"unique"} and size is None:
         return _classes(puzzle, "native" if backend == "all" else backend,
                         backend_settings(backend, viewpoint, encoding) if backend != "all" else {}, as_json)
     if requested:  # --unique, --threads, --resume, --ledger, --dask on plain n-queens: the fast counter
-        return native_count(puzzle, backend, time_limit, viewpoint, encoding, as_json)
-    if backend in ("native", "all") and LEDGER_FROM <= n <= MAX_N and is_plain_queens(puzzle):
-        return native_count(puzzle, "native", time_limit, viewpoint, encoding, as_json)  # long: keep a ledger
+        return native_count(puzzle, size, backend, time_limit, viewpoint, encoding, as_json)
+    if long_count and size is not None:  # a long plain count: the fast counter keeps a ledger
+        return native_count(puzzle, size, "native", time_limit, viewpoint, encoding, as_json)
     names = list(BACKENDS) if backend == "all" else [backend]
     results: list[Result] = []
     failures: dict[str, str] = {}
@@ -64,7 +65,7 @@ def count_command(family, n, m, backend, time_limit, viewpoint, encoding, as_jso
             if len(names) == 1:
                 raise
             failures[name] = str(error)
-    truth = ground_truth(puzzle, results)
+    truth = ground_truth(puzzle, results, time_limit)
     rows = []
     for result in results:
         agrees = None if truth is None or result.status is not Status.COMPLETE else result.count == truth

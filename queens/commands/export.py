@@ -2,37 +2,61 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from types import ModuleType
 
 import click
 
-from models import QueensError
+from models import BackendUnavailable, QueensError
 from queens.commands.common import err, make_puzzle, puzzle_options
 from queens.commands.layout import one_puzzle
-from solvers.export import FORMATS, dimacs, minizinc, opb
-from solvers.sat import DEFAULT_ENCODING, ENCODINGS
+
+
+def _exporters() -> ModuleType:
+    """solvers.export, imported only when an export is asked for: it needs pysat, so without
+    pysat `export` alone fails, with a message, and the other commands still start."""
+    try:
+        from solvers import export
+    except ImportError as error:
+        raise BackendUnavailable(f"export needs the sat backend's library ({error}); pip install python-sat") from None
+    return export
+
+
+class _LazyChoice(click.Choice):
+    """A click.Choice whose values are read from solvers.export only when the option is used."""
+
+    def __init__(self, values: Callable[[], Sequence[str]]) -> None:
+        self._values = values
+        self.case_sensitive = True
+
+    @property
+    def choices(self) -> tuple[str, ...]:
+        return tuple(self._values())
 
 
 @click.command("export")
 @puzzle_options
-@click.option("--format", "format_name", type=click.Choice(FORMATS), required=True, help="The file format.")
-@click.option("--encoding", type=click.Choice(list(ENCODINGS)), default=None,
-              help=f"dimacs: the cardinality encoding of each line [default: {DEFAULT_ENCODING}].")
+@click.option("--format", "format_name", type=_LazyChoice(lambda: _exporters().FORMATS), required=True,
+              help="The file format.")
+@click.option("--encoding", type=_LazyChoice(lambda: list(_exporters().ENCODINGS)), default=None,
+              help="dimacs: the cardinality encoding of each line [default: solvers.sat.DEFAULT_ENCODING].")
 @click.option("--size", type=click.IntRange(min=0), default=None,
               help="Exactly this many pieces (needed for DIMACS of a minimising family such as domination).")
 @click.option("--output", "-o", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Write to this file (mzn: the model here, the data beside it as .dzn); default stdout.")
 def export_command(family, n, m, format_name, encoding, size, output) -> int:
     """Write the puzzle for another solver; cell (r, c) is variable r*cols + c + 1 in every format."""
+    export = _exporters()
     puzzle = one_puzzle(make_puzzle(family, n, m), "export")
     if format_name != "dimacs" and encoding is not None:
         raise click.UsageError("--encoding applies to --format dimacs only")
     if format_name == "dimacs":
-        files = {output: dimacs(puzzle, encoding or DEFAULT_ENCODING, size=size)}
+        files = {output: export.dimacs(puzzle, encoding or export.DEFAULT_ENCODING, size=size)}
     elif format_name == "opb":
-        files = {output: opb(puzzle, size=size)}
+        files = {output: export.opb(puzzle, size=size)}
     else:
-        model, data = minizinc(puzzle, size=size)
+        model, data = export.minizinc(puzzle, size=size)
         # MiniZinc accepts data assignments inside a model, so on stdout the two make one file
         files = {output: model + "\n" + data} if output is None else {output: model, output.with_suffix(".dzn"): data}
     for path, text in files.items():

@@ -7,18 +7,19 @@ never becomes a Python list of cells, a Puzzle with O(k^2) checks, or a drawn bo
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 import click
 import numpy as np
 
-from models import MalformedInput, NQueens, Puzzle, QueensError, TimeLimit, parse_cells, parse_vector
+from models import NQueens, Puzzle, QueensError, TimeLimit
 from models.generate import planted, random_placement
-from models.placement_file import FORMATS, read_placement, write_placement
+from models.placement_file import FORMATS, write_placement
 from models.verify_stream import verify_file
 from queens.commands.common import err, json_option, out, print_json
-from queens.render import MAX_DRAWN, grid
+from queens.families import FAMILIES, pre_placed_cells
+from queens.pictures import MAX_DRAWN, Board
 from solvers.completion import solve_completion
 from solvers.construct import construct
 from solvers.local_search import random_solution
@@ -54,6 +55,16 @@ def save_columns(columns: np.ndarray, out_path: Path, fmt: str | None) -> None:
     err.print(f"wrote {out_path} ({_format_for(out_path, fmt)}) in {time.perf_counter() - start:.3f} s")
 
 
+def _columns(n: int, cells: Iterable[tuple[int, int]]) -> np.ndarray:
+    """The column of each of `n` rows' piece (-1 for an empty row); two in a row is an error."""
+    columns = np.full(n, -1, np.int32)
+    for r, c in cells:
+        if columns[r] >= 0:
+            raise QueensError(f"--out writes one piece per row; row {r} holds two")
+        columns[r] = c
+    return columns
+
+
 def save_cells(puzzle: Puzzle, cells: tuple[tuple[int, int], ...], out_path: Path, fmt: str | None) -> None:
     """Write a placement found by a backend, as columns (-1 for an empty row).
 
@@ -61,42 +72,22 @@ def save_cells(puzzle: Puzzle, cells: tuple[tuple[int, int], ...], out_path: Pat
     """
     if not puzzle.square:
         raise QueensError(f"--out writes square boards; {puzzle.name} is {puzzle.rows}x{puzzle.cols}")
-    columns = np.full(puzzle.rows, -1, np.int32)
-    for r, c in cells:
-        if columns[r] >= 0:
-            raise QueensError(f"--out writes one piece per row; row {r} holds two")
-        columns[r] = c
-    save_columns(columns, out_path, fmt)
+    save_columns(_columns(puzzle.rows, cells), out_path, fmt)
 
 
 def _pre_placed(family: str, n: int) -> np.ndarray:
     """The completion's queens as a (k, 2) array, read in O(k).
 
     Not through `make_puzzle`: a Puzzle checks its fixed queens pairwise, O(k^2), which is
-    minutes for 10^4 queens; the solver checks them in O(n + k) instead. --queens also reads
-    the files `queens generate` writes (text or .npy).
+    minutes for 10^4 queens; the solver checks them in O(n + k) instead.
     """
     options = click.get_current_context().meta.get("family options", {})
-    unusable = sorted(set(options) - ({"queens", "vector"} if family == "completion" else set()))
+    unusable = sorted(set(options) - FAMILIES[family].accepts)
     if unusable:
         raise click.UsageError(f"--{unusable[0]} does not apply to {family} with --method complete")
     if family == "nqueens":
         return np.empty((0, 2), np.int64)
-    if ("queens" in options) == ("vector" in options):
-        raise click.UsageError("completion needs its pre-placed queens once: --queens or --vector")
-    if "vector" in options:
-        path = Path(options["vector"])
-        return np.array(parse_vector(path.read_text() if path.is_file() else options["vector"]), np.int64)
-    path = Path(options["queens"])
-    if not path.is_file():
-        return np.array(parse_cells(options["queens"]), np.int64)
-    placement = read_placement(path)
-    if placement.n is not None and placement.n != n:
-        raise MalformedInput(f"{path} is for n = {placement.n}, not {n}")
-    chunks = list(placement.chunks())
-    rows = np.concatenate([r for r, _ in chunks]) if chunks else np.empty(0, np.int64)
-    cols = np.concatenate([c for _, c in chunks]) if chunks else np.empty(0, np.int64)
-    return np.column_stack((rows, cols))
+    return pre_placed_cells(options.get("queens"), options.get("vector"), n)
 
 
 def solve_large(family: str, n: int, m: int | None, method: str, *, seed: int, time_limit: float | None,
@@ -138,7 +129,7 @@ def solve_large(family: str, n: int, m: int | None, method: str, *, seed: int, t
     out.print(f"{name}: {status} by {method} in {elapsed:.3f} s")
     if listed:
         if n <= MAX_DRAWN:
-            out.print(grid(NQueens(n), tuple(enumerate(columns.tolist()))))
+            out.print(Board(NQueens(n), tuple(enumerate(columns.tolist()))).text(unicode=True))
         out.print("cells: " + " ".join(f"{r},{c}" for r, c in enumerate(columns.tolist())))
     elif columns is not None and out_path is None:
         out.print(f"{n} columns not printed (more than {MAX_LISTED}): use --out FILE")
@@ -171,9 +162,7 @@ def generate_completion(n: int, k: int, kind: str, seed: int, out_path: Path | N
         queens = planted(solution, k, seed)
     else:
         queens = random_placement(n, k, seed)
-    columns = np.full(n, -1, np.int32)
-    for r, c in queens:
-        columns[r] = c
+    columns = _columns(n, queens)
     if out_path is None:
         write_placement(click.get_text_stream("stdout"), columns, fmt or "text")
     else:

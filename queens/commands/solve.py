@@ -18,8 +18,7 @@ from queens.commands.common import (
     puzzle_options,
 )
 from queens.commands.large import method_options, save_cells, solve_large
-from queens.pictures import Board, heat_map
-from queens.render import MAX_DRAWN, grid
+from queens.pictures import MAX_DRAWN, Board, heat_map
 from solvers import Result, Status
 from solvers.classes import solve_target
 
@@ -65,7 +64,7 @@ def solve_command(family, n, m, backend, time_limit, viewpoint, encoding, method
     cells = result.solution
     out.print(f"{puzzle.name}: {result.status.value} by {backend} in {result.wall_time:.3f} s")
     if puzzle.cols <= MAX_DRAWN:
-        out.print(grid(puzzle, cells))
+        out.print(Board(puzzle, cells).text(unicode=True))
     out.print("cells: " + " ".join(f"{r},{c}" for r, c in cells))
     return 0
 
@@ -90,7 +89,7 @@ def show_command(family, n, m, backend, time_limit, viewpoint, encoding, plain, 
             err.print(f"wrote {Board.of(puzzle, result).save(path)}")
     if heat_path:
         err.print(f"wrote {heat_map(puzzle, backend, time_limit=time_limit).save(heat_path)}")
-    drawing = grid(puzzle, result.solution or (), plain=plain)
+    drawing = Board(puzzle, result.solution or ()).text(unicode=not plain)
     if as_json:
         print_json({"puzzle": describe(puzzle), "result": result.to_json(), "board": drawing.splitlines()})
     elif result.solution is None:

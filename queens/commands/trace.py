@@ -17,7 +17,7 @@ import click
 from rich.live import Live
 from rich.text import Text
 
-from models import Puzzle, QueensError, lower
+from models import Puzzle, QueensError
 from queens.commands.common import err, make_puzzle, out, puzzle_options
 from queens.commands.layout import one_puzzle
 from queens.pictures import Board
@@ -62,7 +62,7 @@ def _frame(puzzle: Puzzle, number: int, event: TraceEvent) -> str:
 def trace_command(family, n, m, delay, stepwise, animate, max_solutions, as_json) -> int:
     """Replay the backtracking search: place, conflict, backtrack, solution."""
     puzzle = one_puzzle(make_puzzle(family, n, m), "trace")
-    cells = len(lower(puzzle).cells)
+    cells = puzzle.rows * puzzle.cols
     if cells > MAX_TRACE_CELLS:
         raise QueensError(f"trace draws boards of at most {MAX_TRACE_CELLS} cells; this one has {cells}")
     events = Trace(puzzle).events(max_solutions or None)

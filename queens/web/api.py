@@ -16,7 +16,7 @@ import time
 from dataclasses import replace
 from itertools import combinations
 
-from models import AttackingQueens, Cell, Puzzle, QueensError, TimeLimit, lower
+from models import AttackingQueens, Cell, Puzzle, QueensError, TimeLimit
 from models.alternatives import Alternatives
 from queens.families import FAMILIES, FamilyOptions, Target, build, reason_for_none
 from queens.pictures import attacked_cells
@@ -229,9 +229,9 @@ def trace_request(request: dict) -> dict:
         puzzle = b.puzzle()
     except AttackingQueens as error:
         return {**_attacking(error), "events": [], "neighbours": {}}
-    if len(lower(puzzle).cells) == 0:
-        raise BadRequest("the board has no free cell")
     trace = Trace(puzzle)
+    if not trace.model.cells:
+        raise BadRequest("the board has no free cell")
     events = []
     wanted = _integer(request, "solutions", 0, MAX_SOLUTION_INDEX, default=1)
     for event in trace.events(max_solutions=wanted or None):
