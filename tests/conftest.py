@@ -1,11 +1,8 @@
-"""Shared fixtures: the OEIS ground truth from ../shared/reference and the real CLI."""
+"""Shared fixtures: the OEIS ground truth from ../shared/reference (the real CLI: tests/cli.py)."""
 
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -34,11 +31,3 @@ def reference() -> Reference:
     if not REFERENCE.is_file():
         pytest.fail(f"ground truth missing: {REFERENCE} (the repo must be cloned next to shared/)")
     return Reference(json.loads(REFERENCE.read_text()))
-
-
-def run_cli(*args: str, timeout: float = 120) -> subprocess.CompletedProcess:
-    """The real `queens` console script, as a user runs it."""
-    script = Path(sys.executable).parent / "queens"
-    env = {**os.environ, "COLUMNS": "200"}
-    env.pop("QUEENS_DEBUG", None)
-    return subprocess.run([str(script), *args], capture_output=True, text=True, timeout=timeout, env=env)

@@ -17,9 +17,13 @@ from functools import cache
 from itertools import combinations
 
 from models import ConstraintModel
+from solvers.native import _fast
 
 Cell = tuple[int, int]
 
+
+KERNELS = ["scalar", "vector"] if _fast.VECTOR else ["scalar"]
+"""The fast counter's kernels on this machine, each checked against this twin."""
 
 def count_model(model: ConstraintModel) -> int:
     """The number of solutions of `model`, by kernel.c's search."""

@@ -111,10 +111,10 @@ def test_blocked_completion_message(browser, page):
     _wait_message(browser, "cannot be completed")
 
 
-def test_count_and_step_through_the_search(browser, page):
+def test_count_and_step_through_the_search(browser, page, reference):
     _open(browser, page, 4)
     browser.find_element(By.ID, "count").click()
-    _wait_message(browser, "2 solutions")
+    _wait_message(browser, f"{reference.term('A000170', 4)} solutions")
     for _ in range(3):
         browser.find_element(By.ID, "step").click()
         WebDriverWait(browser, WAIT).until(lambda d: d.find_element(By.ID, "step").is_enabled())

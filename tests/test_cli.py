@@ -6,19 +6,13 @@ import json
 
 import pytest
 
-from tests.conftest import run_cli
+from tests.cli import error_line, run_cli
 
 
-def _one_line_error(result) -> str:
-    assert "Traceback" not in result.stderr
-    lines = [line for line in result.stderr.splitlines() if line.strip()]
-    return lines[-1]
-
-
-def test_count_all_backends_agree_on_eight_queens():
+def test_count_all_backends_agree_on_eight_queens(reference):
     result = run_cli("count", "nqueens", "-n", "8", "--backend", "all")
     assert result.returncode == 0, result.stderr
-    rows = [line for line in result.stdout.splitlines() if " 92 " in line]
+    rows = [line for line in result.stdout.splitlines() if f" {reference.term('A000170', 8)} " in line]
     assert len(rows) == 4 and all("✓" in row for row in rows)
 
 
@@ -77,4 +71,4 @@ def test_no_solution_is_an_answer_not_an_error(n):
 def test_bad_input_gets_one_clear_line_and_nonzero_exit(args, code, message):
     result = run_cli(*args)
     assert result.returncode == code
-    assert message in _one_line_error(result)
+    assert message in error_line(result)

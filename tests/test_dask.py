@@ -13,7 +13,7 @@ from models import BackendUnavailable
 from solvers.native.counting import KERNEL_VERSION, count_classes, subproblems
 from solvers.native.distributed import count_classes_on_dask
 from solvers.native.ledger import Ledger
-from tests.conftest import run_cli
+from tests.cli import run_cli
 
 needs_dask = pytest.mark.skipif(find_spec("distributed") is None,
                                 reason="Dask is an optional extra: pip install -e '.[dask]'")

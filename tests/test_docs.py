@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import run_cli
+from tests.cli import run_cli
 
 DOCS = Path(__file__).resolve().parents[1] / "docs"
 TUTORIALS = sorted(p for p in DOCS.glob("*.md") if p.name != "README.md")

@@ -12,7 +12,7 @@ from models.alternatives import Alternatives
 from models.domination import Domination
 from queens.explain import compile_sizes, describe_model, explain
 from queens.families import FAMILIES, FamilyOptions, build
-from tests.conftest import run_cli
+from tests.cli import run_cli
 
 
 def _diagonal_pairs(n: int) -> int:

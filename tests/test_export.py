@@ -24,7 +24,7 @@ from models.toroidal import Toroidal
 from solvers import count
 from solvers.export import dimacs, minizinc, opb, variable
 from solvers.sat import ENCODINGS
-from tests.conftest import run_cli
+from tests.cli import run_cli
 
 
 def _count_dimacs(text: str, cells: int) -> int:

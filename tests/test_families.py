@@ -25,6 +25,7 @@ from models.superqueens import Superqueens
 from models.toroidal import Toroidal, why_none
 from solvers import Status, count, solutions, solve
 from solvers.classes import count_alternatives, count_classes
+from tests.plain_reference import count_model
 
 BACKENDS = ["native", "cpsat", "sat", "csp"]
 
@@ -40,24 +41,26 @@ def counts_everywhere(puzzle, backends=BACKENDS) -> int:
 
 # --- families with an OEIS sequence ------------------------------------------------------
 
-@pytest.mark.parametrize("n", range(1, 12))
-def test_superqueens_native_matches_a051223(n, reference):
-    assert count(Superqueens(n), "native").count == reference.term("A051223", n)
+# (family, OEIS sequence, sizes counted natively, sizes counted on every backend)
+SEQUENCE_FAMILIES = [
+    (Superqueens, "A051223", range(1, 12), [1, 4, 9, 10]),
+    (Toroidal, "A051906", range(1, 14), range(1, 8)),
+    (Kings, "A002464", range(1, 10), range(1, 7)),  # Hertzsprung's problem
+]
 
 
-@pytest.mark.parametrize("n", [1, 4, 9, 10])
-def test_superqueens_all_backends(n, reference):
-    assert counts_everywhere(Superqueens(n)) == reference.term("A051223", n)
+@pytest.mark.parametrize("family,sequence,n", [
+    pytest.param(f, seq, n, id=f"{f.__name__}-{n}") for f, seq, native, _ in SEQUENCE_FAMILIES for n in native
+])
+def test_native_matches_oeis(family, sequence, n, reference):
+    assert count(family(n), "native").count == reference.term(sequence, n)
 
 
-@pytest.mark.parametrize("n", range(1, 14))
-def test_toroidal_native_matches_a051906(n, reference):
-    assert count(Toroidal(n), "native").count == reference.term("A051906", n)
-
-
-@pytest.mark.parametrize("n", range(1, 8))
-def test_toroidal_all_backends(n, reference):
-    assert counts_everywhere(Toroidal(n)) == reference.term("A051906", n)
+@pytest.mark.parametrize("family,sequence,n", [
+    pytest.param(f, seq, n, id=f"{f.__name__}-{n}") for f, seq, _, everywhere in SEQUENCE_FAMILIES for n in everywhere
+])
+def test_every_backend_matches_oeis(family, sequence, n, reference):
+    assert counts_everywhere(family(n)) == reference.term(sequence, n)
 
 
 @pytest.mark.parametrize("n", range(2, 14))
@@ -89,16 +92,6 @@ def test_domination_number_of_eight_is_five(backend, reference):
 @pytest.mark.parametrize("n", range(1, 7))
 def test_independent_domination_agrees(n):
     counts_everywhere(Domination(n, independent=True), ["native", "cpsat", "sat"])
-
-
-@pytest.mark.parametrize("n", range(1, 10))
-def test_hertzsprung_kings_native_matches_a002464(n, reference):
-    assert count(Kings(n), "native").count == reference.term("A002464", n)
-
-
-@pytest.mark.parametrize("n", range(1, 7))
-def test_kings_all_backends(n, reference):
-    assert counts_everywhere(Kings(n)) == reference.term("A002464", n)
 
 
 # --- families with a closed form or cross-backend agreement ------------------------------
@@ -146,15 +139,40 @@ def test_nine_queens_with_a_fixed_pawn_agree(pawn):
     counts_everywhere(NineQueens(8, [pawn]))
 
 
+def _nine_queens_by_hand(n: int) -> tuple[int, int]:
+    """Placements and classes of n+1 queens and 1 pawn on n x n, with no symmetry reduction:
+    every pawn square, counted by the plain-Python twin; classes by turning each (pawn, queens)
+    configuration with the 8 symmetries written out here."""
+    def turn(cells, t):
+        out = set()
+        for r, c in cells:
+            if t & 4:
+                r, c = c, r
+            out.add((n - 1 - r if t & 2 else r, n - 1 - c if t & 1 else c))
+        return tuple(sorted(out))
+    total, classes = 0, set()
+    for pawn in [(r, c) for r in range(n) for c in range(n)]:
+        puzzle = NineQueens(n, [pawn])
+        total += count_model(lower(puzzle))
+        for placement in solutions(puzzle, "native"):
+            classes.add(min((turn([pawn], t), turn(placement, t)) for t in range(8)))
+    return total, len(classes)
+
+
+@pytest.fixture(scope="module")
+def nine_queens() -> tuple[int, int]:
+    return _nine_queens_by_hand(8)
+
+
 @pytest.mark.parametrize("backend", BACKENDS)
-def test_nine_queens_with_a_free_pawn(backend):
-    """9 queens and 1 pawn on 8x8: 128 placements, 16 classes under the 8 symmetries."""
+def test_nine_queens_with_a_free_pawn(backend, nine_queens):
+    """9 queens and 1 pawn on 8x8, with the pawn placed by the solver (128 placements)."""
     result = count_alternatives(FreePawns(8, 1), backend)
-    assert (result.status, result.count) == (Status.COMPLETE, 128)
+    assert (result.status, result.count) == (Status.COMPLETE, nine_queens[0])
 
 
-def test_nine_queens_classes():
-    assert count_classes(FreePawns(8, 1)) == (128, 16)
+def test_nine_queens_classes(nine_queens):
+    assert count_classes(FreePawns(8, 1)) == nine_queens == (128, 16)
     assert count_classes(FreePawns(6, 1)).total == count_alternatives(FreePawns(6, 1), "sat").count
 
 

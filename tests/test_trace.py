@@ -3,9 +3,6 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
@@ -15,7 +12,7 @@ from models.ninequeens import NineQueens
 from models.pieces import KNIGHT
 from solvers import count, solutions
 from solvers.trace import STEPS, Trace, trace
-from tests.conftest import run_cli
+from tests.cli import run_cli
 
 
 @pytest.mark.parametrize("n", range(1, 8))
@@ -83,8 +80,6 @@ def test_cli_animates_and_steps_and_says_no_solution():
 
 
 def test_cli_step_waits_for_enter():
-    script = Path(sys.executable).parent / "queens"
-    run = subprocess.run([str(script), "trace", "nqueens", "-n", "4", "--step"], input="\n\n",
-                         capture_output=True, text=True, timeout=60)
+    run = run_cli("trace", "nqueens", "-n", "4", "--step", input="\n\n", timeout=60)
     assert run.returncode == 0
     assert "press Enter" in run.stderr and "step 1: place (0, 0)" in run.stdout

@@ -1,0 +1,37 @@
+"""The real `queens` console script, as a user runs it: finished (`run_cli`) or running (`start_cli`).
+
+A module of its own rather than in conftest.py: importing conftest by name loads it a second
+time beside pytest's own copy.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+SCRIPT = Path(sys.executable).parent / "queens"
+
+
+def _environment() -> dict[str, str]:
+    env = {**os.environ, "COLUMNS": "200"}
+    env.pop("QUEENS_DEBUG", None)  # errors must be one line, as users see them
+    return env
+
+
+def run_cli(*args: str, timeout: float = 120, input: str | None = None,
+            cwd: Path | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run([str(SCRIPT), *args], capture_output=True, text=True, timeout=timeout, input=input,
+                          cwd=cwd, env=_environment())
+
+
+def error_line(result: subprocess.CompletedProcess) -> str:
+    """The one line an error prints (never a traceback)."""
+    assert "Traceback" not in result.stderr
+    return [line for line in result.stderr.splitlines() if line.strip()][-1]
+
+
+def start_cli(*args: str, **popen: object) -> subprocess.Popen:
+    """The command started and left running (to interrupt or kill it)."""
+    return subprocess.Popen([str(SCRIPT), *args], env=_environment(), **popen)
