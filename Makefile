@@ -18,7 +18,7 @@ $(STAMP): pyproject.toml setup.py solvers/native/*.c solvers/native/*.h
 install: $(STAMP) ## create .venv and install the package (compiles the C extension)
 
 run: install ## the main job: every family on every backend, compared with ground truth
-	$(BIN)/python -m experiments.main_job
+	$(BIN)/python -m queens.experiments.main_job
 
 test: install ## the test suite (slow tests excluded)
 	$(BIN)/python -m pytest -q
@@ -35,14 +35,13 @@ test-slow: install ## only the slow tests
 	$(BIN)/python -m pytest -q -m slow
 
 bench: install ## benchmarks: backends and kernels side by side
-	$(BIN)/python -m experiments.bench_encodings
-	$(BIN)/python -m experiments.bench_native
-	$(BIN)/python -m experiments.bench_backends
-	$(BIN)/python -m experiments.bench_large
+	$(BIN)/python -m queens.experiments.bench_encodings
+	$(BIN)/python -m queens.experiments.bench_native
+	$(BIN)/python -m queens.experiments.bench_backends
+	$(BIN)/python -m queens.experiments.bench_large
 
 test-asan: install ## the native tests on C extensions built with ASan+UBSan (in a scratch copy)
 	@scratch=$$(mktemp -d) && trap 'rm -rf "$$scratch"' EXIT && mkdir "$$scratch/main" && \
-	ln -s "$(abspath ..)/shared" "$$scratch/shared" && \
 	cp -r models solvers queens experiments tests setup.py pyproject.toml "$$scratch/main/" && \
 	cd "$$scratch/main" && rm -f solvers/native/*.so && \
 	CFLAGS="-g -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer" \

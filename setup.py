@@ -35,7 +35,7 @@ class BuildExt(build_ext):
 
 
 FLAGS = ["-O3", "-std=c11", "-Wall", "-Wextra", "-Wno-unused-parameter"]
-EXTENSIONS = {  # module in solvers.native: its C source there
+EXTENSIONS = {  # module in queens.solvers.native: its C source there
     "_kernel": "kernel.c",
     "_completion": "completion.c",
     "_localsearch": "localsearch.c",
@@ -45,7 +45,7 @@ EXTENSIONS = {  # module in solvers.native: its C source there
 setup(
     cmdclass={"build_ext": BuildExt},
     ext_modules=[
-        Extension(f"solvers.native.{name}", sources=[f"solvers/native/{source}"], extra_compile_args=FLAGS,
+        Extension(f"queens.solvers.native.{name}", sources=[f"solvers/native/{source}"], extra_compile_args=FLAGS,
                   depends=["solvers/native/common.h"])
         for name, source in EXTENSIONS.items()
     ],

@@ -10,7 +10,7 @@
    Quoted direct figures: CP-SAT AllDifferent, none in 90 s; CaDiCaL + ladder AMO, 25.5 s and
    more than 100 s. They are not re-run here (minutes each).
 
-Run: python -m experiments.bench_backends   (also `make bench`)
+Run: python -m queens.experiments.bench_backends   (also `make bench`)
 """
 
 from __future__ import annotations
@@ -19,8 +19,8 @@ import sys
 import time
 from collections.abc import Callable
 
-from models import NQueens
-from solvers import Status, count, solve
+from queens.models import NQueens
+from queens.solvers import Status, count, solve
 
 N = 12
 QUOTED = {"cpsat": 12.1, "sat": 10.7, "csp": 5.6}

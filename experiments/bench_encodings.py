@@ -12,9 +12,9 @@ import sys
 import time
 from collections.abc import Callable
 
-from models import NQueens
-from solvers import Result, count, solve
-from solvers.sat import DEFAULT_ENCODING, ENCODINGS
+from queens.models import NQueens
+from queens.solvers import Result, count, solve
+from queens.solvers.sat import DEFAULT_ENCODING, ENCODINGS
 
 COUNT_N = 10
 SOLVE_N = 60

@@ -14,7 +14,7 @@
   included, about 26 MB) is its own; then the written .npy file through `verify_file`.
 The table is printed and written to experiments/results/bench_large.md.
 
-    python -m experiments.bench_large [--instances 100] [--sat-instances 3] [--skip-huge]
+    python -m queens.experiments.bench_large [--instances 100] [--sat-instances 3] [--skip-huge]
 """
 
 from __future__ import annotations
@@ -31,11 +31,11 @@ import time
 from datetime import date
 from pathlib import Path
 
-from models import Completion, InvalidBoard
-from models.generate import planted, random_placement
-from solvers import Status, solve
-from solvers.completion import solve_completion
-from solvers.local_search import random_solution
+from queens.models import Completion, InvalidBoard
+from queens.models.generate import planted, random_placement
+from queens.solvers import Status, solve
+from queens.solvers.completion import solve_completion
+from queens.solvers.local_search import random_solution
 
 RESULTS = Path(__file__).resolve().parent / "results"
 SAT_CONFIRM = 300
@@ -110,20 +110,20 @@ def peak_mb():  # this process's high-water RSS; ru_maxrss would include the par
 n, job = int(sys.argv[1]), sys.argv[2]
 start = time.perf_counter()
 if job == "construct":
-    from solvers.construct import construct
+    from queens.solvers.construct import construct
     columns = construct(n)
 elif job == "random":
-    from solvers.local_search import random_solution
+    from queens.solvers.local_search import random_solution
     columns = random_solution(n, seed=1)
 elif job == "kernel":
-    from solvers.native import _localsearch
+    from queens.solvers.native import _localsearch
     columns = np.empty(n, np.int32)
     assert _localsearch.search(n, columns, seed=1)[0] == _localsearch.SOLVED
 seconds = time.perf_counter() - start
 report = {"seconds": seconds, "peak_mb": peak_mb()}
 if len(sys.argv) > 3:
-    from models.placement_file import write_placement
-    from models.verify_stream import verify_file
+    from queens.models.placement_file import write_placement
+    from queens.models.verify_stream import verify_file
     path = pathlib.Path(sys.argv[3])
     write_placement(path, columns, "npy")
     start = time.perf_counter()

@@ -1,6 +1,6 @@
 """The fast native counter against the yardstick, side by side: Q(14)..Q(17), 1 thread and all.
 
-The yardstick is ../shared/bench/classic.c (the classic bitboard counter with the half-board
+The yardstick is experiments/yardstick/classic.c (the classic bitboard counter with the half-board
 mirror), built here with `gcc -O3 -march=native` into a temporary directory. Each size is
 measured `--repeats` times, the three contestants taking turns (so a neighbour's load hits all
 of them alike), and the medians are compared: ratio = our time / the yardstick's single-thread
@@ -8,7 +8,7 @@ time, so below 1 is faster. Wall-clock times; for one thread the CPU-time ratio 
 which other processes on the machine barely disturb. Every count is checked against the
 yardstick's. The table is printed and written to experiments/results/bench_native.md (and .json).
 
-    python -m experiments.bench_native [--sizes 14 15 16 17] [--repeats 3]
+    python -m queens.experiments.bench_native [--sizes 14 15 16 17] [--repeats 3]
 """
 
 from __future__ import annotations
@@ -25,18 +25,18 @@ import time
 from datetime import date
 from pathlib import Path
 
-from experiments import runner
-from solvers.native import _fast
-from solvers.native.counting import count_classes, default_threads
+from queens.experiments import runner
+from queens.solvers.native import _fast
+from queens.solvers.native.counting import count_classes, default_threads
 
-YARDSTICK = Path(__file__).resolve().parents[2] / "shared" / "bench" / "classic.c"
+YARDSTICK = Path(__file__).resolve().parent / "yardstick" / "classic.c"
 RESULTS = Path(__file__).resolve().parent / "results"
 
 
 def build_yardstick(directory: Path) -> Path:
     """classic.c compiled the way its README says."""
     if not YARDSTICK.is_file():
-        sys.exit(f"yardstick missing: {YARDSTICK} (the repo must be cloned next to shared/)")
+        sys.exit(f"yardstick missing: {YARDSTICK}")
     binary = directory / "classic"
     subprocess.run(["gcc", "-O3", "-march=native", "-o", str(binary), str(YARDSTICK)], check=True)
     return binary
@@ -108,7 +108,7 @@ def main(argv: list[str] | None = None) -> int:
                   f"({threads} threads)", file=sys.stderr)
     kernel = "AVX-512 lanes" if _fast.VECTOR else "scalar"
     where = machine()
-    header = (f"Fast counter ({kernel} kernel) vs ../shared/bench/classic.c (gcc -O3 -march=native), "
+    header = (f"Fast counter ({kernel} kernel) vs experiments/yardstick/classic.c (gcc -O3 -march=native), "
               f"medians of {args.repeats} runs, {date.today().isoformat()}, {where}. "
               "Ratio = time / classic.c's single-thread time (lower is faster); cores used = CPU time / wall "
               f"time of the {threads}-thread runs (below {threads}: other processes had the cores).")

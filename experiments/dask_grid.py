@@ -10,9 +10,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
-from experiments.runner import Executor, execute
-from experiments.spec import Run
-from models import BackendUnavailable
+from queens.experiments.runner import Executor, execute
+from queens.experiments.spec import Run
+from queens.models import BackendUnavailable
 
 
 def _distributed():

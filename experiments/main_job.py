@@ -13,15 +13,15 @@ import time
 from rich.console import Console
 from rich.table import Table
 
-from models import Completion, NQueens, Puzzle, QueensError
-from models.alternatives import Alternatives
-from models.domination import Domination
-from models.ninequeens import FreePawns, NineQueens
-from models.pieces_families import Bishops, Kings, Knights, RectangularQueens, Rooks
-from models.superqueens import Superqueens
-from models.toroidal import Toroidal
-from solvers import BACKENDS, Status
-from solvers.classes import count_target
+from queens.models import Completion, NQueens, Puzzle, QueensError
+from queens.models.alternatives import Alternatives
+from queens.models.domination import Domination
+from queens.models.ninequeens import FreePawns, NineQueens
+from queens.models.pieces_families import Bishops, Kings, Knights, RectangularQueens, Rooks
+from queens.models.superqueens import Superqueens
+from queens.models.toroidal import Toroidal
+from queens.solvers import BACKENDS, Status
+from queens.solvers.classes import count_target
 
 JOBS: list[tuple[str, Puzzle | Alternatives]] = [
     *((f"nqueens n={n}", NQueens(n)) for n in range(4, 11)),

@@ -16,7 +16,7 @@ from collections import defaultdict
 from collections.abc import Iterable
 from pathlib import Path
 
-from experiments.store import Row, Store
+from queens.experiments.store import Row, Store
 
 FORMATS = ("png", "svg")
 
@@ -35,7 +35,7 @@ def cell(rows: list[Row], measure: str = "wall") -> str:
     """One table cell: 'median (min–max)' of `measure` (wall or cpu) over the finished runs, and
     what went wrong in the rest.
 
-    >>> from experiments.store import Row
+    >>> from queens.experiments.store import Row
     >>> base = dict(key="k", spec="s", task="count", family="nqueens", n=8, backend="sat", configuration="sat",
     ...             options={}, split=False, processes=None, repetition=0, time_limit=10.0, memory_limit=1024,
     ...             outcome="complete", answer=92, expected=92, cpu=None, peak_mib=None, variables=None,
@@ -134,8 +134,8 @@ def write(store: Store, out: Path, spec: str | None = None) -> Path:
     repetitions = max((row.repetition + 1 for row in rows), default=0)
     lines = [f"# Benchmark report: {', '.join(specs) or 'no runs'}", "",
              f"{len(rows)} runs. Each cell: median wall time in seconds over up to {repetitions} repetitions, "
-             "with the spread (min–max) of the finished runs; the time covers the whole solvers.count or "
-             "solvers.solve call (lowering, solving, verifying every solution), not the process start. "
+             "with the spread (min–max) of the finished runs; the time covers the whole queens.solvers.count or "
+             "queens.solvers.solve call (lowering, solving, verifying every solution), not the process start. "
              "A run that hit its limit is counted beside the median, never in it; ✗ marks an answer that "
              "disagrees with the native ground truth.", "",
              *_machine(rows), ""]

@@ -1,17 +1,17 @@
 """Run a spec's grid: each run in its own process, limited, verified, stored; resumable.
 
-Every run is a child process (`python -m experiments.runner --child`, the run as JSON on stdin,
+Every run is a child process (`python -m queens.experiments.runner --child`, the run as JSON on stdin,
 the measurement as JSON on stdout). The child caps its own address space (RLIMIT_AS) and dies
 with the runner (PR_SET_PDEATHSIG); the solver gets the run's time limit, and the runner kills
 the child if it is still alive a grace period later (python-constraint2, for one, cannot be
 interrupted inside its search). So a hung or memory-hungry solver becomes a `timeout` or
 `memout` row and the grid goes on.
 
-Each answer is checked against the native ground truth (solvers.count / solvers.solve with
+Each answer is checked against the native ground truth (queens.solvers.count / queens.solvers.solve with
 "native", computed once per task, family and n, under the same limits; a native run with its
 defaults is its own ground truth, not run twice): a count or an optimum that differs is stored
 with its expected value and flagged by the report, never dropped. A solution needs no ground
-truth, since solvers.solve verified it; only a "no solution" answer is checked against native.
+truth, since queens.solvers.solve verified it; only a "no solution" answer is checked against native.
 Rows are written when a run ends, so an interrupted grid, run again, skips exactly the runs
 already stored.
 """
@@ -31,8 +31,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import replace
 from importlib import metadata
 
-from experiments.spec import Run, Spec
-from experiments.store import Store, disagrees
+from queens.experiments.spec import Run, Spec
+from queens.experiments.store import Store, disagrees
 
 GRACE = 10.0
 """Seconds after the time limit before the runner kills a child (start-up and clean stop)."""
@@ -61,8 +61,8 @@ def _cpu_seconds() -> float:
 
 def measure(run: Run) -> dict:
     """Execute `run` in this process: the measurement the child prints (see `execute`)."""
-    from models import QueensError
-    from solvers import Status, count, get_backend, solve
+    from queens.models import QueensError
+    from queens.solvers import Status, count, get_backend, solve
 
     record: dict = {"status": "error", "outcome": None, "answer": None, "wall": None, "stats": {}, "error": None}
     cpu = _cpu_seconds()
@@ -102,12 +102,12 @@ def execute(run: Run) -> dict:
     """Run `run` in a child process under its limits and return the measurement.
 
     Keys: status (ok/timeout/memout/error), outcome (the Result status), answer (count; 1/0 for
-    found/no solution; the optimum), wall and cpu seconds of the whole `solvers.count` or
-    `solvers.solve` call (building the puzzle, lowering, solving, verifying; the solver library
+    found/no solution; the optimum), wall and cpu seconds of the whole `queens.solvers.count` or
+    `queens.solvers.solve` call (building the puzzle, lowering, solving, verifying; the solver library
     is imported before the clocks start), peak_mib, stats, error.
     """
     start = time.perf_counter()
-    child = subprocess.Popen([sys.executable, "-m", "experiments.runner", "--child"], stdin=subprocess.PIPE,
+    child = subprocess.Popen([sys.executable, "-m", "queens.experiments.runner", "--child"], stdin=subprocess.PIPE,
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         out, err = child.communicate(json.dumps(run.to_json()), timeout=run.time_limit + GRACE)

@@ -31,9 +31,9 @@ from dataclasses import dataclass, field
 from itertools import product
 from pathlib import Path
 
-from models import MalformedInput, Puzzle, QueensError
-from models.catalogue import FAMILIES
-from solvers import BACKENDS, get_backend
+from queens.models import MalformedInput, Puzzle, QueensError
+from queens.models.catalogue import FAMILIES
+from queens.solvers import BACKENDS, get_backend
 
 TASKS = ("solve", "count", "minimise")
 _TOP_KEYS = {"name", "description", "repetitions", "time_limit", "memory_limit", "report", "grid"}

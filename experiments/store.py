@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
-from models import MalformedInput
+from queens.models import MalformedInput
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS runs (

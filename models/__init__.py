@@ -1,8 +1,8 @@
 """WHAT to solve: puzzles as plain data, lowered once to a generic constraint model."""
 
-from models.check import Placement, verify
-from models.completion import Completion, parse_cells, parse_vector
-from models.errors import (
+from queens.models.check import Placement, verify
+from queens.models.completion import Completion, parse_cells, parse_vector
+from queens.models.errors import (
     AttackingQueens,
     BackendError,
     BackendUnavailable,
@@ -14,12 +14,12 @@ from models.errors import (
     TimeLimit,
     Unsupported,
 )
-from models.ir import ConstraintModel, Line, LinearKey, LineFamily, LineKind
-from models.lowering import lower
-from models.nqueens import NQueens
-from models.pieces import BISHOP, KING, KNIGHT, PIECES, QUEEN, ROOK, SUPERQUEEN, Cell, Piece
-from models.puzzle import Puzzle
-from models.symmetry import symmetry_group
+from queens.models.ir import ConstraintModel, Line, LinearKey, LineFamily, LineKind
+from queens.models.lowering import lower
+from queens.models.nqueens import NQueens
+from queens.models.pieces import BISHOP, KING, KNIGHT, PIECES, QUEEN, ROOK, SUPERQUEEN, Cell, Piece
+from queens.models.puzzle import Puzzle
+from queens.models.symmetry import symmetry_group
 
 __all__ = [
     "AttackingQueens", "BackendError", "BackendUnavailable", "BISHOP", "Cell",

@@ -10,9 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from itertools import combinations
 
-from models.pieces import Cell
-from models.puzzle import Puzzle
-from models.symmetry import Transform, board_transforms
+from queens.models.pieces import Cell
+from queens.models.puzzle import Puzzle
+from queens.models.symmetry import Transform, board_transforms
 
 
 @dataclass(frozen=True)

@@ -8,12 +8,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from models.domination import Domination
-from models.nqueens import NQueens
-from models.pieces_families import Bishops, Kings, Knights, Rooks
-from models.puzzle import Puzzle
-from models.superqueens import Superqueens
-from models.toroidal import Toroidal
+from queens.models.domination import Domination
+from queens.models.nqueens import NQueens
+from queens.models.pieces_families import Bishops, Kings, Knights, Rooks
+from queens.models.puzzle import Puzzle
+from queens.models.superqueens import Superqueens
+from queens.models.toroidal import Toroidal
 
 FAMILIES: dict[str, Callable[[int], Puzzle]] = {
     "nqueens": NQueens, "superqueens": Superqueens, "toroidal": Toroidal, "domination": Domination,

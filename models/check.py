@@ -12,10 +12,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from models.errors import InvalidPlacement
-from models.geometry import first_attack, walk
-from models.pieces import Cell
-from models.puzzle import Puzzle
+from queens.models.errors import InvalidPlacement
+from queens.models.geometry import first_attack, walk
+from queens.models.pieces import Cell
+from queens.models.puzzle import Puzzle
 
 Placement = tuple[Cell, ...]
 

@@ -5,7 +5,7 @@ still just n-queens with fixed cells. Pre-placed queens off the board or attacki
 other are rejected by `Puzzle` with an error naming the offending cell or pair.
 
 Three input forms: cells as "r,c r,c" (0-indexed), a file with one "row col" pair per line
-(read by `models.placement_file.read_placement`), and Grigoryan's vector form Q(i) = j
+(read by `queens.models.placement_file.read_placement`), and Grigoryan's vector form Q(i) = j
 (1-indexed, 0 = empty row).
 
 >>> sorted(Completion(4, parse_cells("0,1 1,3")).fixed)
@@ -18,9 +18,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from models.errors import MalformedInput
-from models.pieces import QUEEN, Cell
-from models.puzzle import Puzzle
+from queens.models.errors import MalformedInput
+from queens.models.pieces import QUEEN, Cell
+from queens.models.puzzle import Puzzle
 
 
 def Completion(n: int, queens: Iterable[Cell]) -> Puzzle:  # noqa: N802 - a model name

@@ -7,8 +7,8 @@ A002564 (4860 on 8 x 8). With `independent`, the queens must not attack each oth
 
 from __future__ import annotations
 
-from models.pieces import QUEEN
-from models.puzzle import Puzzle
+from queens.models.pieces import QUEEN
+from queens.models.puzzle import Puzzle
 
 
 def Domination(n: int, independent: bool = False) -> Puzzle:  # noqa: N802 - a model name

@@ -2,7 +2,7 @@
 
 Two generators, for two questions:
 - `planted`: keep k queens of a full solution. Always solvable, so it measures speed, and a
-  "no" on it is a bug. The full solution comes from a solver (solvers.random_solution), since
+  "no" on it is a bug. The full solution comes from a solver (queens.solvers.random_solution), since
   models never solve anything; this module only chooses which queens to keep.
 - `random_placement`: Gent, Jefferson & Nightingale's generator ("Complexity of n-Queens
   Completion", JAIR 2017): pick a random free row and a random free column; keep the queen if
@@ -21,8 +21,8 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from models.errors import InvalidBoard
-from models.pieces import Cell
+from queens.models.errors import InvalidBoard
+from queens.models.pieces import Cell
 
 REJECTION_TRIES = 64
 """Failed random draws in a row before listing the safe cells: the same distribution, no hang."""

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from math import gcd
 
-from models.pieces import Cell, Piece
+from queens.models.pieces import Cell, Piece
 
 
 def ray_key(direction: Cell, cell: Cell) -> int:

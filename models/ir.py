@@ -1,6 +1,6 @@
 """The generic constraint form every backend consumes.
 
-A puzzle is lowered once (`models.lowering.lower`) to Boolean *cell variables* (one per cell
+A puzzle is lowered once (`queens.models.lowering.lower`) to Boolean *cell variables* (one per cell
 that may hold a piece) and four kinds of constraint:
 
 - *lines*: at most one / exactly one piece among some cells, grouped in families
@@ -20,7 +20,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from enum import Enum
 
-from models.pieces import Cell
+from queens.models.pieces import Cell
 
 
 class LineKind(Enum):

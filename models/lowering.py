@@ -12,11 +12,11 @@ The rules, each a small pure function:
 
 from __future__ import annotations
 
-from models.errors import InvalidBoard
-from models.geometry import walk
-from models.ir import ConstraintModel, Line, LinearKey, LineFamily, LineKind
-from models.pieces import Cell
-from models.puzzle import Puzzle
+from queens.models.errors import InvalidBoard
+from queens.models.geometry import walk
+from queens.models.ir import ConstraintModel, Line, LinearKey, LineFamily, LineKind
+from queens.models.pieces import Cell
+from queens.models.puzzle import Puzzle
 
 MAX_CELLS = 1_000_000
 """Boards beyond 1000 x 1000 are not lowered: n^2 cell variables would not fit a backend."""
@@ -27,7 +27,7 @@ _FAMILY_NAMES = {(0, 1): "rows", (1, 0): "columns", (1, 1): "diagonals", (1, -1)
 def lower(puzzle: Puzzle) -> ConstraintModel:
     """The constraint model of `puzzle`.
 
-    >>> from models.nqueens import NQueens
+    >>> from queens.models.nqueens import NQueens
     >>> [f.name for f in lower(NQueens(4)).families]
     ['rows', 'columns', 'diagonals', 'anti-diagonals']
     """

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from models.alternatives import Alternatives, layouts_up_to_symmetry
-from models.errors import InvalidBoard
-from models.pieces import QUEEN, Cell
-from models.puzzle import Puzzle
-from models.symmetry import board_transforms
+from queens.models.alternatives import Alternatives, layouts_up_to_symmetry
+from queens.models.errors import InvalidBoard
+from queens.models.pieces import QUEEN, Cell
+from queens.models.puzzle import Puzzle
+from queens.models.symmetry import board_transforms
 
 MAX_FREE_PAWNS = 3
 """Free pawn layouts grow as C(n^2, k); beyond three the family is no longer interactive."""

@@ -5,8 +5,8 @@ Nothing here says "one per row": the lowering derives it by pigeonhole from n qu
 
 from __future__ import annotations
 
-from models.pieces import QUEEN
-from models.puzzle import Puzzle
+from queens.models.pieces import QUEEN
+from queens.models.puzzle import Puzzle
 
 
 def NQueens(n: int) -> Puzzle:  # noqa: N802 - reads as a model name: NQueens(8)

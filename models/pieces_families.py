@@ -10,8 +10,8 @@ Each is a `Puzzle` with another piece and count; nothing else changes, which is 
 
 from __future__ import annotations
 
-from models.pieces import BISHOP, KNIGHT, QUEEN, ROOK, Piece
-from models.puzzle import Puzzle
+from queens.models.pieces import BISHOP, KNIGHT, QUEEN, ROOK, Piece
+from queens.models.puzzle import Puzzle
 
 HERTZSPRUNG_KING = Piece("king", rays=((0, 1), (1, 0)), leaps=((1, 1), (1, -1)))
 """A king that also claims its whole row and column: n such kings are Hertzsprung's problem."""

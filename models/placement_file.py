@@ -26,7 +26,7 @@ from typing import TextIO
 
 import numpy as np
 
-from models.errors import MalformedInput
+from queens.models.errors import MalformedInput
 
 FORMATS = ("npy", "text", "perm")
 CHUNK = 65535

@@ -2,7 +2,7 @@
 
 A `Puzzle` is plain immutable data that says *what* is asked and never *how*: every family in
 the suite (n-queens, completion, superqueens, toroidal, domination, nine queens, other pieces,
-rectangular boards) is one `Puzzle` with different fields. `models.lowering.lower` turns it
+rectangular boards) is one `Puzzle` with different fields. `queens.models.lowering.lower` turns it
 into the generic constraint form every backend reads.
 
 >>> Puzzle(rows=8, cols=8, pieces=8).name
@@ -13,9 +13,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from models.errors import AttackingQueens, InvalidBoard, OffBoard
-from models.geometry import attacks, first_attack
-from models.pieces import QUEEN, Cell, Piece
+from queens.models.errors import AttackingQueens, InvalidBoard, OffBoard
+from queens.models.geometry import attacks, first_attack
+from queens.models.pieces import QUEEN, Cell, Piece
 
 
 @dataclass(frozen=True)

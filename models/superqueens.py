@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from models.pieces import SUPERQUEEN
-from models.puzzle import Puzzle
+from queens.models.pieces import SUPERQUEEN
+from queens.models.puzzle import Puzzle
 
 
 def Superqueens(n: int) -> Puzzle:  # noqa: N802 - a model name

@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-from models.ir import ConstraintModel
-from models.pieces import Cell
+from queens.models.ir import ConstraintModel
+from queens.models.pieces import Cell
 
 
 @dataclass(frozen=True)

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from math import gcd
 
-from models.geometry import torus_is_safe
-from models.pieces import QUEEN
-from models.puzzle import Puzzle
+from queens.models.geometry import torus_is_safe
+from queens.models.pieces import QUEEN
+from queens.models.puzzle import Puzzle
 
 
 def Toroidal(n: int) -> Puzzle:  # noqa: N802 - a model name

@@ -1,6 +1,6 @@
 """O(n) checking of huge placements, chunk by chunk, naming the first conflict.
 
-`models.check.verify` builds Python tuples, fine for thousands of queens; this checker takes
+`queens.models.check.verify` builds Python tuples, fine for thousands of queens; this checker takes
 numpy chunks, so 10^8 queens from a file never become Python objects. It is deliberately
 written apart from the solvers (numpy here, C there), so a bug cannot hide in shared code.
 
@@ -18,7 +18,7 @@ earlier one and name both.
 >>> verify_columns(np.array([0, 1, -1, -1]))
 Traceback (most recent call last):
 ...
-models.errors.InvalidPlacement: queens at (0, 0) and (1, 1) share a diagonal
+queens.models.errors.InvalidPlacement: queens at (0, 0) and (1, 1) share a diagonal
 """
 
 from __future__ import annotations
@@ -28,8 +28,8 @@ from pathlib import Path
 
 import numpy as np
 
-from models.errors import InvalidBoard, InvalidPlacement, MalformedInput
-from models.placement_file import CHUNK, Chunk, read_placement
+from queens.models.errors import InvalidBoard, InvalidPlacement, MalformedInput
+from queens.models.placement_file import CHUNK, Chunk, read_placement
 
 LINES = ("a row", "a column", "a diagonal", "an anti-diagonal")
 
@@ -94,7 +94,7 @@ def verify_cells(n: int, rows: np.ndarray, cols: np.ndarray) -> int:
 
 
 def verify_file(path: Path, n: int | None = None) -> tuple[int, int]:
-    """(n, number of queens) of a placement file (see models.placement_file), checked.
+    """(n, number of queens) of a placement file (see queens.models.placement_file), checked.
 
     n comes from the file (a columns array's length, a `# n=N` header) or the caller; when
     both give one they must agree.

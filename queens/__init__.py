@@ -1,14 +1,15 @@
-"""The `queens` command line: a thin layer over `models` and `solvers`.
+"""queens: a constraint-programming modelling suite for the N-Queens family.
 
-python-sat installs example scripts into the environment's bin/ directory, one of them named
-`models.py`. A console script runs with its own directory first on sys.path, so that file
-would shadow our `models` package; we drop that directory from the path before anything
-imports `models`.
+One import package holds the design card's folders: `queens.models` (models/: what to solve),
+`queens.solvers` (solvers/: how), `queens.experiments` (experiments/: measurements), beside the
+command line in this folder. The mapping lives in pyproject.toml (`package-dir`), so an installed
+wheel adds the single top-level name `queens` and never shadows another project's `models`.
 """
 
 import os
-import sys
 
-_script_dir = os.path.dirname(os.path.abspath(sys.argv[0])) if sys.argv and sys.argv[0] else ""
-if _script_dir and os.path.isfile(os.path.join(_script_dir, "models.py")):
-    sys.path[:] = [p for p in sys.path if os.path.abspath(p or ".") != _script_dir]
+_checkout = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+if all(os.path.isfile(os.path.join(_checkout, folder, "__init__.py")) for folder in ("models", "solvers")):
+    # a source tree (not an installed wheel): the same mapping, so a copy of the tree runs from
+    # PYTHONPATH alone with its own compiled extensions (make test-asan builds one in a scratch copy)
+    __path__.append(_checkout)

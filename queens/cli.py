@@ -12,7 +12,7 @@ import sys
 
 import click
 
-from models import QueensError
+from queens.models import QueensError
 from queens.commands.bench import bench_command
 from queens.commands.common import err
 from queens.commands.count import count_command

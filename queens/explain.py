@@ -6,7 +6,7 @@ of the models the backends build from it: CP-SAT's proto, the CNF per cardinalit
 python-constraint's problem, the native bitsets. The sizes are read off models built for
 real, so they cannot drift from the code.
 
->>> from models import NQueens
+>>> from queens.models import NQueens
 >>> [(g.name, g.count) for g in describe_model(NQueens(4)).groups]
 [('rows', 4), ('columns', 4), ('diagonals', 5), ('anti-diagonals', 5), ('size', 0)]
 """
@@ -16,8 +16,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from models import ConstraintModel, LinearKey, LineFamily, Puzzle, QueensError, lower
-from solvers import get_backend
+from queens.models import ConstraintModel, LinearKey, LineFamily, Puzzle, QueensError, lower
+from queens.solvers import get_backend
 
 MAX_COMPILED_CELLS = 1024
 """Backends are built only up to 32 x 32: the pairwise CNF grows as n^3, and so does the wait."""
@@ -205,7 +205,7 @@ def _size(backend: str, **options: object) -> Callable[[ConstraintModel], dict[s
 
 
 def _builders() -> list[tuple[str, str, Callable[[ConstraintModel], dict[str, int]]]]:
-    from solvers.sat import ENCODINGS
+    from queens.solvers.sat import ENCODINGS
 
     return [
         ("cpsat", "boolean", _size("cpsat", viewpoint="boolean")),

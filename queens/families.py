@@ -13,15 +13,15 @@ from pathlib import Path
 
 import numpy as np
 
-from models import Cell, Completion, NQueens, Puzzle, QueensError, parse_cells, parse_vector
-from models.alternatives import Alternatives
-from models.catalogue import FAMILIES as BY_SIZE
-from models.domination import Domination
-from models.errors import MalformedInput
-from models.ninequeens import FreePawns, NineQueens
-from models.pieces_families import Knights, RectangularQueens
-from models.placement_file import read_placement
-from models.toroidal import why_none
+from queens.models import Cell, Completion, NQueens, Puzzle, QueensError, parse_cells, parse_vector
+from queens.models.alternatives import Alternatives
+from queens.models.catalogue import FAMILIES as BY_SIZE
+from queens.models.domination import Domination
+from queens.models.errors import MalformedInput
+from queens.models.ninequeens import FreePawns, NineQueens
+from queens.models.pieces_families import Knights, RectangularQueens
+from queens.models.placement_file import read_placement
+from queens.models.toroidal import why_none
 
 Target = Puzzle | Alternatives
 
@@ -83,7 +83,7 @@ def _completion(o: FamilyOptions) -> Puzzle:
 
 
 def _of_size(name: str) -> Callable[[FamilyOptions], Target]:
-    """A family built from n alone (models.catalogue)."""
+    """A family built from n alone (queens.models.catalogue)."""
     build = BY_SIZE[name]
     return lambda o: build(o.n)
 

@@ -24,9 +24,9 @@ import click
 from click.core import ParameterSource
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-from models import Puzzle, TimeLimit, lower
+from queens.models import Puzzle, TimeLimit, lower
 from queens.commands.common import backend_settings, describe, err, out, print_json
-from solvers.native.counting import (
+from queens.solvers.native.counting import (
     KERNEL_VERSION,
     MAX_N,
     SymmetryClasses,
@@ -35,9 +35,9 @@ from solvers.native.counting import (
     subproblem_key,
     subproblems,
 )
-from solvers.native.distributed import count_classes_on_dask
-from solvers.native.ledger import Ledger
-from solvers.native.structure import plain_queens_size
+from queens.solvers.native.distributed import count_classes_on_dask
+from queens.solvers.native.ledger import Ledger
+from queens.solvers.native.structure import plain_queens_size
 
 DEFAULT_LEDGER = "queens-ledger.sqlite"
 LEDGER_FROM = 18

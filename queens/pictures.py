@@ -6,7 +6,7 @@ SVG is written by hand (plain text); PNG needs Pillow (`pip install 'queens[pict
 imported only when a PNG is asked for. Both draw the pieces from the same outlines below, so
 they look alike and need no chess font.
 
->>> from models import NQueens
+>>> from queens.models import NQueens
 >>> print(Board(NQueens(4), ((0, 1), (1, 3), (2, 0), (3, 2))).text())
 . Q . .
 . . . Q
@@ -24,8 +24,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from models import BackendUnavailable, Cell, Placement, Puzzle, QueensError
-from solvers import solutions
+from queens.models import BackendUnavailable, Cell, Placement, Puzzle, QueensError
+from queens.solvers import solutions
 
 LIGHT, DARK = "#f0d9b5", "#b58863"
 ATTACKED_LIGHT, ATTACKED_DARK = "#f2a48f", "#cf7358"  # the square colours tinted red
@@ -267,7 +267,7 @@ class Board(_Picture):
         (`♜ ♝ ♞ ♚` the other pieces), `·` empty, `♟` pawn, `▪` blocked. `marks` overrides single
         squares (the trace marks a conflicting try with `x`).
 
-        >>> from models import NQueens
+        >>> from queens.models import NQueens
         >>> print(Board(NQueens(4), ((0, 1), (1, 3), (2, 0), (3, 2))).text(unicode=True))
         · ♛ · ·
         · · · ♛
@@ -327,7 +327,7 @@ class HeatMap(_Picture):
 def heat_map(puzzle: Puzzle, backend: str = "native", *, time_limit: float | None = None) -> HeatMap:
     """Enumerate every solution (each one verified) and count how often each cell holds a piece.
 
-    >>> from models import NQueens
+    >>> from queens.models import NQueens
     >>> print(heat_map(NQueens(4)).text())
     0 1 1 0
     1 0 0 1

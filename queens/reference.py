@@ -6,11 +6,11 @@ so a count is checked against the suite's own ground truth, the native bitset se
 
 from __future__ import annotations
 
-from models import QueensError
-from models.alternatives import Alternatives
-from models.puzzle import Puzzle
-from solvers import Result, Status
-from solvers.classes import count_target
+from queens.models import QueensError
+from queens.models.alternatives import Alternatives
+from queens.models.puzzle import Puzzle
+from queens.solvers import Result, Status
+from queens.solvers.classes import count_target
 
 
 def ground_truth(puzzle: Puzzle | Alternatives, results: list[Result], time_limit: float | None) -> int | None:

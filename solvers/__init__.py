@@ -1,14 +1,14 @@
 """HOW to solve: one module per backend behind one interface, and the verified entry points.
 
->>> from models import NQueens
->>> from solvers import count
+>>> from queens.models import NQueens
+>>> from queens.solvers import count
 >>> count(NQueens(8), "native").count
 92
 """
 
-from solvers.api import count, solutions, solve
-from solvers.backend import Backend
-from solvers.registry import BACKENDS, get_backend
-from solvers.result import Result, Status
+from queens.solvers.api import count, solutions, solve
+from queens.solvers.backend import Backend
+from queens.solvers.registry import BACKENDS, get_backend
+from queens.solvers.result import Result, Status
 
 __all__ = ["BACKENDS", "Backend", "Result", "Status", "count", "get_backend", "solutions", "solve"]

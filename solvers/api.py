@@ -1,10 +1,10 @@
 """The public entry points: `solve`, `solutions`, `count` on a puzzle with a named backend.
 
 This is where the suite keeps its promises that no backend can break: the puzzle is lowered
-once, every solution a backend returns is re-checked by `models.verify` against the puzzle's
+once, every solution a backend returns is re-checked by `queens.models.verify` against the puzzle's
 own rules, and the time limit is turned into one deadline for the backend to honour.
 
->>> from models import NQueens
+>>> from queens.models import NQueens
 >>> count(NQueens(6), "native").count
 4
 """
@@ -14,10 +14,10 @@ from __future__ import annotations
 import time
 from collections.abc import Iterator
 
-from models import BackendError, Placement, Puzzle, TimeLimit, Unsupported, lower, verify
-from solvers.backend import Backend, deadline_after
-from solvers.registry import get_backend
-from solvers.result import Result, Status
+from queens.models import BackendError, Placement, Puzzle, TimeLimit, Unsupported, lower, verify
+from queens.solvers.backend import Backend, deadline_after
+from queens.solvers.registry import get_backend
+from queens.solvers.result import Result, Status
 
 AUTO_SPLIT_CELLS = 144
 """From 12 x 12 up, enumerating backends count by decomposition in parallel processes: there
@@ -79,7 +79,7 @@ def count(puzzle: Puzzle, backend: str = "cpsat", *, time_limit: float | None = 
         enumerates = type(engine).count is Backend.count
         split = enumerates and puzzle.pieces is not None and puzzle.rows * puzzle.cols >= AUTO_SPLIT_CELLS
     if split:
-        from solvers.split import count_split  # split calls back into count: imported here
+        from queens.solvers.split import count_split  # split calls back into count: imported here
 
         return count_split(puzzle, backend, time_limit=time_limit, processes=processes, **options)
     if puzzle.rows * puzzle.cols > engine.count_limit:  # refused before lowering a huge board

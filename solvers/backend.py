@@ -15,7 +15,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Iterator
 from typing import ClassVar
 
-from models import ConstraintModel, Placement, TimeLimit, Unsupported
+from queens.models import ConstraintModel, Placement, TimeLimit, Unsupported
 
 
 def deadline_after(time_limit: float | None) -> float | None:

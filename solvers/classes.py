@@ -1,6 +1,6 @@
 """Counting over puzzles that are one of several (free pawns), and counting symmetry classes.
 
-Both are built on the public entry points in `solvers.api`, so every solution found is still
+Both are built on the public entry points in `queens.solvers.api`, so every solution found is still
 verified; no backend knows about either.
 
 A class is a set of whole configurations (pawns, blocked cells and pieces) that a board
@@ -13,11 +13,11 @@ from __future__ import annotations
 import time
 from typing import NamedTuple
 
-from models import Placement, Puzzle, lower, symmetry_group
-from models.alternatives import Alternatives
-from models.symmetry import Transform
-from solvers.api import count, solutions, solve
-from solvers.result import Result, Status
+from queens.models import Placement, Puzzle, lower, symmetry_group
+from queens.models.alternatives import Alternatives
+from queens.models.symmetry import Transform
+from queens.solvers.api import count, solutions, solve
+from queens.solvers.result import Result, Status
 
 Configuration = tuple[tuple, ...]
 
@@ -52,14 +52,14 @@ def solve_alternatives(family: Alternatives, backend: str, *, time_limit: float 
 
 
 def count_target(target: Puzzle | Alternatives, backend: str, **kwargs: object) -> Result:
-    """`solvers.count`, or its weighted sum over alternatives (free pawns)."""
+    """`queens.solvers.count`, or its weighted sum over alternatives (free pawns)."""
     if isinstance(target, Alternatives):
         return count_alternatives(target, backend, **kwargs)
     return count(target, backend, **kwargs)
 
 
 def solve_target(target: Puzzle | Alternatives, backend: str, **kwargs: object) -> tuple[Puzzle | None, Result]:
-    """`solvers.solve`, plus the puzzle that was solved (one layout, for free pawns)."""
+    """`queens.solvers.solve`, plus the puzzle that was solved (one layout, for free pawns)."""
     if isinstance(target, Alternatives):
         return solve_alternatives(target, backend, **kwargs)
     return target, solve(target, backend, **kwargs)

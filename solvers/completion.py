@@ -28,11 +28,11 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from models import BackendError, Cell, InvalidBoard, MalformedInput, Unsupported
-from models.verify_stream import verify_cells, verify_columns
-from solvers.backend import deadline_after, seconds_left
-from solvers.local_search import seed_for
-from solvers.native import _completion, _localsearch
+from queens.models import BackendError, Cell, InvalidBoard, MalformedInput, Unsupported
+from queens.models.verify_stream import verify_cells, verify_columns
+from queens.solvers.backend import deadline_after, seconds_left
+from queens.solvers.local_search import seed_for
+from queens.solvers.native import _completion, _localsearch
 
 FIRST_STEPS = 10_000
 """Local-search repair steps in the first round: plenty for loose boards (n = 1000 needs ~50)."""

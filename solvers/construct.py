@@ -20,8 +20,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from models import BackendError, InvalidBoard
-from models.verify_stream import verify_columns
+from queens.models import BackendError, InvalidBoard
+from queens.models.verify_stream import verify_columns
 
 MAX_N = 2**31 - 1
 """Columns are int32."""

@@ -25,9 +25,9 @@ from collections.abc import Callable, Iterator
 
 from ortools.sat.python import cp_model
 
-from models import ConstraintModel, LineKind, Placement, TimeLimit, Unsupported
-from solvers.backend import Backend, seconds_left
-from solvers.enumeration import callback_stream
+from queens.models import ConstraintModel, LineKind, Placement, TimeLimit, Unsupported
+from queens.solvers.backend import Backend, seconds_left
+from queens.solvers.enumeration import callback_stream
 
 VIEWPOINTS = ("boolean", "alldifferent")
 SEARCHES = {"portfolio": cp_model.PORTFOLIO_SEARCH, "automatic": cp_model.AUTOMATIC_SEARCH}

@@ -23,8 +23,8 @@ from collections.abc import Iterator
 
 import constraint
 
-from models import Cell, ConstraintModel, LineFamily, LineKind, Placement, TimeLimit, Unsupported
-from solvers.backend import Backend
+from queens.models import Cell, ConstraintModel, LineFamily, LineKind, Placement, TimeLimit, Unsupported
+from queens.solvers.backend import Backend
 
 VIEWPOINTS = ("rows", "boolean")
 

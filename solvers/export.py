@@ -6,19 +6,19 @@ the encoding's auxiliary variables after the cells, and repeats the map in comme
 Blocked cells (pawns, forbidden squares) keep their number and are fixed to false, so the
 formula has exactly as many models over the cell variables as the puzzle has solutions.
 
-The CNF is the one the `sat` backend solves (`solvers.sat.cnf`), renumbered, not a second copy
+The CNF is the one the `sat` backend solves (`queens.solvers.sat.cnf`), renumbered, not a second copy
 of the encoding.
 
->>> from models import NQueens
+>>> from queens.models import NQueens
 >>> [line for line in dimacs(NQueens(4), "pairwise").splitlines() if line.startswith("p ")]
 ['p cnf 16 84']
 """
 
 from __future__ import annotations
 
-from models import ConstraintModel, LineKind, Puzzle, Unsupported, lower
-from models.pieces import Cell
-from solvers.sat import DEFAULT_ENCODING, ENCODINGS, cnf
+from queens.models import ConstraintModel, LineKind, Puzzle, Unsupported, lower
+from queens.models.pieces import Cell
+from queens.solvers.sat import DEFAULT_ENCODING, ENCODINGS, cnf
 
 FORMATS = ("dimacs", "mzn", "opb")
 
@@ -26,7 +26,7 @@ FORMATS = ("dimacs", "mzn", "opb")
 def variable(model: ConstraintModel, cell: Cell) -> int:
     """The number of `cell` in every export: r * cols + c + 1.
 
-    >>> from models import NQueens
+    >>> from queens.models import NQueens
     >>> variable(lower(NQueens(8)), (1, 2))
     11
     """

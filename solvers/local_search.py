@@ -14,10 +14,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from models import BackendError, InvalidBoard, TimeLimit
-from models.verify_stream import verify_columns
-from solvers.backend import deadline_after, seconds_left
-from solvers.native import _localsearch
+from queens.models import BackendError, InvalidBoard, TimeLimit
+from queens.models.verify_stream import verify_columns
+from queens.solvers.backend import deadline_after, seconds_left
+from queens.solvers.native import _localsearch
 
 SEED_STRIDE = 0x9E3779B97F4A7C15
 """Restart r of seed s runs C seed s + r * SEED_STRIDE (mod 2^64): distinct streams."""

@@ -4,15 +4,15 @@ from __future__ import annotations
 
 from importlib import import_module
 
-from models import BackendUnavailable, QueensError
-from solvers.backend import Backend
+from queens.models import BackendUnavailable, QueensError
+from queens.solvers.backend import Backend
 
 BACKENDS: dict[str, tuple[str, str, str]] = {
     # name: (module, class, what to install when the import fails)
-    "native": ("solvers.native.backend", "Native", "reinstall the package: pip install -e . compiles it"),
-    "cpsat": ("solvers.cpsat", "CpSat", "pip install ortools"),
-    "sat": ("solvers.sat", "Sat", "pip install python-sat"),
-    "csp": ("solvers.csp", "Csp", "pip install python-constraint2"),
+    "native": ("queens.solvers.native.backend", "Native", "reinstall the package: pip install -e . compiles it"),
+    "cpsat": ("queens.solvers.cpsat", "CpSat", "pip install ortools"),
+    "sat": ("queens.solvers.sat", "Sat", "pip install python-sat"),
+    "csp": ("queens.solvers.csp", "Csp", "pip install python-constraint2"),
 }
 
 

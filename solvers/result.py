@@ -6,7 +6,7 @@ import html
 from dataclasses import dataclass, field
 from enum import Enum
 
-from models import Placement
+from queens.models import Placement
 
 
 class Status(Enum):

@@ -33,8 +33,8 @@ from pysat.card import CardEnc, EncType
 from pysat.formula import CNF
 from pysat.solvers import Solver
 
-from models import ConstraintModel, LineKind, Placement, TimeLimit, Unsupported
-from solvers.backend import Backend
+from queens.models import ConstraintModel, LineKind, Placement, TimeLimit, Unsupported
+from queens.solvers.backend import Backend
 
 ENCODINGS = {
     name: getattr(EncType, name)

@@ -4,14 +4,14 @@ the rest counted side by side in separate processes.
 This is the native counter's own decomposition, offered to every backend. In a model whose
 rows (any exactly-one family) each hold one piece, fixing the piece of the first row splits
 the solutions into disjoint sets, one per cell of that row, and each set is an ordinary
-puzzle with one more pre-placed piece: `solvers.count` counts it, verifying every solution.
+puzzle with one more pre-placed piece: `queens.solvers.count` counts it, verifying every solution.
 When a symmetry of the model maps each fixed line onto itself (the left-right flip maps row 0
 to row 0), cells in one orbit have equal counts, so only one of them is counted and its count
 is weighted by the orbit's size: half the first row, weight 2, for n-queens. The symmetries
-come from `models.symmetry.symmetry_group`, which finds them on the model, so a completion
+come from `queens.models.symmetry.symmetry_group`, which finds them on the model, so a completion
 puzzle with an off-centre queen simply gets no such saving.
 
->>> from models import NQueens
+>>> from queens.models import NQueens
 >>> [(sorted(s.fixed), s.weight) for s in subproblems(lower(NQueens(4)), lines=1)]
 [([(0, 0)], 2), ([(0, 1)], 2)]
 >>> count_split(NQueens(6), "cpsat", processes=1).count
@@ -27,11 +27,11 @@ from dataclasses import dataclass, replace
 from itertools import product
 from multiprocessing import get_context
 
-from models import Cell, ConstraintModel, Puzzle, lower, symmetry_group
-from solvers.api import count
-from solvers.backend import deadline_after
-from solvers.native.counting import default_threads
-from solvers.result import Result, Status
+from queens.models import Cell, ConstraintModel, Puzzle, lower, symmetry_group
+from queens.solvers.api import count
+from queens.solvers.backend import deadline_after
+from queens.solvers.native.counting import default_threads
+from queens.solvers.result import Result, Status
 
 TASKS_PER_PROCESS = 4
 """Fix a second line when the first gives fewer subproblems than this per process (balance)."""
@@ -94,7 +94,7 @@ def plan(model: ConstraintModel, processes: int) -> tuple[Subproblem, ...]:
 
 def _count_one(puzzle: Puzzle, extra: frozenset[Cell], backend: str, deadline: float | None,
                options: dict) -> Result:
-    """`solvers.count` on the puzzle with `extra` pre-placed, within the shared deadline.
+    """`queens.solvers.count` on the puzzle with `extra` pre-placed, within the shared deadline.
 
     The deadline is a `time.monotonic()` instant, the same clock in every process here.
     """
@@ -106,11 +106,11 @@ def _count_one(puzzle: Puzzle, extra: frozenset[Cell], backend: str, deadline: f
 
 def count_split(puzzle: Puzzle, backend: str = "cpsat", *, time_limit: float | None = None,
                 processes: int | None = None, **options: object) -> Result:
-    """`solvers.count` by decomposition (see the module docstring), in `processes` processes.
+    """`queens.solvers.count` by decomposition (see the module docstring), in `processes` processes.
 
     `processes` defaults to the CPUs this process may use; 1 counts the subproblems here, one
     after another (the symmetry saving still applies). Each subproblem's solutions are verified
-    by `solvers.count`; a subproblem stopped at the time limit makes the total a lower bound.
+    by `queens.solvers.count`; a subproblem stopped at the time limit makes the total a lower bound.
     """
     start = time.perf_counter()
     workers = processes or default_threads()

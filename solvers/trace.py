@@ -10,7 +10,7 @@ order, as combinations. A cell that shares a line with a placed piece is a *conf
 line has no cell left the search *backtracks*. A minimising model is searched with 0, 1, 2, ...
 pieces until a size has solutions.
 
->>> from models import NQueens
+>>> from queens.models import NQueens
 >>> [e.step for e in trace(NQueens(1))]
 ['place', 'solution', 'backtrack']
 >>> sum(e.step == "solution" for e in trace(NQueens(6)))
@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 
-from models import Cell, ConstraintModel, Line, Placement, Puzzle, lower, verify
+from queens.models import Cell, ConstraintModel, Line, Placement, Puzzle, lower, verify
 
 STEPS = ("place", "conflict", "backtrack", "solution", "size")
 
@@ -143,7 +143,7 @@ class Trace:
             return
         occupied = set(placed)
         if all(occupied.intersection(cover) for cover in self.model.covers):
-            # the independent checker sees every solution, as in solvers.api
+            # the independent checker sees every solution, as in queens.solvers.api
             verify(self.puzzle if size == self.model.size else replace(self.puzzle, pieces=size), placed)
             counters.solutions += 1
             yield self._event("solution", None, placed, depth, counters, size)

@@ -1,4 +1,5 @@
-"""Shared fixtures: the OEIS ground truth from ../shared/reference (the real CLI: tests/cli.py)."""
+"""Shared fixtures: the OEIS ground truth in tests/data/sequences.json, each term with its source
+(the real CLI: tests/cli.py)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parents[1]
-REFERENCE = REPO.parent / "shared" / "reference" / "sequences.json"
+REFERENCE = REPO / "tests" / "data" / "sequences.json"
 
 
 class Reference:
@@ -29,5 +30,5 @@ class Reference:
 @pytest.fixture(scope="session")
 def reference() -> Reference:
     if not REFERENCE.is_file():
-        pytest.fail(f"ground truth missing: {REFERENCE} (the repo must be cloned next to shared/)")
+        pytest.fail(f"ground truth missing: {REFERENCE}")
     return Reference(json.loads(REFERENCE.read_text()))

@@ -16,8 +16,8 @@ from collections import defaultdict
 from functools import cache
 from itertools import combinations
 
-from models import ConstraintModel
-from solvers.native import _fast
+from queens.models import ConstraintModel
+from queens.solvers.native import _fast
 
 Cell = tuple[int, int]
 

@@ -17,7 +17,7 @@ from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
-from models import NQueens, verify
+from queens.models import NQueens, verify
 from tests.explorer_server import running_explorer
 
 CHROMIUM = shutil.which("chromium")

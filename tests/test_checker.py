@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from models import (
+from queens.models import (
     KNIGHT,
     SUPERQUEEN,
     AttackingQueens,

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from models import NQueens, verify
-from solvers import Status, count, solutions, solve
+from queens.models import NQueens, verify
+from queens.solvers import Status, count, solutions, solve
 
 SOLVER_SIZES = range(1, 10)
 NATIVE_SIZES = range(1, 15)

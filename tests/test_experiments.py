@@ -10,15 +10,15 @@ from pathlib import Path
 
 import pytest
 
-from experiments import runner
-from experiments.report import flagged, write
-from experiments.runner import execute, run_grid
-from experiments.spec import Run, load
-from experiments.store import Store
-from models import BackendUnavailable, Completion, MalformedInput, NQueens, lower
-from models.domination import Domination
-from solvers import Status, count
-from solvers.split import subproblems
+from queens.experiments import runner
+from queens.experiments.report import flagged, write
+from queens.experiments.runner import execute, run_grid
+from queens.experiments.spec import Run, load
+from queens.experiments.store import Store
+from queens.models import BackendUnavailable, Completion, MalformedInput, NQueens, lower
+from queens.models.domination import Domination
+from queens.solvers import Status, count
+from queens.solvers.split import subproblems
 from tests.cli import run_cli, start_cli
 
 REPO = Path(__file__).resolve().parents[1]
@@ -181,7 +181,7 @@ def test_the_default_spec_is_valid() -> None:
 # --- Dask ----------------------------------------------------------------------------------------
 @pytest.mark.skipif(importlib.util.find_spec("distributed") is None, reason="the dask extra is not installed")
 def test_the_grid_runs_on_a_local_dask_cluster(tmp_path: Path) -> None:
-    from experiments.dask_grid import dask_executor
+    from queens.experiments.dask_grid import dask_executor
 
     store = Store(tmp_path / "results.sqlite")
     with dask_executor("local") as executor:
@@ -191,7 +191,7 @@ def test_the_grid_runs_on_a_local_dask_cluster(tmp_path: Path) -> None:
 
 @pytest.mark.skipif(importlib.util.find_spec("distributed") is not None, reason="the dask extra is installed")
 def test_without_dask_the_runner_says_what_to_install() -> None:
-    from experiments.dask_grid import dask_executor
+    from queens.experiments.dask_grid import dask_executor
 
     with pytest.raises(BackendUnavailable, match="dask"):
         with dask_executor("local"):

@@ -7,9 +7,9 @@ from math import comb
 
 import pytest
 
-from models import NQueens, lower
-from models.alternatives import Alternatives
-from models.domination import Domination
+from queens.models import NQueens, lower
+from queens.models.alternatives import Alternatives
+from queens.models.domination import Domination
 from queens.explain import compile_sizes, describe_model, explain
 from queens.families import FAMILIES, FamilyOptions, build
 from tests.cli import run_cli

@@ -16,14 +16,14 @@ from ortools.sat.python import cp_model
 from pysat.formula import CNF
 from pysat.solvers import Solver
 
-from models import NQueens, Puzzle, QueensError, Unsupported, lower
-from models.domination import Domination
-from models.ninequeens import NineQueens
-from models.pieces import KNIGHT
-from models.toroidal import Toroidal
-from solvers import count
-from solvers.export import dimacs, minizinc, opb, variable
-from solvers.sat import ENCODINGS
+from queens.models import NQueens, Puzzle, QueensError, Unsupported, lower
+from queens.models.domination import Domination
+from queens.models.ninequeens import NineQueens
+from queens.models.pieces import KNIGHT
+from queens.models.toroidal import Toroidal
+from queens.solvers import count
+from queens.solvers.export import dimacs, minizinc, opb, variable
+from queens.solvers.sat import ENCODINGS
 from tests.cli import run_cli
 
 

@@ -1,5 +1,5 @@
 """Every family on every backend: counts equal across backends, equal to OEIS where a sequence
-exists, every solution verified by the family's own checker (inside solvers.count)."""
+exists, every solution verified by the family's own checker (inside queens.solvers.count)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from math import factorial
 
 import pytest
 
-from models import (
+from queens.models import (
     QUEEN,
     Completion,
     LineKind,
@@ -18,13 +18,13 @@ from models import (
     symmetry_group,
     verify,
 )
-from models.domination import Domination
-from models.ninequeens import FreePawns, NineQueens
-from models.pieces_families import Bishops, Kings, Knights, RectangularQueens, Rooks
-from models.superqueens import Superqueens
-from models.toroidal import Toroidal, why_none
-from solvers import Status, count, solutions, solve
-from solvers.classes import count_alternatives, count_classes
+from queens.models.domination import Domination
+from queens.models.ninequeens import FreePawns, NineQueens
+from queens.models.pieces_families import Bishops, Kings, Knights, RectangularQueens, Rooks
+from queens.models.superqueens import Superqueens
+from queens.models.toroidal import Toroidal, why_none
+from queens.solvers import Status, count, solutions, solve
+from queens.solvers.classes import count_alternatives, count_classes
 from tests.plain_reference import count_model
 
 BACKENDS = ["native", "cpsat", "sat", "csp"]

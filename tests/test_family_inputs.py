@@ -6,10 +6,10 @@ import json
 
 import pytest
 
-from models import MalformedInput, parse_cells, parse_vector
-from models.placement_file import read_placement
-from models.toroidal import Toroidal
-from solvers import solutions
+from queens.models import MalformedInput, parse_cells, parse_vector
+from queens.models.placement_file import read_placement
+from queens.models.toroidal import Toroidal
+from queens.solvers import solutions
 from tests.cli import run_cli
 from tests.plain_reference import images
 

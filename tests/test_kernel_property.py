@@ -11,10 +11,10 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from models import PIECES, Puzzle, QueensError, lower
-from solvers import get_backend
-from solvers.native import _fast
-from solvers.native.counting import split_depth, subproblems
+from queens.models import PIECES, Puzzle, QueensError, lower
+from queens.solvers import get_backend
+from queens.solvers.native import _fast
+from queens.solvers.native.counting import split_depth, subproblems
 from tests import plain_reference
 from tests.plain_reference import KERNELS
 
@@ -83,7 +83,7 @@ def test_fast_counter_subproblems_match_the_twin(data: st.DataObject) -> None:
 
 def test_a_search_whose_init_failed_refuses_to_run():
     """A failed __init__ used to leave half the buffers set: count() then crashed the process."""
-    from solvers.native._kernel import Search
+    from queens.solvers.native._kernel import Search
 
     search = Search.__new__(Search)
     with pytest.raises(ValueError, match="outside the board"):

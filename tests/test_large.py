@@ -14,15 +14,15 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from models import Completion, InvalidBoard, InvalidPlacement, MalformedInput, NQueens, TimeLimit, verify
-from models.generate import planted, random_placement
-from models.placement_file import read_placement, write_placement
-from models.verify_stream import CHUNK, verify_cells, verify_columns, verify_file
-from solvers import Status, count, solve
-from solvers.completion import complete, solve_completion
-from solvers.construct import construct
-from solvers.local_search import random_solution
-from solvers.native import _completion, _localsearch
+from queens.models import Completion, InvalidBoard, InvalidPlacement, MalformedInput, NQueens, TimeLimit, verify
+from queens.models.generate import planted, random_placement
+from queens.models.placement_file import read_placement, write_placement
+from queens.models.verify_stream import CHUNK, verify_cells, verify_columns, verify_file
+from queens.solvers import Status, count, solve
+from queens.solvers.completion import complete, solve_completion
+from queens.solvers.construct import construct
+from queens.solvers.local_search import random_solution
+from queens.solvers.native import _completion, _localsearch
 from tests.cli import error_line, run_cli
 
 

@@ -10,18 +10,18 @@ import time
 
 import pytest
 
-from models import NQueens, Puzzle, TimeLimit, Unsupported, lower
-from models.pieces import ROOK, SUPERQUEEN
-from solvers import count, get_backend
-from solvers.native import _fast
-from solvers.native.counting import (
+from queens.models import NQueens, Puzzle, TimeLimit, Unsupported, lower
+from queens.models.pieces import ROOK, SUPERQUEEN
+from queens.solvers import count, get_backend
+from queens.solvers.native import _fast
+from queens.solvers.native.counting import (
     SymmetryClasses,
     count_classes,
     split_depth,
     subproblem_key,
     subproblems,
 )
-from solvers.native.structure import plain_queens_size
+from queens.solvers.native.structure import plain_queens_size
 from tests import plain_reference
 from tests.plain_reference import KERNELS
 

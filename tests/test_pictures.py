@@ -8,10 +8,10 @@ import xml.etree.ElementTree as ET
 import pytest
 from PIL import Image
 
-from models import NQueens, Puzzle, QueensError
-from models.ninequeens import NineQueens
+from queens.models import NQueens, Puzzle, QueensError
+from queens.models.ninequeens import NineQueens
 from queens.pictures import Board, HeatMap, attacked_cells, heat_map
-from solvers import solve
+from queens.solvers import solve
 
 SVG = "{http://www.w3.org/2000/svg}"
 FOUR = ((0, 1), (1, 3), (2, 0), (3, 2))

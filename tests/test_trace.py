@@ -6,12 +6,12 @@ import json
 
 import pytest
 
-from models import NQueens, Puzzle
-from models.domination import Domination
-from models.ninequeens import NineQueens
-from models.pieces import KNIGHT
-from solvers import count, solutions
-from solvers.trace import STEPS, Trace, trace
+from queens.models import NQueens, Puzzle
+from queens.models.domination import Domination
+from queens.models.ninequeens import NineQueens
+from queens.models.pieces import KNIGHT
+from queens.solvers import count, solutions
+from queens.solvers.trace import STEPS, Trace, trace
 from tests.cli import run_cli
 
 

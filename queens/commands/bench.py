@@ -13,7 +13,7 @@ from pathlib import Path
 
 import click
 
-from models import MalformedInput
+from queens.models import MalformedInput
 from queens.commands.common import DISAGREES, err, out
 
 DATABASE = "results.sqlite"
@@ -32,11 +32,11 @@ def bench_command() -> None:
               help="Run the grid on Dask: a local cluster, or the scheduler at ADDRESS.")
 def run_command(spec_path: Path, db: Path | None, dask_address: str | None) -> int:
     """Run every run of SPEC not yet stored (an interrupted grid resumes where it stopped)."""
-    from experiments.dask_grid import dask_executor
-    from experiments.report import flagged
-    from experiments.runner import run_grid, sequential
-    from experiments.spec import load
-    from experiments.store import Store
+    from queens.experiments.dask_grid import dask_executor
+    from queens.experiments.report import flagged
+    from queens.experiments.runner import run_grid, sequential
+    from queens.experiments.spec import load
+    from queens.experiments.store import Store
 
     spec = load(spec_path)
     path = db or (spec.report / DATABASE if spec.report else Path(DATABASE))
@@ -63,8 +63,8 @@ def run_command(spec_path: Path, db: Path | None, dask_address: str | None) -> i
 @click.option("--spec", "spec_name", default=None, help="Only this spec's runs (by its name).")
 def report_command(db: Path, out_dir: Path | None, spec_name: str | None) -> int:
     """Write report.md (a table per task) and its plots from the stored results."""
-    from experiments.report import flagged, write
-    from experiments.store import Store
+    from queens.experiments.report import flagged, write
+    from queens.experiments.store import Store
 
     if not db.is_file():
         raise MalformedInput(f"no results database at {db}; run `queens bench run SPEC` first")

@@ -8,10 +8,10 @@ from collections.abc import Callable
 import click
 from rich.console import Console
 
-from models import Cell
-from models.alternatives import Alternatives
+from queens.models import Cell
+from queens.models.alternatives import Alternatives
 from queens.families import FAMILIES, FamilyOptions, Target, build, reason_for_none
-from solvers import BACKENDS
+from queens.solvers import BACKENDS
 
 out = Console(highlight=False, soft_wrap=True)
 """Results go to stdout..."""

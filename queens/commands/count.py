@@ -7,7 +7,7 @@ import time
 import click
 from rich.table import Table
 
-from models import QueensError
+from queens.models import QueensError
 from queens.commands.common import (
     DISAGREES,
     backend_options,
@@ -31,8 +31,8 @@ from queens.native_count import (
     requested_options,
 )
 from queens.reference import ground_truth
-from solvers import BACKENDS, Result, Status
-from solvers.classes import count_classes, count_target
+from queens.solvers import BACKENDS, Result, Status
+from queens.solvers.classes import count_classes, count_target
 
 
 @click.command("count")

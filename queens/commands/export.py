@@ -8,23 +8,23 @@ from types import ModuleType
 
 import click
 
-from models import BackendUnavailable, QueensError
+from queens.models import BackendUnavailable, QueensError
 from queens.commands.common import err, make_puzzle, puzzle_options
 from queens.commands.layout import one_puzzle
 
 
 def _exporters() -> ModuleType:
-    """solvers.export, imported only when an export is asked for: it needs pysat, so without
+    """queens.solvers.export, imported only when an export is asked for: it needs pysat, so without
     pysat `export` alone fails, with a message, and the other commands still start."""
     try:
-        from solvers import export
+        from queens.solvers import export
     except ImportError as error:
         raise BackendUnavailable(f"export needs the sat backend's library ({error}); pip install python-sat") from None
     return export
 
 
 class _LazyChoice(click.Choice):
-    """A click.Choice whose values are read from solvers.export only when the option is used."""
+    """A click.Choice whose values are read from queens.solvers.export only when the option is used."""
 
     def __init__(self, values: Callable[[], Sequence[str]]) -> None:
         self._values = values
@@ -40,7 +40,7 @@ class _LazyChoice(click.Choice):
 @click.option("--format", "format_name", type=_LazyChoice(lambda: _exporters().FORMATS), required=True,
               help="The file format.")
 @click.option("--encoding", type=_LazyChoice(lambda: list(_exporters().ENCODINGS)), default=None,
-              help="dimacs: the cardinality encoding of each line [default: solvers.sat.DEFAULT_ENCODING].")
+              help="dimacs: the cardinality encoding of each line [default: queens.solvers.sat.DEFAULT_ENCODING].")
 @click.option("--size", type=click.IntRange(min=0), default=None,
               help="Exactly this many pieces (needed for DIMACS of a minimising family such as domination).")
 @click.option("--output", "-o", type=click.Path(dir_okay=False, path_type=Path), default=None,

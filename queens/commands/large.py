@@ -13,16 +13,16 @@ from pathlib import Path
 import click
 import numpy as np
 
-from models import NQueens, Puzzle, QueensError, TimeLimit
-from models.generate import planted, random_placement
-from models.placement_file import FORMATS, write_placement
-from models.verify_stream import verify_file
+from queens.models import NQueens, Puzzle, QueensError, TimeLimit
+from queens.models.generate import planted, random_placement
+from queens.models.placement_file import FORMATS, write_placement
+from queens.models.verify_stream import verify_file
 from queens.commands.common import err, json_option, out, print_json
 from queens.families import FAMILIES, pre_placed_cells
 from queens.pictures import MAX_DRAWN, Board
-from solvers.completion import solve_completion
-from solvers.construct import construct
-from solvers.local_search import random_solution
+from queens.solvers.completion import solve_completion
+from queens.solvers.construct import construct
+from queens.solvers.local_search import random_solution
 
 METHODS = ("search", "construct", "random", "complete")
 """search: the chosen backend (any family); the others are for n-queens and its completion."""

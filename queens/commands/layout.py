@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from models import Puzzle, QueensError
-from models.alternatives import Alternatives
+from queens.models import Puzzle, QueensError
+from queens.models.alternatives import Alternatives
 from queens.families import Target
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from models import QueensError
+from queens.models import QueensError
 from queens.commands.common import err
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from models import Puzzle
+from queens.models import Puzzle
 from queens.commands.common import (
     backend_options,
     backend_settings,
@@ -19,8 +19,8 @@ from queens.commands.common import (
 )
 from queens.commands.large import method_options, save_cells, solve_large
 from queens.pictures import MAX_DRAWN, Board, heat_map
-from solvers import Result, Status
-from solvers.classes import solve_target
+from queens.solvers import Result, Status
+from queens.solvers.classes import solve_target
 
 
 def _solve(family: str, n: int, m: int | None, backend: str, time_limit: float | None,

@@ -17,11 +17,11 @@ import click
 from rich.live import Live
 from rich.text import Text
 
-from models import Puzzle, QueensError
+from queens.models import Puzzle, QueensError
 from queens.commands.common import err, make_puzzle, out, puzzle_options
 from queens.commands.layout import one_puzzle
 from queens.pictures import Board
-from solvers.trace import Trace, TraceEvent
+from queens.solvers.trace import Trace, TraceEvent
 
 MAX_TRACE_CELLS = 400
 """A pure-Python search drawn step by step is for boards up to 20 x 20."""

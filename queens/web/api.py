@@ -16,13 +16,13 @@ import time
 from dataclasses import replace
 from itertools import combinations
 
-from models import AttackingQueens, Cell, Puzzle, QueensError, TimeLimit
-from models.alternatives import Alternatives
+from queens.models import AttackingQueens, Cell, Puzzle, QueensError, TimeLimit
+from queens.models.alternatives import Alternatives
 from queens.families import FAMILIES, FamilyOptions, Target, build, reason_for_none
 from queens.pictures import attacked_cells
-from solvers import BACKENDS, Status, count, solutions, solve
-from solvers.classes import count_alternatives
-from solvers.trace import Trace
+from queens.solvers import BACKENDS, Status, count, solutions, solve
+from queens.solvers.classes import count_alternatives
+from queens.solvers.trace import Trace
 
 MAX_SIDE = 16
 """Largest board side the explorer draws."""

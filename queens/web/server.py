@@ -19,7 +19,7 @@ from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from importlib.resources import files
 
-from models import BackendUnavailable, QueensError
+from queens.models import BackendUnavailable, QueensError
 from queens.web.api import ROUTES, answer, info
 
 MAX_BODY = 64 * 1024

@@ -15,11 +15,11 @@ from __future__ import annotations
 import time
 from collections.abc import Iterator
 
-from models import ConstraintModel, Placement, TimeLimit, Unsupported
-from solvers.backend import Backend, seconds_left
-from solvers.native import _kernel
-from solvers.native.counting import MAX_N, check_threads, count_classes
-from solvers.native.structure import plain_queens_size
+from queens.models import ConstraintModel, Placement, TimeLimit, Unsupported
+from queens.solvers.backend import Backend, seconds_left
+from queens.solvers.native import _kernel
+from queens.solvers.native.counting import MAX_N, check_threads, count_classes
+from queens.solvers.native.structure import plain_queens_size
 
 BATCH = 4096
 """Solutions fetched from C per call when enumerating: large enough to amortise the call."""

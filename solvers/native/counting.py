@@ -19,9 +19,9 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass
 
-from models import TimeLimit, Unsupported
-from solvers.native import _fast
-from solvers.native.ledger import Classes, Ledger
+from queens.models import TimeLimit, Unsupported
+from queens.solvers.native import _fast
+from queens.solvers.native.ledger import Classes, Ledger
 
 KERNEL_VERSION = f"fast-{_fast.VERSION}"
 """Ledger rows are keyed by this: a different counter or split never mixes with this one."""

@@ -27,9 +27,9 @@ import logging
 import re
 from contextlib import ExitStack
 
-from models import BackendUnavailable, QueensError, Unsupported
-from solvers.native.counting import Progress, SymmetryClasses, default_threads, run_subproblems
-from solvers.native.ledger import Ledger
+from queens.models import BackendUnavailable, QueensError, Unsupported
+from queens.solvers.native.counting import Progress, SymmetryClasses, default_threads, run_subproblems
+from queens.solvers.native.ledger import Ledger
 
 ADDRESS = re.compile(r"^(tcp|tls|inproc|ucx)://[^\s/:]+(:\d+)?$")
 

@@ -23,7 +23,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from types import TracebackType
 
-from models import QueensError
+from queens.models import QueensError
 
 Classes = tuple[int, int, int]
 """(C2, C4, C8): how many classes of 2, 4 and 8 solutions a subproblem holds."""

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from models import ConstraintModel, LinearKey, LineKind
-from models.pieces import Cell
+from queens.models import ConstraintModel, LinearKey, LineKind
+from queens.models.pieces import Cell
 
 _ORTHOGONAL = {(1, 0), (0, 1)}
 _DIAGONAL = {(1, 1), (1, -1)}
@@ -23,7 +23,7 @@ _DIAGONAL = {(1, 1), (1, -1)}
 def plain_queens_size(model: ConstraintModel) -> int | None:
     """n when `model` is n-queens on the full n x n board, else None.
 
-    >>> from models import NQueens, Puzzle, lower
+    >>> from queens.models import NQueens, Puzzle, lower
     >>> plain_queens_size(lower(NQueens(8)))
     8
     >>> plain_queens_size(lower(Puzzle(rows=8, cols=8, pieces=8, forbidden=frozenset({(0, 0)}))))
