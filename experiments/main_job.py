@@ -10,9 +10,6 @@ from __future__ import annotations
 import sys
 import time
 
-from rich.console import Console
-from rich.table import Table
-
 from queens.models import Completion, NQueens, Puzzle, QueensError
 from queens.models.alternatives import Alternatives
 from queens.models.domination import Domination
@@ -22,6 +19,8 @@ from queens.models.superqueens import Superqueens
 from queens.models.toroidal import Toroidal
 from queens.solvers import BACKENDS, Status
 from queens.solvers.classes import count_target
+from rich.console import Console
+from rich.table import Table
 
 JOBS: list[tuple[str, Puzzle | Alternatives]] = [
     *((f"nqueens n={n}", NQueens(n)) for n in range(4, 11)),

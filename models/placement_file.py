@@ -25,7 +25,6 @@ from pathlib import Path
 from typing import TextIO
 
 import numpy as np
-
 from queens.models.errors import MalformedInput
 
 FORMATS = ("npy", "text", "perm")

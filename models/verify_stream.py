@@ -27,7 +27,6 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import numpy as np
-
 from queens.models.errors import InvalidBoard, InvalidPlacement, MalformedInput
 from queens.models.placement_file import CHUNK, Chunk, read_placement
 

@@ -12,7 +12,6 @@ import sys
 
 import click
 
-from queens.models import QueensError
 from queens.commands.bench import bench_command
 from queens.commands.common import err
 from queens.commands.count import count_command
@@ -22,6 +21,7 @@ from queens.commands.large import generate_command, verify_command
 from queens.commands.serve import serve_command
 from queens.commands.solve import show_command, solve_command
 from queens.commands.trace import trace_command
+from queens.models import QueensError
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})

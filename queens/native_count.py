@@ -24,8 +24,8 @@ import click
 from click.core import ParameterSource
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-from queens.models import Puzzle, TimeLimit, lower
 from queens.commands.common import backend_settings, describe, err, out, print_json
+from queens.models import Puzzle, TimeLimit, lower
 from queens.solvers.native.counting import (
     KERNEL_VERSION,
     MAX_N,

@@ -27,7 +27,6 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 import numpy as np
-
 from queens.models import BackendError, Cell, InvalidBoard, MalformedInput, Unsupported
 from queens.models.verify_stream import verify_cells, verify_columns
 from queens.solvers.backend import deadline_after, seconds_left

@@ -19,7 +19,6 @@ True
 from __future__ import annotations
 
 import numpy as np
-
 from queens.models import BackendError, InvalidBoard
 from queens.models.verify_stream import verify_columns
 

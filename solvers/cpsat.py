@@ -24,7 +24,6 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 
 from ortools.sat.python import cp_model
-
 from queens.models import ConstraintModel, LineKind, Placement, TimeLimit, Unsupported
 from queens.solvers.backend import Backend, seconds_left
 from queens.solvers.enumeration import callback_stream

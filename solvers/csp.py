@@ -22,7 +22,6 @@ from collections import defaultdict
 from collections.abc import Iterator
 
 import constraint
-
 from queens.models import Cell, ConstraintModel, LineFamily, LineKind, Placement, TimeLimit, Unsupported
 from queens.solvers.backend import Backend
 

@@ -13,7 +13,6 @@ next seed. Every answer passes the streaming verifier before it is returned.
 from __future__ import annotations
 
 import numpy as np
-
 from queens.models import BackendError, InvalidBoard, TimeLimit
 from queens.models.verify_stream import verify_columns
 from queens.solvers.backend import deadline_after, seconds_left

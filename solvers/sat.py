@@ -32,7 +32,6 @@ from collections.abc import Iterator
 from pysat.card import CardEnc, EncType
 from pysat.formula import CNF
 from pysat.solvers import Solver
-
 from queens.models import ConstraintModel, LineKind, Placement, TimeLimit, Unsupported
 from queens.solvers.backend import Backend
 

@@ -11,13 +11,13 @@ import shutil
 from collections.abc import Iterator
 
 import pytest
+from queens.models import NQueens, verify
 from selenium import webdriver
 from selenium.common.exceptions import WebDriverException
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
-from queens.models import NQueens, verify
 from tests.explorer_server import running_explorer
 
 CHROMIUM = shutil.which("chromium")

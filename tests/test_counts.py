@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-
 from queens.models import NQueens, verify
 from queens.solvers import Status, count, solutions, solve
 

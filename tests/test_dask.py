@@ -8,11 +8,11 @@ from importlib.util import find_spec
 from pathlib import Path
 
 import pytest
-
 from queens.models import BackendUnavailable
 from queens.solvers.native.counting import KERNEL_VERSION, count_classes, subproblems
 from queens.solvers.native.distributed import count_classes_on_dask
 from queens.solvers.native.ledger import Ledger
+
 from tests.cli import run_cli
 
 needs_dask = pytest.mark.skipif(find_spec("distributed") is None,

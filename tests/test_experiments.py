@@ -9,7 +9,6 @@ import subprocess
 from pathlib import Path
 
 import pytest
-
 from queens.experiments import runner
 from queens.experiments.report import flagged, write
 from queens.experiments.runner import execute, run_grid
@@ -19,6 +18,7 @@ from queens.models import BackendUnavailable, Completion, MalformedInput, NQueen
 from queens.models.domination import Domination
 from queens.solvers import Status, count
 from queens.solvers.split import subproblems
+
 from tests.cli import run_cli, start_cli
 
 REPO = Path(__file__).resolve().parents[1]

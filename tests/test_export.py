@@ -15,7 +15,6 @@ import pytest
 from ortools.sat.python import cp_model
 from pysat.formula import CNF
 from pysat.solvers import Solver
-
 from queens.models import NQueens, Puzzle, QueensError, Unsupported, lower
 from queens.models.domination import Domination
 from queens.models.ninequeens import NineQueens
@@ -24,6 +23,7 @@ from queens.models.toroidal import Toroidal
 from queens.solvers import count
 from queens.solvers.export import dimacs, minizinc, opb, variable
 from queens.solvers.sat import ENCODINGS
+
 from tests.cli import run_cli
 
 

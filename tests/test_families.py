@@ -6,7 +6,6 @@ from __future__ import annotations
 from math import factorial
 
 import pytest
-
 from queens.models import (
     QUEEN,
     Completion,
@@ -25,6 +24,7 @@ from queens.models.superqueens import Superqueens
 from queens.models.toroidal import Toroidal, why_none
 from queens.solvers import Status, count, solutions, solve
 from queens.solvers.classes import count_alternatives, count_classes
+
 from tests.plain_reference import count_model
 
 BACKENDS = ["native", "cpsat", "sat", "csp"]

@@ -5,11 +5,11 @@ from __future__ import annotations
 import json
 
 import pytest
-
 from queens.models import MalformedInput, parse_cells, parse_vector
 from queens.models.placement_file import read_placement
 from queens.models.toroidal import Toroidal
 from queens.solvers import solutions
+
 from tests.cli import run_cli
 from tests.plain_reference import images
 

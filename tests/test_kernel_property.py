@@ -10,11 +10,11 @@ from __future__ import annotations
 import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
-
 from queens.models import PIECES, Puzzle, QueensError, lower
 from queens.solvers import get_backend
 from queens.solvers.native import _fast
 from queens.solvers.native.counting import split_depth, subproblems
+
 from tests import plain_reference
 from tests.plain_reference import KERNELS
 

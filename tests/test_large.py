@@ -13,7 +13,6 @@ import numpy as np
 import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
-
 from queens.models import Completion, InvalidBoard, InvalidPlacement, MalformedInput, NQueens, TimeLimit, verify
 from queens.models.generate import planted, random_placement
 from queens.models.placement_file import read_placement, write_placement
@@ -23,6 +22,7 @@ from queens.solvers.completion import complete, solve_completion
 from queens.solvers.construct import construct
 from queens.solvers.local_search import random_solution
 from queens.solvers.native import _completion, _localsearch
+
 from tests.cli import error_line, run_cli
 
 

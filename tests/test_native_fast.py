@@ -9,7 +9,6 @@ from __future__ import annotations
 import time
 
 import pytest
-
 from queens.models import NQueens, Puzzle, TimeLimit, Unsupported, lower
 from queens.models.pieces import ROOK, SUPERQUEEN
 from queens.solvers import count, get_backend
@@ -22,6 +21,7 @@ from queens.solvers.native.counting import (
     subproblems,
 )
 from queens.solvers.native.structure import plain_queens_size
+
 from tests import plain_reference
 from tests.plain_reference import KERNELS
 

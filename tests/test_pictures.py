@@ -7,11 +7,11 @@ import xml.etree.ElementTree as ET
 
 import pytest
 from PIL import Image
-
 from queens.models import NQueens, Puzzle, QueensError
 from queens.models.ninequeens import NineQueens
-from queens.pictures import Board, HeatMap, attacked_cells, heat_map
 from queens.solvers import solve
+
+from queens.pictures import Board, HeatMap, attacked_cells, heat_map
 
 SVG = "{http://www.w3.org/2000/svg}"
 FOUR = ((0, 1), (1, 3), (2, 0), (3, 2))

@@ -11,12 +11,12 @@ import time
 from pathlib import Path
 
 import pytest
-
 from queens.models import NQueens, QueensError
 from queens.solvers import solutions
 from queens.solvers.native import _fast
 from queens.solvers.native.counting import KERNEL_VERSION, count_classes, subproblem_key, subproblems
 from queens.solvers.native.ledger import Ledger
+
 from tests.cli import run_cli, start_cli
 from tests.plain_reference import fixed_by
 

@@ -5,13 +5,13 @@ from __future__ import annotations
 import json
 
 import pytest
-
 from queens.models import NQueens, Puzzle
 from queens.models.domination import Domination
 from queens.models.ninequeens import NineQueens
 from queens.models.pieces import KNIGHT
 from queens.solvers import count, solutions
 from queens.solvers.trace import STEPS, Trace, trace
+
 from tests.cli import run_cli
 
 

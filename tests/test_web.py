@@ -8,8 +8,8 @@ import urllib.request
 from collections.abc import Iterator
 
 import pytest
-
 from queens.models import NQueens, verify
+
 from queens.web.api import MAX_SIDE
 from queens.web.server import MAX_BODY
 from tests.explorer_server import running_explorer

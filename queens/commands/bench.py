@@ -13,8 +13,8 @@ from pathlib import Path
 
 import click
 
-from queens.models import MalformedInput
 from queens.commands.common import DISAGREES, err, out
+from queens.models import MalformedInput
 
 DATABASE = "results.sqlite"
 

@@ -8,9 +8,9 @@ from collections.abc import Callable
 import click
 from rich.console import Console
 
+from queens.families import FAMILIES, FamilyOptions, Target, build, reason_for_none
 from queens.models import Cell
 from queens.models.alternatives import Alternatives
-from queens.families import FAMILIES, FamilyOptions, Target, build, reason_for_none
 from queens.solvers import BACKENDS
 
 out = Console(highlight=False, soft_wrap=True)

@@ -7,7 +7,6 @@ import time
 import click
 from rich.table import Table
 
-from queens.models import QueensError
 from queens.commands.common import (
     DISAGREES,
     backend_options,
@@ -22,6 +21,7 @@ from queens.commands.common import (
     puzzle_options,
 )
 from queens.families import Target
+from queens.models import QueensError
 from queens.native_count import (
     LEDGER_FROM,
     MAX_N,

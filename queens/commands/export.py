@@ -8,9 +8,9 @@ from types import ModuleType
 
 import click
 
-from queens.models import BackendUnavailable, QueensError
 from queens.commands.common import err, make_puzzle, puzzle_options
 from queens.commands.layout import one_puzzle
+from queens.models import BackendUnavailable, QueensError
 
 
 def _exporters() -> ModuleType:

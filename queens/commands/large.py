@@ -13,12 +13,12 @@ from pathlib import Path
 import click
 import numpy as np
 
+from queens.commands.common import err, json_option, out, print_json
+from queens.families import FAMILIES, pre_placed_cells
 from queens.models import NQueens, Puzzle, QueensError, TimeLimit
 from queens.models.generate import planted, random_placement
 from queens.models.placement_file import FORMATS, write_placement
 from queens.models.verify_stream import verify_file
-from queens.commands.common import err, json_option, out, print_json
-from queens.families import FAMILIES, pre_placed_cells
 from queens.pictures import MAX_DRAWN, Board
 from queens.solvers.completion import solve_completion
 from queens.solvers.construct import construct

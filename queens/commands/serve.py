@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import click
 
-from queens.models import QueensError
 from queens.commands.common import err
+from queens.models import QueensError
 
 
 @click.command("serve")

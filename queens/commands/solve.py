@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import click
 
-from queens.models import Puzzle
 from queens.commands.common import (
     backend_options,
     backend_settings,
@@ -18,6 +17,7 @@ from queens.commands.common import (
     puzzle_options,
 )
 from queens.commands.large import method_options, save_cells, solve_large
+from queens.models import Puzzle
 from queens.pictures import MAX_DRAWN, Board, heat_map
 from queens.solvers import Result, Status
 from queens.solvers.classes import solve_target

@@ -17,9 +17,9 @@ import click
 from rich.live import Live
 from rich.text import Text
 
-from queens.models import Puzzle, QueensError
 from queens.commands.common import err, make_puzzle, out, puzzle_options
 from queens.commands.layout import one_puzzle
+from queens.models import Puzzle, QueensError
 from queens.pictures import Board
 from queens.solvers.trace import Trace, TraceEvent
 
