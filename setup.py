@@ -1,9 +1,12 @@
-"""The C extension: everything else about the package is in pyproject.toml.
+"""The C extensions: everything else about the package is in pyproject.toml.
 
-setup.py exists only because the compiler flags are chosen at build time: every extension gets
--march=native when the compiler accepts it (the counters live on the CPU's bit instructions).
+setup.py exists only because the compiler flags are chosen at build time. The default build is
+portable: no -march flag, so a wheel runs on any CPU of its architecture; the fast counter
+carries a kernel per instruction set (fastcore.c) and picks one at run time. QUEENS_MARCH_NATIVE=1
+(`make build-native`) adds -march=native for people who build for their own machine only.
 """
 
+import os
 import tempfile
 from pathlib import Path
 
@@ -11,7 +14,7 @@ from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
 from setuptools.errors import CompileError
 
-OPTIONAL_FLAGS = ["-march=native"]
+OPTIONAL_FLAGS = ["-march=native"] if os.environ.get("QUEENS_MARCH_NATIVE") == "1" else []
 
 
 class BuildExt(build_ext):
@@ -34,19 +37,21 @@ class BuildExt(build_ext):
         return True
 
 
-FLAGS = ["-O3", "-std=c11", "-Wall", "-Wextra", "-Wno-unused-parameter"]
-EXTENSIONS = {  # module in queens.solvers.native: its C source there
-    "_kernel": "kernel.c",
-    "_completion": "completion.c",
-    "_localsearch": "localsearch.c",
-    "_fast": "fastcount.c",
+FLAGS = ["-O3", "-std=gnu11", "-Wall", "-Wextra", "-Wno-unused-parameter"]
+NATIVE = "solvers/native"
+HEADERS = [f"{NATIVE}/{header}" for header in ("common.h", "fastcore.h", "lanes.h", "lanes_avx512.h")]
+EXTENSIONS = {  # module in queens.solvers.native: its C sources there (the binding first)
+    "_kernel": ["kernel.c"],
+    "_completion": ["completion.c"],
+    "_localsearch": ["localsearch.c"],
+    "_fast": ["fastcount.c", "fastcore.c"],
 }
 
 setup(
     cmdclass={"build_ext": BuildExt},
     ext_modules=[
-        Extension(f"queens.solvers.native.{name}", sources=[f"solvers/native/{source}"], extra_compile_args=FLAGS,
-                  depends=["solvers/native/common.h"])
-        for name, source in EXTENSIONS.items()
+        Extension(f"queens.solvers.native.{name}", sources=[f"{NATIVE}/{source}" for source in sources],
+                  extra_compile_args=FLAGS, depends=HEADERS)
+        for name, sources in EXTENSIONS.items()
     ],
 )

@@ -16,6 +16,7 @@ from queens.commands.bench import bench_command
 from queens.commands.common import err
 from queens.commands.count import count_command
 from queens.commands.explain import explain_command
+from queens.commands.info import info_command
 from queens.commands.export import export_command
 from queens.commands.large import generate_command, verify_command
 from queens.commands.serve import serve_command
@@ -39,6 +40,7 @@ cli.add_command(serve_command)
 cli.add_command(bench_command)
 cli.add_command(generate_command)
 cli.add_command(verify_command)
+cli.add_command(info_command)
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -53,7 +55,7 @@ def main(argv: list[str] | None = None) -> None:
         code = 130
     except QueensError as error:
         err.print(f"error: {error}", markup=False)
-        code = 1
+        code = getattr(error, "exit_code", 1)
     except Exception as error:  # a bug: still one line, unless asked for the traceback
         if os.environ.get("QUEENS_DEBUG"):
             raise

@@ -1,7 +1,8 @@
-"""The fast counter (fastcount.c): exact counts, symmetry classes, both kernels, hardening.
+"""The fast counter (fastcore.c, bound by fastcount.c): exact counts, symmetry classes, hardening.
 
 Ground truth: OEIS A000170 (all solutions) and A002562 (fundamental ones) from
-../shared/reference, the simple kernel (kernel.c) and the plain-Python twin of the scheme.
+tests/data/sequences.json, the simple kernel (kernel.c) and the plain-Python twin of the scheme.
+Each SIMD kernel forced one by one: tests/test_kernels.py.
 """
 
 from __future__ import annotations

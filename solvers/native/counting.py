@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 from queens.models import TimeLimit, Unsupported
 from queens.solvers.native import _fast
+from queens.solvers.native.kernels import choose_kernel
 from queens.solvers.native.ledger import Classes, Ledger
 
 KERNEL_VERSION = f"fast-{_fast.VERSION}"
@@ -119,6 +120,8 @@ def count_classes(n: int, *, threads: int | None = None, ledger: Ledger | None =
     raises TimeLimit with the solutions counted so far. On KeyboardInterrupt the workers stop
     within milliseconds and what they finished is recorded before the interrupt propagates.
     `stats`, if given, receives the subproblems, how many were resumed and the nodes searched.
+    `kernel`: 'auto' (QUEENS_KERNEL if set, else the best this CPU runs) or a kernel's name
+    (solvers/native/kernels.py); one the CPU cannot run raises KernelUnavailable.
     """
     threads = default_threads() if threads is None else check_threads(threads)
     stop = bytearray(1)
@@ -139,6 +142,8 @@ def run_subproblems(n: int, executor: Executor, *, workers: int, ledger: Ledger 
                     stop: bytearray | None, stats: dict | None = None) -> SymmetryClasses:
     """The driver behind count_classes and the Dask runner: any concurrent.futures executor."""
     _check_size(n)
+    choice = choose_kernel(kernel)
+    kernel = choice.name if choice.forced else "auto"  # unforced, each worker picks its own CPU's best
     stats = {} if stats is None else stats
     if n < 4:
         stats.update(subproblems=0, resumed=0, nodes=n == 1)

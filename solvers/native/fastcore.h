@@ -1,0 +1,53 @@
+/* The fast n-queens counter's plain C core: no Python, so it builds alone (the ARM cross test,
+ * solvers/native/tests/driver.c) and under the thin binding fastcount.c. fastcore.c explains
+ * the scheme; this header is what a caller needs. */
+#ifndef QUEENS_FASTCORE_H
+#define QUEENS_FASTCORE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define FQ_MAX_N 30             /* the lanes keep two carry bits above the board in 32 bits */
+#define FQ_VERSION 1            /* bump when the subproblems or their counts change meaning */
+
+typedef unsigned long long fq_u64;
+typedef struct { fq_u64 c2, c4, c8, nodes; } FqClasses;  /* nodes: queens placed on the way */
+
+/* A subproblem: the columns of rows 0..depth-1. */
+typedef struct { int depth; uint8_t col[FQ_MAX_N]; } FqPrefix;
+
+/* The kernels compiled into this binary, in order of preference (best last). */
+typedef enum { FQ_SCALAR, FQ_SSE2, FQ_NEON, FQ_AVX2, FQ_AVX512, FQ_KERNELS } FqKernel;
+
+extern const char *const fq_kernel_names[FQ_KERNELS];
+
+/* Whether kernel k is in this binary (x86-64: scalar, sse2, avx2, avx512; AArch64: scalar, neon). */
+int fq_kernel_compiled(FqKernel k);
+
+/* Whether kernel k is in this binary and the CPU can run it. */
+int fq_kernel_supported(FqKernel k);
+
+/* The best kernel the CPU can run: what 'auto' means. */
+FqKernel fq_best_kernel(void);
+
+/* The kernel named `name`, or -1 for a name no build knows. */
+int fq_kernel_index(const char *name);
+
+/* The CPU features the dispatcher looks at, as "name name ..." of those present. */
+const char *fq_cpu_features(void);
+
+/* Every subproblem of `depth` rows for n, in order; fills `out` (if not NULL) up to `cap` and
+ * returns how many there are, or cap + 1 when there are more than `cap`. */
+long fq_subproblems(int n, int depth, FqPrefix *out, long cap);
+
+/* Whether `p` is a subproblem the search can start from (2 <= depth <= n-2, canonical). */
+int fq_prefix_valid(const FqPrefix *p, int n);
+
+/* Count the subproblems `subs` (all of one depth, all valid) with kernel k, adding each one's
+ * classes to counts[i] and setting finished[i] when it is counted to the end. A nonzero byte
+ * at `stop` (may be NULL) makes the count return early, leaving some unfinished. Returns 0, or
+ * -1 when memory ran out (nothing counted). Thread-safe: callers may run several at once. */
+int fq_count(int n, const FqPrefix *subs, long nsubs, FqKernel k, const volatile char *stop,
+             FqClasses *counts, char *finished);
+
+#endif

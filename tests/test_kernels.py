@@ -1,0 +1,93 @@
+"""Every kernel of the fast counter this CPU runs, forced one by one: exact counts (OEIS A000170,
+A002562), the same classes and nodes per subproblem as the scalar kernel, and a clear refusal
+of the kernels it cannot run, in Python and on the command line (`queens info`, exit 2)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from queens.solvers.native import _fast
+from queens.solvers.native.counting import count_classes, subproblems
+from queens.solvers.native.kernels import ENVIRONMENT, NAMES, KernelUnavailable, choose_kernel
+
+from tests.cli import error_line, run_cli
+
+RUNNABLE = list(_fast.SUPPORTED)
+REFUSED = [name for name in NAMES if name not in RUNNABLE]
+
+
+@pytest.fixture(autouse=True)
+def _no_forced_kernel(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A QUEENS_KERNEL in the caller's shell must not choose for these tests."""
+    monkeypatch.delenv(ENVIRONMENT, raising=False)
+
+
+@pytest.mark.parametrize("kernel", RUNNABLE)
+def test_each_kernel_counts_exactly(kernel: str, reference) -> None:
+    for n in range(1, 15):
+        classes = count_classes(n, kernel=kernel, threads=1)
+        assert (n, classes.total) == (n, reference.term("A000170", n))
+        assert (n, classes.fundamental) == (n, reference.term("A002562", n))
+
+
+@pytest.mark.parametrize("kernel", RUNNABLE)
+def test_the_environment_forces_a_kernel(kernel: str, monkeypatch: pytest.MonkeyPatch, reference) -> None:
+    monkeypatch.setenv(ENVIRONMENT, kernel)
+    choice = choose_kernel()
+    assert (choice.name, choice.forced) == (kernel, True)
+    assert count_classes(12).total == reference.term("A000170", 12)
+
+
+@pytest.mark.parametrize("kernel", RUNNABLE)
+def test_each_kernel_walks_the_scalar_tree(kernel: str) -> None:
+    """Same classes and same nodes per subproblem: the lanes visit exactly the scalar search's nodes."""
+    keys = subproblems(13)
+    assert _fast.count(13, keys, kernel=kernel) == _fast.count(13, keys, kernel="scalar")
+
+
+def test_auto_runs_the_best_kernel_this_cpu_has() -> None:
+    choice = choose_kernel()
+    assert not choice.forced and choice.name == _fast.BEST == RUNNABLE[-1]
+    assert "scalar" in RUNNABLE and set(RUNNABLE) <= set(_fast.KERNELS) <= set(NAMES)
+
+
+@pytest.mark.parametrize("kernel", [*REFUSED, "gpu", "AVX2"])
+def test_a_kernel_the_cpu_cannot_run_is_refused(kernel: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    with pytest.raises(KernelUnavailable, match=kernel):
+        count_classes(10, kernel=kernel)
+    monkeypatch.setenv(ENVIRONMENT, kernel)
+    with pytest.raises(KernelUnavailable, match=ENVIRONMENT):
+        count_classes(10)
+
+
+def test_the_cli_refuses_a_forced_kernel_in_one_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(ENVIRONMENT, REFUSED[0])
+    result = run_cli("count", "nqueens", "-n", "10", "--backend", "native")
+    assert result.returncode == 2
+    assert error_line(result).startswith(f"error: the {REFUSED[0]} kernel ({ENVIRONMENT}) cannot run")
+
+
+def test_info_says_which_kernel_runs_and_why() -> None:
+    result = run_cli("info")
+    assert result.returncode == 0
+    lines = dict(line.split(":", 1) for line in result.stdout.splitlines())
+    assert lines["kernel"].strip() == _fast.BEST
+    assert lines["why"].strip().startswith("auto: the best of")
+    assert lines["CPU features seen"].split() == _fast.FEATURES.split() or not _fast.FEATURES
+
+
+@pytest.mark.parametrize("kernel", RUNNABLE)
+def test_info_json_reports_a_forced_kernel(kernel: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(ENVIRONMENT, kernel)
+    result = run_cli("info", "--json")
+    assert result.returncode == 0
+    info = json.loads(result.stdout)
+    assert (info["command"], info["kernel"], info["chosen_by"]) == ("info", kernel, ENVIRONMENT)
+    assert info["supported"] == RUNNABLE and info["cpu_features"] == _fast.FEATURES.split()
+
+
+def test_info_refuses_a_kernel_the_cpu_cannot_run(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(ENVIRONMENT, "gpu")
+    result = run_cli("info")
+    assert result.returncode == 2 and "unknown kernel 'gpu'" in error_line(result)
