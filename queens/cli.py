@@ -16,8 +16,8 @@ from queens.commands.bench import bench_command
 from queens.commands.common import err
 from queens.commands.count import count_command
 from queens.commands.explain import explain_command
-from queens.commands.info import info_command
 from queens.commands.export import export_command
+from queens.commands.info import info_command
 from queens.commands.large import generate_command, verify_command
 from queens.commands.serve import serve_command
 from queens.commands.solve import show_command, solve_command
