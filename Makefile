@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: help install run test test-slow bench lint clean browser test-browser test-asan
+.PHONY: help install run test test-slow bench lint clean browser test-browser test-asan build-native cross-tools test-cross
 
 help: ## this list
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
@@ -16,6 +16,9 @@ $(STAMP): pyproject.toml setup.py solvers/native/*.c solvers/native/*.h
 	touch $(STAMP)
 
 install: $(STAMP) ## create .venv and install the package (compiles the C extension)
+
+build-native: install ## rebuild the C extensions with -march=native (this CPU only; `make install` is portable)
+	QUEENS_MARCH_NATIVE=1 $(BIN)/python setup.py -q build_ext --inplace --force
 
 run: install ## the main job: every family on every backend, compared with ground truth
 	$(BIN)/python -m queens.experiments.main_job
@@ -49,6 +52,19 @@ test-asan: install ## the native tests on C extensions built with ASan+UBSan (in
 	PYTHONPATH="$$scratch/main" LD_PRELOAD="$$(gcc -print-file-name=libasan.so)" ASAN_OPTIONS=detect_leaks=0 \
 	UBSAN_OPTIONS=print_stacktrace=1 $(abspath $(BIN))/python -m pytest -q -p no:cacheprovider \
 	  tests/test_native_fast.py tests/test_kernel_property.py tests/test_resume.py
+
+cross-tools: ## Debian's AArch64 cross compiler and qemu-user for test-cross (apt-get, only when missing)
+	@command -v aarch64-linux-gnu-gcc >/dev/null && command -v qemu-aarch64 >/dev/null && \
+	  test -d /usr/aarch64-linux-gnu/lib || { \
+	  SUDO=$$([ "$$(id -u)" -eq 0 ] || echo sudo); \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq \
+	    gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user; }
+
+test-cross: cross-tools ## the fast counter's C core for AArch64 under qemu: NEON and scalar kernels, n = 1..12
+	@scratch=$$(mktemp -d) && trap 'rm -rf "$$scratch"' EXIT && \
+	aarch64-linux-gnu-gcc -O2 -std=gnu11 -Wall -Wextra -Wno-unused-parameter -o "$$scratch/driver" \
+	  solvers/native/fastcore.c solvers/native/tests/driver.c && \
+	qemu-aarch64 -L /usr/aarch64-linux-gnu "$$scratch/driver" check 12
 
 lint: install ## ruff over the code
 	$(BIN)/ruff check models solvers experiments queens tests
