@@ -1,14 +1,19 @@
-"""The fast native counter against the yardstick, side by side: Q(14)..Q(17), 1 thread and all.
+"""Every kernel of the fast counter against two yardsticks, side by side, at 1 and 2 threads.
 
-The yardstick is experiments/yardstick/classic.c (the classic bitboard counter with the half-board
-mirror), built here with `gcc -O3 -march=native` into a temporary directory. Each size is
-measured `--repeats` times, the three contestants taking turns (so a neighbour's load hits all
-of them alike), and the medians are compared: ratio = our time / the yardstick's single-thread
-time, so below 1 is faster. Wall-clock times; for one thread the CPU-time ratio is shown too,
-which other processes on the machine barely disturb. Every count is checked against the
-yardstick's. The table is printed and written to experiments/results/bench_native.md (and .json).
+The yardsticks are C programs in experiments/yardstick/, built here with `gcc -O3 -march=native`:
+classic.c (the classic bitboard counter with the half-board mirror) and takaken.c (our own
+re-implementation of Takaken's 2003 symmetry-class scheme, the fair comparison for a
+symmetry-class counter). Every kernel this CPU runs is forced in turn (`kernel=` of
+count_classes, as QUEENS_KERNEL does). Each round runs every contestant once, the order rotating
+from round to round, so a neighbour's load hits all alike; the table shows medians, and ratio =
+our wall time / the yardstick's single-thread wall time (lower is faster). Every count is
+checked against the yardsticks'.
 
-    python -m queens.experiments.bench_native [--sizes 14 15 16 17] [--repeats 3]
+Balance: the largest subproblem's and the largest batch's share of the search's nodes (what
+bounds a 2-thread split), and the cores the 2-thread runs used (CPU time / wall time: near 2
+means the pool does not serialise on the GIL or a lock; the C code runs without the GIL).
+
+    python -m queens.experiments.bench_native [--sizes 16 17] [--repeats 3] [--threads 2]
 """
 
 from __future__ import annotations
@@ -22,102 +27,160 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from datetime import date
 from pathlib import Path
 
 from queens.experiments import runner
 from queens.solvers.native import _fast
-from queens.solvers.native.counting import count_classes, default_threads
+from queens.solvers.native.counting import batches, count_classes, default_threads, split_depth, subproblems
 
-YARDSTICK = Path(__file__).resolve().parent / "yardstick" / "classic.c"
+YARDSTICKS = Path(__file__).resolve().parent / "yardstick"
 RESULTS = Path(__file__).resolve().parent / "results"
+TARGETS = {"avx2": (0.30, 0.17), "scalar": (0.38, 0.21), "avx512": (0.20, 0.12)}
+"""Issue 11's targets: ratio to classic.c at 1 thread and at 2 threads."""
+
+Run = tuple[float, float, int]
+"""(wall seconds, CPU seconds, count)"""
 
 
-def build_yardstick(directory: Path) -> Path:
-    """classic.c compiled the way its README says."""
-    if not YARDSTICK.is_file():
-        sys.exit(f"yardstick missing: {YARDSTICK}")
-    binary = directory / "classic"
-    subprocess.run(["gcc", "-O3", "-march=native", "-o", str(binary), str(YARDSTICK)], check=True)
-    return binary
+def build_yardsticks(directory: Path) -> dict[str, Path]:
+    """classic.c and takaken.c compiled with -O3 -march=native (their best on this CPU)."""
+    binaries = {}
+    for name in ("classic", "takaken"):
+        source = YARDSTICKS / f"{name}.c"
+        if not source.is_file():
+            sys.exit(f"yardstick missing: {source}")
+        binaries[name] = directory / name
+        subprocess.run(["gcc", "-O3", "-march=native", "-o", str(binaries[name]), str(source)], check=True)
+    return binaries
 
 
-def run_yardstick(binary: Path, n: int) -> tuple[float, float, int]:
-    """(wall seconds, CPU seconds, count) of one run of the yardstick."""
+def run_yardstick(binary: Path, n: int) -> Run:
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     output = subprocess.run([str(binary), str(n)], check=True, capture_output=True, text=True).stdout
     wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cpu = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
-    return wall, cpu, int(output)
+    return wall, after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime, int(output)
 
 
-def run_fast(n: int, threads: int) -> tuple[float, float, int]:
-    """(wall seconds, CPU seconds of this process, count) of one fast count."""
-    cpu = time.process_time()
+def run_kernel(n: int, kernel: str, threads: int) -> Run:
+    cpu = time.process_time()  # every thread of this process
     start = time.perf_counter()
-    total = count_classes(n, threads=threads).total
+    total = count_classes(n, threads=threads, kernel=kernel).total
     return time.perf_counter() - start, time.process_time() - cpu, total
 
 
-def measure(binary: Path, n: int, repeats: int, threads: int) -> dict:
-    runs: dict[str, list[tuple[float, float, int]]] = {"classic": [], "fast 1": [], "fast all": []}
-    contestants = [("classic", lambda: run_yardstick(binary, n)), ("fast 1", lambda: run_fast(n, 1)),
-                   ("fast all", lambda: run_fast(n, threads))]
+def contestants(binaries: dict[str, Path], n: int, threads: int) -> dict[str, Callable[[], Run]]:
+    runs: dict[str, Callable[[], Run]] = {name: lambda b=binary: run_yardstick(b, n)
+                                          for name, binary in binaries.items()}
+    for kernel in _fast.SUPPORTED:
+        for t in sorted({1, threads}):
+            runs[f"{kernel}/{t}"] = lambda k=kernel, t=t: run_kernel(n, k, t)
+    return runs
+
+
+def measure(binaries: dict[str, Path], n: int, repeats: int, threads: int) -> dict[str, list[Run]]:
+    """Every contestant `repeats` times, in turns (the order rotating each round)."""
+    runs = contestants(binaries, n, threads)
+    names = list(runs)
+    results: dict[str, list[Run]] = {name: [] for name in names}
     for round_ in range(repeats):
-        for name, run in contestants[round_ % 3:] + contestants[:round_ % 3]:
-            runs[name].append(run())
-    counts = {run[2] for results in runs.values() for run in results}
+        shift = round_ % len(names)
+        for name in names[shift:] + names[:shift]:
+            results[name].append(runs[name]())
+            print(f"n = {n} round {round_ + 1}: {name} {results[name][-1][0]:.3f} s", file=sys.stderr)
+    counts = {run[2] for series in results.values() for run in series}
     if len(counts) != 1:
         sys.exit(f"n = {n}: the counters disagree: {sorted(counts)}")
-    wall = {name: statistics.median(run[0] for run in results) for name, results in runs.items()}
-    cpu = {name: statistics.median(run[1] for run in results) for name, results in runs.items()}
-    return {"n": n, "count": counts.pop(), "repeats": repeats, "threads": threads,
-            "classic_s": wall["classic"], "fast_1_s": wall["fast 1"], "fast_all_s": wall["fast all"],
-            "ratio_1": wall["fast 1"] / wall["classic"], "ratio_all": wall["fast all"] / wall["classic"],
-            "cpu_ratio_1": cpu["fast 1"] / cpu["classic"],
-            "parallelism": statistics.median(run[1] / run[0] for run in runs["fast all"])}
+    return results
+
+
+def balance(n: int, threads: int) -> dict:
+    """How evenly the work splits: nodes per subproblem (scalar kernel, same tree as every kernel)."""
+    keys = subproblems(n)
+    nodes = [counted[3] for counted in _fast.count(n, keys, kernel="scalar")]
+    by_key = dict(zip(keys, nodes, strict=True))
+    work = [sum(by_key[key] for key in batch) for batch in batches(keys, threads)]
+    total = sum(nodes)
+    return {"subproblems": len(keys), "split_depth": split_depth(n), "batches": len(work),
+            "largest_subproblem_share": max(nodes) / total, "largest_batch_share": max(work) / total}
+
+
+def rows_for(n: int, results: dict[str, list[Run]], threads: int) -> list[dict]:
+    wall = {name: statistics.median(run[0] for run in series) for name, series in results.items()}
+    rows = []
+    for kernel in _fast.SUPPORTED:
+        one, many = wall[f"{kernel}/1"], wall[f"{kernel}/{threads}"]
+        cores = statistics.median(run[1] / run[0] for run in results[f"{kernel}/{threads}"])
+        rows.append({"n": n, "kernel": kernel, "count": results["classic"][0][2], "classic_s": wall["classic"],
+                     "takaken_s": wall["takaken"], "one_s": one, "many_s": many, "threads": threads,
+                     "ratio_1": one / wall["classic"], "ratio_many": many / wall["classic"],
+                     "takaken_ratio_1": one / wall["takaken"], "takaken_ratio_many": many / wall["takaken"],
+                     "cores_used": cores, "target": TARGETS.get(kernel)})
+    return rows
+
+
+def verdict(row: dict) -> str:
+    if row["target"] is None:
+        return "(no target)"
+    one, many = row["target"]
+    marks = ["✓" if row["ratio_1"] <= one else "✗", "✓" if row["ratio_many"] <= many else "✗"]
+    return f"≤{one:.2f} {marks[0]} / ≤{many:.2f} {marks[1]}"
+
+
+def table(rows: list[dict], threads: int) -> str:
+    lines = [f"| n | kernel | classic.c s | takaken.c s | 1 thread s | ÷classic | ÷takaken | {threads} threads s "
+             "| ÷classic | ÷takaken | cores used | target 1 / 2 threads (÷classic) |",
+             "|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"]
+    lines += [f"| {r['n']} | {r['kernel']} | {r['classic_s']:.3f} | {r['takaken_s']:.3f} | {r['one_s']:.3f} "
+              f"| {r['ratio_1']:.2f}x | {r['takaken_ratio_1']:.2f}x | {r['many_s']:.3f} | {r['ratio_many']:.2f}x "
+              f"| {r['takaken_ratio_many']:.2f}x | {r['cores_used']:.2f} | {verdict(r)} |" for r in rows]
+    return "\n".join(lines)
+
+
+def balance_table(balances: list[dict]) -> str:
+    lines = ["| n | subproblems (depth) | largest subproblem's share | batches | largest batch's share |",
+             "|---:|---:|---:|---:|---:|"]
+    lines += [f"| {b['n']} | {b['subproblems']:,} ({b['split_depth']}) | {b['largest_subproblem_share']:.3%} "
+              f"| {b['batches']} | {b['largest_batch_share']:.3%} |" for b in balances]
+    return "\n".join(lines)
 
 
 def machine() -> str:
     return f"{runner.machine()['cpu']}, {default_threads()} cores, {platform.system()} {platform.release()}"
 
 
-def table(rows: list[dict], threads: int) -> str:
-    lines = [f"| n | Q(n) | classic.c s | fast 1 thread s | ratio | fast {threads} threads s | ratio | "
-             "cores used | CPU ratio (1 thread) |", "|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
-    lines += [f"| {r['n']} | {r['count']:,} | {r['classic_s']:.3f} | {r['fast_1_s']:.3f} | {r['ratio_1']:.2f}x "
-              f"| {r['fast_all_s']:.3f} | {r['ratio_all']:.2f}x | {r['parallelism']:.2f} | {r['cpu_ratio_1']:.2f}x |"
-              for r in rows]
-    return "\n".join(lines)
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--sizes", type=int, nargs="+", default=[14, 15, 16, 17])
+    parser.add_argument("--sizes", type=int, nargs="+", default=[16, 17])
     parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--threads", type=int, default=2)
     args = parser.parse_args(argv)
-    threads = default_threads()
+    rows, balances = [], []
     with tempfile.TemporaryDirectory(prefix="queens-bench-") as scratch:
-        binary = build_yardstick(Path(scratch))
-        rows = []
+        binaries = build_yardsticks(Path(scratch))
         for n in args.sizes:
-            rows.append(measure(binary, n, args.repeats, threads))
-            print(f"n = {n}: ratio {rows[-1]['ratio_1']:.2f}x (1 thread), {rows[-1]['ratio_all']:.2f}x "
-                  f"({threads} threads)", file=sys.stderr)
-    kernel = "AVX-512 lanes" if _fast.VECTOR else "scalar"
+            rows += rows_for(n, measure(binaries, n, args.repeats, args.threads), args.threads)
+            balances.append({"n": n, **balance(n, args.threads)})
     where = machine()
-    header = (f"Fast counter ({kernel} kernel) vs experiments/yardstick/classic.c (gcc -O3 -march=native), "
-              f"medians of {args.repeats} runs, {date.today().isoformat()}, {where}. "
-              "Ratio = time / classic.c's single-thread time (lower is faster); cores used = CPU time / wall "
-              f"time of the {threads}-thread runs (below {threads}: other processes had the cores).")
-    report = f"{header}\n\n{table(rows, threads)}\n"
+    header = (f"Fast counter, every kernel this CPU runs ({', '.join(_fast.SUPPORTED)}; CPU features: "
+              f"{_fast.FEATURES or 'none asked'}), portable build, vs experiments/yardstick/classic.c and "
+              f"takaken.c (gcc -O3 -march=native, single thread). Medians of {args.repeats} runs taken in turns, "
+              f"{date.today().isoformat()}, {where}. Ratio = wall time / the yardstick's (lower is faster); cores "
+              f"used = CPU time / wall time of the {args.threads}-thread runs (below {args.threads}: other "
+              "processes had the cores, or the pool serialised).\n\n"
+              f"Command: `python -m queens.experiments.bench_native --sizes {' '.join(map(str, args.sizes))} "
+              f"--repeats {args.repeats} --threads {args.threads}` (`make bench` runs it with the defaults).")
+    report = (f"{header}\n\n{table(rows, args.threads)}\n\nHow the work splits over {args.threads} threads "
+              f"(nodes of the search):\n\n{balance_table(balances)}\n")
     print(report)
     RESULTS.mkdir(exist_ok=True)
     (RESULTS / "bench_native.md").write_text(report)
     (RESULTS / "bench_native.json").write_text(json.dumps(
-        {"date": date.today().isoformat(), "machine": where, "kernel": kernel, "rows": rows}, indent=2) + "\n")
+        {"date": date.today().isoformat(), "machine": where, "features": _fast.FEATURES, "rows": rows,
+         "balance": balances}, indent=2) + "\n")
     return 0
 
 

@@ -158,7 +158,7 @@ def run_subproblems(n: int, executor: Executor, *, workers: int, ledger: Ledger 
         progress(finished, len(keys), total.total)
     pending: dict[Future, list[tuple[int, ...]]] = {}
     options = {"kernel": kernel} if stop is None else {"kernel": kernel, "stop": stop}
-    for batch in _batches(todo, workers):
+    for batch in batches(todo, workers):
         pending[executor.submit(count_batch, n, batch, **options)] = batch
 
     def add(results: list[Counted]) -> None:
@@ -212,7 +212,7 @@ def _salvage(pending: dict[Future, list[tuple[int, ...]]], stop: bytearray | Non
     return _finished({future for future in running if future.exception() is None}, pending)
 
 
-def _batches(keys: list[tuple[int, ...]], workers: int) -> list[list[tuple[int, ...]]]:
+def batches(keys: list[tuple[int, ...]], workers: int) -> list[list[tuple[int, ...]]]:
     """Strided batches: every batch mixes early (large) and late (small) subproblems, so the
     batches take about equally long and the progress rate predicts the end."""
     count = min(len(keys), max(workers * 8, len(keys) // 64))
