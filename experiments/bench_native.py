@@ -6,8 +6,9 @@ re-implementation of Takaken's 2003 symmetry-class scheme, the fair comparison f
 symmetry-class counter). Every kernel this CPU runs is forced in turn (`kernel=` of
 count_classes, as QUEENS_KERNEL does). Each round runs every contestant once, the order rotating
 from round to round, so a neighbour's load hits all alike; the table shows medians, and ratio =
-our wall time / the yardstick's single-thread wall time (lower is faster). Every count is
-checked against the yardsticks'.
+our wall time / the yardstick's single-thread wall time (lower is faster); the CPU-time ratio
+of the 1-thread runs is shown too, which other processes on the machine barely disturb. Every
+count is checked against the yardsticks'.
 
 Balance: the largest subproblem's and the largest batch's share of the search's nodes (what
 bounds a 2-thread split), and the cores the 2-thread runs used (CPU time / wall time: near 2
@@ -110,6 +111,7 @@ def balance(n: int, threads: int) -> dict:
 
 def rows_for(n: int, results: dict[str, list[Run]], threads: int) -> list[dict]:
     wall = {name: statistics.median(run[0] for run in series) for name, series in results.items()}
+    cpu = {name: statistics.median(run[1] for run in series) for name, series in results.items()}
     rows = []
     for kernel in _fast.SUPPORTED:
         one, many = wall[f"{kernel}/1"], wall[f"{kernel}/{threads}"]
@@ -118,6 +120,8 @@ def rows_for(n: int, results: dict[str, list[Run]], threads: int) -> list[dict]:
                      "takaken_s": wall["takaken"], "one_s": one, "many_s": many, "threads": threads,
                      "ratio_1": one / wall["classic"], "ratio_many": many / wall["classic"],
                      "takaken_ratio_1": one / wall["takaken"], "takaken_ratio_many": many / wall["takaken"],
+                     "cpu_ratio_1": cpu[f"{kernel}/1"] / cpu["classic"],
+                     "takaken_cpu_ratio_1": cpu[f"{kernel}/1"] / cpu["takaken"],
                      "cores_used": cores, "target": TARGETS.get(kernel)})
     return rows
 
@@ -132,11 +136,13 @@ def verdict(row: dict) -> str:
 
 def table(rows: list[dict], threads: int) -> str:
     lines = [f"| n | kernel | classic.c s | takaken.c s | 1 thread s | ÷classic | ÷takaken | {threads} threads s "
-             "| ÷classic | ÷takaken | cores used | target 1 / 2 threads (÷classic) |",
-             "|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"]
+             "| ÷classic | ÷takaken | cores used | 1 thread CPU ÷classic | ÷takaken "
+             "| target 1 / 2 threads (÷classic) |",
+             "|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"]
     lines += [f"| {r['n']} | {r['kernel']} | {r['classic_s']:.3f} | {r['takaken_s']:.3f} | {r['one_s']:.3f} "
               f"| {r['ratio_1']:.2f}x | {r['takaken_ratio_1']:.2f}x | {r['many_s']:.3f} | {r['ratio_many']:.2f}x "
-              f"| {r['takaken_ratio_many']:.2f}x | {r['cores_used']:.2f} | {verdict(r)} |" for r in rows]
+              f"| {r['takaken_ratio_many']:.2f}x | {r['cores_used']:.2f} | {r['cpu_ratio_1']:.2f}x "
+              f"| {r['takaken_cpu_ratio_1']:.2f}x | {verdict(r)} |" for r in rows]
     return "\n".join(lines)
 
 
@@ -168,9 +174,10 @@ def main(argv: list[str] | None = None) -> int:
     header = (f"Fast counter, every kernel this CPU runs ({', '.join(_fast.SUPPORTED)}; CPU features: "
               f"{_fast.FEATURES or 'none asked'}), portable build, vs experiments/yardstick/classic.c and "
               f"takaken.c (gcc -O3 -march=native, single thread). Medians of {args.repeats} runs taken in turns, "
-              f"{date.today().isoformat()}, {where}. Ratio = wall time / the yardstick's (lower is faster); cores "
-              f"used = CPU time / wall time of the {args.threads}-thread runs (below {args.threads}: other "
-              "processes had the cores, or the pool serialised).\n\n"
+              f"{date.today().isoformat()}, {where}. Ratio = wall time / the yardstick's (lower is faster); "
+              "CPU ÷: the same with CPU times (1 thread), robust to a busy machine; cores used = CPU time / wall "
+              f"time of the {args.threads}-thread runs (below {args.threads}: other processes had the cores, "
+              "or the pool serialised).\n\n"
               f"Command: `python -m queens.experiments.bench_native --sizes {' '.join(map(str, args.sizes))} "
               f"--repeats {args.repeats} --threads {args.threads}` (`make bench` runs it with the defaults).")
     report = (f"{header}\n\n{table(rows, args.threads)}\n\nHow the work splits over {args.threads} threads "
