@@ -17,8 +17,8 @@ $(STAMP): pyproject.toml setup.py solvers/native/*.c solvers/native/*.h
 
 install: $(STAMP) ## create .venv and install the package (compiles the C extension)
 
-build-native: install ## rebuild the C extensions with -march=native (this CPU only; `make install` is portable)
-	QUEENS_MARCH_NATIVE=1 $(BIN)/python setup.py -q build_ext --inplace --force
+build-native: install ## rebuild the C extensions with -march=native (this CPU only; `make clean install`: portable again)
+	QUEENS_MARCH_NATIVE=1 $(BIN)/python -m pip install --quiet --no-deps --force-reinstall -e .
 
 run: install ## the main job: every family on every backend, compared with ground truth
 	$(BIN)/python -m queens.experiments.main_job
