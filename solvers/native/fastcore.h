@@ -46,7 +46,9 @@ int fq_prefix_valid(const FqPrefix *p, int n);
 /* Count the subproblems `subs` (all of one depth, all valid) with kernel k, adding each one's
  * classes to counts[i] and setting finished[i] when it is counted to the end. A nonzero byte
  * at `stop` (may be NULL) makes the count return early, leaving some unfinished. Returns 0, or
- * -1 when memory ran out (nothing counted). Thread-safe: callers may run several at once. */
+ * -1 when memory ran out (nothing counted). Thread-safe: callers may run several at once.
+ * Ask fq_kernel_supported first: a kernel the CPU lacks is not run (it would stop the process
+ * on an illegal instruction); the scalar kernel counts instead. */
 int fq_count(int n, const FqPrefix *subs, long nsubs, FqKernel k, const volatile char *stop,
              FqClasses *counts, char *finished);
 
