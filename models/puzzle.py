@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from queens.models.errors import AttackingQueens, InvalidBoard, OffBoard
-from queens.models.geometry import attacks, first_attack
+from queens.models.geometry import Topology, attacks, first_attack
 from queens.models.pieces import QUEEN, Cell, Piece
 
 
@@ -62,8 +62,7 @@ class Puzzle:
         if self.pieces is not None and len(self.fixed) > self.pieces:
             raise InvalidBoard(f"{len(self.fixed)} pre-placed pieces but only {self.pieces} allowed")
         if self.independent:
-            clash = first_attack(self.piece, sorted(self.fixed), rows=self.rows, cols=self.cols,
-                                 toroidal=self.toroidal, pawns=self.pawns)
+            clash = first_attack(self.piece, sorted(self.fixed), topology=self.topology, pawns=self.pawns)
             if clash:
                 raise AttackingQueens(clash[0], clash[1])
 
@@ -73,10 +72,14 @@ class Puzzle:
         return self.title or f"{self.rows}x{self.cols} {self.piece.name}"
 
     @property
+    def topology(self) -> Topology:
+        """How the board's edges join (the plane, or the torus when `toroidal`)."""
+        return Topology.of(self.rows, self.cols, self.toroidal)
+
+    @property
     def square(self) -> bool:
         return self.rows == self.cols
 
     def attack(self, a: Cell, b: Cell) -> bool:
         """Whether a piece on `a` attacks `b` on this board (pawns block rays)."""
-        return attacks(self.piece, a, b, rows=self.rows, cols=self.cols,
-                       toroidal=self.toroidal, pawns=self.pawns)
+        return attacks(self.piece, a, b, topology=self.topology, pawns=self.pawns)
