@@ -43,6 +43,14 @@ class Puzzle:
     title: str = ""
 
     def __post_init__(self) -> None:
+        self._check_board()
+        self._check_cells()
+        if self.independent:
+            clash = first_attack(self.piece, sorted(self.fixed), topology=self.topology, pawns=self.pawns)
+            if clash:
+                raise AttackingQueens(clash[0], clash[1])
+
+    def _check_board(self) -> None:
         for side, label in ((self.rows, "rows"), (self.cols, "columns")):
             if not isinstance(side, int) or isinstance(side, bool) or side <= 0:
                 raise InvalidBoard(f"the board needs a positive number of {label}, got {side!r}")
@@ -52,6 +60,8 @@ class Puzzle:
             raise InvalidBoard(f"{self.pieces} pieces do not fit on a {self.rows}x{self.cols} board")
         if self.pieces is None and not self.dominating:
             raise InvalidBoard("only a domination puzzle may leave the number of pieces open")
+
+    def _check_cells(self) -> None:
         for label, cells in (("forbidden cell", self.forbidden), ("pawn", self.pawns), ("piece", self.fixed)):
             for cell in sorted(cells):
                 if not (0 <= cell[0] < self.rows and 0 <= cell[1] < self.cols):
@@ -61,10 +71,6 @@ class Puzzle:
             raise InvalidBoard(f"pre-placed piece at {min(clash)} stands on a pawn or blocked cell")
         if self.pieces is not None and len(self.fixed) > self.pieces:
             raise InvalidBoard(f"{len(self.fixed)} pre-placed pieces but only {self.pieces} allowed")
-        if self.independent:
-            clash = first_attack(self.piece, sorted(self.fixed), topology=self.topology, pawns=self.pawns)
-            if clash:
-                raise AttackingQueens(clash[0], clash[1])
 
     @property
     def name(self) -> str:
