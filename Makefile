@@ -50,8 +50,13 @@ test-asan: install ## the native tests on C extensions built with ASan+UBSan (in
 	UBSAN_OPTIONS=print_stacktrace=1 $(abspath $(BIN))/python -m pytest -q -p no:cacheprovider \
 	  tests/test_native_fast.py tests/test_kernel_property.py tests/test_resume.py
 
-lint: install ## ruff over the code
+lint: install ## ruff (complexity at most 12) over the code; mypy --strict over models/ and solvers/
 	$(BIN)/ruff check models solvers experiments queens tests
+	@# mypy knows no package-dir mapping: it reads a tree of links laid out as the wheel is
+	@rm -rf build/typecheck && mkdir -p build/typecheck/queens && \
+	for f in queens/*; do ln -s "$(CURDIR)/$$f" build/typecheck/queens/; done && \
+	for d in models solvers experiments; do ln -s "$(CURDIR)/$$d" build/typecheck/queens/$$d; done
+	cd build/typecheck && $(abspath $(BIN))/mypy --config-file $(CURDIR)/pyproject.toml -p queens.models -p queens.solvers
 
 clean: ## remove the environment and build products
 	rm -rf $(VENV) build *.egg-info solvers/native/*.so

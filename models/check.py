@@ -65,7 +65,10 @@ def _check_dominating(puzzle: Puzzle, cells: Placement) -> None:
                         break
                     seen.add(cell)
         for lr, lc in puzzle.piece.leaps:
-            seen.update(topology.step(a, (dr, dc)) for dr, dc in ((lr, lc), (-lr, -lc)))
+            for dr, dc in ((lr, lc), (-lr, -lc)):
+                target = topology.step(a, (dr, dc))
+                if target is not None:
+                    seen.add(target)
     for square in ((r, c) for r in range(puzzle.rows) for c in range(puzzle.cols)):
         if square not in seen and square not in puzzle.pawns:
             raise InvalidPlacement(f"square {square} is neither occupied nor attacked")

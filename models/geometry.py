@@ -143,9 +143,9 @@ def first_attack(
     occupied = set(cells)
     for a in cells:
         for leap in piece.leaps:
-            b = topology.step(a, leap)
-            if b in occupied and b != a:
-                return a, b, "attack each other by a leap"
+            target = topology.step(a, leap)
+            if target is not None and target in occupied and target != a:
+                return a, target, "attack each other by a leap"
     return None
 
 

@@ -80,7 +80,8 @@ def _cut_at_pawns(line: list[Cell], pawns: frozenset[Cell], *, cyclic: bool) -> 
         return [line]
     if cyclic:  # start right after a pawn so that the wrap-around run stays whole
         line = line[cuts[0] + 1 :] + line[: cuts[0] + 1]
-    runs, run = [], []
+    runs: list[list[Cell]] = []
+    run: list[Cell] = []
     for cell in line:
         if cell in pawns:
             runs.append(run)
