@@ -6,11 +6,17 @@ command line in this folder. The mapping lives in pyproject.toml (`package-dir`)
 wheel adds the single top-level name `queens` and never shadows another project's `models`.
 """
 
+from __future__ import annotations
+
 import importlib.abc
 import importlib.machinery
 import importlib.util
 import os
 import sys
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from queens.models import Puzzle
 
 CARD_FOLDERS = ("models", "solvers", "experiments")
 """The card's folders, mapped as queens.<folder>: the same table as pyproject's package-dir."""
@@ -40,3 +46,11 @@ class _SourceTree(importlib.abc.MetaPathFinder):
 _root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 if all(os.path.isfile(os.path.join(_root, folder, "__init__.py")) for folder in CARD_FOLDERS):
     sys.meta_path.insert(0, _SourceTree(_root))
+
+
+def load(path: str | os.PathLike[str], n: int | None = None) -> Puzzle:
+    """The puzzle a puzzle file describes (docs/puzzle-files.md), for the parameter `n`: the same
+    `Puzzle` a shipped family builds, ready for `queens.solvers.solve` / `count`."""
+    from queens.models.puzzle_file import load as load_file
+
+    return load_file(path, n)
