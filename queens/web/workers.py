@@ -100,6 +100,7 @@ class SolverPool:
         self.time_limit = time_limit
         self.size = size
         self._idle = [_Worker(self._context) for _ in range(size)]
+        self._running: set[_Worker] = set()
         self._lock = threading.Lock()
         self._closed = False
 
@@ -109,6 +110,7 @@ class SolverPool:
             if not self._idle:
                 raise Busy(f"the explorer is busy: {self.size} searches are running; try again in a moment")
             worker = self._idle.pop()
+            self._running.add(worker)
         reply = worker.ask((route, request, self.time_limit), self.time_limit + GRACE)
         self._give_back(worker, replace=reply is None)
         if reply is None:
@@ -124,18 +126,18 @@ class SolverPool:
         if replace:
             worker.stop()
         with self._lock:
+            self._running.discard(worker)
             if self._closed:
-                if not replace:
-                    worker.stop()
+                worker.stop()
                 return
             self._idle.append(_Worker(self._context) if replace else worker)
 
     def close(self) -> None:
-        """Stop every idle worker; a busy one is stopped when its request returns."""
+        """Stop every worker, busy ones too: their requests are answered "no answer" (time limit)."""
         with self._lock:
             self._closed = True
-            idle, self._idle = self._idle, []
-        for worker in idle:
+            workers, self._idle = [*self._idle, *self._running], []
+        for worker in workers:
             worker.stop()
 
     def __enter__(self) -> SolverPool:
