@@ -37,12 +37,14 @@ def running_explorer(**options: object) -> Iterator[str]:
 
 @dataclass
 class Served:
-    """A running `queens serve`: its process, address, and the stderr it printed at start."""
+    """A running `queens serve`: its process, address, the line it printed at start and, once
+    it has ended, everything else it printed on stderr."""
 
     process: subprocess.Popen
     host: str
     port: int
     banner: str
+    stderr: str = ""
 
 
 @contextmanager
@@ -54,11 +56,13 @@ def serving(*args: str) -> Iterator[Served]:
         banner = _first_line(process)
         found = re.search(r"http://([\d.]+):(\d+)/", banner)
         assert found, f"queens serve printed no address: {banner!r}"
-        yield Served(process, found.group(1), int(found.group(2)), banner)
+        served = Served(process, found.group(1), int(found.group(2)), banner)
+        yield served
     finally:
         if process.poll() is None:
             process.kill()
-        process.communicate(timeout=STARTUP)
+        stderr = process.communicate(timeout=STARTUP)[1]
+    served.stderr = stderr
 
 
 def _first_line(process: subprocess.Popen) -> str:

@@ -280,6 +280,17 @@ def trace_request(request: dict, time_limit: float = TIME_LIMIT) -> dict:
             "neighbours": {f"{r},{c}": _pairs(near) for (r, c), near in trace.neighbours.items()}}
 
 
+def warm_up() -> None:
+    """Load every backend's solver library now, with a 4 x 4 board: importing OR-Tools alone
+    takes seconds on a busy machine, and a request's time limit is for searching, not importing."""
+    _, backends = catalogue()
+    for backend in backends:
+        try:
+            complete({"family": "nqueens", "n": 4, "backend": backend})
+        except QueensError:  # a backend that is not installed says so when a request asks for it
+            pass
+
+
 ROUTES = {"board": board, "complete": complete, "count": count_request, "solution": solution,
           "trace": trace_request}
 

@@ -20,10 +20,13 @@ import threading
 from multiprocessing.connection import Connection
 
 from queens.models import BackendUnavailable, QueensError
-from queens.web.api import BadRequest, answer
+from queens.web.api import BadRequest, answer, warm_up
 
 GRACE = 2.0
 """Seconds past the time limit before a worker is killed: time to report the bound it has."""
+STARTUP = 60.0
+"""Seconds a new worker may take to import the suite (on a loaded machine) before its first job,
+whose time limit starts only once the worker is ready."""
 WORKERS = 2
 """Solving requests served at once: one per core of the machine the explorer was built on."""
 
@@ -46,6 +49,8 @@ def _serve(connection: Connection) -> None:
     Ctrl-C in the terminal reaches the whole process group; the server decides when workers
     stop, so they ignore SIGINT (and never print a KeyboardInterrupt traceback)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    warm_up()
+    connection.send(("ready",))  # the imports are done: from now on a job's time limit is its own
     while True:
         try:
             route, request, time_limit = connection.recv()
@@ -75,10 +80,15 @@ class _Worker:
         self.process = context.Process(target=_serve, args=(child,), name="queens-solver", daemon=True)
         self.process.start()
         child.close()
+        self.ready = False
 
     def ask(self, job: tuple, wait: float) -> tuple | None:
         """The worker's reply to `job`, or None if none came within `wait` seconds (or it died)."""
         try:
+            if not self.ready:
+                if not self.connection.poll(STARTUP):
+                    return None
+                self.ready = self.connection.recv() == ("ready",)
             self.connection.send(job)
             return self.connection.recv() if self.connection.poll(wait) else None
         except (EOFError, OSError):
