@@ -39,7 +39,7 @@ CLIENT_TIMEOUT = 5.0
 """Seconds a client may stay silent while sending its request (or reading the reply)."""
 MAX_CONNECTIONS = 32
 """Connections handled at once; most last milliseconds (solving is bounded by the pool)."""
-MAX_TURNED_AWAY = 32
+MAX_TURNED_AWAY = 128
 """Connections being told "busy" at once, beyond `MAX_CONNECTIONS`; any more are closed."""
 STATIC = files("queens.web") / "static"
 PAGES = {"/": "index.html", "/index.html": "index.html", "/app.js": "app.js", "/style.css": "style.css"}
