@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import threading
 
+from tests.cli import run_cli
 from tests.explorer_server import Served, exchange, serving
 
 SLOW = {"family": "domination", "n": 12, "backend": "csp"}
@@ -26,6 +27,7 @@ def _post(served: Served, route: str, body: dict) -> tuple[int, dict]:
 
 def test_time_limit_gives_a_bound_and_the_server_goes_on():
     with serving("--time-limit", "1") as served:
+        assert served.host == "127.0.0.1"
         status, reply = _post(served, "count", {"family": "nqueens", "n": 12, "backend": "cpsat"})
         assert status == 200 and reply["status"] == "time limit" and not reply["exact"]
         assert reply["message"].startswith(f"≥ {reply['count']:,} solutions (time limit: 1 s)")
@@ -50,3 +52,8 @@ def test_busy_workers_refuse_at_once_and_the_board_still_answers():
         served.process.terminate()
         slow.join()
     assert "Traceback" not in served.stderr
+
+
+def test_listens_on_this_machine_only():
+    result = run_cli("serve", "--host", "0.0.0.0", timeout=60)
+    assert result.returncode == 2 and "this machine only" in result.stderr and "Traceback" not in result.stderr

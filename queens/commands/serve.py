@@ -6,6 +6,7 @@ stopped, no traceback; the exit code is 128 + the signal's number (130 for Ctrl-
 
 from __future__ import annotations
 
+import ipaddress
 import signal
 
 import click
@@ -24,9 +25,19 @@ def _on_sigterm(signum: int, frame: object) -> None:
     raise _Stop
 
 
+def _loopback(ctx: click.Context, param: click.Parameter, value: str) -> str:
+    """The explorer is a teaching tool with no authentication: it serves this machine only."""
+    try:
+        if value == "localhost" or ipaddress.IPv4Address(value).is_loopback:
+            return value
+    except ValueError:
+        pass
+    raise click.BadParameter(f"{value!r}: the explorer listens on this machine only (127.0.0.1)")
+
+
 @click.command("serve")
-@click.option("--host", default="127.0.0.1", show_default=True,
-              help="Address to bind; the default keeps the explorer private to this machine.")
+@click.option("--host", default="127.0.0.1", show_default=True, callback=_loopback,
+              help="Loopback address to bind (127.x.x.x): the explorer is private to this machine.")
 @click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True,
               help="Port to listen on (0: any free port).")
 @click.option("--time-limit", type=click.FloatRange(min=0.1, max=600), default=TIME_LIMIT, show_default=True,
