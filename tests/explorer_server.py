@@ -12,6 +12,7 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from pathlib import Path
 
 from queens.web.server import make_server
 from tests.cli import start_cli
@@ -84,3 +85,16 @@ def exchange(host: str, port: int, data: bytes, timeout: float = 60.0) -> bytes:
         while chunk := connection.recv(65536):
             reply += chunk
     return reply
+
+
+def children(pid: int) -> set[int]:
+    """Processes whose parent is `pid` (the server's solver workers), from /proc."""
+    found = set()
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:  # the process ended while we looked
+            continue
+        if int(fields[1]) == pid:
+            found.add(int(stat.parent.name))
+    return found

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.explorer_server import Served, exchange, serving
+from tests.explorer_server import Served, children, exchange, serving
 
 CLIENTS = 200
 ROUNDS = 3
@@ -75,24 +75,20 @@ def _client(served: Served, number: int, start: threading.Barrier, outcomes: Cou
     outcomes[status] += 1
 
 
+def _rss(pid: int) -> int:
+    """Resident memory of a process in kB, from /proc (0 if it has just ended)."""
+    try:
+        status = Path(f"/proc/{pid}/status").read_text().splitlines()
+    except OSError:
+        return 0
+    return next((int(line.split()[1]) for line in status if line.startswith("VmRSS:")), 0)
+
+
 def _memory(pid: int) -> tuple[int, int, int]:
     """Resident memory in kB of the server itself and of its children (the solver workers and
-    multiprocessing's tracker), and how many children there are, from /proc."""
-    server, children, count = 0, 0, 0
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            ppid = int(stat.read_text().rsplit(")", 1)[1].split()[1])
-            if int(stat.parent.name) != pid and ppid != pid:
-                continue
-            rss = next(int(line.split()[1]) for line in (stat.parent / "status").read_text().splitlines()
-                       if line.startswith("VmRSS:"))
-        except (OSError, StopIteration, ValueError):  # gone while we looked, or a zombie
-            continue
-        if ppid == pid:
-            children, count = children + rss, count + 1
-        else:
-            server = rss
-    return server, children, count
+    multiprocessing's tracker), and how many children there are."""
+    workers = children(pid)
+    return _rss(pid), sum(_rss(child) for child in workers), len(workers)
 
 
 def _round(served: Served) -> Counter:

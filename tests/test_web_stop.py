@@ -11,23 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from tests.explorer_server import exchange, serving
+from tests.explorer_server import children, exchange, serving
 
 SEARCH = json.dumps({"family": "domination", "n": 12, "backend": "csp"}).encode()
 QUICK = b'POST /api/count HTTP/1.0\r\nContent-Length: 27\r\n\r\n{"family": "kings", "n": 3}'
-
-
-def _children(pid: int) -> set[int]:
-    """Processes whose parent is `pid`, from /proc."""
-    found = set()
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            fields = stat.read_text().rsplit(")", 1)[1].split()
-        except OSError:  # the process ended while we looked
-            continue
-        if int(fields[1]) == pid:
-            found.add(int(stat.parent.name))
-    return found
 
 
 def _alive(pid: int) -> bool:
@@ -53,7 +40,7 @@ def _search(host: str, port: int) -> None:
 def test_stops_cleanly(signum, code, searching):
     with serving("--time-limit", "60", "--workers", "1") as served:
         assert b" 200 OK" in exchange(served.host, served.port, b"GET /api/info HTTP/1.0\r\n\r\n")
-        workers = _children(served.process.pid)
+        workers = children(served.process.pid)
         client = threading.Thread(target=_search, args=(served.host, served.port))
         if searching:
             client.start()
