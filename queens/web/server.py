@@ -26,7 +26,7 @@ import socket
 import sys
 import threading
 from http import HTTPStatus
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler, HTTPServer
 from importlib.resources import files
 
 from queens.models import BackendUnavailable, QueensError
@@ -166,11 +166,9 @@ class BusyHandler(ExplorerHandler):
         return False
 
 
-class ExplorerServer(ThreadingHTTPServer):
+class ExplorerServer(HTTPServer):
     """A thread per connection, up to `MAX_CONNECTIONS`, and the solver pool."""
 
-    daemon_threads = True
-    block_on_close = False
     request_queue_size = 128  # the listen backlog: a burst of connections waits here, briefly
 
     def __init__(self, address: tuple[str, int], pool: SolverPool) -> None:
@@ -180,14 +178,15 @@ class ExplorerServer(ThreadingHTTPServer):
         self._turning_away = threading.BoundedSemaphore(MAX_TURNED_AWAY)
 
     def process_request(self, request: socket.socket, client_address: tuple) -> None:
+        """Handle the connection in a thread of its own, or tell it "busy", or, past both bounds, close it."""
         if self._connections.acquire(blocking=False):
-            target, args = self._handle, (request, client_address, ExplorerHandler, self._connections)
+            handler, slot = ExplorerHandler, self._connections
         elif self._turning_away.acquire(blocking=False):
-            target, args = self._handle, (request, client_address, BusyHandler, self._turning_away)
+            handler, slot = BusyHandler, self._turning_away
         else:
             self.shutdown_request(request)
             return
-        threading.Thread(target=target, args=args, daemon=True).start()
+        threading.Thread(target=self._handle, args=(request, client_address, handler, slot), daemon=True).start()
 
     def _handle(self, request: socket.socket, client_address: tuple, handler: type, slot: threading.Semaphore) -> None:
         try:
