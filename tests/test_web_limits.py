@@ -5,6 +5,9 @@ searches are refused at once with 503 while the page's cheap calls are still ans
 from __future__ import annotations
 
 import json
+import signal
+import socket
+import struct
 import threading
 
 from tests.cli import run_cli
@@ -57,3 +60,23 @@ def test_busy_workers_refuse_at_once_and_the_board_still_answers():
 def test_listens_on_this_machine_only():
     result = run_cli("serve", "--host", "0.0.0.0", timeout=60)
     assert result.returncode == 2 and "this machine only" in result.stderr and "Traceback" not in result.stderr
+
+
+def _hang_up(served: Served, request: bytes) -> None:
+    """Send a request and reset the connection at once (SO_LINGER 0): the reply meets a closed socket."""
+    with socket.create_connection((served.host, served.port), timeout=60) as connection:
+        connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+        connection.sendall(request)
+
+
+def test_clients_that_hang_up_leave_no_traceback():
+    with serving() as served:
+        for request in (b"GET / HTTP/1.1\r\n\r\n", b"GET /app.js HTTP/1.1\r\n\r\n", _request("board", {"n": 3}),
+                        _request("count", {"family": "nqueens", "n": 8}), b"POST /api/board HTTP/1.1\r\n",
+                        b"POST /api/count HTTP/1.1\r\nContent-Length: 50\r\n\r\n{"):
+            _hang_up(served, request)
+        status, reply = _post(served, "count", {"family": "nqueens", "n": 8})
+        assert status == 200 and reply["count"] == 92
+        served.process.send_signal(signal.SIGINT)
+        assert served.process.wait(timeout=60) == 130
+    assert "Traceback" not in served.stderr and "Error" not in served.stderr
