@@ -87,14 +87,24 @@ def exchange(host: str, port: int, data: bytes, timeout: float = 60.0) -> bytes:
     return reply
 
 
-def children(pid: int) -> set[int]:
-    """Processes whose parent is `pid` (the server's solver workers), from /proc."""
+def children(pid: int, running: str = "") -> set[int]:
+    """Processes whose parent is `pid` (and whose command line holds `running`), from /proc."""
     found = set()
     for stat in Path("/proc").glob("[0-9]*/stat"):
         try:
-            fields = stat.read_text().rsplit(")", 1)[1].split()
+            if int(stat.read_text().rsplit(")", 1)[1].split()[1]) == pid and \
+                    running.encode() in (stat.parent / "cmdline").read_bytes():
+                found.add(int(stat.parent.name))
         except OSError:  # the process ended while we looked
             continue
-        if int(fields[1]) == pid:
-            found.add(int(stat.parent.name))
     return found
+
+
+def occupy(host: str, port: int, request: bytes) -> None:
+    """Send a long search, again whenever the server is busy (with the test's own polling), until
+    a worker takes it; the connection may end with the server, which is no error here."""
+    try:
+        while b"is busy" in exchange(host, port, request):
+            pass
+    except OSError:
+        pass

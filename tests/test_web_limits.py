@@ -11,7 +11,7 @@ import struct
 import threading
 
 from tests.cli import run_cli
-from tests.explorer_server import Served, exchange, serving
+from tests.explorer_server import Served, exchange, occupy, serving
 
 SLOW = {"family": "domination", "n": 12, "backend": "csp"}
 """A search that outlasts any time limit here (csp has no fast path for it)."""
@@ -43,7 +43,7 @@ def test_time_limit_gives_a_bound_and_the_server_goes_on():
 
 def test_busy_workers_refuse_at_once_and_the_board_still_answers():
     with serving("--time-limit", "20", "--workers", "1") as served:
-        slow = threading.Thread(target=exchange, args=(served.host, served.port, _request("complete", SLOW)))
+        slow = threading.Thread(target=occupy, args=(served.host, served.port, _request("complete", SLOW)))
         slow.start()
         refused = None
         while slow.is_alive() and refused is None:  # poll until the slow search holds the worker

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.explorer_server import children, exchange, serving
+from tests.explorer_server import children, exchange, occupy, serving
 
 SEARCH = json.dumps({"family": "domination", "n": 12, "backend": "csp"}).encode()
 QUICK = b'POST /api/count HTTP/1.0\r\nContent-Length: 27\r\n\r\n{"family": "kings", "n": 3}'
@@ -24,24 +24,14 @@ def _alive(pid: int) -> bool:
         return False
 
 
-def _search(host: str, port: int) -> None:
-    """A long search (asked again while the worker is busy with the test's polling), whose
-    connection the stopping server closes under it."""
-    request = b"POST /api/complete HTTP/1.1\r\nContent-Length: %d\r\n\r\n%s" % (len(SEARCH), SEARCH)
-    try:
-        while b"is busy" in exchange(host, port, request):
-            pass
-    except OSError:
-        pass
-
-
 @pytest.mark.parametrize("searching", [False, True], ids=["idle", "searching"])
 @pytest.mark.parametrize(("signum", "code"), [(signal.SIGINT, 130), (signal.SIGTERM, 143)], ids=["SIGINT", "SIGTERM"])
 def test_stops_cleanly(signum, code, searching):
     with serving("--time-limit", "60", "--workers", "1") as served:
         assert b" 200 OK" in exchange(served.host, served.port, b"GET /api/info HTTP/1.0\r\n\r\n")
-        workers = children(served.process.pid)
-        client = threading.Thread(target=_search, args=(served.host, served.port))
+        workers = children(served.process.pid, "spawn_main")  # not multiprocessing's tracker: it ends by itself
+        search = b"POST /api/complete HTTP/1.1\r\nContent-Length: %d\r\n\r\n%s" % (len(SEARCH), SEARCH)
+        client = threading.Thread(target=occupy, args=(served.host, served.port, search))
         if searching:
             client.start()
             while b"is busy" not in exchange(served.host, served.port, QUICK):
