@@ -62,9 +62,13 @@ def candidates(task: Task, backend: str | None = None, method: str | None = None
 
 
 def route(task: Task, subject: Subject, backend: str | None = None, method: str | None = None,
-          options: frozenset[str] = frozenset()) -> Choice:
-    """The first strategy that supports `subject` for `task` (see the module docstring)."""
-    tried = candidates(task, backend, method, options)
+          options: frozenset[str] | dict[str, object] = frozenset()) -> Choice:
+    """The first strategy that supports `subject` for `task` (see the module docstring); option
+    values (a dict) are checked by each candidate before the puzzle is looked at."""
+    tried = candidates(task, backend, method, frozenset(options))
+    if isinstance(options, dict):
+        for strategy in tried:
+            strategy.check(options)
     refused: list[tuple[Strategy, str]] = []
     spare: Strategy | None = None
     for strategy in tried:
@@ -77,7 +81,10 @@ def route(task: Task, subject: Subject, backend: str | None = None, method: str 
             spare = strategy
     if spare is not None:
         return Choice(spare, _why(spare, refused, False))
-    reasons = "; ".join(f"{s.name}: {reason}" for s, reason in refused)
+    by_reason: dict[str, list[str]] = {}
+    for strategy, reason in refused:
+        by_reason.setdefault(reason, []).append(strategy.name)
+    reasons = "; ".join(f"{', '.join(names)}: {reason}" for reason, names in by_reason.items())
     if all(REBUILD in reason for _, reason in refused):
         raise NativeMissing(refused[0][1])
     raise Unsupported(f"nothing here can {task.value} {subject.puzzle.name}: {reasons}")
@@ -100,7 +107,13 @@ def answer(task: Task, puzzle: Puzzle, *, backend: str | None = None, method: st
     (92, 'native', 'fast')
     """
     subject = Subject(puzzle)
-    choice = route(task, subject, backend, method, frozenset(options))
+    choice = route(task, subject, backend, method, dict(options))
+    return run(choice, subject, task, time_limit, options)
+
+
+def run(choice: Choice, subject: Subject, task: Task, time_limit: float | None,
+        options: dict[str, object]) -> Result:
+    """Run the chosen strategy; its result names the strategy and why it was chosen."""
     result = choice.strategy.run(subject, task, time_limit, dict(options))
     return Result(choice.strategy.backend, result.status, result.solutions, result.count, result.objective,
                   result.wall_time, result.stats, choice.strategy.method, choice.why, result.columns)

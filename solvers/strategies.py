@@ -13,6 +13,7 @@ from __future__ import annotations
 import inspect
 import time
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 from queens.models import LineKind, QueensError, TimeLimit, verify
@@ -69,6 +70,9 @@ class Search(Strategy):
     def options(self) -> frozenset[str]:
         return _init_options(self.backend)
 
+    def check(self, options: dict[str, object]) -> None:
+        get_backend(self.backend, **options)
+
     def run(self, subject: Subject, task: Task, time_limit: float | None, options: dict[str, object]) -> Result:
         if task is Task.COUNT:
             simple = {"counter": "simple"} if "counter" in self.options() else {}  # the fast one is its own strategy
@@ -98,6 +102,9 @@ class Split(Strategy):
 
     def options(self) -> frozenset[str]:
         return _init_options(self.backend) | {"processes"}
+
+    def check(self, options: dict[str, object]) -> None:
+        get_backend(self.backend, **{k: v for k, v in options.items() if k != "processes"})
 
     def run(self, subject: Subject, task: Task, time_limit: float | None, options: dict[str, object]) -> Result:
         from queens.solvers.split import count_split  # imports the process pool only when splitting
@@ -206,12 +213,16 @@ class StreamVerify(Strategy):
         return _queen_graph(subject, fixed=True)[1]
 
     def run(self, subject: Subject, task: Task, time_limit: float | None, options: dict[str, object]) -> Result:
+        """Checks the file `options["path"]` (of n = `options["n"]`, or as its header says):
+        `count` is the queens it holds, `stats["n"]` the board; a conflict raises."""
         from queens.models.verify_stream import verify_file
 
         start = time.perf_counter()
-        side, queens = verify_file(options["path"], subject.puzzle.rows)
+        n = options.get("n")
+        side, queens = verify_file(Path(str(options["path"])), None if n is None else int(str(n)))
         status = Status.SOLVED if queens == side else Status.COMPLETE
-        return Result(self.backend, status, count=queens, wall_time=time.perf_counter() - start, method=self.method)
+        return Result(self.backend, status, count=queens, wall_time=time.perf_counter() - start,
+                      stats={"n": side}, method=self.method)
 
 
 def _init_options(backend: str) -> frozenset[str]:

@@ -62,6 +62,9 @@ class Strategy(ABC):
         """The options (--viewpoint, --encoding, threads, seed, ...) this strategy takes."""
         return frozenset()
 
+    def check(self, options: dict[str, object]) -> None:
+        """Refuse option values this strategy cannot take (BadOption), before any work."""
+
     @abstractmethod
     def run(self, subject: Subject, task: Task, time_limit: float | None, options: dict[str, object]) -> Result:
         """The answer, verified; `supports` said it can."""
