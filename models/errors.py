@@ -50,6 +50,15 @@ class Unsupported(QueensError):
     """A backend cannot handle this model's shape or size (it says what it lacks)."""
 
 
+class Refused(Unsupported):
+    """Nothing that was asked can answer: `reasons` holds each distinct reason, short enough
+    for a table cell ("n/a (reason)")."""
+
+    def __init__(self, message: str, reasons: tuple[str, ...]) -> None:
+        super().__init__(message)
+        self.reasons = reasons
+
+
 class MalformedInput(QueensError):
     """A file or argument could not be parsed (the message names the line or token)."""
 

@@ -145,7 +145,9 @@ FAMILIES: dict[str, Family] = {
         (*_sizes(4, 5, 6, 7, 8, 9, 10), ("6x9", FamilyOptions(6, m=9)))),
     "completion": Family(
         _completion, "n-queens with some queens already placed", frozenset({"queens", "vector"}), (),
-        (("n=8, queen at 0,0", FamilyOptions(8, queens="0,0")),)),
+        (("n=8, queen at 0,0", FamilyOptions(8, queens="0,0")),
+         ("n=21, 10 queens",
+          FamilyOptions(21, queens="0,3 1,5 2,7 3,9 4,11 5,13 6,15 7,17 8,19 9,1")))),
     "superqueens": Family(
         lambda o: Superqueens(o.n), "queens that also move as knights (amazons)", oeis=("A051223",),
         examples=_sizes(10)),

@@ -15,8 +15,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from queens.models import NativeMissing, Puzzle, Unsupported
-from queens.models.errors import BadOption
+from queens.models import NativeMissing, Puzzle
+from queens.models.errors import BadOption, Refused
 from queens.solvers.backend import Task
 from queens.solvers.native import REBUILD
 from queens.solvers.result import Result
@@ -87,7 +87,7 @@ def route(task: Task, subject: Subject, backend: str | None = None, method: str 
     reasons = "; ".join(f"{', '.join(names)}: {reason}" for reason, names in by_reason.items())
     if all(REBUILD in reason for _, reason in refused):
         raise NativeMissing(refused[0][1])
-    raise Unsupported(f"nothing here can {task.value} {subject.puzzle.name}: {reasons}")
+    raise Refused(f"nothing here can {task.value} {subject.puzzle.name}: {reasons}", tuple(by_reason))
 
 
 def _why(strategy: Strategy, refused: list[tuple[Strategy, str]], asked: bool) -> str:

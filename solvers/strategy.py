@@ -64,6 +64,7 @@ class Strategy(ABC):
 
     def check(self, options: dict[str, object]) -> None:
         """Refuse option values this strategy cannot take (BadOption), before any work."""
+        return None
 
     @abstractmethod
     def run(self, subject: Subject, task: Task, time_limit: float | None, options: dict[str, object]) -> Result:

@@ -28,6 +28,7 @@ from queens.commands.common import (
 )
 from queens.models import Unsupported
 from queens.models.alternatives import Alternatives
+from queens.models.errors import Refused
 from queens.models.families import Target
 from queens.native_count import LEDGER_FROM, native_count, native_count_options, plain_queens_n, requested_options
 from queens.reference import ground_truth
@@ -132,6 +133,8 @@ def _compare(target: Target, time_limit: float | None, note: str | None, as_json
         err.print(f"counting {target.name} with {name} ...")
         try:
             results.append(count_target(target, name, time_limit=time_limit))
+        except Refused as refusal:
+            refused[name] = "; ".join(refusal.reasons)
         except Unsupported as refusal:
             refused[name] = str(refusal)
     truth = ground_truth(target, results, time_limit)
