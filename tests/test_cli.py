@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 
 import pytest
-
 from queens.solvers import BACKENDS
 
 from tests.cli import error_line, run_cli
