@@ -53,13 +53,29 @@ _FAMILY_FLAGS = [
 ]
 
 
+class FamilyChoice(click.Choice):
+    """The FAMILY argument's choices: the family registry as it is when the command runs, so a
+    family registered after import (a plug-in, a test's throw-away family) is a choice too."""
+
+    def __init__(self) -> None:
+        super().__init__(tuple(FAMILIES))
+
+    @property  # type: ignore[override]
+    def choices(self) -> tuple[str, ...]:
+        return tuple(FAMILIES)
+
+    @choices.setter
+    def choices(self, value: object) -> None:
+        """Ignored: the registry is the list."""
+
+
 def puzzle_options(command: Callable) -> Callable:
     """FAMILY -n N [-m M] and the family flags: the puzzle to work on."""
     for flag in reversed(_FAMILY_FLAGS):
         command = flag(command)
     command = click.option("-m", "m", type=int, default=None, help="Columns, for rectangular boards.")(command)
     command = click.option("-n", "n", type=int, required=True, help="Board size (rows).")(command)
-    return click.argument("family", type=click.Choice(list(FAMILIES)))(command)
+    return click.argument("family", type=FamilyChoice())(command)
 
 
 def backend_options(*, allow_all: bool) -> Callable:
