@@ -44,7 +44,10 @@ class Puzzle:
 
     def __post_init__(self) -> None:
         for side, label in ((self.rows, "rows"), (self.cols, "columns")):
-            if not isinstance(side, int) or isinstance(side, bool) or side <= 0:
+            if not isinstance(side, int) or isinstance(side, bool):
+                raise InvalidBoard(f"the number of {label} must be a whole number, got {side!r} "
+                                   f"({type(side).__name__})")
+            if side <= 0:
                 raise InvalidBoard(f"the board needs a positive number of {label}, got {side!r}")
         if self.toroidal and self.rows != self.cols:
             raise InvalidBoard("a toroidal board must be square")
