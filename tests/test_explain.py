@@ -9,9 +9,9 @@ import pytest
 from queens.models import NQueens, lower
 from queens.models.alternatives import Alternatives
 from queens.models.domination import Domination
+from queens.models.families import FAMILIES, FamilyOptions, build
 
 from queens.explain import compile_sizes, describe_model, explain
-from queens.families import FAMILIES, FamilyOptions, build
 from tests.cli import run_cli
 
 
