@@ -18,9 +18,9 @@ import time
 from dataclasses import replace
 from itertools import combinations
 
-from queens.families import FAMILIES, FamilyOptions, Target, build, reason_for_none
 from queens.models import AttackingQueens, Cell, Puzzle, QueensError, TimeLimit
 from queens.models.alternatives import Alternatives
+from queens.models.families import FAMILIES, FamilyOptions, Target, build, reason_for_none
 from queens.pictures import attacked_cells
 from queens.solvers import BACKENDS, Status, count, solutions, solve
 from queens.solvers.classes import count_alternatives
