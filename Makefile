@@ -66,8 +66,13 @@ test-cross: cross-tools ## the fast counter's C core for AArch64 under qemu: NEO
 	  solvers/native/fastcore.c solvers/native/tests/driver.c && \
 	qemu-aarch64 -L /usr/aarch64-linux-gnu "$$scratch/driver" check 12
 
-lint: install ## ruff over the code
+lint: install ## ruff (complexity at most 12) over the code; mypy --strict over models/ and solvers/
 	$(BIN)/ruff check models solvers experiments queens tests
+	@# mypy knows no package-dir mapping: it reads a tree of links laid out as the wheel is
+	@rm -rf build/typecheck && mkdir -p build/typecheck/queens && \
+	for f in queens/*; do ln -s "$(CURDIR)/$$f" build/typecheck/queens/; done && \
+	for d in models solvers experiments; do ln -s "$(CURDIR)/$$d" build/typecheck/queens/$$d; done
+	cd build/typecheck && $(abspath $(BIN))/mypy --config-file $(CURDIR)/pyproject.toml -p queens.models -p queens.solvers
 
 clean: ## remove the environment and build products
 	rm -rf $(VENV) build *.egg-info solvers/native/*.so

@@ -33,8 +33,9 @@ from datetime import date
 from pathlib import Path
 
 from queens.experiments import runner
+from queens.solvers.cores import default_threads
 from queens.solvers.native import _fast
-from queens.solvers.native.counting import batches, count_classes, default_threads, split_depth, subproblems
+from queens.solvers.native.counting import batches, count_classes, split_depth, subproblems
 
 YARDSTICKS = Path(__file__).resolve().parent / "yardstick"
 RESULTS = Path(__file__).resolve().parent / "results"

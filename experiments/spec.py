@@ -32,7 +32,7 @@ from itertools import product
 from pathlib import Path
 
 from queens.models import MalformedInput, Puzzle, QueensError
-from queens.models.catalogue import FAMILIES
+from queens.models.families import FAMILIES, of_size
 from queens.solvers import BACKENDS, get_backend
 
 TASKS = ("solve", "count", "minimise")
@@ -74,7 +74,9 @@ class Run:
         return " ".join(parts)
 
     def puzzle(self) -> Puzzle:
-        return FAMILIES[self.family](self.n)
+        puzzle = of_size(self.family, self.n)
+        assert isinstance(puzzle, Puzzle), "checked by load()"
+        return puzzle
 
     def to_json(self) -> dict:
         return {"spec": self.spec, "task": self.task, "family": self.family, "n": self.n,
@@ -131,29 +133,44 @@ def load(path: Path) -> Spec:
     return Spec(name, path, text, None if report is None else Path(report), tuple(runs))
 
 
+def _check_families(families: list[str], n: int, task: str, where: str) -> None:
+    """Each family is registered, built from n alone, and minimises exactly when the task does."""
+    for family in families:
+        if family not in FAMILIES:
+            raise MalformedInput(f"{where}: key 'families': unknown family {family!r}; "
+                                 f"choose from {', '.join(FAMILIES)}")
+        minimises = _sized(family, n, where).pieces is None
+        if minimises != (task == "minimise"):
+            raise MalformedInput(f"{where}: family {family!r} " + ("minimises: use task = \"minimise\""
+                                 if minimises else f"has a fixed number of pieces: task {task!r}, not minimise"))
+
+
+def _sized(family: str, n: int, where: str) -> Puzzle:
+    """The family's puzzle from n alone; a family that needs more (pre-placed queens) is refused."""
+    try:
+        puzzle = of_size(family, n)
+    except QueensError as error:
+        raise MalformedInput(f"{where}: family {family!r} is not built from n alone ({error})") from None
+    if not isinstance(puzzle, Puzzle):
+        raise MalformedInput(f"{where}: family {family!r} is several puzzles at once; a grid runs one")
+    return puzzle
+
+
 def _expand(spec: str, grid: dict, defaults: dict, where: str) -> list[Run]:
     _known(grid, _GRID_KEYS, where)
     task = _typed(grid, "task", str, where)
     if task not in TASKS:
         raise MalformedInput(f"{where}: key 'task' must be one of {', '.join(TASKS)}, got {task!r}")
     families = _list(grid, "families", str, where)
-    for family in families:
-        if family not in FAMILIES:
-            raise MalformedInput(f"{where}: key 'families': unknown family {family!r}; "
-                                 f"choose from {', '.join(FAMILIES)}")
     sizes = _list(grid, "sizes", int, where)
     if any(n <= 0 for n in sizes):
         raise MalformedInput(f"{where}: key 'sizes' must hold positive integers")
-    for family in families:
-        minimises = FAMILIES[family](sizes[0]).pieces is None
-        if minimises != (task == "minimise"):
-            raise MalformedInput(f"{where}: family {family!r} " + ("minimises: use task = \"minimise\""
-                                 if minimises else f"has a fixed number of pieces: task {task!r}, not minimise"))
+    _check_families(families, sizes[0], task, where)
     backends = _list(grid, "backends", str, where)
-    for backend in backends:
-        if backend not in BACKENDS:
-            raise MalformedInput(f"{where}: key 'backends': unknown backend {backend!r}; "
-                                 f"choose from {', '.join(BACKENDS)}")
+    unknown = [backend for backend in backends if backend not in BACKENDS]
+    if unknown:
+        raise MalformedInput(f"{where}: key 'backends': unknown backend {unknown[0]!r}; "
+                             f"choose from {', '.join(BACKENDS)}")
     splits = _list(grid, "split", bool, where, default=[False])
     if task != "count" and any(splits):
         raise MalformedInput(f"{where}: key 'split' applies to the count task only")

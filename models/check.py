@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from queens.models.errors import InvalidPlacement
-from queens.models.geometry import first_attack, walk
+from queens.models.geometry import first_attack
 from queens.models.pieces import Cell
 from queens.models.puzzle import Puzzle
 
@@ -48,27 +48,27 @@ def _check_cells(puzzle: Puzzle, cells: Placement) -> None:
 
 
 def _check_independent(puzzle: Puzzle, cells: Placement) -> None:
-    clash = first_attack(puzzle.piece, cells, rows=puzzle.rows, cols=puzzle.cols,
-                         toroidal=puzzle.toroidal, pawns=puzzle.pawns)
+    clash = first_attack(puzzle.piece, cells, topology=puzzle.topology, pawns=puzzle.pawns)
     if clash:
         a, b, how = clash
         raise InvalidPlacement(f"pieces at {a} and {b} {how}")
 
 
 def _check_dominating(puzzle: Puzzle, cells: Placement) -> None:
-    rows, cols = puzzle.rows, puzzle.cols
+    topology = puzzle.topology
     seen = set(cells)
     for a in cells:
         for rr, rc in puzzle.piece.rays:
             for direction in ((rr, rc), (-rr, -rc)):
-                for cell in walk(a, direction, rows, cols, puzzle.toroidal):
+                for cell in topology.walk(a, direction):
                     if cell in puzzle.pawns:
                         break
                     seen.add(cell)
         for lr, lc in puzzle.piece.leaps:
             for dr, dc in ((lr, lc), (-lr, -lc)):
-                b = (a[0] + dr, a[1] + dc)
-                seen.add((b[0] % rows, b[1] % cols) if puzzle.toroidal else b)
-    for square in ((r, c) for r in range(rows) for c in range(cols)):
+                target = topology.step(a, (dr, dc))
+                if target is not None:
+                    seen.add(target)
+    for square in ((r, c) for r in range(puzzle.rows) for c in range(puzzle.cols)):
         if square not in seen and square not in puzzle.pawns:
             raise InvalidPlacement(f"square {square} is neither occupied nor attacked")

@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from enum import Enum
+from functools import cached_property
 
 from queens.models.pieces import Cell
 
@@ -87,6 +88,22 @@ class ConstraintModel:
     def lines(self) -> Iterator[Line]:
         for family in self.families:
             yield from family.lines
+
+    @cached_property
+    def conflicts(self) -> dict[Cell, frozenset[Cell]]:
+        """The conflict graph: for each cell, the other cells that share a line with it (two
+        pieces there would break the line's at-most-one). Derived once, here, for every reader
+        (the trace, the native kernel's bitsets, the CSP's row predicates).
+
+        >>> from queens.models import NQueens, lower
+        >>> len(lower(NQueens(4)).conflicts[(0, 0)])
+        9
+        """
+        shared: dict[Cell, set[Cell]] = {cell: set() for cell in self.cells}
+        for line in self.lines:
+            for cell in line.cells:
+                shared[cell].update(line.cells)
+        return {cell: frozenset(others - {cell}) for cell, others in shared.items()}
 
     def family(self, name: str) -> LineFamily | None:
         return next((f for f in self.families if f.name == name), None)

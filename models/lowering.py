@@ -13,7 +13,6 @@ The rules, each a small pure function:
 from __future__ import annotations
 
 from queens.models.errors import InvalidBoard
-from queens.models.geometry import walk
 from queens.models.ir import ConstraintModel, Line, LinearKey, LineFamily, LineKind
 from queens.models.pieces import Cell
 from queens.models.puzzle import Puzzle
@@ -61,22 +60,17 @@ def lower(puzzle: Puzzle) -> ConstraintModel:
 
 def _segments(puzzle: Puzzle, direction: Cell) -> list[list[Cell]]:
     """Every maximal run of cells along `direction`, cut at pawns, without forbidden cells."""
-    rows, cols = puzzle.rows, puzzle.cols
-    back = (-direction[0], -direction[1])
+    topology = puzzle.topology
     seen: set[Cell] = set()
     runs: list[list[Cell]] = []
-    for r in range(rows):
-        for c in range(cols):
+    for r in range(puzzle.rows):
+        for c in range(puzzle.cols):
             if (r, c) in seen:
                 continue
-            if puzzle.toroidal:
-                line = [(r, c), *walk((r, c), direction, rows, cols, True)]
-            elif 0 <= r + back[0] < rows and 0 <= c + back[1] < cols:
-                continue  # not the first cell of its line; reached from that one
-            else:
-                line = [(r, c), *walk((r, c), direction, rows, cols, False)]
+            line = topology.line((r, c), direction)
             seen.update(line)
-            runs += _cut_at_pawns(line, puzzle.pawns, cyclic=puzzle.toroidal)
+            closed = topology.step(line[-1], direction) == line[0]
+            runs += _cut_at_pawns(line, puzzle.pawns, cyclic=closed)
     return [[cell for cell in run if cell not in puzzle.forbidden] for run in runs]
 
 
@@ -86,7 +80,8 @@ def _cut_at_pawns(line: list[Cell], pawns: frozenset[Cell], *, cyclic: bool) -> 
         return [line]
     if cyclic:  # start right after a pawn so that the wrap-around run stays whole
         line = line[cuts[0] + 1 :] + line[: cuts[0] + 1]
-    runs, run = [], []
+    runs: list[list[Cell]] = []
+    run: list[Cell] = []
     for cell in line:
         if cell in pawns:
             runs.append(run)
@@ -117,10 +112,8 @@ def _leap_family(puzzle: Puzzle, cells: set[Cell]) -> LineFamily:
     ]
     pairs: set[tuple[Cell, Cell]] = set()
     for a in sorted(cells):
-        for dr, dc in leaps:
-            b = (a[0] + dr, a[1] + dc)
-            if puzzle.toroidal:
-                b = (b[0] % puzzle.rows, b[1] % puzzle.cols)
+        for leap in leaps:
+            b = puzzle.topology.step(a, leap)
             if b in cells and b != a:
                 pairs.add((min(a, b), max(a, b)))
     lines = tuple(Line(pair, LineKind.AT_MOST_ONE) for pair in sorted(pairs))
@@ -133,25 +126,20 @@ def _parallel_to_ray(puzzle: Puzzle, leap: Cell) -> bool:
 
 def _covers(puzzle: Puzzle, cells: set[Cell]) -> tuple[tuple[Cell, ...], ...]:
     """For each square without a pawn: the cells whose piece would occupy or attack it."""
-    rows, cols = puzzle.rows, puzzle.cols
+    topology = puzzle.topology
     covers = []
-    for square in ((r, c) for r in range(rows) for c in range(cols)):
+    for square in ((r, c) for r in range(puzzle.rows) for c in range(puzzle.cols)):
         if square in puzzle.pawns:
             continue
         found = {square} & cells
         for rr, rc in puzzle.piece.rays:
             for direction in ((rr, rc), (-rr, -rc)):
-                for cell in walk(square, direction, rows, cols, puzzle.toroidal):
+                for cell in topology.walk(square, direction):
                     if cell in puzzle.pawns:
                         break
                     if cell in cells:
                         found.add(cell)
         for lr, lc in puzzle.piece.leaps:
-            for dr, dc in ((lr, lc), (-lr, -lc)):
-                cell = (square[0] + dr, square[1] + dc)
-                if puzzle.toroidal:
-                    cell = (cell[0] % rows, cell[1] % cols)
-                if cell in cells:
-                    found.add(cell)
+            found.update(cells.intersection(topology.step(square, (dr, dc)) for dr, dc in ((lr, lc), (-lr, -lc))))
         covers.append(tuple(sorted(found)))
     return tuple(covers)

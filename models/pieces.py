@@ -35,5 +35,7 @@ BISHOP = Piece("bishop", rays=_DIAGONAL)
 KNIGHT = Piece("knight", leaps=_KNIGHT)
 KING = Piece("king", leaps=_KING)
 SUPERQUEEN = Piece("superqueen", rays=_ORTHOGONAL + _DIAGONAL, leaps=_KNIGHT)
+NIGHTRIDER = Piece("nightrider", rays=_KNIGHT)  # a knight that keeps leaping the same way
 
-PIECES = {p.name: p for p in (QUEEN, ROOK, BISHOP, KNIGHT, KING, SUPERQUEEN)}
+PIECES = {p.name: p for p in (QUEEN, ROOK, BISHOP, KNIGHT, KING, SUPERQUEEN, NIGHTRIDER)} | {"amazon": SUPERQUEEN}
+"""Every piece by name; the superqueen is also known as the amazon."""

@@ -131,7 +131,7 @@ def _is_npy(path: Path) -> bool:
 
 def _load_npy(path: Path) -> np.ndarray:
     try:
-        array = np.load(path, mmap_mode="r", allow_pickle=False)
+        array: np.ndarray = np.load(path, mmap_mode="r", allow_pickle=False)
     except (ValueError, OSError, EOFError) as error:
         raise MalformedInput(f"{path}: not a readable .npy file ({error})") from None
     if array.dtype.kind not in "iu":

@@ -14,8 +14,16 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from queens.models.errors import AttackingQueens, InvalidBoard, OffBoard
-from queens.models.geometry import attacks, first_attack
+from queens.models.geometry import Topology, attacks, first_attack
 from queens.models.pieces import QUEEN, Cell, Piece
+
+
+def _check_side(side: object, label: str) -> None:
+    """A board side is a positive whole number; the message names the type when it is not one."""
+    if not isinstance(side, int) or isinstance(side, bool):
+        raise InvalidBoard(f"the number of {label} must be a whole number, got {side!r} ({type(side).__name__})")
+    if side <= 0:
+        raise InvalidBoard(f"the board needs a positive number of {label}, got {side!r}")
 
 
 @dataclass(frozen=True)
@@ -43,15 +51,24 @@ class Puzzle:
     title: str = ""
 
     def __post_init__(self) -> None:
-        for side, label in ((self.rows, "rows"), (self.cols, "columns")):
-            if not isinstance(side, int) or isinstance(side, bool) or side <= 0:
-                raise InvalidBoard(f"the board needs a positive number of {label}, got {side!r}")
+        self._check_board()
+        self._check_cells()
+        if self.independent:
+            clash = first_attack(self.piece, sorted(self.fixed), topology=self.topology, pawns=self.pawns)
+            if clash:
+                raise AttackingQueens(clash[0], clash[1])
+
+    def _check_board(self) -> None:
+        _check_side(self.rows, "rows")
+        _check_side(self.cols, "columns")
         if self.toroidal and self.rows != self.cols:
             raise InvalidBoard("a toroidal board must be square")
         if self.pieces is not None and not 0 <= self.pieces <= self.rows * self.cols:
             raise InvalidBoard(f"{self.pieces} pieces do not fit on a {self.rows}x{self.cols} board")
         if self.pieces is None and not self.dominating:
             raise InvalidBoard("only a domination puzzle may leave the number of pieces open")
+
+    def _check_cells(self) -> None:
         for label, cells in (("forbidden cell", self.forbidden), ("pawn", self.pawns), ("piece", self.fixed)):
             for cell in sorted(cells):
                 if not (0 <= cell[0] < self.rows and 0 <= cell[1] < self.cols):
@@ -61,11 +78,6 @@ class Puzzle:
             raise InvalidBoard(f"pre-placed piece at {min(clash)} stands on a pawn or blocked cell")
         if self.pieces is not None and len(self.fixed) > self.pieces:
             raise InvalidBoard(f"{len(self.fixed)} pre-placed pieces but only {self.pieces} allowed")
-        if self.independent:
-            clash = first_attack(self.piece, sorted(self.fixed), rows=self.rows, cols=self.cols,
-                                 toroidal=self.toroidal, pawns=self.pawns)
-            if clash:
-                raise AttackingQueens(clash[0], clash[1])
 
     @property
     def name(self) -> str:
@@ -73,10 +85,14 @@ class Puzzle:
         return self.title or f"{self.rows}x{self.cols} {self.piece.name}"
 
     @property
+    def topology(self) -> Topology:
+        """How the board's edges join (the plane, or the torus when `toroidal`)."""
+        return Topology.of(self.rows, self.cols, self.toroidal)
+
+    @property
     def square(self) -> bool:
         return self.rows == self.cols
 
     def attack(self, a: Cell, b: Cell) -> bool:
         """Whether a piece on `a` attacks `b` on this board (pawns block rays)."""
-        return attacks(self.piece, a, b, rows=self.rows, cols=self.cols,
-                       toroidal=self.toroidal, pawns=self.pawns)
+        return attacks(self.piece, a, b, topology=self.topology, pawns=self.pawns)

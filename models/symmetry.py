@@ -44,7 +44,7 @@ def board_transforms(rows: int, cols: int) -> tuple[Transform, ...]:
 
 def symmetry_group(model: ConstraintModel) -> tuple[Transform, ...]:
     """The transforms under which `model` is invariant (always includes the identity)."""
-    def signature(t: Transform) -> tuple:
+    def signature(t: Transform) -> tuple[object, ...]:
         def image(cells: Iterable[Cell]) -> frozenset[Cell]:
             return frozenset(t(c, model.rows, model.cols) for c in cells)
         return (

@@ -6,10 +6,51 @@ command line in this folder. The mapping lives in pyproject.toml (`package-dir`)
 wheel adds the single top-level name `queens` and never shadows another project's `models`.
 """
 
-import os
+from __future__ import annotations
 
-_checkout = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-if all(os.path.isfile(os.path.join(_checkout, folder, "__init__.py")) for folder in ("models", "solvers")):
-    # a source tree (not an installed wheel): the same mapping, so a copy of the tree runs from
-    # PYTHONPATH alone with its own compiled extensions (make test-asan builds one in a scratch copy)
-    __path__.append(_checkout)
+import importlib.abc
+import importlib.machinery
+import importlib.util
+import os
+import sys
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from queens.models import Puzzle
+
+CARD_FOLDERS = ("models", "solvers", "experiments")
+"""The card's folders, mapped as queens.<folder>: the same table as pyproject's package-dir."""
+
+
+class _SourceTree(importlib.abc.MetaPathFinder):
+    """Finds queens.models/.solvers/.experiments in the source tree beside this folder.
+
+    An installed wheel has them inside queens/, and an editable install maps them with its own
+    finder; a copy of the tree run from PYTHONPATH alone has neither (make test-asan builds the
+    extensions with sanitizers in a scratch copy), so this finder maps them to that copy.
+    """
+
+    def __init__(self, root: str) -> None:
+        self.root = root
+
+    def find_spec(self, fullname: str, path: object = None,
+                  target: object = None) -> importlib.machinery.ModuleSpec | None:
+        package, _, folder = fullname.partition(".")
+        if package != "queens" or folder not in CARD_FOLDERS:
+            return None
+        location = os.path.join(self.root, folder)
+        return importlib.util.spec_from_file_location(fullname, os.path.join(location, "__init__.py"),
+                                                      submodule_search_locations=[location])
+
+
+_root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+if all(os.path.isfile(os.path.join(_root, folder, "__init__.py")) for folder in CARD_FOLDERS):
+    sys.meta_path.insert(0, _SourceTree(_root))
+
+
+def load(path: str | os.PathLike[str], n: int | None = None) -> Puzzle:
+    """The puzzle a puzzle file describes (docs/puzzle-files.md), for the parameter `n`: the same
+    `Puzzle` a shipped family builds, ready for `queens.solvers.solve` / `count`."""
+    from queens.models.puzzle_file import load as load_file
+
+    return load_file(path, n)

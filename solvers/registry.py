@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from importlib import import_module
 
-from queens.models import BackendUnavailable, QueensError
+from queens.models import BackendUnavailable, QueensError, Unsupported
+from queens.models.errors import BadOption
 from queens.solvers.backend import Backend
+from queens.solvers.native import REBUILD
 
 BACKENDS: dict[str, tuple[str, str, str]] = {
     # name: (module, class, what to install when the import fails)
-    "native": ("queens.solvers.native.backend", "Native", "reinstall the package: pip install -e . compiles it"),
+    "native": ("queens.solvers.native.backend", "Native", REBUILD),
     "cpsat": ("queens.solvers.cpsat", "CpSat", "pip install ortools"),
     "sat": ("queens.solvers.sat", "Sat", "pip install python-sat"),
     "csp": ("queens.solvers.csp", "Csp", "pip install python-constraint2"),
@@ -29,4 +31,6 @@ def get_backend(name: str, **options: object) -> Backend:
     try:
         return backend_class(**options)
     except TypeError as error:
-        raise QueensError(f"backend {name!r} does not take these options: {error}") from None
+        raise BadOption(f"backend {name!r} does not take these options: {error}") from None
+    except Unsupported as error:  # a value the backend does not know: a usage error like the above
+        raise BadOption(str(error)) from None

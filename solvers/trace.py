@@ -76,11 +76,7 @@ class Trace:
 
     def __post_init__(self) -> None:
         self.model = lower(self.puzzle)
-        shared: dict[Cell, set[Cell]] = {cell: set() for cell in self.model.cells}
-        for line in self.model.lines:
-            for cell in line.cells:
-                shared[cell].update(line.cells)
-        self.neighbours = {cell: frozenset(others - {cell}) for cell, others in shared.items()}
+        self.neighbours = self.model.conflicts
 
     def attacked(self, placement: Placement) -> frozenset[Cell]:
         """Empty cells that share a line with a placed piece: where no piece may go next."""

@@ -16,7 +16,7 @@ from selenium import webdriver
 from selenium.common.exceptions import WebDriverException
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
-from selenium.webdriver.support.ui import WebDriverWait
+from selenium.webdriver.support.ui import Select, WebDriverWait
 
 from tests.explorer_server import running_explorer
 
@@ -120,3 +120,56 @@ def test_count_and_step_through_the_search(browser, page, reference):
         WebDriverWait(browser, WAIT).until(lambda d: d.find_element(By.ID, "step").is_enabled())
     assert _message(browser).startswith("step 3 of ")
     assert "nodes" in browser.find_element(By.ID, "counters").text
+
+
+def _choose_family(browser: webdriver.Chrome, family: str) -> None:
+    Select(browser.find_element(By.ID, "family")).select_by_value(family)
+
+
+def _in_viewport(browser: webdriver.Chrome, element_id: str) -> bool:
+    """Whether the element is wholly inside the window as it is (no scrolling done)."""
+    return browser.execute_script(
+        "const r = document.getElementById(arguments[0]).getBoundingClientRect();"
+        "return r.height > 0 && r.top >= 0 && r.left >= 0 && r.bottom <= window.innerHeight"
+        " && r.right <= window.innerWidth && window.scrollY === 0;", element_id)
+
+
+def test_switching_family_resets_board_pawns_and_result(browser, page):
+    _open(browser, page, 8)
+    browser.find_element(By.ID, "complete").click()
+    _wait_message(browser, "solved by native")
+    assert len(_queens(browser)) == 8 and browser.find_element(By.ID, "timing").text
+    _choose_family(browser, "ninequeens")
+    _wait_message(browser, "place the pawns first")
+    assert _queens(browser) == [] and not browser.find_elements(By.CSS_SELECTOR, "#board .cell.pawn")
+    assert browser.find_element(By.ID, "timing").text == ""
+    _cell(browser, 3, 3).click()  # pawn mode is chosen for a family with pawns
+    WebDriverWait(browser, WAIT).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#board .cell.pawn"))
+    browser.find_element(By.ID, "complete").click()
+    _wait_message(browser, "solved by native")
+    assert len(_queens(browser)) == 9
+    _choose_family(browser, "nqueens")
+    _wait_message(browser, "0 of 8 queens placed")
+    assert _queens(browser) == [] and not browser.find_elements(By.CSS_SELECTOR, "#board .cell.pawn")
+    assert browser.find_element(By.ID, "timing").text == ""
+
+
+def test_result_is_visible_without_scrolling_at_n_20(browser, page):
+    _open(browser, page, 20)
+    browser.find_element(By.ID, "complete").click()
+    _wait_message(browser, "solved by native")
+    assert len(_queens(browser)) == 20
+    assert _in_viewport(browser, "message") and _in_viewport(browser, "timing")
+
+
+def test_errors_are_shown_in_the_page(browser, page):
+    _open(browser, page, 20)
+    browser.find_element(By.ID, "count").click()  # 400 cells: beyond what the explorer counts
+    _wait_message(browser, "counting is limited to")
+    message = browser.find_element(By.ID, "message")
+    assert "error" in message.get_attribute("class") and _in_viewport(browser, "message")
+    field = browser.find_element(By.ID, "n")
+    browser.execute_script("arguments[0].value = '99'; arguments[0].dispatchEvent(new Event('change'))", field)
+    _wait_message(browser, "'n' must be between 1 and 20")
+    assert "error" in message.get_attribute("class")
+    assert not browser.find_elements(By.CSS_SELECTOR, "#board .cell")  # no stale board under the error

@@ -83,8 +83,10 @@ def test_info_json_reports_a_forced_kernel(kernel: str, monkeypatch: pytest.Monk
     result = run_cli("info", "--json")
     assert result.returncode == 0
     info = json.loads(result.stdout)
-    assert (info["command"], info["kernel"], info["chosen_by"]) == ("info", kernel, ENVIRONMENT)
-    assert info["supported"] == RUNNABLE and info["cpu_features"] == _fast.FEATURES.split()
+    details = info["details"]
+    assert (info["command"], info["backend"], info["method"]) == ("info", "native", "fast")
+    assert (details["kernel"], details["chosen_by"]) == (kernel, ENVIRONMENT)
+    assert details["supported"] == RUNNABLE and details["cpu_features"] == _fast.FEATURES.split()
 
 
 def test_info_refuses_a_kernel_the_cpu_cannot_run(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -120,6 +120,15 @@ def test_pawns_for_nine_queens(base):
     assert status == 400 and "place the pawns first" in reply["error"]
 
 
+def test_nine_queens_board_before_its_pawns(base):
+    """Switching the page to nine queens draws its empty board (it used to answer 400)."""
+    status, board = _post(base, "board", {"family": "ninequeens", "n": 8})
+    assert status == 200 and board["pawns_first"] and board["pawns"] == [] and board["queens"] == []
+    assert (board["rows"], board["cols"], board["pieces"]) == (8, 8, 9)
+    status, board = _post(base, "board", {"family": "ninequeens", "n": 8, "pawns": [[2, 2]]})
+    assert status == 200 and not board["pawns_first"] and board["pawns"] == [[2, 2]]
+
+
 def test_trace_events_and_neighbours(base):
     status, reply = _post(base, "trace", {"family": "nqueens", "n": 5})
     assert status == 200 and reply["events"][-1]["step"] == "solution"

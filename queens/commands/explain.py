@@ -4,9 +4,15 @@ from __future__ import annotations
 
 import click
 
-from queens.commands.common import json_option, make_puzzle, out, print_json, puzzle_options
+from queens.commands.answer import payload, print_payload
+from queens.commands.common import json_option, make_puzzle, out, puzzle_options
 from queens.commands.layout import one_puzzle
 from queens.explain import explain
+from queens.models import Puzzle, Unsupported
+from queens.solvers.backend import Task
+from queens.solvers.classes import task_of
+from queens.solvers.router import route
+from queens.solvers.strategy import Subject
 
 
 @click.command("explain")
@@ -16,8 +22,26 @@ def explain_command(family, n, m, as_json) -> int:
     """Show the constraint model (variables, domains, constraint groups) and the backends' sizes."""
     puzzle = one_puzzle(make_puzzle(family, n, m), "explain")
     explanation = explain(puzzle)
+    chosen = strategies(puzzle)
     if as_json:
-        print_json(explanation.to_json())
+        print_payload(payload("explain", puzzle, None, verified=False, **explanation.to_json(), strategies=chosen))
     else:
         out.print(explanation.text(), markup=False)
+        out.print("\nWho answers (the router's choice)", markup=False)
+        for task, choice in chosen.items():
+            out.print(f"  {task:<9} {choice}", markup=False)
     return 0
+
+
+def strategies(puzzle: Puzzle) -> dict[str, str]:
+    """For finding one solution and for counting: the strategy the router picks, and why, or
+    why nothing can."""
+    subject = Subject(puzzle)
+    chosen = {}
+    for task in (task_of(puzzle), Task.COUNT):
+        try:
+            choice = route(task, subject)
+            chosen[task.value] = f"{choice.strategy.name}: {choice.why}"
+        except Unsupported as refusal:
+            chosen[task.value] = f"n/a ({refusal})"
+    return chosen

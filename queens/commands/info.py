@@ -6,7 +6,8 @@ import platform
 
 import click
 
-from queens.commands.common import json_option, out, print_json
+from queens.commands.answer import payload, print_payload
+from queens.commands.common import json_option, out
 
 
 @click.command("info")
@@ -16,10 +17,11 @@ def info_command(as_json: bool) -> int:
     from queens.solvers.native.kernels import ENVIRONMENT, NAMES, choose_kernel
 
     choice = choose_kernel()
-    if as_json:
-        print_json({"command": "info", "status": "ok", "kernel": choice.name, "chosen_by": choice.chosen_by,
-                    "reason": choice.reason, "machine": platform.machine(), "cpu_features": list(choice.features),
-                    "compiled": list(choice.compiled), "supported": list(choice.supported)})
+    if as_json:  # docs/json.md's shape: what the fast counter would run goes under `details`
+        data = payload("info", None, None, verified=False, kernel=choice.name, chosen_by=choice.chosen_by,
+                       reason=choice.reason, machine=platform.machine(), cpu_features=list(choice.features),
+                       compiled=list(choice.compiled), supported=list(choice.supported))
+        print_payload({**data, "backend": "native", "method": "fast", "why": choice.reason})
         return 0
     rows = [("kernel", choice.name), ("why", choice.reason), ("machine", platform.machine()),
             ("CPU features seen", " ".join(choice.features) or "(none asked on this architecture)"),

@@ -1,32 +1,72 @@
-"""`queens serve`: the web explorer on this machine (http://127.0.0.1:8000 by default)."""
+"""`queens serve`: the web explorer on this machine (http://127.0.0.1:8000 by default).
+
+Ctrl-C (SIGINT) or SIGTERM stops it cleanly: the port is released, the solver processes are
+stopped, no traceback; the exit code is 128 + the signal's number (130 for Ctrl-C, 143 for SIGTERM).
+"""
 
 from __future__ import annotations
+
+import ipaddress
+import signal
 
 import click
 
 from queens.commands.common import err
 from queens.models import QueensError
+from queens.web.api import TIME_LIMIT
+from queens.web.workers import WORKERS
+
+
+class _Stop(Exception):
+    """Raised in the main thread by the SIGTERM handler, as KeyboardInterrupt is by SIGINT."""
+
+
+def _on_sigterm(signum: int, frame: object) -> None:
+    raise _Stop
+
+
+def _loopback(ctx: click.Context, param: click.Parameter, value: str) -> str:
+    """The explorer is a teaching tool with no authentication: it serves this machine only."""
+    try:
+        if value == "localhost" or ipaddress.IPv4Address(value).is_loopback:
+            return value
+    except ValueError:
+        pass
+    raise click.BadParameter(f"{value!r}: the explorer listens on this machine only (127.0.0.1)")
 
 
 @click.command("serve")
-@click.option("--host", default="127.0.0.1", show_default=True,
-              help="Address to bind; the default keeps the explorer private to this machine.")
+@click.option("--host", default="127.0.0.1", show_default=True, callback=_loopback,
+              help="Loopback address to bind (127.x.x.x): the explorer is private to this machine.")
 @click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True,
               help="Port to listen on (0: any free port).")
-def serve_command(host, port) -> int:
+@click.option("--time-limit", type=click.FloatRange(min=0.1, max=600), default=TIME_LIMIT, show_default=True,
+              help="Seconds one request may spend solving; a count cut short is shown as a lower bound.")
+@click.option("--workers", type=click.IntRange(1, 16), default=WORKERS, show_default=True,
+              help="Searches run at once (each in its own process); more requests get 503 'busy'.")
+def serve_command(host: str, port: int, time_limit: float, workers: int) -> int:
     """Open a board in the browser: place queens, complete, count, step through the search."""
     from queens.web.server import make_server
 
     try:
-        server = make_server(host, port)
+        server = make_server(host, port, workers=workers, time_limit=time_limit)
     except OSError as error:
         raise QueensError(f"cannot listen on {host}:{port}: {error.strerror}") from None
     bound_host, bound_port = server.server_address[:2]
+    # Ctrl-C stops the explorer even when it was started with SIGINT ignored (`queens serve &`)
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    signal.signal(signal.SIGTERM, _on_sigterm)
     err.print(f"queens explorer on http://{bound_host}:{bound_port}/  (Ctrl-C stops it)")
+    code = 0
     try:
         server.serve_forever()
     except KeyboardInterrupt:
-        err.print("stopped")
+        code = 128 + signal.SIGINT
+    except _Stop:
+        code = 128 + signal.SIGTERM
     finally:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)  # a second Ctrl-C must not cut the clean-up short
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
         server.server_close()
-    return 0
+    err.print("stopped")
+    return code

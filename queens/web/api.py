@@ -2,7 +2,9 @@
 
 Kept apart from the HTTP glue (`queens.web.server`) so that each rule is easy to read and test:
 every request names a family, a board size and what is on the board (the queens the user
-placed, and pawns for nine queens); the limits below keep one request small and short.
+placed, and pawns for nine queens); the limits below keep one request small and short. Every
+solve and count is given the time limit (`queens.solvers` turns it into a deadline); when time
+runs out the reply says what is known as a bound ("≥ 4,012 solutions (time limit: 10 s)").
 A request the server cannot honour raises `BadRequest` (HTTP 400 with the message); a puzzle
 without a solution is not an error but an answer, with a message saying why.
 
@@ -16,16 +18,16 @@ import time
 from dataclasses import replace
 from itertools import combinations
 
-from queens.families import FAMILIES, FamilyOptions, Target, build, reason_for_none
 from queens.models import AttackingQueens, Cell, Puzzle, QueensError, TimeLimit
 from queens.models.alternatives import Alternatives
+from queens.models.families import FAMILIES, FamilyOptions, Target, build, reason_for_none
 from queens.pictures import attacked_cells
 from queens.solvers import BACKENDS, Status, count, solutions, solve
 from queens.solvers.classes import count_alternatives
 from queens.solvers.trace import Trace
 
-MAX_SIDE = 16
-"""Largest board side the explorer draws."""
+MAX_SIDE = 20
+"""Largest board side the explorer draws (20 x 20 still fits a laptop screen with its result)."""
 MAX_COUNT_CELLS = 144
 """Counting enumerates on most backends: up to 12 x 12 (14,200 solutions for 12-queens)."""
 MAX_TRACE_CELLS = 100
@@ -34,20 +36,34 @@ MAX_TRACE_EVENTS = 20_000
 """Events sent for one trace: the player's tape, cut here with `truncated`."""
 MAX_SOLUTION_INDEX = 10_000
 TIME_LIMIT = 10.0
-"""Seconds any one request may spend solving."""
+"""Seconds any one request may spend solving, unless the server is started with another."""
 
 
 class BadRequest(QueensError):
     """The request itself is wrong (missing field, n too large): the reply is HTTP 400."""
 
 
-def info() -> dict:
+def catalogue() -> tuple[dict[str, frozenset[str]], tuple[str, ...]]:
+    """The families (each with the options it accepts) and the backends the explorer offers.
+
+    The one place the web reads the CLI's family table and the backend registry, so pointing
+    the explorer at another registry is a change here only.
+
+    >>> families, backends = catalogue()
+    >>> "pawn" in families["ninequeens"] and "native" in backends
+    True
+    """
+    return {name: family.accepts for name, family in FAMILIES.items()}, tuple(BACKENDS)
+
+
+def info(time_limit: float = TIME_LIMIT) -> dict:
     """What the page needs to draw its controls: families, which flags each takes, backends, limits."""
+    families, backends = catalogue()
     return {
-        "families": [{"name": name, "pawns": "pawn" in family.accepts} for name, family in FAMILIES.items()],
-        "backends": list(BACKENDS),
+        "families": [{"name": name, "pawns": "pawn" in accepts} for name, accepts in families.items()],
+        "backends": list(backends),
         "limits": {"side": MAX_SIDE, "count_cells": MAX_COUNT_CELLS, "trace_cells": MAX_TRACE_CELLS,
-                   "trace_events": MAX_TRACE_EVENTS, "time_limit": TIME_LIMIT},
+                   "trace_events": MAX_TRACE_EVENTS, "time_limit": time_limit},
     }
 
 
@@ -83,10 +99,11 @@ class _Board:
     def __init__(self, request: dict) -> None:
         if not isinstance(request, dict):
             raise BadRequest("the request body must be a JSON object")
+        families, _ = catalogue()
         family = request.get("family")
-        if family not in FAMILIES:
-            raise BadRequest(f"unknown family {family!r}; choose from {', '.join(FAMILIES)}")
-        accepts = FAMILIES[family].accepts
+        if not isinstance(family, str) or family not in families:
+            raise BadRequest(f"unknown family {family!r}; choose from {', '.join(families)}")
+        accepts = families[family]
         n = _integer(request, "n", 1, MAX_SIDE)
         m = None if request.get("m") in (None, n) else _integer(request, "m", 1, MAX_SIDE)
         if m is not None and "m" not in accepts:
@@ -111,6 +128,14 @@ class _Board:
             raise BadRequest(f"{self.target.name}: place the pawns first (pawn mode), then solve")
         return self.target
 
+    def drawn(self) -> Puzzle:
+        """The puzzle to draw: before any pawn is placed, the board of the first layout without
+        its pawn, so that switching to nine queens shows an empty board rather than an error."""
+        if isinstance(self.target, Alternatives):
+            first, _ = self.target.choices[0]
+            return replace(first, pawns=frozenset(), title=self.target.name)
+        return self.target
+
     def puzzle(self) -> Puzzle:
         """The puzzle with the user's queens fixed (raises AttackingQueens if two attack)."""
         base = self.base()
@@ -124,9 +149,10 @@ class _Board:
 
 
 def _backend(request: dict) -> str:
+    _, backends = catalogue()
     backend = request.get("backend", "native")
-    if backend not in BACKENDS:
-        raise BadRequest(f"unknown backend {backend!r}; choose from {', '.join(BACKENDS)}")
+    if not isinstance(backend, str) or backend not in backends:
+        raise BadRequest(f"unknown backend {backend!r}; choose from {', '.join(backends)}")
     return backend
 
 
@@ -134,59 +160,63 @@ def _pairs(cells: tuple[Cell, ...] | frozenset[Cell]) -> list[list[int]]:
     return [list(cell) for cell in sorted(cells)]
 
 
-def board(request: dict) -> dict:
-    """The board as the user set it: attacked squares and attacking pairs, for live highlighting."""
+def board(request: dict, time_limit: float = TIME_LIMIT) -> dict:
+    """The board as the user set it: attacked squares and attacking pairs, for live highlighting.
+    `pawns_first` says the family's pawns are still to be placed before a solver can run."""
     b = _Board(request)
-    puzzle = b.base()
+    puzzle = b.drawn()
     conflicts = []
     if puzzle.independent:
         conflicts = [[list(a), list(c)] for a, c in combinations(sorted(b.queens), 2) if puzzle.attack(a, c)]
     return {"name": puzzle.name, "rows": puzzle.rows, "cols": puzzle.cols, "piece": puzzle.piece.name,
             "pieces": puzzle.pieces, "queens": _pairs(b.queens), "pawns": _pairs(puzzle.pawns),
             "blocked": _pairs(puzzle.forbidden), "attacked": _pairs(attacked_cells(puzzle, b.queens)),
-            "conflicts": conflicts}
+            "conflicts": conflicts, "pawns_first": isinstance(b.target, Alternatives)}
 
 
 def _attacking(error: AttackingQueens) -> dict:
     return {"status": "no solution", "solution": [], "message": f"{error}: no completion exists"}
 
 
-def complete(request: dict) -> dict:
+def complete(request: dict, time_limit: float = TIME_LIMIT) -> dict:
     """One solution that keeps the user's queens, or a message saying there is none."""
     b, backend = _Board(request), _backend(request)
     try:
         puzzle = b.puzzle()
     except AttackingQueens as error:
         return _attacking(error)
-    result = solve(puzzle, backend, time_limit=TIME_LIMIT)
+    result = solve(puzzle, backend, time_limit=time_limit)
     reply = {"status": result.status.value, "backend": backend, "time": round(result.wall_time, 4),
              "solution": _pairs(result.solution or ())}
     if result.status is Status.INFEASIBLE:
         reply["message"] = b.why_none()
     elif result.status is Status.LIMIT:
-        reply["message"] = f"gave up after {TIME_LIMIT:g} s"
+        reply["message"] = f"no solution found within {time_limit:g} s (time limit)"
     else:
         reply["message"] = f"solved by {backend} in {result.wall_time:.3f} s"
     return reply
 
 
-def count_request(request: dict) -> dict:
-    """How many solutions keep the user's queens (all solutions when the board is empty)."""
+def count_request(request: dict, time_limit: float = TIME_LIMIT) -> dict:
+    """How many solutions keep the user's queens (all solutions when the board is empty).
+
+    Counted in this process (split=False): the server runs each request in a worker it may
+    have to kill at the deadline, and a worker's own process pool would outlive it."""
     b, backend = _Board(request), _backend(request)
     cells = b.rows * b.cols
     if cells > MAX_COUNT_CELLS:
         raise BadRequest(f"counting is limited to {MAX_COUNT_CELLS} cells here; this board has {cells}")
     try:
         if isinstance(b.target, Alternatives) and not b.queens:
-            result = count_alternatives(b.target, backend, time_limit=TIME_LIMIT)
+            result = count_alternatives(b.target, backend, time_limit=time_limit, split=False)
         else:
-            result = count(b.puzzle(), backend, time_limit=TIME_LIMIT)
+            result = count(b.puzzle(), backend, time_limit=time_limit, split=False)
     except AttackingQueens as error:
         return {**_attacking(error), "count": 0}
     reply = {"status": result.status.value, "backend": backend, "count": result.count,
-             "time": round(result.wall_time, 4)}
+             "exact": result.status is Status.COMPLETE, "time": round(result.wall_time, 4)}
     if result.status is Status.LIMIT:
-        reply["message"] = f"stopped after {TIME_LIMIT:g} s: at least {result.count:,} solutions"
+        reply["message"] = f"≥ {result.count or 0:,} solutions (time limit: {time_limit:g} s)"
     elif result.count == 0:
         reply["message"] = b.why_none()
     else:
@@ -194,7 +224,7 @@ def count_request(request: dict) -> dict:
     return reply
 
 
-def solution(request: dict) -> dict:
+def solution(request: dict, time_limit: float = TIME_LIMIT) -> dict:
     """The solution number `index` (0-based) of the board, in the backend's order."""
     b, backend = _Board(request), _backend(request)
     index = _integer(request, "index", 0, MAX_SOLUTION_INDEX, default=0)
@@ -205,12 +235,13 @@ def solution(request: dict) -> dict:
     start = time.perf_counter()
     found = None
     try:
-        for number, placement in enumerate(solutions(puzzle, backend, time_limit=TIME_LIMIT)):
+        for number, placement in enumerate(solutions(puzzle, backend, time_limit=time_limit)):
             if number == index:
                 found = placement
                 break
     except TimeLimit:
-        return {"status": "time limit", "solution": [], "message": f"gave up after {TIME_LIMIT:g} s"}
+        return {"status": "time limit", "solution": [], "index": index,
+                "message": f"solution {index + 1} not reached within {time_limit:g} s (time limit)"}
     elapsed = time.perf_counter() - start
     if found is None:
         message = b.why_none() if index == 0 else f"no solution number {index + 1}: there are {index}"
@@ -219,8 +250,9 @@ def solution(request: dict) -> dict:
             "time": round(elapsed, 4), "message": f"solution {index + 1} by {backend} in {elapsed:.3f} s"}
 
 
-def trace_request(request: dict) -> dict:
-    """The search replayed as events, plus which cells share a line with each cell."""
+def trace_request(request: dict, time_limit: float = TIME_LIMIT) -> dict:
+    """The search replayed as events, plus which cells share a line with each cell; cut short
+    at `MAX_TRACE_EVENTS` events or at the time limit, whichever comes first."""
     b = _Board(request)
     cells = b.rows * b.cols
     if cells > MAX_TRACE_CELLS:
@@ -234,11 +266,13 @@ def trace_request(request: dict) -> dict:
         raise BadRequest("the board has no free cell")
     events = []
     wanted = _integer(request, "solutions", 0, MAX_SOLUTION_INDEX, default=1)
+    deadline = time.monotonic() + time_limit
+    truncated = False
     for event in trace.events(max_solutions=wanted or None):
-        if len(events) == MAX_TRACE_EVENTS:
+        truncated = len(events) == MAX_TRACE_EVENTS or time.monotonic() > deadline
+        if truncated:
             break
         events.append(event.to_json())
-    truncated = len(events) == MAX_TRACE_EVENTS
     solved = bool(events) and events[-1]["solutions"] > 0
     message = (f"{len(events):,} steps" + (" (cut short)" if truncated else "")
                + ("" if solved or truncated else f"; {b.why_none()}"))
@@ -246,12 +280,23 @@ def trace_request(request: dict) -> dict:
             "neighbours": {f"{r},{c}": _pairs(near) for (r, c), near in trace.neighbours.items()}}
 
 
+def warm_up() -> None:
+    """Load every backend's solver library now, with a 4 x 4 board: importing OR-Tools alone
+    takes seconds on a busy machine, and a request's time limit is for searching, not importing."""
+    _, backends = catalogue()
+    for backend in backends:
+        try:
+            complete({"family": "nqueens", "n": 4, "backend": backend})
+        except QueensError:  # a backend that is not installed says so when a request asks for it
+            pass
+
+
 ROUTES = {"board": board, "complete": complete, "count": count_request, "solution": solution,
           "trace": trace_request}
 
 
-def answer(route: str, request: dict) -> dict:
+def answer(route: str, request: dict, time_limit: float = TIME_LIMIT) -> dict:
     """Dispatch one API call; unknown routes and bad requests raise `BadRequest`."""
     if route not in ROUTES:
         raise BadRequest(f"no API call named {route!r}; there are {', '.join(ROUTES)}")
-    return ROUTES[route](request)
+    return ROUTES[route](request, time_limit)

@@ -1,11 +1,18 @@
 """The explorer's HTTP server: the static page and the JSON API, on the standard library alone.
 
 It binds 127.0.0.1 by default: it is a local teaching tool, not a public service. Requests
-are answered by `queens.web.api`; the replies are JSON with HTTP 200, or 4xx with
-{"error": message} for a request that cannot be honoured (bad JSON, unknown family, a board
-beyond the limits). Static files are shipped inside the package (no build step, no CDN).
+are answered by `queens.web.api`; every reply is JSON (or a static file): 200, or 4xx/5xx with
+{"error": message}. Static files are shipped inside the package (no build step, no CDN).
 
->>> server = make_server(port=0)
+Whatever a client does, the server stays up and its log stays free of tracebacks, because
+every resource a client can hold is bounded:
+- the body: `MAX_BODY` bytes, a declared length that is no number or negative is a 400;
+- the time a client may take to send its request: `CLIENT_TIMEOUT` per socket operation;
+- connections handled at once: `MAX_CONNECTIONS`; beyond, a short 503, beyond that a close;
+- solving: `queens.web.workers` (a few processes, a hard deadline, 503 when all are busy).
+A client that hangs up is not an error: the server simply drops its reply.
+
+>>> server = make_server(port=0, workers=1)
 >>> server.server_address[0]
 '127.0.0.1'
 >>> server.server_close()
@@ -15,21 +22,36 @@ from __future__ import annotations
 
 import json
 import mimetypes
+import socket
+import sys
+import threading
 from http import HTTPStatus
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler, HTTPServer
 from importlib.resources import files
 
 from queens.models import BackendUnavailable, QueensError
-from queens.web.api import ROUTES, answer, info
+from queens.web.api import ROUTES, TIME_LIMIT, BadRequest, board, info
+from queens.web.workers import WORKERS, Busy, SolverPool
 
 MAX_BODY = 64 * 1024
-"""Largest request body accepted: a 16 x 16 board with every cell listed fits many times over."""
+"""Largest request body accepted: a 20 x 20 board with every cell listed fits many times over."""
+CLIENT_TIMEOUT = 5.0
+"""Seconds a client may stay silent while sending its request (or reading the reply)."""
+MAX_CONNECTIONS = 32
+"""Connections handled at once; most last milliseconds (solving is bounded by the pool)."""
+MAX_TURNED_AWAY = 128
+"""Connections being told "busy" at once, beyond `MAX_CONNECTIONS`; any more are closed."""
 STATIC = files("queens.web") / "static"
 PAGES = {"/": "index.html", "/index.html": "index.html", "/app.js": "app.js", "/style.css": "style.css"}
+IN_PROCESS = {"board": board}
+"""API calls cheap enough to answer in the connection's thread (the page calls this one on every
+click); the others are solving and go to the worker pool."""
 
 
 class ExplorerHandler(BaseHTTPRequestHandler):
     server_version = "queens-explorer"
+    timeout = CLIENT_TIMEOUT
+    server: ExplorerServer
 
     def log_message(self, format: str, *args: object) -> None:  # noqa: A002 - the base class's name
         """Quiet by default: the CLI prints the address once; errors are in the replies."""
@@ -39,8 +61,11 @@ class ExplorerHandler(BaseHTTPRequestHandler):
         self.send_header("Content-Type", content_type)
         self.send_header("Content-Length", str(len(body)))
         self.send_header("Cache-Control", "no-store")
+        if status is HTTPStatus.METHOD_NOT_ALLOWED:
+            self.send_header("Allow", "GET, HEAD, POST")
         self.end_headers()
-        self.wfile.write(body)
+        if self.command != "HEAD":
+            self.wfile.write(body)
 
     def _json(self, status: HTTPStatus, payload: dict) -> None:
         self._send(status, json.dumps(payload).encode(), "application/json")
@@ -48,41 +73,80 @@ class ExplorerHandler(BaseHTTPRequestHandler):
     def _error(self, status: HTTPStatus, message: str) -> None:
         self._json(status, {"error": message})
 
+    def send_error(self, code: int, message: str | None = None, explain: str | None = None) -> None:
+        """The base class's own refusals (a garbled request line, headers too long, ...) as JSON too."""
+        self.close_connection = True
+        self.request_version = "HTTP/1.0"  # garbage is read as HTTP/0.9, which has no status line
+        self._error(HTTPStatus(code), message or HTTPStatus(code).phrase)
+
     def do_GET(self) -> None:  # noqa: N802 - the name http.server calls
         path = self.path.split("?", 1)[0]
         if path == "/api/info":
-            self._json(HTTPStatus.OK, info())
-            return
-        name = PAGES.get(path)
-        if name is None:
+            self._json(HTTPStatus.OK, info(self.server.pool.time_limit))
+        elif path.removeprefix("/api/") in ROUTES:
+            self._error(HTTPStatus.METHOD_NOT_ALLOWED, f"{path} takes a POST with a JSON body")
+        elif path in PAGES:
+            name = PAGES[path]
+            content_type = mimetypes.guess_type(name)[0] or "application/octet-stream"
+            self._send(HTTPStatus.OK, (STATIC / name).read_bytes(), f"{content_type}; charset=utf-8")
+        else:
             self._error(HTTPStatus.NOT_FOUND, f"nothing at {path}")
-            return
-        content_type = mimetypes.guess_type(name)[0] or "application/octet-stream"
-        self._send(HTTPStatus.OK, (STATIC / name).read_bytes(), f"{content_type}; charset=utf-8")
+
+    def do_HEAD(self) -> None:  # noqa: N802 - the name http.server calls
+        self.do_GET()  # `_send` leaves the body out
+
+    def parse_request(self) -> bool:
+        """The base class's parsing, and a 405 (not its 501) for a method the explorer does not use."""
+        if not super().parse_request():
+            return False
+        if self.command not in ("GET", "HEAD", "POST"):
+            self._error(HTTPStatus.METHOD_NOT_ALLOWED, f"{self.command} is not used here: GET a page, POST to /api/...")
+            return False
+        return True
+
+    def _body(self) -> bytes | None:
+        """The request body, or None after replying with the reason it cannot be read."""
+        if "chunked" in self.headers.get("Transfer-Encoding", "").lower():
+            self._error(HTTPStatus.LENGTH_REQUIRED, "send the body with a Content-Length, not chunked")
+            return None
+        declared = self.headers.get("Content-Length", "0").strip()
+        if not declared.isdigit() or not declared.isascii():
+            self._error(HTTPStatus.BAD_REQUEST, f"Content-Length must be a number of bytes, got {declared[:40]!r}")
+            return None
+        if len(declared) > len(str(MAX_BODY)) or int(declared) > MAX_BODY:
+            self._error(HTTPStatus.REQUEST_ENTITY_TOO_LARGE, f"request body over {MAX_BODY} bytes")
+            return None
+        body = self.rfile.read(int(declared))
+        if len(body) < int(declared):
+            self._error(HTTPStatus.BAD_REQUEST, "the request body ended before its Content-Length")
+            return None
+        return body
 
     def do_POST(self) -> None:  # noqa: N802 - the name http.server calls
         path = self.path.split("?", 1)[0]
-        if path.removeprefix("/api/") not in ROUTES:
+        route = path.removeprefix("/api/")
+        if not path.startswith("/api/") or route not in ROUTES:
             self._error(HTTPStatus.NOT_FOUND, f"no API call at {path}; there are {', '.join(ROUTES)}")
             return
-        try:
-            length = int(self.headers.get("Content-Length", "0"))
-        except ValueError:
-            self._error(HTTPStatus.BAD_REQUEST, "Content-Length is not a number")
-            return
-        if length > MAX_BODY:
-            self._error(HTTPStatus.REQUEST_ENTITY_TOO_LARGE, f"request body over {MAX_BODY} bytes")
+        body = self._body()
+        if body is None:
             return
         try:
-            request = json.loads(self.rfile.read(length) or b"{}")
-        except (json.JSONDecodeError, UnicodeDecodeError):
+            request = json.loads(body or b"{}")
+        except (ValueError, RecursionError):  # not JSON, not UTF-8, nested too deep, a 5000-digit number
             self._error(HTTPStatus.BAD_REQUEST, "the request body is not JSON")
             return
+        self._answer(route, request)
+
+    def _answer(self, route: str, request: object) -> None:
         try:
-            reply = answer(path.removeprefix("/api/"), request)
-        except BackendUnavailable as error:
+            if route in IN_PROCESS:
+                reply = IN_PROCESS[route](request)
+            else:
+                reply = self.server.pool.run(route, request)
+        except (Busy, BackendUnavailable) as error:
             self._error(HTTPStatus.SERVICE_UNAVAILABLE, str(error))
-        except QueensError as error:  # BadRequest and every rule the puzzle itself enforces
+        except (BadRequest, QueensError) as error:  # and every rule the puzzle itself enforces
             self._error(HTTPStatus.BAD_REQUEST, str(error))
         except Exception as error:  # a bug: still a message, and the server keeps serving
             self._error(HTTPStatus.INTERNAL_SERVER_ERROR, f"internal error: {type(error).__name__}: {error}")
@@ -90,8 +154,67 @@ class ExplorerHandler(BaseHTTPRequestHandler):
             self._json(HTTPStatus.OK, reply)
 
 
-def make_server(host: str = "127.0.0.1", port: int = 8000) -> ThreadingHTTPServer:
+class BusyHandler(ExplorerHandler):
+    """For a connection beyond `MAX_CONNECTIONS`: read the request, answer 503 at once."""
+
+    timeout = 1.0
+
+    def parse_request(self) -> bool:
+        """Read the request (so closing does not reset the connection under the reply), refuse it."""
+        if super().parse_request() and (self.command != "POST" or self._body() is not None):
+            self._error(HTTPStatus.SERVICE_UNAVAILABLE, "the explorer is busy; try again in a moment")
+        return False
+
+
+class ExplorerServer(HTTPServer):
+    """A thread per connection, up to `MAX_CONNECTIONS`, and the solver pool."""
+
+    request_queue_size = 128  # the listen backlog: a burst of connections waits here, briefly
+
+    def __init__(self, address: tuple[str, int], pool: SolverPool) -> None:
+        super().__init__(address, ExplorerHandler)
+        self.pool = pool
+        self._connections = threading.BoundedSemaphore(MAX_CONNECTIONS)
+        self._turning_away = threading.BoundedSemaphore(MAX_TURNED_AWAY)
+
+    def process_request(self, request: socket.socket, client_address: tuple) -> None:
+        """Handle the connection in a thread of its own, or tell it "busy", or, past both bounds, close it."""
+        if self._connections.acquire(blocking=False):
+            handler, slot = ExplorerHandler, self._connections
+        elif self._turning_away.acquire(blocking=False):
+            handler, slot = BusyHandler, self._turning_away
+        else:
+            self.shutdown_request(request)
+            return
+        threading.Thread(target=self._handle, args=(request, client_address, handler, slot), daemon=True).start()
+
+    def _handle(self, request: socket.socket, client_address: tuple, handler: type, slot: threading.Semaphore) -> None:
+        try:
+            handler(request, client_address, self)
+        except Exception:
+            self.handle_error(request, client_address)
+        finally:
+            self.shutdown_request(request)
+            slot.release()
+
+    def handle_error(self, request: object, client_address: tuple) -> None:
+        """A client that hangs up or stalls is normal; anything else is one line, never a traceback."""
+        error = sys.exc_info()[1]
+        if not isinstance(error, ConnectionError | TimeoutError):
+            print(f"queens explorer: internal error: {type(error).__name__}: {error}", file=sys.stderr)
+
+    def server_close(self) -> None:
+        """Release the port, then stop the solver processes."""
+        super().server_close()
+        self.pool.close()
+
+
+def make_server(host: str = "127.0.0.1", port: int = 8000, *, workers: int = WORKERS,
+                time_limit: float = TIME_LIMIT) -> ExplorerServer:
     """A server ready to `serve_forever()`; port 0 picks a free one (see `server_address`)."""
-    server = ThreadingHTTPServer((host, port), ExplorerHandler)
-    server.daemon_threads = True
-    return server
+    pool = SolverPool(workers, time_limit)
+    try:
+        return ExplorerServer((host, port), pool)
+    except OSError:
+        pool.close()
+        raise

@@ -41,6 +41,7 @@ class Native(Backend):
 
     name = "native"
     count_limit = _kernel.MAX_CELLS
+    cell_limit = _kernel.MAX_CELLS
 
     def __init__(self, threads: int | None = None, counter: str = "auto") -> None:
         super().__init__()
@@ -60,12 +61,8 @@ class Native(Backend):
             raise Unsupported("native needs a fixed number of pieces (minimise goes through with_size)")
         width = (ncells + 63) // 64 * 8
         conflicts = [0] * ncells
-        for line in model.lines:
-            mask = _bits(line.cells, model.cols)
-            for r, c in line.cells:
-                conflicts[r * model.cols + c] |= mask
-        for i in range(ncells):
-            conflicts[i] &= ~(1 << i)
+        for (r, c), others in model.conflicts.items():
+            conflicts[r * model.cols + c] = _bits(others, model.cols)
         branch = model.branch_lines
         target = model.size - len(model.fixed)
         if target < 0:

@@ -26,13 +26,18 @@ function say(text, kind) {
 }
 
 async function call(route, body) {
-  const response = await fetch(`/api/${route}`, {
-    method: body === undefined ? "GET" : "POST",
-    headers: { "Content-Type": "application/json" },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const reply = await response.json();
-  if (!response.ok) throw new Error(reply.error || `HTTP ${response.status}`);
+  let response;
+  try {
+    response = await fetch(`/api/${route}`, {
+      method: body === undefined ? "GET" : "POST",
+      headers: { "Content-Type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  } catch (error) {
+    throw new Error("the explorer does not answer: is `queens serve` still running?");
+  }
+  const reply = await response.json().catch(() => ({}));
+  if (!response.ok) throw new Error(reply.error || `the explorer answered HTTP ${response.status}`);
   return reply;
 }
 
@@ -53,6 +58,7 @@ async function guarded(action) {
     await action();
   } catch (error) {
     say(error.message, "error");
+    $("timing").textContent = "";
   } finally {
     busy(false);
   }
@@ -118,7 +124,9 @@ function drawBoard() {
 
 function describeBoard() {
   const b = state.board;
-  if (b.conflicts.length) {
+  if (b.pawns_first && !state.pawns.length) {
+    say(`${b.name}: place the pawns first (click places: pawn), then solve`);
+  } else if (b.conflicts.length) {
     const [a, c] = b.conflicts[0];
     say(`pieces at (${a}) and (${c}) attack each other`, "error");
   } else {
@@ -207,10 +215,15 @@ async function clearBoard() {
   await refresh();
 }
 
+// A new family or size starts from nothing: no pieces, no pawns, no result, no board until the
+// server has drawn the new one (so an error never leaves the previous family's board on show).
 async function newBoard() {
   const family = state.info.families.find((f) => f.name === $("family").value);
   $("mode").hidden = !family.pawns;
-  document.querySelector("input[name=mode][value=queen]").checked = true;
+  document.querySelector(`input[name=mode][value=${family.pawns ? "pawn" : "queen"}]`).checked = true;
+  state.board = null;
+  $("board").replaceChildren();
+  say("");
   await clearBoard();
 }
 

@@ -1,0 +1,172 @@
+"""Bad HTTP requests, one table: each gets its status and a message naming the real cause, as
+JSON, and the server keeps serving. Then hypothesis throws random JSON at every API call."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from urllib.parse import urlsplit
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from queens.web.api import MAX_SIDE, ROUTES
+from queens.web.server import MAX_BODY
+from tests.explorer_server import exchange, running_explorer
+
+
+def post(route: str, body: object) -> bytes:
+    data = json.dumps(body).encode()
+    return b"POST /api/%s HTTP/1.1\r\nHost: x\r\nContent-Length: %d\r\n\r\n%s" % (route.encode(), len(data), data)
+
+
+def raw_post(route: str, body: bytes, length: int | str | None = None) -> bytes:
+    declared = len(body) if length is None else length
+    head = f"POST /api/{route} HTTP/1.1\r\nHost: x\r\nContent-Length: {declared}\r\n\r\n"
+    return head.encode("latin-1") + body
+
+
+def method(verb: str, path: str = "/") -> bytes:
+    return f"{verb} {path} HTTP/1.1\r\nHost: x\r\n\r\n".encode()
+
+
+Q4 = {"family": "nqueens", "n": 4}
+BAD = [
+    # (what, request bytes, expected status, fragment of the error or message)
+    ("unknown page", method("GET", "/nothing"), 404, "nothing at /nothing"),
+    ("path outside the package", method("GET", "/../pyproject.toml"), 404, "nothing at"),
+    ("GET on an API call", method("GET", "/api/count"), 405, "takes a POST"),
+    ("PUT", method("PUT", "/api/board"), 405, "PUT is not used"),
+    ("DELETE", method("DELETE", "/"), 405, "DELETE is not used"),
+    ("PATCH", method("PATCH", "/api/count"), 405, "PATCH is not used"),
+    ("OPTIONS", method("OPTIONS", "/"), 405, "OPTIONS is not used"),
+    ("made-up method", method("BREW", "/"), 405, "BREW is not used"),
+    ("POST to the page", post("", Q4).replace(b"/api/", b"/", 1), 404, "no API call at /"),
+    ("POST to an unknown call", post("nothing", Q4), 404, "no API call at /api/nothing"),
+    ("POST to info", post("info", Q4), 404, "no API call at /api/info"),
+    ("garbage request line", b"GARBAGE\r\n\r\n", 400, "Bad request syntax"),
+    ("TLS handshake on plain HTTP", b"\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03" + bytes(range(64)), 400,
+     "Bad request"),
+    ("HTTP/3.0", b"GET / HTTP/3.0\r\n\r\n", 505, "Invalid HTTP version (3.0)"),
+    ("a URL of 70,000 bytes", method("GET", "/" + "a" * 70_000), 414, "Too Long"),
+    ("101 headers", b"GET / HTTP/1.1\r\n" + b"X-A: b\r\n" * 101 + b"\r\n", 431, "Too many headers"),
+    ("a header of 70,000 bytes", b"GET / HTTP/1.1\r\nX-A: " + b"b" * 70_000 + b"\r\n\r\n", 431, "Line too long"),
+    ("negative Content-Length", raw_post("board", b"{}", -5), 400, "must be a number of bytes, got '-5'"),
+    ("Content-Length not a number", raw_post("board", b"{}", "abc"), 400, "Content-Length must be a number"),
+    ("Content-Length in exponent form", raw_post("board", b"{}", "1e3"), 400, "Content-Length must be a number"),
+    ("Content-Length in superscript digits", raw_post("board", b"{}", "\u00b3"), 400,
+     "Content-Length must be a number"),
+    ("Content-Length of 14 digits", raw_post("board", b"{}", 10**13), 413, f"over {MAX_BODY} bytes"),
+    ("Content-Length of 5,000 digits", raw_post("board", b"{}", "9" * 5000), 413, f"over {MAX_BODY} bytes"),
+    ("body over the limit", raw_post("board", b"", MAX_BODY + 1), 413, f"over {MAX_BODY} bytes"),
+    ("chunked body", b"POST /api/board HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n", 411,
+     "Content-Length, not chunked"),
+    ("body shorter than declared", raw_post("board", b'{"family"', 100), 400, "ended before its Content-Length"),
+    ("not JSON", raw_post("board", b"{not json"), 400, "not JSON"),
+    ("not UTF-8", raw_post("board", b"\xff\xfe{}"), 400, "not JSON"),
+    ("JSON nested 50,000 deep", raw_post("board", b"[" * 50_000), 400, "not JSON"),
+    ("a number of 5,000 digits", raw_post("board", b'{"family": "nqueens", "n": ' + b"9" * 5000 + b"}"), 400,
+     "not JSON"),
+    ("a JSON list", post("board", [1, 2]), 400, "must be a JSON object"),
+    ("a JSON string", post("count", "nqueens"), 400, "must be a JSON object"),
+    ("JSON null", post("complete", None), 400, "must be a JSON object"),
+    ("empty body", raw_post("board", b""), 400, "unknown family None"),
+    ("unknown family", post("board", {"family": "chess", "n": 8}), 400, "unknown family 'chess'"),
+    ("family as a number", post("board", {"family": 8, "n": 8}), 400, "unknown family 8"),
+    ("family as a list", post("count", {"family": ["nqueens"], "n": 8}), 400, "unknown family ['nqueens']"),
+    ("n missing", post("board", {"family": "nqueens"}), 400, "'n' must be a whole number, got None"),
+    ("n as text", post("board", {"family": "nqueens", "n": "8"}), 400, "'n' must be a whole number, got '8'"),
+    ("n as a float", post("complete", {"family": "nqueens", "n": 8.0}), 400, "whole number, got 8.0"),
+    ("n as a boolean", post("board", {"family": "nqueens", "n": True}), 400, "whole number, got True"),
+    ("n = 0", post("board", {"family": "nqueens", "n": 0}), 400, f"between 1 and {MAX_SIDE}, got 0"),
+    ("n < 0", post("count", {"family": "kings", "n": -3}), 400, f"between 1 and {MAX_SIDE}, got -3"),
+    ("n one over the limit", post("board", {"family": "nqueens", "n": MAX_SIDE + 1}), 400, f"between 1 and {MAX_SIDE}"),
+    ("n = 10^30", post("complete", {"family": "nqueens", "n": 10**30}), 400, f"between 1 and {MAX_SIDE}"),
+    ("n = 1e308", post("board", {"family": "nqueens", "n": 1e308}), 400, "whole number"),
+    ("m on a square family", post("board", {"family": "superqueens", "n": 8, "m": 5}), 400, "superqueens is square"),
+    ("m as text", post("board", {"family": "nqueens", "n": 8, "m": "x"}), 400, "'m' must be a whole number"),
+    ("queens as text", post("board", {**Q4, "queens": "0,0"}), 400, "'queens' must be a list of [row, col] pairs"),
+    ("a queen with one coordinate", post("board", {**Q4, "queens": [[0]]}), 400, "pairs, got [0]"),
+    ("a queen with a text coordinate", post("board", {**Q4, "queens": [[0, "a"]]}), 400, "pairs, got [0, 'a']"),
+    ("a queen with a boolean coordinate", post("board", {**Q4, "queens": [[True, 0]]}), 400, "pairs, got [True, 0]"),
+    ("a queen off the board", post("board", {**Q4, "queens": [[9, 9]]}), 400, "queen at (9, 9) is off the 4x4 board"),
+    ("a queen at a negative row", post("complete", {**Q4, "queens": [[-1, 0]]}), 400, "off the 4x4 board"),
+    ("a queen listed twice", post("board", {**Q4, "queens": [[0, 0], [0, 0]]}), 400, "listed twice"),
+    ("more queens than cells", post("board", {**Q4, "queens": [[0, 0]] * 17}), 400, "list of [row, col] pairs"),
+    ("pawns on n-queens", post("complete", {"family": "nqueens", "n": 8, "pawns": [[2, 2]]}), 400, "has no pawns"),
+    ("a pawn under a queen", post("board", {"family": "ninequeens", "n": 8, "pawns": [[2, 2]], "queens": [[2, 2]]}),
+     400, "share a square"),
+    ("a pawn off the board", post("board", {"family": "ninequeens", "n": 8, "pawns": [[8, 8]]}), 400,
+     "pawn at (8, 8) is off the 8x8 board"),
+    ("nine queens solved before its pawns", post("complete", {"family": "ninequeens", "n": 8}), 400,
+     "place the pawns first"),
+    ("unknown backend", post("complete", {**Q4, "backend": "magic"}), 400, "unknown backend 'magic'"),
+    ("backend as a number", post("count", {**Q4, "backend": 3}), 400, "unknown backend 3"),
+    ("backend as a list", post("solution", {**Q4, "backend": ["native"]}), 400, "unknown backend ['native']"),
+    ("count beyond its cells", post("count", {"family": "nqueens", "n": 13}), 400, "limited to 144 cells"),
+    ("trace beyond its cells", post("trace", {"family": "nqueens", "n": 11}), 400, "at most 100 cells"),
+    ("negative solution index", post("solution", {**Q4, "index": -1}), 400, "'index' must be between 0 and"),
+    ("solution index as text", post("solution", {**Q4, "index": "1"}), 400, "'index' must be a whole number"),
+    ("solution index too large", post("solution", {**Q4, "index": 10**6}), 400, "'index' must be between 0 and"),
+    ("negative trace length", post("trace", {**Q4, "solutions": -1}), 400, "'solutions' must be between 0 and"),
+    # inputs that are answers, not errors: a board without a solution says why
+    ("n = 2 has no solution", post("complete", {"family": "nqueens", "n": 2}), 200, "no solution"),
+    ("queens that attack each other", post("complete", {"family": "nqueens", "n": 4, "queens": [[0, 0], [1, 1]]}),
+     200, "attack each other"),
+    ("a torus without a solution", post("complete", {"family": "toroidal", "n": 6}), 200, "Pólya"),
+    ("past the last solution", post("solution", {**Q4, "index": 2}), 200, "no solution number 3: there are 2"),
+]
+
+
+@pytest.fixture(scope="module")
+def address() -> Iterator[tuple[str, int]]:
+    with running_explorer(time_limit=2.0) as url:
+        parts = urlsplit(url)
+        yield parts.hostname, parts.port
+
+
+def _reply(data: bytes) -> tuple[int, dict]:
+    """Status and JSON payload of a raw HTTP reply; it must be JSON, whatever the request."""
+    head, _, body = data.partition(b"\r\n\r\n")
+    lines = head.decode("latin-1").split("\r\n")
+    assert "content-type: application/json" in (line.lower() for line in lines), data[:300]
+    return int(lines[0].split()[1]), json.loads(body)
+
+
+def test_the_table_is_long_enough():
+    assert len(BAD) >= 40 and len({what for what, *_ in BAD}) == len(BAD)
+
+
+@pytest.mark.parametrize(("what", "request_bytes", "status", "fragment"), BAD, ids=[row[0] for row in BAD])
+def test_bad_request(address, what, request_bytes, status, fragment):
+    got, payload = _reply(exchange(*address, request_bytes))
+    text = payload.get("error") if got >= 400 else payload.get("message")
+    assert got == status and fragment in text, payload
+
+
+FAMILY = st.sampled_from(["nqueens", "completion", "superqueens", "toroidal", "domination", "ninequeens", "rooks",
+                          "bishops", "kings", "knights", "chess", ""])
+CELL = st.lists(st.integers(-2, 22), min_size=2, max_size=2) | st.lists(st.integers(0, 5), max_size=3)
+JSON = st.recursive(st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=8),
+                    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner, max_size=4),
+                    max_leaves=12)
+VALUE = {
+    "family": FAMILY | JSON,
+    "n": st.integers(-3, MAX_SIDE + 3) | JSON,
+    "m": st.integers(0, MAX_SIDE + 1) | JSON,
+    "queens": st.lists(CELL, max_size=6) | JSON,
+    "pawns": st.lists(CELL, max_size=3) | JSON,
+    "backend": st.sampled_from(["native", "cpsat", "sat", "csp", "magic"]) | JSON,
+    "index": st.integers(-1, 30) | JSON,
+    "solutions": st.integers(-1, 3) | JSON,
+}
+BODY = st.fixed_dictionaries({}, optional=VALUE) | JSON
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(route=st.sampled_from(sorted(ROUTES)), body=BODY)
+def test_random_json_gets_a_json_answer_never_a_500(address, route, body):
+    status, payload = _reply(exchange(*address, post(route, body)))
+    assert status in (200, 400), (status, payload)
+    assert isinstance(payload, dict) and (status == 200 or isinstance(payload["error"], str))
