@@ -77,3 +77,8 @@ def test_explain_and_verify_have_the_same_shape(tmp_path):
     assert run_main("solve", "nqueens", "-n", "8", "--out", str(path)).returncode == 0
     payload = _valid(run_cli("verify", str(path), "--json"))  # once through the real script
     assert (payload["count"], payload["verified"]) == (8, True)
+
+
+def test_info_has_the_one_shape_too():
+    payload = _valid(run_main("info", "--json"))
+    assert payload["command"] == "info" and payload["details"]["kernel"] in payload["details"]["compiled"]
