@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: help install run test test-slow bench lint clean browser test-browser test-asan
+.PHONY: help install run test test-slow bench lint clean browser test-browser test-asan fuzz
 
 help: ## this list
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
@@ -49,6 +49,11 @@ test-asan: install ## the native tests on C extensions built with ASan+UBSan (in
 	PYTHONPATH="$$scratch/main" LD_PRELOAD="$$(gcc -print-file-name=libasan.so)" ASAN_OPTIONS=detect_leaks=0 \
 	UBSAN_OPTIONS=print_stacktrace=1 $(abspath $(BIN))/python -m pytest -q -p no:cacheprovider \
 	  tests/test_native_fast.py tests/test_kernel_property.py tests/test_resume.py
+
+FUZZ_RUNS  ?= 1000000
+FUZZ_CALLS ?= 100000
+fuzz: install ## the C extensions under ASan+UBSan: libFuzzer on the cores, a Python driver on all four
+	nice -n 10 sh fuzz/run.sh $(abspath $(BIN))/python $(FUZZ_RUNS) $(FUZZ_CALLS)
 
 lint: install ## ruff over the code
 	$(BIN)/ruff check models solvers experiments queens tests
