@@ -3,6 +3,10 @@
 CP-SAT enumerates by calling back into Python from inside `Solve`. To give the caller a plain
 generator (take three solutions and stop, or stream millions) the solve runs in a worker
 thread and hands solutions over a small bounded queue; closing the generator stops the solve.
+Closing includes Ctrl-C in the consumer: `halt` (CP-SAT's `stop_search`) ends a solve that is
+between two solutions, and the worker is joined before the generator returns. A solve left
+running in a daemon thread would call back into Python while the interpreter shuts down, and
+the C++ side aborts ("terminate called after throwing 'std::bad_function_call'").
 """
 
 from __future__ import annotations
@@ -16,8 +20,10 @@ T = TypeVar("T")
 _DONE = object()
 
 
-def callback_stream(run: Callable[[Callable[[T], bool]], None]) -> Iterator[T]:
-    """Yield what `run` emits. `run(emit)` calls `emit(item)`, which returns False to stop."""
+def callback_stream(run: Callable[[Callable[[T], bool]], None],
+                    halt: Callable[[], None] | None = None) -> Iterator[T]:
+    """Yield what `run` emits. `run(emit)` calls `emit(item)`, which returns False to stop;
+    `halt()`, if given, asks a running `run` to return soon (called when the consumer leaves)."""
     handoff: queue.Queue = queue.Queue(maxsize=256)
     stop = threading.Event()
     failure: list[BaseException] = []
@@ -50,6 +56,8 @@ def callback_stream(run: Callable[[Callable[[T], bool]], None]) -> Iterator[T]:
             yield item
     finally:
         stop.set()
+        if halt is not None and worker.is_alive():
+            halt()
         worker.join()
     if failure:
         raise failure[0]
