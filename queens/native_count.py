@@ -104,6 +104,9 @@ def native_count(puzzle: Puzzle, n: int | None, backend: str, time_limit: float 
     if dask not in (None, "local") and "threads" in options:
         raise click.UsageError("--threads sizes a local count or --dask local; a remote cluster has its own workers")
     path = Path(options.get("ledger", DEFAULT_LEDGER))
+    if options.get("resume") and not path.is_file():  # checked before Ledger() would create it
+        raise click.UsageError(f"--resume: there is no ledger {path} to resume from "
+                               f"(a count records one with --ledger PATH, or by default in ./{DEFAULT_LEDGER})")
     keep_ledger = "ledger" in options or "resume" in options or n >= LEDGER_FROM
     deadline = None if time_limit is None else time.monotonic() + time_limit
     with ExitStack() as stack:
@@ -149,11 +152,22 @@ def _announce(ledger: Ledger, n: int, resume: bool) -> None:
     mine = sum(subproblem_key(key) in held for key in keys)
     if resume:
         err.print(f"resuming from {ledger.path}: {mine:,} of {len(keys):,} subproblems already counted", markup=False)
+        _mention_ignored(ledger, n)
     elif mine:
         err.print(f"{ledger.path} holds {mine:,} finished subproblems of n = {n}; counting afresh "
                   "(they are replaced as the count proceeds; --resume would reuse them)", markup=False)
     else:
         err.print(f"recording finished subproblems in {ledger.path} (after an interruption: --resume)", markup=False)
+
+
+def _mention_ignored(ledger: Ledger, n: int) -> None:
+    """Rows a resume cannot use (another n, or another counter whose subproblems differ) are
+    named, so that a ledger of the wrong count is not mistaken for an empty start."""
+    other = {key: rows for key, rows in ledger.holdings().items() if key != (n, KERNEL_VERSION)}
+    if other:
+        listed = "; ".join(f"{rows:,} of n = {size} from counter {version}"
+                           for (size, version), rows in sorted(other.items()))
+        err.print(f"ignored (another n or counter version than n = {n}, {KERNEL_VERSION}): {listed}", markup=False)
 
 
 def _progress_bar(title: str) -> Progress:

@@ -149,6 +149,27 @@ def test_ctrl_c_keeps_finished_work_and_says_so(tmp_path: Path) -> None:
     assert 0 < rows(ledger) < len(subproblems(17))
 
 
+def test_resuming_from_a_ledger_that_does_not_exist_is_refused(tmp_path: Path) -> None:
+    result = run_cli("count", "nqueens", "-n", "10", "--resume", "--ledger", "typo.sqlite", cwd=tmp_path)
+    assert result.returncode == 2
+    assert "there is no ledger typo.sqlite to resume from" in result.stderr and "Traceback" not in result.stderr
+    assert list(tmp_path.iterdir()) == []  # and none was created
+
+
+def test_a_ledger_of_another_count_is_ignored_and_named(tmp_path: Path, reference) -> None:
+    path = tmp_path / "other.sqlite"
+    with Ledger(path) as ledger:
+        key = subproblem_key(subproblems(12)[0])
+        ledger.record(12, "fast-0", [(key, (10**6, 0, 0))])         # an older counter's rows
+        ledger.record(11, KERNEL_VERSION, [(key, (10**6, 0, 0))])   # another n's rows
+    result = run_cli("count", "nqueens", "-n", "12", "--resume", "--ledger", str(path), "--json")
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout)["total"] == reference.term("A000170", 12)
+    assert "0 of" in result.stderr and "ignored" in result.stderr
+    assert f"1 of n = 11 from counter {KERNEL_VERSION}" in result.stderr
+    assert "1 of n = 12 from counter fast-0" in result.stderr
+
+
 def test_cli_time_limit_reports_a_lower_bound() -> None:
     # Q(17) takes seconds even on the fastest kernel: it cannot finish in 0.05 s
     result = run_cli("count", "nqueens", "-n", "17", "--threads", "1", "--time-limit", "0.05")
