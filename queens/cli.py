@@ -1,7 +1,8 @@
 """The `queens` command: solve, count and draw puzzles of the N-Queens family.
 
 Exit codes: 0 ok, 1 error (bad input, backend missing, time limit), 2 usage,
-3 a count that disagrees with the native ground truth. Errors are one line on stderr, never a
+3 a count that disagrees with the native ground truth, 130 interrupted (Ctrl-C or SIGTERM;
+the console script, queens/console.py, installs the handlers before this module is imported). Errors are one line on stderr, never a
 traceback (set QUEENS_DEBUG=1 to see one).
 """
 
