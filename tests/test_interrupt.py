@@ -76,13 +76,18 @@ def started(process: subprocess.Popen, marker: str, tmp: Path) -> None:
     """At once: the interpreter is starting or still importing."""
 
 
+def importing(process: subprocess.Popen, marker: str, tmp: Path) -> None:
+    """Python is up and loading the CLI's imports (click, rich, numpy, OR-Tools: most of a second)."""
+    wait_for(lambda: cpu_seconds(process.pid) > 0.15, process)
+
+
 def counting_natively(process: subprocess.Popen, marker: str, tmp: Path) -> None:
     wait_for(lambda: ledger_rows(tmp / "ledger.sqlite") > 0, process)
 
 
 def pool_counting(process: subprocess.Popen, marker: str, tmp: Path) -> None:
-    """The split pool's workers have started and worked (imports and search: CPU seconds)."""
-    wait_for(lambda: sum(cpu_seconds(child) for child in children(process.pid, marker)) > 3, process)
+    """The split pool's workers have started and are at work (importing, then searching)."""
+    wait_for(lambda: sum(cpu_seconds(child) for child in children(process.pid, marker)) > 1, process)
 
 
 def enumerating(process: subprocess.Popen, marker: str, tmp: Path) -> None:
@@ -104,6 +109,7 @@ def writing(process: subprocess.Popen, marker: str, tmp: Path) -> None:
 needs_dask = pytest.mark.skipif(find_spec("distributed") is None, reason="Dask is an optional extra")
 MOMENTS = {
     "start-up": (["count", "nqueens", "-n", "8", "-b", "native"], started),
+    "imports": (["count", "nqueens", "-n", "8", "-b", "native"], importing),
     "threads": (["count", "nqueens", "-n", "17", "--threads", "1", "--ledger", "{tmp}/ledger.sqlite"],
                 counting_natively),
     "split pool": (["count", "nqueens", "-n", "14", "-b", "cpsat"], pool_counting),
