@@ -43,9 +43,7 @@ bench: install ## benchmarks: backends and kernels side by side
 test-asan: install ## the native tests on C extensions built with ASan+UBSan (in a scratch copy)
 	@scratch=$$(mktemp -d) && trap 'rm -rf "$$scratch"' EXIT && mkdir "$$scratch/main" && \
 	cp -r models solvers queens experiments tests setup.py pyproject.toml "$$scratch/main/" && \
-	cd "$$scratch/main" && rm -f solvers/native/*.so && \
-	CFLAGS="-g -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer" \
-	LDFLAGS="-fsanitize=address,undefined" $(abspath $(BIN))/python setup.py -q build_ext --inplace && \
+	sh fuzz/build_asan.sh $(abspath $(BIN))/python "$$scratch/main" && cd "$$scratch/main" && \
 	PYTHONPATH="$$scratch/main" LD_PRELOAD="$$(gcc -print-file-name=libasan.so)" ASAN_OPTIONS=detect_leaks=0 \
 	UBSAN_OPTIONS=print_stacktrace=1 $(abspath $(BIN))/python -m pytest -q -p no:cacheprovider \
 	  tests/test_native_fast.py tests/test_kernel_property.py tests/test_resume.py

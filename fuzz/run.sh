@@ -25,16 +25,7 @@ done
 mkdir "$scratch/main"
 cp -r "$repo/models" "$repo/solvers" "$repo/queens" "$repo/experiments" "$repo/fuzz" "$repo/setup.py" \
   "$repo/pyproject.toml" "$scratch/main/"
+"$repo/fuzz/build_asan.sh" "$python" "$scratch/main"
 cd "$scratch/main"
-# Compiled here rather than by setup.py: the venv's setuptools refuses pyproject.toml's license
-# field outside pip's isolated build. The module table is read from setup.py (one place).
-include=$("$python" -c "import sysconfig; print(sysconfig.get_paths()['include'])")
-suffix=$("$python" -c "import sysconfig; print(sysconfig.get_config_var('EXT_SUFFIX'))")
-"$python" -c "import ast, re; print(*(f'{m} {s}' for m, s in ast.literal_eval(
-    re.search(r'EXTENSIONS = (\{.*?\})', open('setup.py').read(), re.S).group(1)).items()), sep='\n')" |
-while read -r module source; do
-  gcc -shared -fPIC -g -O1 -std=c11 -march=native -fsanitize=address,undefined -fno-sanitize-recover=undefined \
-    -fno-omit-frame-pointer -I"$include" "solvers/native/$source" -o "solvers/native/$module$suffix"
-done
 PYTHONPATH="$scratch/main" LD_PRELOAD="$(gcc -print-file-name=libasan.so)" ASAN_OPTIONS=detect_leaks=0 \
   UBSAN_OPTIONS=print_stacktrace=1 "$python" fuzz/fuzz_extensions.py "$calls"
