@@ -4,9 +4,8 @@ CP-SAT enumerates by calling back into Python from inside `Solve`. To give the c
 generator (take three solutions and stop, or stream millions) the solve runs in a worker
 thread and hands solutions over a small bounded queue; closing the generator stops the solve.
 Closing includes Ctrl-C in the consumer: `halt` (CP-SAT's `stop_search`) ends a solve that is
-between two solutions, and the worker is joined before the generator returns. A solve left
-running in a daemon thread would call back into Python while the interpreter shuts down, and
-the C++ side aborts ("terminate called after throwing 'std::bad_function_call'").
+between two solutions, so the worker is joined at once rather than at the next solution, which
+a hard puzzle may take minutes to find.
 """
 
 from __future__ import annotations
