@@ -106,6 +106,7 @@ def test_a_worker_killed_mid_count_costs_nothing(cluster: Cluster, tmp_path: Pat
     finally:
         counting.kill()
     assert counting.returncode == 0, stderr
+    assert "Traceback" not in stderr
     assert json.loads(stdout)["total"] == reference.term("A000170", N)
     assert ledger_rows(ledger) == len(subproblems(N))  # every subproblem once: retries deduplicated
     assert cluster.workers[0].wait(timeout=GIVE_UP) == -signal.SIGKILL and workers_alive(cluster.address) == 1
