@@ -2,8 +2,8 @@
 
 Exit codes: 0 ok, 1 error (bad input, backend missing, time limit), 2 usage,
 3 a count that disagrees with the native ground truth, 130 interrupted (Ctrl-C or SIGTERM;
-the console script, queens/console.py, installs the handlers before this module is imported). Errors are one line on stderr, never a
-traceback (set QUEENS_DEBUG=1 to see one).
+the console script, queens/console.py, installs the handlers before this module is imported).
+Errors are one line on stderr, never a traceback (set QUEENS_DEBUG=1 to see one).
 """
 
 from __future__ import annotations
