@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 import signal
 import socket
-import sqlite3
 import subprocess
 import sys
 import time
@@ -25,6 +24,7 @@ import pytest
 from queens.solvers.native.counting import subproblems
 
 from tests.cli import run_cli, start_cli
+from tests.ledger_file import rows
 
 pytestmark = [pytest.mark.slow,
               pytest.mark.skipif(find_spec("distributed") is None, reason="Dask is an optional extra")]
@@ -38,14 +38,6 @@ def free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         return probe.getsockname()[1]
-
-
-def ledger_rows(path: Path) -> int:
-    try:
-        with sqlite3.connect(path, timeout=5) as db:
-            return db.execute("SELECT count(*) FROM subproblems").fetchone()[0]
-    except sqlite3.Error:  # not created yet
-        return 0
 
 
 def workers_alive(address: str) -> int:
@@ -88,7 +80,7 @@ def count_until_rows(address: str, ledger: Path, *extra: str) -> subprocess.Pope
     counting = start_cli("count", "nqueens", "-n", str(N), "--dask", address, "--ledger", str(ledger), "--json",
                          *extra, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     give_up = time.monotonic() + GIVE_UP
-    while ledger_rows(ledger) == 0:
+    while rows(ledger) == 0:
         if counting.poll() is not None or time.monotonic() > give_up:
             counting.kill()
             pytest.fail(f"the count ended or stalled before recording anything: {counting.communicate()}")
@@ -100,7 +92,7 @@ def test_a_worker_killed_mid_count_costs_nothing(cluster: Cluster, tmp_path: Pat
     ledger = tmp_path / "ledger.sqlite"
     counting = count_until_rows(cluster.address, ledger)
     try:
-        assert ledger_rows(ledger) < len(subproblems(N))  # still counting when the worker dies
+        assert rows(ledger) < len(subproblems(N))  # still counting when the worker dies
         cluster.workers[0].send_signal(signal.SIGKILL)
         stdout, stderr = counting.communicate(timeout=GIVE_UP)
     finally:
@@ -108,7 +100,7 @@ def test_a_worker_killed_mid_count_costs_nothing(cluster: Cluster, tmp_path: Pat
     assert counting.returncode == 0, stderr
     assert "Traceback" not in stderr
     assert json.loads(stdout)["total"] == reference.term("A000170", N)
-    assert ledger_rows(ledger) == len(subproblems(N))  # every subproblem once: retries deduplicated
+    assert rows(ledger) == len(subproblems(N))  # every subproblem once: retries deduplicated
     assert cluster.workers[0].wait(timeout=GIVE_UP) == -signal.SIGKILL and workers_alive(cluster.address) == 1
 
 
@@ -121,11 +113,11 @@ def test_a_client_killed_mid_count_resumes_to_the_exact_total(cluster: Cluster, 
         counting.wait(timeout=GIVE_UP)
     finally:
         counting.kill()
-    kept = ledger_rows(ledger)
+    kept = rows(ledger)
     assert 0 < kept < len(subproblems(N))
     resumed = run_cli("count", "nqueens", "-n", str(N), "--dask", cluster.address, "--ledger", str(ledger), "--resume",
                       "--json", timeout=GIVE_UP)
     assert resumed.returncode == 0, resumed.stderr
     assert f"{kept:,} of {len(subproblems(N)):,} subproblems already counted" in resumed.stderr
     assert json.loads(resumed.stdout)["total"] == reference.term("A000170", N)
-    assert ledger_rows(ledger) == len(subproblems(N))
+    assert rows(ledger) == len(subproblems(N))

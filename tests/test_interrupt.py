@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import os
 import signal
-import sqlite3
 import subprocess
 import time
 import uuid
@@ -19,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from tests.cli import SCRIPT
+from tests.ledger_file import rows
 
 pytestmark = pytest.mark.skipif(not Path("/proc/self/environ").exists(), reason="reads the process table in /proc")
 
@@ -64,14 +64,6 @@ def wait_for(condition: Callable[[], bool], process: subprocess.Popen) -> None:
         time.sleep(0.02)  # polling, not a timed assertion
 
 
-def ledger_rows(path: Path) -> int:
-    try:
-        with sqlite3.connect(path, timeout=5) as db:
-            return db.execute("SELECT count(*) FROM subproblems").fetchone()[0]
-    except sqlite3.Error:  # not created yet
-        return 0
-
-
 def started(process: subprocess.Popen, marker: str, tmp: Path) -> None:
     """At once: the interpreter is starting or still importing."""
 
@@ -82,7 +74,7 @@ def importing(process: subprocess.Popen, marker: str, tmp: Path) -> None:
 
 
 def counting_natively(process: subprocess.Popen, marker: str, tmp: Path) -> None:
-    wait_for(lambda: ledger_rows(tmp / "ledger.sqlite") > 0, process)
+    wait_for(lambda: rows(tmp / "ledger.sqlite") > 0, process)
 
 
 def pool_counting(process: subprocess.Popen, marker: str, tmp: Path) -> None:
@@ -148,4 +140,4 @@ def test_an_interruption_is_clean(moment: str, signum: int, tmp_path: Path) -> N
         left = processes_marked(marker)
     assert left == [], f"left running: {left}"
     if "ledger" in " ".join(args):
-        assert ledger_rows(tmp_path / "ledger.sqlite") > 0  # what finished is kept
+        assert rows(tmp_path / "ledger.sqlite") > 0  # what finished is kept

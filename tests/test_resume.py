@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import os
 import signal
-import sqlite3
 import subprocess
 import time
 from pathlib import Path
@@ -18,18 +17,8 @@ from queens.solvers.native.counting import KERNEL_VERSION, count_classes, subpro
 from queens.solvers.native.ledger import Ledger
 
 from tests.cli import run_cli, start_cli
+from tests.ledger_file import rows
 from tests.plain_reference import fixed_by
-
-
-def rows(path: Path) -> int:
-    """Finished subproblems in a ledger another process is writing (0 before it exists)."""
-    if not path.exists():
-        return 0
-    try:
-        with sqlite3.connect(path, timeout=5) as db:
-            return db.execute("SELECT count(*) FROM subproblems").fetchone()[0]
-    except sqlite3.OperationalError:  # created, table not yet
-        return 0
 
 
 def count_until_first_row(ledger: Path, **popen: object) -> subprocess.Popen:
