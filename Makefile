@@ -4,7 +4,8 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: help install run test test-slow bench lint clean browser test-browser test-asan build-native cross-tools test-cross
+.PHONY: help install run test test-slow bench lint clean browser test-browser test-asan fuzz build-native cross-tools \
+        test-cross
 
 help: ## this list
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
@@ -46,9 +47,7 @@ bench: install ## benchmarks: backends and kernels side by side
 test-asan: install ## the native tests on C extensions built with ASan+UBSan (in a scratch copy)
 	@scratch=$$(mktemp -d) && trap 'rm -rf "$$scratch"' EXIT && mkdir "$$scratch/main" && \
 	cp -r models solvers queens experiments tests setup.py pyproject.toml "$$scratch/main/" && \
-	cd "$$scratch/main" && rm -f solvers/native/*.so && \
-	CFLAGS="-g -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer" \
-	LDFLAGS="-fsanitize=address,undefined" $(abspath $(BIN))/python setup.py -q build_ext --inplace && \
+	sh fuzz/build_asan.sh $(abspath $(BIN))/python "$$scratch/main" && cd "$$scratch/main" && \
 	PYTHONPATH="$$scratch/main" LD_PRELOAD="$$(gcc -print-file-name=libasan.so)" ASAN_OPTIONS=detect_leaks=0 \
 	UBSAN_OPTIONS=print_stacktrace=1 $(abspath $(BIN))/python -m pytest -q -p no:cacheprovider \
 	  tests/test_native_fast.py tests/test_kernel_property.py tests/test_resume.py
@@ -65,6 +64,11 @@ test-cross: cross-tools ## the fast counter's C core for AArch64 under qemu: NEO
 	aarch64-linux-gnu-gcc -O2 -std=gnu11 -Wall -Wextra -Wno-unused-parameter -o "$$scratch/driver" \
 	  solvers/native/fastcore.c solvers/native/tests/driver.c && \
 	qemu-aarch64 -L /usr/aarch64-linux-gnu "$$scratch/driver" check 12
+
+FUZZ_RUNS  ?= 1000000
+FUZZ_CALLS ?= 100000
+fuzz: install ## the C extensions under ASan+UBSan: libFuzzer on the cores, a Python driver on all four
+	nice -n 10 sh fuzz/run.sh $(abspath $(BIN))/python $(FUZZ_RUNS) $(FUZZ_CALLS)
 
 lint: install ## ruff (complexity at most 12) over the code; mypy --strict over models/ and solvers/
 	$(BIN)/ruff check models solvers experiments queens tests

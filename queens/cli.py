@@ -2,8 +2,9 @@
 
 Exit codes: 0 ok, 1 error (bad input, a refusal, a time limit), 2 usage (including an option
 no backend takes and missing C extensions), 3 a count that disagrees with the native ground
-truth, 130 interrupted. Errors are one line on stderr, never a
-traceback (set QUEENS_DEBUG=1 to see one).
+truth, 130 interrupted (Ctrl-C or SIGTERM; the console script, queens/console.py, installs the
+handlers before this module is imported). Errors are one line on stderr, never a traceback (set
+QUEENS_DEBUG=1 to see one).
 """
 
 from __future__ import annotations

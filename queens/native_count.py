@@ -103,7 +103,8 @@ def _check(n: int | None, backend: str | None, settings: dict[str, object], opti
     if options.get("dask") not in (None, "local") and "threads" in options:
         raise click.UsageError("--threads sizes a local count or --dask local; a remote cluster has its own workers")
     if options.get("resume") and not Path(str(options.get("ledger", DEFAULT_LEDGER))).is_file():
-        raise click.UsageError(f"--resume: no ledger at {options.get('ledger', DEFAULT_LEDGER)} to resume from")
+        raise click.UsageError(f"--resume: there is no ledger {options.get('ledger', DEFAULT_LEDGER)} to resume from "
+                               f"(a count records one with --ledger PATH, or by default in ./{DEFAULT_LEDGER})")
     return n
 
 
@@ -171,11 +172,24 @@ def _announce(ledger: Ledger, n: int, resume: bool) -> None:
     mine = sum(subproblem_key(key) in held for key in keys)
     if resume:
         err.print(f"resuming from {ledger.path}: {mine:,} of {len(keys):,} subproblems already counted", markup=False)
+        _mention_ignored(ledger, n)
     elif mine:
         err.print(f"{ledger.path} holds {mine:,} finished subproblems of n = {n}; counting afresh "
                   "(they are replaced as the count proceeds; --resume would reuse them)", markup=False)
     else:
         err.print(f"recording finished subproblems in {ledger.path} (after an interruption: --resume)", markup=False)
+
+
+def _mention_ignored(ledger: Ledger, n: int) -> None:
+    """Rows a resume cannot use (another n, or another counter whose subproblems differ) are
+    named, so that a ledger of the wrong count is not mistaken for an empty start."""
+    from queens.solvers.native.counting import KERNEL_VERSION
+
+    other = {key: rows for key, rows in ledger.holdings().items() if key != (n, KERNEL_VERSION)}
+    if other:
+        listed = "; ".join(f"{rows:,} of n = {size} from counter {version}"
+                           for (size, version), rows in sorted(other.items()))
+        err.print(f"ignored (another n or counter version than n = {n}, {KERNEL_VERSION}): {listed}", markup=False)
 
 
 def _progress_bar(title: str) -> Progress:

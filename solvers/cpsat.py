@@ -122,6 +122,9 @@ class CpSat(Backend):
 
     def _solver(self, deadline: float | None, *, enumerating: bool = False) -> cp_model.CpSolver:
         solver = cp_model.CpSolver()
+        # CP-SAT's own SIGINT handler replaces Python's while it solves (and aborts the process
+        # with std::bad_function_call when the solve runs off the main thread): Ctrl-C stays Python's
+        solver.parameters.catch_sigint_signal = False
         if deadline is not None:
             solver.parameters.max_time_in_seconds = seconds_left(deadline, "cpsat: time limit reached before solving")
         if self.workers:
@@ -167,7 +170,7 @@ class CpSat(Backend):
                         self.stop_search()
             outcome.append(solver.solve(cp, Collector()))
 
-        yield from callback_stream(run)
+        yield from callback_stream(run, halt=solver.stop_search)
         self._record(solver)
         if outcome and outcome[0] in (cp_model.FEASIBLE, cp_model.UNKNOWN):
             raise TimeLimit("cpsat: time limit reached while enumerating")

@@ -3,6 +3,9 @@
 CP-SAT enumerates by calling back into Python from inside `Solve`. To give the caller a plain
 generator (take three solutions and stop, or stream millions) the solve runs in a worker
 thread and hands solutions over a small bounded queue; closing the generator stops the solve.
+Closing includes Ctrl-C in the consumer: `halt` (CP-SAT's `stop_search`) ends a solve that is
+between two solutions, so the worker is joined at once rather than at the next solution, which
+a hard puzzle may take minutes to find.
 """
 
 from __future__ import annotations
@@ -16,8 +19,10 @@ T = TypeVar("T")
 _DONE = object()
 
 
-def callback_stream(run: Callable[[Callable[[T], bool]], None]) -> Iterator[T]:
-    """Yield what `run` emits. `run(emit)` calls `emit(item)`, which returns False to stop."""
+def callback_stream(run: Callable[[Callable[[T], bool]], None],
+                    halt: Callable[[], None] | None = None) -> Iterator[T]:
+    """Yield what `run` emits. `run(emit)` calls `emit(item)`, which returns False to stop;
+    `halt()`, if given, asks a running `run` to return soon (called when the consumer leaves)."""
     handoff: queue.Queue = queue.Queue(maxsize=256)
     stop = threading.Event()
     failure: list[BaseException] = []
@@ -50,6 +55,8 @@ def callback_stream(run: Callable[[Callable[[T], bool]], None]) -> Iterator[T]:
             yield item
     finally:
         stop.set()
+        if halt is not None and worker.is_alive():
+            halt()
         worker.join()
     if failure:
         raise failure[0]

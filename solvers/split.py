@@ -22,15 +22,14 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterable
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, replace
 from itertools import product
-from multiprocessing import get_context
 
 from queens.models import Cell, ConstraintModel, Puzzle, Unsupported, lower, symmetry_group
 from queens.solvers.api import count
 from queens.solvers.backend import Task, deadline_after
 from queens.solvers.cores import default_threads
+from queens.solvers.process_pool import run_in_processes
 from queens.solvers.registry import get_backend
 from queens.solvers.result import Result, Status
 
@@ -125,8 +124,7 @@ def count_split(puzzle: Puzzle, backend: str = "cpsat", *, time_limit: float | N
     if workers == 1 or len(parts) == 1:
         results = [_count_one(*job) for job in jobs]
     else:
-        with ProcessPoolExecutor(max_workers=min(workers, len(parts)), mp_context=get_context("spawn")) as pool:
-            results = list(pool.map(_count_one, *zip(*jobs, strict=True)))
+        results = run_in_processes(_count_one, jobs, workers=min(workers, len(parts)))
     total = sum(part.weight * (result.count or 0) for part, result in zip(parts, results, strict=True))
     complete = all(result.status is Status.COMPLETE for result in results)
     stats: dict[str, int | float | str] = {"subproblems": len(parts), "processes": min(workers, len(parts)),

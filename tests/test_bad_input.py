@@ -65,7 +65,7 @@ CLI = [
     (["count", "nqueens", "-n", "8", "-b", "all", "--method", "split"], USAGE, "--backend all compares"),
     (["count", "nqueens", "-n", "8", "--threads", "0"], USAGE, "--threads"),
     (["count", "nqueens", "-n", "8", "--threads", "two"], USAGE, "--threads"),
-    (["count", "nqueens", "-n", "8", "--resume", "--ledger", "typo.sqlite"], USAGE, "no ledger at typo.sqlite"),
+    (["count", "nqueens", "-n", "8", "--resume", "--ledger", "typo.sqlite"], USAGE, "there is no ledger typo.sqlite"),
     (["count", "nqueens", "-n", "8", "--threads", "2", "-b", "cpsat"], USAGE, "use the native counter"),
     (["count", "rooks", "-n", "5", "--threads", "2"], USAGE, "plain n-queens"),
     (["count", "nqueens", "-n", "40", "--unique"], USAGE, "up to n = 30"),

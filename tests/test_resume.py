@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import os
 import signal
-import sqlite3
 import subprocess
 import time
 from pathlib import Path
@@ -18,18 +17,8 @@ from queens.solvers.native.counting import KERNEL_VERSION, count_classes, subpro
 from queens.solvers.native.ledger import Ledger
 
 from tests.cli import run_cli, start_cli
+from tests.ledger_file import rows
 from tests.plain_reference import fixed_by
-
-
-def rows(path: Path) -> int:
-    """Finished subproblems in a ledger another process is writing (0 before it exists)."""
-    if not path.exists():
-        return 0
-    try:
-        with sqlite3.connect(path, timeout=5) as db:
-            return db.execute("SELECT count(*) FROM subproblems").fetchone()[0]
-    except sqlite3.OperationalError:  # created, table not yet
-        return 0
 
 
 def count_until_first_row(ledger: Path, **popen: object) -> subprocess.Popen:
@@ -147,6 +136,27 @@ def test_ctrl_c_keeps_finished_work_and_says_so(tmp_path: Path) -> None:
     assert counting.returncode == 130
     assert "interrupted: finished subproblems are kept" in stderr and "Traceback" not in stderr
     assert 0 < rows(ledger) < len(subproblems(17))
+
+
+def test_resuming_from_a_ledger_that_does_not_exist_is_refused(tmp_path: Path) -> None:
+    result = run_cli("count", "nqueens", "-n", "10", "--resume", "--ledger", "typo.sqlite", cwd=tmp_path)
+    assert result.returncode == 2
+    assert "there is no ledger typo.sqlite to resume from" in result.stderr and "Traceback" not in result.stderr
+    assert list(tmp_path.iterdir()) == []  # and none was created
+
+
+def test_a_ledger_of_another_count_is_ignored_and_named(tmp_path: Path, reference) -> None:
+    path = tmp_path / "other.sqlite"
+    with Ledger(path) as ledger:
+        key = subproblem_key(subproblems(12)[0])
+        ledger.record(12, "fast-0", [(key, (10**6, 0, 0))])         # an older counter's rows
+        ledger.record(11, KERNEL_VERSION, [(key, (10**6, 0, 0))])   # another n's rows
+    result = run_cli("count", "nqueens", "-n", "12", "--resume", "--ledger", str(path), "--json")
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout)["count"] == reference.term("A000170", 12)
+    assert "0 of" in result.stderr and "ignored" in result.stderr
+    assert f"1 of n = 11 from counter {KERNEL_VERSION}" in result.stderr
+    assert "1 of n = 12 from counter fast-0" in result.stderr
 
 
 def test_cli_time_limit_reports_a_lower_bound() -> None:

@@ -60,6 +60,11 @@ class Ledger:
         rows = self._query("SELECT key, c2, c4, c8 FROM subproblems WHERE n = ? AND version = ?", (n, version))
         return {key: (c2, c4, c8) for key, c2, c4, c8 in rows}
 
+    def holdings(self) -> dict[tuple[int, str], int]:
+        """How many subproblems the ledger holds per (n, kernel version): what a resume can use."""
+        rows = self._query("SELECT n, version, count(*) FROM subproblems GROUP BY n, version", ())
+        return {(n, version): count for n, version, count in rows}
+
     def record(self, n: int, version: str, results: Iterable[tuple[str, Classes]]) -> None:
         """Store finished subproblems durably, in one transaction (replacing older rows)."""
         now = time.time()

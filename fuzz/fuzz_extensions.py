@@ -1,0 +1,137 @@
+"""Random calls into the four built C extensions, the way Python code reaches them.
+
+The libFuzzer targets (fuzz_*.c) drive the C cores of _kernel, _completion and _localsearch a
+million times each at C speed. This driver covers what they cannot: the entry points as
+*imported* from the compiled modules, with arguments of every Python type (None, floats, str,
+huge ints, read-only and writable buffers, nested sequences), including the fast counter
+_fast, whose source is not ours to instrument. Run it on extensions built with ASan+UBSan
+(`make fuzz` does): a memory error aborts the process. The rule checked for every call: it
+returns, or it raises an ordinary exception (never SystemError, never a crash).
+
+    python fuzz/fuzz_extensions.py 100000          # calls per extension, seed 0
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+import time
+from collections.abc import Callable
+
+from queens.solvers.native import _completion, _fast, _kernel, _localsearch
+
+REJECTIONS = (ValueError, TypeError, OverflowError, MemoryError, RuntimeError, BufferError)
+EDGE_INTS = [0, 1, 2, 3, 4, -1, -2, 7, 8, 27, 28, 31, 32, 63, 64, 65, 4096, 4097, 2**20, 2**20 + 1,
+             2**31 - 1, 2**31, -(2**31), 2**63 - 1, 2**63, 2**64, -(2**63), 10**9, 10**9 + 1]
+
+
+def anything(rng: random.Random, depth: int = 0) -> object:
+    """A value of a random type: what a careless caller might pass anywhere."""
+    kind = rng.randrange(12 if depth < 2 else 9)
+    if kind < 3:
+        return rng.choice(EDGE_INTS) if kind else rng.randrange(-5, 40)
+    makers: list[Callable[[], object]] = [
+        lambda: None, lambda: rng.choice([0.0, -1.0, 1e-9, 0.5, float("nan"), float("inf"), 1e300]),
+        lambda: "auto" if rng.random() < 0.5 else rng.choice(["", "vector", "scalar", "x\0", "é"]),
+        lambda: rng.randbytes(rng.choice([0, 1, 7, 8, 16, 24, 64])),
+        lambda: bytearray(rng.randbytes(rng.choice([0, 1, 4, 8, 32]))),
+        lambda: memoryview(rng.randbytes(8)),
+        lambda: [anything(rng, depth + 1) for _ in range(rng.randrange(4))],
+        lambda: tuple(anything(rng, depth + 1) for _ in range(rng.randrange(4))),
+        lambda: {1: 2},
+    ]
+    return makers[kind - 3]()
+
+
+def packed(rng: random.Random, n: int, count: int) -> bytes:
+    """count int64 coordinates, mostly on a board of side n."""
+    values = [rng.randrange(max(n, 1)) if rng.random() < 0.9 else rng.choice(EDGE_INTS) for _ in range(count)]
+    return b"".join(v.to_bytes(8, "little", signed=True) for v in
+                    (max(-(2**63), min(2**63 - 1, v)) for v in values))
+
+
+def maybe(rng: random.Random, sensible: object) -> object:
+    """Mostly the sensible argument, now and then anything at all."""
+    return sensible if rng.random() < 0.85 else anything(rng)
+
+
+def fast_call(rng: random.Random) -> None:
+    n = maybe(rng, rng.randrange(1, 16))
+    if rng.random() < 0.3:
+        _fast.subproblems(n, maybe(rng, rng.randrange(1, 7)))
+        return
+    good_n = isinstance(n, int) and 4 <= n <= 14
+    keys = _fast.subproblems(n, 2) if good_n else [(0, 2)]
+    keys = [list(k) for k in rng.sample(keys, min(len(keys), rng.randrange(4)))]
+    if keys and rng.random() < 0.3:
+        keys[rng.randrange(len(keys))][rng.randrange(len(keys[0]))] = anything(rng)
+    # past n = 10 a count takes milliseconds under ASan: those run with the stop flag raised
+    stop = bytearray(b"\1") if not good_n or n > 10 else maybe(rng, bytearray(1))
+    _fast.count(n, maybe(rng, keys), kernel=maybe(rng, rng.choice(["auto", "scalar", "vector"])), stop=stop)
+
+
+def kernel_call(rng: random.Random) -> None:
+    ncells = maybe(rng, rng.randrange(1, 100))
+    cells = ncells if isinstance(ncells, int) and 0 < ncells <= 200 else 1
+    words = (cells + 63) // 64
+
+    def bitsets(count: int) -> object:
+        return maybe(rng, b"".join(rng.getrandbits(cells).to_bytes(8 * words, "little") for _ in range(count)))
+
+    target = maybe(rng, rng.randrange(0, 5))
+    lines = rng.choice([0, target if isinstance(target, int) and 0 <= target < 9 else 0, rng.randrange(4)])
+    search = _kernel.Search(ncells, bitsets(1), bitsets(cells), bitsets(lines), bitsets(1), bitsets(rng.randrange(3)),
+                            target)
+    search.next_batch(maybe(rng, rng.randrange(1, 5)), maybe(rng, 0.001))
+    search.count(maybe(rng, 0.001))
+
+
+def completion_call(rng: random.Random) -> None:
+    n = maybe(rng, rng.randrange(1, 30))
+    size = n if isinstance(n, int) and 0 < n < 10**6 else 8
+    k = rng.randrange(5)
+    _completion.complete(n, maybe(rng, packed(rng, size, k)), maybe(rng, packed(rng, size, k)),
+                         seed=maybe(rng, rng.randrange(2**64)), seconds=maybe(rng, 0.002),
+                         dead_ends=maybe(rng, rng.randrange(1, 50)))
+
+
+def localsearch_call(rng: random.Random) -> None:
+    n = maybe(rng, rng.randrange(1, 60))
+    size = n if isinstance(n, int) and 0 < n < 10**4 else 8
+    k = rng.randrange(4)
+    _localsearch.search(n, maybe(rng, bytearray(4 * size)), maybe(rng, packed(rng, size, k)),
+                        maybe(rng, packed(rng, size, k)), seed=maybe(rng, rng.randrange(2**64)),
+                        seconds=maybe(rng, 0.002), max_steps=maybe(rng, rng.randrange(1, 64)))
+
+
+TARGETS: dict[str, Callable[[random.Random], None]] = {
+    "_fast": fast_call, "_kernel": kernel_call, "_completion": completion_call, "_localsearch": localsearch_call}
+
+
+def fuzz(name: str, calls: int, seed: int = 0) -> tuple[int, int]:
+    """`calls` random calls into one extension: (returned, rejected). Raises on a broken rule."""
+    rng = random.Random(seed)
+    returned = rejected = 0
+    for _ in range(calls):
+        try:
+            TARGETS[name](rng)
+            returned += 1
+        except SystemError:
+            raise
+        except REJECTIONS:
+            rejected += 1
+    return returned, rejected
+
+
+def main() -> None:
+    calls = int(sys.argv[1]) if len(sys.argv) > 1 else 100_000
+    print(f"extensions from {_fast.__file__.rsplit('/', 1)[0]}", flush=True)
+    for name in sys.argv[2:] or TARGETS:
+        start = time.perf_counter()
+        returned, rejected = fuzz(name, calls)
+        print(f"{name}: {calls:,} calls, {returned:,} returned, {rejected:,} rejected with an exception, "
+              f"0 crashes ({time.perf_counter() - start:.0f} s)", flush=True)
+
+
+if __name__ == "__main__":
+    main()
