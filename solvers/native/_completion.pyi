@@ -1,0 +1,7 @@
+# Types of the exact completion solver (completion.c), for mypy: the C code has no annotations.
+MAX_N: int
+NO_SOLUTION: int
+SOLVED: int
+
+def complete(n: int, rows: bytes, cols: bytes, seed: int = ..., seconds: float = ...,
+             dead_ends: int = ...) -> tuple[int, bytes, dict[str, int]]: ...

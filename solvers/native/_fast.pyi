@@ -1,0 +1,13 @@
+# Types of the fast counter's binding (fastcount.c), for mypy: the C code has no annotations.
+from collections.abc import Sequence
+
+BEST: str
+FEATURES: str
+KERNELS: tuple[str, ...]
+SUPPORTED: tuple[str, ...]
+MAX_N: int
+VERSION: int
+
+def subproblems(n: int, depth: int, /) -> list[tuple[int, ...]]: ...
+def count(n: int, subproblems: Sequence[tuple[int, ...]], kernel: str = ...,
+          stop: object = ...) -> list[tuple[int, int, int, int] | None]: ...
