@@ -13,9 +13,11 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator
+from typing import Unpack
 
 from queens.models import BackendError, ConstraintModel, Placement, Puzzle, TimeLimit, Unsupported, lower, verify
 from queens.solvers.backend import Backend, Task, deadline_after
+from queens.solvers.options import SearchOptions
 from queens.solvers.registry import get_backend
 from queens.solvers.result import Result, Status
 
@@ -26,7 +28,7 @@ it pays for the processes' start-up (Q(12): cpsat 8.4 s -> 2.7 s, csp 3.6 -> 1.1
 
 
 def solve(puzzle: Puzzle, backend: str = "cpsat", *, time_limit: float | None = None,
-          **options: object) -> Result:
+          **options: Unpack[SearchOptions]) -> Result:
     """One solution (the fewest pieces, when the puzzle minimises), verified."""
     engine = get_backend(backend, **options)
     deadline = deadline_after(time_limit)
@@ -47,7 +49,7 @@ def solve(puzzle: Puzzle, backend: str = "cpsat", *, time_limit: float | None = 
 
 
 def solutions(puzzle: Puzzle, backend: str = "cpsat", *, time_limit: float | None = None,
-              **options: object) -> Iterator[Placement]:
+              **options: Unpack[SearchOptions]) -> Iterator[Placement]:
     """Every solution once, lazily, each verified; raises TimeLimit if the deadline comes first.
 
     A minimising puzzle yields its optimal solutions (the minimum is found first).
@@ -65,7 +67,7 @@ def solutions(puzzle: Puzzle, backend: str = "cpsat", *, time_limit: float | Non
 
 
 def count(puzzle: Puzzle, backend: str = "cpsat", *, time_limit: float | None = None,
-          split: bool | None = None, processes: int | None = None, **options: object) -> Result:
+          split: bool | None = None, processes: int | None = None, **options: Unpack[SearchOptions]) -> Result:
     """The number of solutions (of optimal ones, when the puzzle minimises).
 
     Backends that can count without enumerating (native) do so; the others enumerate, and

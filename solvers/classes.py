@@ -11,21 +11,23 @@ its model); for free pawns it is the board's group, acting on pawns and pieces t
 from __future__ import annotations
 
 import time
-from typing import NamedTuple
+from collections.abc import Iterable
+from typing import NamedTuple, Unpack
 
-from queens.models import Placement, Puzzle, lower, symmetry_group
+from queens.models import Cell, Placement, Puzzle, lower, symmetry_group
 from queens.models.alternatives import Alternatives
 from queens.models.symmetry import Transform
 from queens.solvers.api import solutions
 from queens.solvers.backend import Task
+from queens.solvers.options import Options, SearchOptions
 from queens.solvers.result import Result, Status
 from queens.solvers.router import answer
 
-Configuration = tuple[tuple, ...]
+Configuration = tuple[tuple[Cell, ...], ...]
 
 
 def count_alternatives(family: Alternatives, backend: str | None = None, *, time_limit: float | None = None,
-                       method: str | None = None, **options: object) -> Result:
+                       method: str | None = None, **options: Unpack[Options]) -> Result:
     """Placements over all layouts: each representative's count times its weight, each counted
     by the strategy the router picks for it."""
     start = time.perf_counter()
@@ -45,7 +47,7 @@ def count_alternatives(family: Alternatives, backend: str | None = None, *, time
 
 
 def solve_alternatives(family: Alternatives, backend: str | None = None, *, time_limit: float | None = None,
-                       method: str | None = None, **options: object) -> tuple[Puzzle | None, Result]:
+                       method: str | None = None, **options: Unpack[Options]) -> tuple[Puzzle | None, Result]:
     """The first layout that has a solution, and that solution."""
     start = time.perf_counter()
     result = None
@@ -64,21 +66,22 @@ def task_of(puzzle: Puzzle) -> Task:
     return Task.OPTIMISE if puzzle.pieces is None else Task.SOLVE
 
 
-def count_target(target: Puzzle | Alternatives, backend: str | None = None, **kwargs: object) -> Result:
+def count_target(target: Puzzle | Alternatives, backend: str | None = None, *, time_limit: float | None = None,
+                 method: str | None = None, **options: Unpack[Options]) -> Result:
     """The count by the router's strategy (narrowed to `backend` when given), or its weighted
     sum over alternatives (free pawns)."""
     if isinstance(target, Alternatives):
-        return count_alternatives(target, backend, **kwargs)
-    return answer(Task.COUNT, target, backend=backend, **kwargs)
+        return count_alternatives(target, backend, time_limit=time_limit, method=method, **options)
+    return answer(Task.COUNT, target, backend=backend, time_limit=time_limit, method=method, **options)
 
 
-def solve_target(target: Puzzle | Alternatives, backend: str | None = None,
-                 **kwargs: object) -> tuple[Puzzle | None, Result]:
+def solve_target(target: Puzzle | Alternatives, backend: str | None = None, *, time_limit: float | None = None,
+                 method: str | None = None, **options: Unpack[Options]) -> tuple[Puzzle | None, Result]:
     """One solution by the router's strategy, plus the puzzle that was solved (one layout, for
     free pawns)."""
     if isinstance(target, Alternatives):
-        return solve_alternatives(target, backend, **kwargs)
-    return target, answer(task_of(target), target, backend=backend, **kwargs)
+        return solve_alternatives(target, backend, time_limit=time_limit, method=method, **options)
+    return target, answer(task_of(target), target, backend=backend, time_limit=time_limit, method=method, **options)
 
 
 class ClassCount(NamedTuple):
@@ -87,18 +90,19 @@ class ClassCount(NamedTuple):
 
 
 def _configuration(puzzle: Puzzle, placement: Placement, t: Transform) -> Configuration:
-    def image(cells) -> tuple:
+    def image(cells: Iterable[Cell]) -> tuple[Cell, ...]:
         return tuple(sorted(t(c, puzzle.rows, puzzle.cols) for c in cells))
     return image(puzzle.pawns), image(puzzle.forbidden), image(placement)
 
 
-def count_classes(target: Puzzle | Alternatives, backend: str = "native", **options: object) -> ClassCount:
+def count_classes(target: Puzzle | Alternatives, backend: str = "native",
+                  **options: Unpack[SearchOptions]) -> ClassCount:
     """All solutions and their classes under the symmetries of the puzzle (or of the board)."""
     if isinstance(target, Alternatives):
         pairs = [(p, target.transforms, w) for p, w in target.choices]
     else:
         pairs = [(target, symmetry_group(lower(target)), 1)]
-    total, seen = 0, set()
+    total, seen = 0, set[Configuration]()
     for puzzle, group, weight in pairs:
         for placement in solutions(puzzle, backend, **options):
             total += weight

@@ -27,7 +27,7 @@ T = TypeVar("T")
 _PARENT_ONLY = {signal.SIGINT, signal.SIGTERM}
 
 
-def run_in_processes(function: Callable[..., T], jobs: Sequence[tuple], workers: int) -> list[T]:
+def run_in_processes(function: Callable[..., T], jobs: Sequence[tuple[object, ...]], workers: int) -> list[T]:
     """`[function(*job) for job in jobs]`, computed in `workers` spawned processes, in order."""
     others = set(multiprocessing.active_children())
     pool = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"))

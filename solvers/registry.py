@@ -27,7 +27,7 @@ def get_backend(name: str, **options: object) -> Backend:
         module = import_module(module_name)
     except ImportError as error:
         raise BackendUnavailable(f"backend {name!r} is not available ({error}); {remedy}") from None
-    backend_class = getattr(module, class_name)
+    backend_class: type[Backend] = getattr(module, class_name)
     try:
         return backend_class(**options)
     except TypeError as error:

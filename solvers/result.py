@@ -49,7 +49,7 @@ class Result:
     def _repr_html_(self) -> str:
         """How a result shows itself in Jupyter: status, count, time, statistics, first solution.
         (A picture of the board needs the puzzle: `queens.pictures.Board.of(puzzle, result)`.)"""
-        rows = [("backend", self.backend), ("status", self.status.value)]
+        rows: list[tuple[str, object]] = [("backend", self.backend), ("status", self.status.value)]
         rows += [(label, value) for label, value in (("count", self.count), ("fewest pieces", self.objective))
                  if value is not None]
         rows.append(("wall time", f"{self.wall_time:.3f} s"))
@@ -71,7 +71,7 @@ class Result:
             return "-"
         return f"{self.count:,}" if self.status is not Status.LIMIT else f"≥ {self.count:,} (time limit)"
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, object]:
         return {
             "backend": self.backend,
             "method": self.method,

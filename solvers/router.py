@@ -14,11 +14,13 @@ reason, and a puzzle that only the missing C extensions could answer says how to
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Unpack
 
 from queens.models import NativeMissing, Puzzle
 from queens.models.errors import BadOption, Refused
 from queens.solvers.backend import Task
 from queens.solvers.native import REBUILD
+from queens.solvers.options import Options
 from queens.solvers.result import Result
 from queens.solvers.strategies import STRATEGIES
 from queens.solvers.strategy import Strategy, Subject
@@ -62,7 +64,7 @@ def candidates(task: Task, backend: str | None = None, method: str | None = None
 
 
 def route(task: Task, subject: Subject, backend: str | None = None, method: str | None = None,
-          options: frozenset[str] | dict[str, object] = frozenset()) -> Choice:
+          options: frozenset[str] | Options = frozenset()) -> Choice:
     """The first strategy that supports `subject` for `task` (see the module docstring); option
     values (a dict) are checked by each candidate before the puzzle is looked at."""
     tried = candidates(task, backend, method, frozenset(options))
@@ -98,7 +100,7 @@ def _why(strategy: Strategy, refused: list[tuple[Strategy, str]], asked: bool) -
 
 
 def answer(task: Task, puzzle: Puzzle, *, backend: str | None = None, method: str | None = None,
-           time_limit: float | None = None, **options: object) -> Result:
+           time_limit: float | None = None, **options: Unpack[Options]) -> Result:
     """Route and run: the answer of the best strategy, saying which and why.
 
     >>> from queens.models import NQueens
@@ -107,13 +109,13 @@ def answer(task: Task, puzzle: Puzzle, *, backend: str | None = None, method: st
     (92, 'native', 'fast')
     """
     subject = Subject(puzzle)
-    choice = route(task, subject, backend, method, dict(options))
+    choice = route(task, subject, backend, method, options.copy())
     return run(choice, subject, task, time_limit, options)
 
 
 def run(choice: Choice, subject: Subject, task: Task, time_limit: float | None,
-        options: dict[str, object]) -> Result:
+        options: Options) -> Result:
     """Run the chosen strategy; its result names the strategy and why it was chosen."""
-    result = choice.strategy.run(subject, task, time_limit, dict(options))
+    result = choice.strategy.run(subject, task, time_limit, options.copy())
     return Result(choice.strategy.backend, result.status, result.solutions, result.count, result.objective,
                   result.wall_time, result.stats, choice.strategy.method, choice.why, result.columns)

@@ -24,11 +24,13 @@ import time
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from itertools import product
+from typing import Unpack
 
 from queens.models import Cell, ConstraintModel, Puzzle, Unsupported, lower, symmetry_group
 from queens.solvers.api import count
 from queens.solvers.backend import Task, deadline_after
 from queens.solvers.cores import default_threads
+from queens.solvers.options import SearchOptions
 from queens.solvers.process_pool import run_in_processes
 from queens.solvers.registry import get_backend
 from queens.solvers.result import Result, Status
@@ -93,7 +95,7 @@ def plan(model: ConstraintModel, processes: int) -> tuple[Subproblem, ...]:
 
 
 def _count_one(puzzle: Puzzle, extra: frozenset[Cell], backend: str, deadline: float | None,
-               options: dict) -> Result:
+               options: SearchOptions) -> Result:
     """`queens.solvers.count` on the puzzle with `extra` pre-placed, within the shared deadline.
 
     The deadline is a `time.monotonic()` instant, the same clock in every process here.
@@ -105,7 +107,7 @@ def _count_one(puzzle: Puzzle, extra: frozenset[Cell], backend: str, deadline: f
 
 
 def count_split(puzzle: Puzzle, backend: str = "cpsat", *, time_limit: float | None = None,
-                processes: int | None = None, **options: object) -> Result:
+                processes: int | None = None, **options: Unpack[SearchOptions]) -> Result:
     """`queens.solvers.count` by decomposition (see the module docstring), in `processes` processes.
 
     `processes` defaults to the CPUs this process may use; 1 counts the subproblems here, one
@@ -120,7 +122,7 @@ def count_split(puzzle: Puzzle, backend: str = "cpsat", *, time_limit: float | N
     workers = processes or default_threads()
     model = lower(puzzle)
     parts = plan(model, workers)
-    jobs = [(puzzle, part.fixed, backend, deadline, dict(options)) for part in parts]
+    jobs = [(puzzle, part.fixed, backend, deadline, options.copy()) for part in parts]
     if workers == 1 or len(parts) == 1:
         results = [_count_one(*job) for job in jobs]
     else:
@@ -132,7 +134,10 @@ def count_split(puzzle: Puzzle, backend: str = "cpsat", *, time_limit: float | N
     for result in results:
         for key, value in result.stats.items():
             if isinstance(value, int | float) and not isinstance(value, bool):
-                stats[key] = stats.get(key, 0) + value  # summed over the subproblems
+                so_far = stats.get(key, 0)
+                if isinstance(so_far, str):  # as `str + number` did: a statistic is text or a number
+                    raise TypeError(f"statistic {key!r} is text in one subproblem, a number in another")
+                stats[key] = so_far + value  # summed over the subproblems
             else:
                 stats.setdefault(key, value)
     return Result(backend, Status.COMPLETE if complete else Status.LIMIT, count=total,

@@ -16,10 +16,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
-from queens.models import BackendUnavailable, LineKind, QueensError, TimeLimit, verify
+from queens.models import BackendUnavailable, LineKind, Placement, QueensError, TimeLimit, verify
 from queens.solvers import native
 from queens.solvers.api import AUTO_SPLIT_CELLS, count, solve
 from queens.solvers.backend import Backend, Task
+from queens.solvers.options import Options, SearchOptions
 from queens.solvers.registry import BACKENDS, get_backend
 from queens.solvers.result import Result, Status
 from queens.solvers.strategy import Strategy, Subject
@@ -70,14 +71,20 @@ class Search(Strategy):
     def options(self) -> frozenset[str]:
         return _init_options(self.backend)
 
-    def check(self, options: dict[str, object]) -> None:
+    def check(self, options: Options) -> None:
         _check_options(self.backend, options)
 
-    def run(self, subject: Subject, task: Task, time_limit: float | None, options: dict[str, object]) -> Result:
+    def run(self, subject: Subject, task: Task, time_limit: float | None, options: Options) -> Result:
+        # the router hands a strategy only the options it names (`options()`): here the backend's
+        # constructor's, never `processes`
+        own: SearchOptions = options
         if task is Task.COUNT:
-            simple = {"counter": "simple"} if "counter" in self.options() else {}  # the fast one is its own strategy
-            return count(subject.puzzle, self.backend, time_limit=time_limit, split=False, **simple, **options)
-        return solve(subject.puzzle, self.backend, time_limit=time_limit, **options)
+            if "counter" in self.options():  # the fast one is its own strategy
+                # a caller's own `counter` (answer(..., counter=...)) clashes here: TypeError, as it always did
+                return count(subject.puzzle, self.backend, time_limit=time_limit, split=False,  # type: ignore[misc]
+                             counter="simple", **own)
+            return count(subject.puzzle, self.backend, time_limit=time_limit, split=False, **own)
+        return solve(subject.puzzle, self.backend, time_limit=time_limit, **own)
 
 
 @dataclass(frozen=True)
@@ -103,10 +110,12 @@ class Split(Strategy):
     def options(self) -> frozenset[str]:
         return _init_options(self.backend) | {"processes"}
 
-    def check(self, options: dict[str, object]) -> None:
-        _check_options(self.backend, {k: v for k, v in options.items() if k != "processes"})
+    def check(self, options: Options) -> None:
+        backend_options = options.copy()
+        backend_options.pop("processes", None)
+        _check_options(self.backend, backend_options)
 
-    def run(self, subject: Subject, task: Task, time_limit: float | None, options: dict[str, object]) -> Result:
+    def run(self, subject: Subject, task: Task, time_limit: float | None, options: Options) -> Result:
         from queens.solvers.split import count_split  # imports the process pool only when splitting
 
         return count_split(subject.puzzle, self.backend, time_limit=time_limit, **options)
@@ -130,8 +139,10 @@ class FastCount(Strategy):
     def options(self) -> frozenset[str]:
         return frozenset({"threads"})
 
-    def run(self, subject: Subject, task: Task, time_limit: float | None, options: dict[str, object]) -> Result:
-        found = count(subject.puzzle, "native", time_limit=time_limit, split=False, counter="fast", **options)
+    def run(self, subject: Subject, task: Task, time_limit: float | None, options: Options) -> Result:
+        # the router hands this strategy no option but `threads` (see `options()`)
+        found = count(subject.puzzle, "native", time_limit=time_limit, split=False, counter="fast",
+                      threads=options.get("threads"))
         return _as(found, self)
 
 
@@ -154,7 +165,7 @@ class Completion(Strategy):
     def options(self) -> frozenset[str]:
         return frozenset({"seed"})
 
-    def run(self, subject: Subject, task: Task, time_limit: float | None, options: dict[str, object]) -> Result:
+    def run(self, subject: Subject, task: Task, time_limit: float | None, options: Options) -> Result:
         from queens.solvers.completion import solve_completion
 
         puzzle = subject.puzzle
@@ -175,7 +186,7 @@ class Construction(Strategy):
     def supports(self, subject: Subject, task: Task) -> str | None:
         return _queen_graph(subject, fixed=False)[1]
 
-    def run(self, subject: Subject, task: Task, time_limit: float | None, options: dict[str, object]) -> Result:
+    def run(self, subject: Subject, task: Task, time_limit: float | None, options: Options) -> Result:
         from queens.solvers.construct import construct
 
         start = time.perf_counter()
@@ -193,7 +204,7 @@ class LocalSearch(Strategy):
     def options(self) -> frozenset[str]:
         return frozenset({"seed"})
 
-    def run(self, subject: Subject, task: Task, time_limit: float | None, options: dict[str, object]) -> Result:
+    def run(self, subject: Subject, task: Task, time_limit: float | None, options: Options) -> Result:
         from queens.solvers.local_search import random_solution
 
         start = time.perf_counter()
@@ -212,7 +223,7 @@ class StreamVerify(Strategy):
     def supports(self, subject: Subject, task: Task) -> str | None:
         return _queen_graph(subject, fixed=True)[1]
 
-    def run(self, subject: Subject, task: Task, time_limit: float | None, options: dict[str, object]) -> Result:
+    def run(self, subject: Subject, task: Task, time_limit: float | None, options: Options) -> Result:
         """Checks the file `options["path"]` (of n = `options["n"]`, or as its header says):
         `count` is the queens it holds, `stats["n"]` the board; a conflict raises."""
         from queens.models.verify_stream import verify_file
@@ -225,7 +236,7 @@ class StreamVerify(Strategy):
                       stats={"n": side}, method=self.method)
 
 
-def _check_options(backend: str, options: dict[str, object]) -> None:
+def _check_options(backend: str, options: Options) -> None:
     """Build the backend with these options, so a bad value is refused (BadOption) before any
     work; a backend that is not installed is left for `supports` to report."""
     if options:
@@ -254,7 +265,7 @@ def _columns(subject: Subject, columns: np.ndarray | None, strategy: Strategy, s
     and by the puzzle's own checker too when it is small enough to list."""
     if columns is None:
         return Result(strategy.backend, Status.INFEASIBLE, wall_time=seconds, stats=stats, method=strategy.method)
-    listed: tuple = ()
+    listed: tuple[Placement, ...] = ()
     if len(columns) <= MAX_LISTED:
         listed = (verify(subject.puzzle, enumerate(columns.tolist())),)
     return Result(strategy.backend, Status.SOLVED, listed, wall_time=seconds, stats=stats, method=strategy.method,

@@ -16,6 +16,7 @@ from functools import cached_property
 from queens.models import ConstraintModel, Puzzle, lower
 from queens.models.outline import Outline, direct_outline, outline_of
 from queens.solvers.backend import Task
+from queens.solvers.options import Options
 from queens.solvers.result import Result
 
 
@@ -62,10 +63,10 @@ class Strategy(ABC):
         """The options (--viewpoint, --encoding, threads, seed, ...) this strategy takes."""
         return frozenset()
 
-    def check(self, options: dict[str, object]) -> None:
+    def check(self, options: Options) -> None:
         """Refuse option values this strategy cannot take (BadOption), before any work."""
         return None
 
     @abstractmethod
-    def run(self, subject: Subject, task: Task, time_limit: float | None, options: dict[str, object]) -> Result:
+    def run(self, subject: Subject, task: Task, time_limit: float | None, options: Options) -> Result:
         """The answer, verified; `supports` said it can."""

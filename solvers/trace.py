@@ -19,7 +19,7 @@ pieces until a size has solutions.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
 
 from queens.models import Cell, ConstraintModel, Line, Placement, Puzzle, lower, verify
@@ -50,7 +50,7 @@ class TraceEvent:
     size: int | None = None
     attacker: Cell | None = None
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, object]:
         return {"step": self.step, "cell": None if self.cell is None else list(self.cell),
                 "attacker": None if self.attacker is None else list(self.attacker),
                 "placement": [list(c) for c in self.placement], "depth": self.depth, "nodes": self.nodes,
@@ -89,7 +89,13 @@ class Trace:
         """The steps in order; stops after `max_solutions` solutions when given."""
         model = self.model
         counters = _Counters()
-        sizes = range(len(model.fixed), len(model.cells) + 1) if model.minimise else [model.size]
+        sizes: Sequence[int]
+        if model.minimise:
+            sizes = range(len(model.fixed), len(model.cells) + 1)
+        else:
+            # lower() fixes `size` whenever it does not minimise (see ConstraintModel): an int here
+            assert model.size is not None
+            sizes = [model.size]
         for size in sizes:
             if model.minimise:
                 yield self._event("size", None, tuple(sorted(model.fixed)), 0, counters, size)

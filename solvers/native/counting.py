@@ -14,7 +14,7 @@ threads or the interruptions: a resumed total is bit-identical to an uninterrupt
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass
 
@@ -30,6 +30,10 @@ KERNEL_VERSION = f"fast-{_fast.VERSION}"
 MAX_N = _fast.MAX_N
 
 Progress = Callable[[int, int, int], None]
+Stats = dict[str, int | float | str]
+"""Where a count leaves its statistics (a backend's `stats`)."""
+Batch = Future[list[tuple[int, int, int, int] | None]]
+"""A batch on a worker: per subproblem (c2, c4, c8, nodes), or None where it was stopped."""
 """Called as progress(subproblems done, subproblems in all, solutions so far)."""
 
 
@@ -104,7 +108,7 @@ def check_threads(threads: object) -> int:
 
 def count_classes(n: int, *, threads: int | None = None, ledger: Ledger | None = None, resume: bool = False,
                   progress: Progress | None = None, deadline: float | None = None, kernel: str = "auto",
-                  stats: dict | None = None) -> SymmetryClasses:
+                  stats: Stats | None = None) -> SymmetryClasses:
     """Q(n) by symmetry class, on `threads` threads (default: all cores).
 
     With a `ledger`, every finished subproblem is recorded as it completes; with `resume`, the
@@ -131,7 +135,7 @@ Counted = tuple[str, Classes, int]
 
 def run_subproblems(n: int, executor: Executor, *, workers: int, ledger: Ledger | None, resume: bool,
                     progress: Progress | None, deadline: float | None, kernel: str,
-                    stop: bytearray | None, stats: dict | None = None) -> SymmetryClasses:
+                    stop: bytearray | None, stats: Stats | None = None) -> SymmetryClasses:
     """The driver behind count_classes and the Dask runner: any concurrent.futures executor."""
     _check_size(n)
     choice = choose_kernel(kernel)
@@ -148,16 +152,20 @@ def run_subproblems(n: int, executor: Executor, *, workers: int, ledger: Ledger 
     finished = len(keys) - len(todo)
     if progress:
         progress(finished, len(keys), total.total)
-    pending: dict[Future, list[tuple[int, ...]]] = {}
-    options = {"kernel": kernel} if stop is None else {"kernel": kernel, "stop": stop}
+    pending: dict[Batch, list[tuple[int, ...]]] = {}
     for batch in batches(todo, workers):
-        pending[executor.submit(count_batch, n, batch, **options)] = batch
+        # no stop flag to a remote worker (Dask): it is left out of the call, not sent as None
+        future = (executor.submit(count_batch, n, batch, kernel=kernel) if stop is None
+                  else executor.submit(count_batch, n, batch, kernel=kernel, stop=stop))
+        pending[future] = batch
+    nodes = 0
 
     def add(results: list[Counted]) -> None:
-        nonlocal total, finished
+        nonlocal total, finished, nodes
         total += _sum(classes for _, classes, _ in results)
         finished += len(results)
-        stats["nodes"] += sum(nodes for *_, nodes in results)
+        nodes += sum(searched for *_, searched in results)
+        stats["nodes"] = nodes
         if ledger is not None:
             ledger.record(n, KERNEL_VERSION, [(key, classes) for key, classes, _ in results])
 
@@ -179,9 +187,9 @@ def run_subproblems(n: int, executor: Executor, *, workers: int, ledger: Ledger 
     return total
 
 
-def _finished(ready: set[Future], pending: dict[Future, list[tuple[int, ...]]]) -> list[Counted]:
+def _finished(ready: set[Batch], pending: dict[Batch, list[tuple[int, ...]]]) -> list[Counted]:
     """The subproblems the ready batches counted to the end (a stopped batch returns None for the rest)."""
-    results = []
+    results: list[Counted] = []
     for future in ready:
         batch = pending.pop(future)
         results += [(subproblem_key(key), (c2, c4, c8), nodes)
@@ -190,7 +198,7 @@ def _finished(ready: set[Future], pending: dict[Future, list[tuple[int, ...]]]) 
     return results
 
 
-def _salvage(pending: dict[Future, list[tuple[int, ...]]], stop: bytearray | None) -> list[Counted]:
+def _salvage(pending: dict[Batch, list[tuple[int, ...]]], stop: bytearray | None) -> list[Counted]:
     """Stop the workers and collect what they finished: local threads stop within a task and are
     waited for; remote batches still running are abandoned (their work is not recorded)."""
     if stop is not None:
@@ -211,7 +219,7 @@ def batches(keys: list[tuple[int, ...]], workers: int) -> list[list[tuple[int, .
     return [keys[i::count] for i in range(count)] if keys else []
 
 
-def _sum(counts: object) -> SymmetryClasses:
+def _sum(counts: Iterable[Classes]) -> SymmetryClasses:
     total = NO_SOLUTIONS
     for c2, c4, c8 in counts:
         total += SymmetryClasses(c2, c4, c8)

@@ -28,7 +28,8 @@ import re
 from contextlib import ExitStack
 
 from queens.models import BackendUnavailable, QueensError, Unsupported
-from queens.solvers.native.counting import Progress, SymmetryClasses, default_threads, run_subproblems
+from queens.solvers.cores import default_threads
+from queens.solvers.native.counting import Progress, Stats, SymmetryClasses, run_subproblems
 from queens.solvers.native.ledger import Ledger
 
 ADDRESS = re.compile(r"^(tcp|tls|inproc|ucx)://[^\s/:]+(:\d+)?$")
@@ -36,7 +37,7 @@ ADDRESS = re.compile(r"^(tcp|tls|inproc|ucx)://[^\s/:]+(:\d+)?$")
 
 def count_classes_on_dask(n: int, address: str, *, workers: int | None = None, ledger: Ledger | None = None,
                           resume: bool = False, progress: Progress | None = None, deadline: float | None = None,
-                          kernel: str = "auto", stats: dict | None = None) -> SymmetryClasses:
+                          kernel: str = "auto", stats: Stats | None = None) -> SymmetryClasses:
     """Q(n) by symmetry class on Dask: `address` is "local" or a scheduler such as tcp://host:8786.
 
     `workers` sizes a local cluster (default: all cores); a remote cluster has the workers it has.
@@ -49,13 +50,13 @@ def count_classes_on_dask(n: int, address: str, *, workers: int | None = None, l
         raise Unsupported(f"--dask takes 'local' or a scheduler address like tcp://host:8786, got {address!r}")
     with ExitStack() as stack:
         if address == "local":
-            cluster = stack.enter_context(LocalCluster(
+            cluster = stack.enter_context(LocalCluster(  # type: ignore[no-untyped-call]  # distributed: no hints
                 n_workers=workers or default_threads(), threads_per_worker=1, processes=True,
                 dashboard_address=None, silence_logs=logging.ERROR))
-            client = stack.enter_context(Client(cluster))
+            client = stack.enter_context(Client(cluster))  # type: ignore[no-untyped-call]  # distributed: no hints
         else:
             try:
-                client = stack.enter_context(Client(address, timeout="10s"))
+                client = stack.enter_context(Client(address, timeout="10s"))  # type: ignore[no-untyped-call]  # distributed: no hints
             except (OSError, TimeoutError) as error:
                 raise QueensError(f"cannot reach the Dask scheduler at {address}: {error}") from None
         count = len(client.scheduler_info().get("workers", {})) or 1

@@ -22,6 +22,7 @@ import time
 from collections.abc import Iterable
 from pathlib import Path
 from types import TracebackType
+from typing import Any
 
 from queens.models import QueensError
 
@@ -78,7 +79,8 @@ class Ledger:
         except sqlite3.Error as error:
             raise QueensError(f"cannot write to the ledger {self.path}: {error}") from None
 
-    def _query(self, sql: str, parameters: tuple) -> list[tuple]:
+    def _query(self, sql: str, parameters: tuple[object, ...]) -> list[tuple[Any, ...]]:
+        # sqlite3 gives rows as Any (typeshed): the columns' types are the schema's, not Python's
         try:
             return self._db.execute(sql, parameters).fetchall()
         except sqlite3.Error as error:

@@ -1,0 +1,38 @@
+"""The options a caller may give by name, with their types: every backend's own (its constructor's,
+see `queens.solvers.registry`) and the strategies' own (processes, seed, path, n).
+
+The router passes them on as keyword arguments, so they are a TypedDict: mypy checks each `**options`
+against the function it reaches, where a `dict[str, object]` would hide a clash with a named argument.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TypedDict
+
+
+class SearchOptions(TypedDict, total=False):
+    """What `queens.solvers.solve`, `count` and `solutions` take as `**options` (`count` takes
+    `processes` by name)."""
+
+    # cpsat
+    viewpoint: str | None
+    workers: int | None
+    presolve: bool | None
+    search: str
+    # sat (viewpoint above is csp's too)
+    encoding: str | None
+    solver: str | None
+    # native
+    threads: int | None
+    counter: str
+    # strategies: completion and local search, the streaming verifier
+    seed: int
+    path: str | Path
+    n: int | None
+
+
+class Options(SearchOptions, total=False):
+    """What the router (`answer`) takes as `**options` and hands to a strategy."""
+
+    processes: int | None  # split
