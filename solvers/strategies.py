@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
-from queens.models import BackendUnavailable, LineKind, Placement, QueensError, TimeLimit, verify
+from queens.models import BackendUnavailable, BadOption, LineKind, Placement, QueensError, TimeLimit, verify
 from queens.solvers import native
 from queens.solvers.api import AUTO_SPLIT_CELLS, count, solve
 from queens.solvers.backend import Backend, Task
@@ -79,10 +79,12 @@ class Search(Strategy):
         # constructor's, never `processes`
         own: SearchOptions = options
         if task is Task.COUNT:
-            if "counter" in self.options():  # the fast one is its own strategy
-                # a caller's own `counter` (answer(..., counter=...)) clashes here: TypeError, as it always did
-                return count(subject.puzzle, self.backend, time_limit=time_limit, split=False,  # type: ignore[misc]
-                             counter="simple", **own)
+            if "counter" in self.options():  # the fast one is its own strategy (native/fast)
+                if own.get("counter", "simple") != "simple":
+                    raise BadOption(f"{self.backend}/search counts with the simple kernel; "
+                                    "the fast counter is its own method (--method fast)")
+                own = own.copy()
+                own["counter"] = "simple"
             return count(subject.puzzle, self.backend, time_limit=time_limit, split=False, **own)
         return solve(subject.puzzle, self.backend, time_limit=time_limit, **own)
 
