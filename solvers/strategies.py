@@ -16,7 +16,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
-from queens.models import BackendUnavailable, BadOption, LineKind, Placement, QueensError, TimeLimit, verify
+from queens.models import BackendUnavailable, LineKind, Placement, QueensError, TimeLimit, verify
+from queens.models.errors import BadOption
 from queens.solvers import native
 from queens.solvers.api import AUTO_SPLIT_CELLS, count, solve
 from queens.solvers.backend import Backend, Task
