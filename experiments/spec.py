@@ -32,7 +32,7 @@ from itertools import product
 from pathlib import Path
 
 from queens.models import MalformedInput, Puzzle, QueensError
-from queens.models.catalogue import FAMILIES
+from queens.models.families import FAMILIES, of_size
 from queens.solvers import BACKENDS, get_backend
 
 TASKS = ("solve", "count", "minimise")
@@ -74,7 +74,9 @@ class Run:
         return " ".join(parts)
 
     def puzzle(self) -> Puzzle:
-        return FAMILIES[self.family](self.n)
+        puzzle = of_size(self.family, self.n)
+        assert isinstance(puzzle, Puzzle), "checked by load()"
+        return puzzle
 
     def to_json(self) -> dict:
         return {"spec": self.spec, "task": self.task, "family": self.family, "n": self.n,
@@ -131,6 +133,17 @@ def load(path: Path) -> Spec:
     return Spec(name, path, text, None if report is None else Path(report), tuple(runs))
 
 
+def _sized(family: str, n: int, where: str) -> Puzzle:
+    """The family's puzzle from n alone; a family that needs more (pre-placed queens) is refused."""
+    try:
+        puzzle = of_size(family, n)
+    except QueensError as error:
+        raise MalformedInput(f"{where}: family {family!r} is not built from n alone ({error})") from None
+    if not isinstance(puzzle, Puzzle):
+        raise MalformedInput(f"{where}: family {family!r} is several puzzles at once; a grid runs one")
+    return puzzle
+
+
 def _expand(spec: str, grid: dict, defaults: dict, where: str) -> list[Run]:
     _known(grid, _GRID_KEYS, where)
     task = _typed(grid, "task", str, where)
@@ -145,7 +158,7 @@ def _expand(spec: str, grid: dict, defaults: dict, where: str) -> list[Run]:
     if any(n <= 0 for n in sizes):
         raise MalformedInput(f"{where}: key 'sizes' must hold positive integers")
     for family in families:
-        minimises = FAMILIES[family](sizes[0]).pieces is None
+        minimises = _sized(family, sizes[0], where).pieces is None
         if minimises != (task == "minimise"):
             raise MalformedInput(f"{where}: family {family!r} " + ("minimises: use task = \"minimise\""
                                  if minimises else f"has a fixed number of pieces: task {task!r}, not minimise"))

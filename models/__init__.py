@@ -9,6 +9,7 @@ from queens.models.errors import (
     InvalidBoard,
     InvalidPlacement,
     MalformedInput,
+    NativeMissing,
     OffBoard,
     QueensError,
     TimeLimit,
@@ -24,7 +25,7 @@ from queens.models.symmetry import symmetry_group
 __all__ = [
     "AttackingQueens", "BackendError", "BackendUnavailable", "BISHOP", "Cell",
     "Completion", "ConstraintModel", "InvalidBoard", "InvalidPlacement", "KING", "KNIGHT", "Line",
-    "LinearKey", "LineFamily", "LineKind", "lower", "MalformedInput", "NQueens", "OffBoard",
+    "LinearKey", "LineFamily", "LineKind", "lower", "MalformedInput", "NativeMissing", "NQueens", "OffBoard",
     "parse_cells", "parse_vector", "Piece", "PIECES", "Placement", "Puzzle", "QUEEN", "QueensError",
     "ROOK", "SUPERQUEEN", "symmetry_group", "TimeLimit", "Unsupported", "verify",
 ]

@@ -36,8 +36,27 @@ class BackendUnavailable(QueensError):
     """A backend's package or extension is not installed or failed to import."""
 
 
+class BadOption(QueensError):
+    """An option that cannot apply (a --viewpoint the backend lacks, a value it does not know):
+    a usage error, exit 2, whichever backend or option it is."""
+
+
+class NativeMissing(BackendUnavailable):
+    """The C extensions were not built, or were refused (QUEENS_NO_NATIVE=1): the CLI says how
+    to rebuild them and exits 2, as for a usage error, since nothing was attempted."""
+
+
 class Unsupported(QueensError):
     """A backend cannot handle this model's shape or size (it says what it lacks)."""
+
+
+class Refused(Unsupported):
+    """Nothing that was asked can answer: `reasons` holds each distinct reason, short enough
+    for a table cell ("n/a (reason)")."""
+
+    def __init__(self, message: str, reasons: tuple[str, ...]) -> None:
+        super().__init__(message)
+        self.reasons = reasons
 
 
 class MalformedInput(QueensError):

@@ -1,7 +1,8 @@
 """The `queens` command: solve, count and draw puzzles of the N-Queens family.
 
-Exit codes: 0 ok, 1 error (bad input, backend missing, time limit), 2 usage,
-3 a count that disagrees with the native ground truth. Errors are one line on stderr, never a
+Exit codes: 0 ok, 1 error (bad input, a refusal, a time limit), 2 usage (including an option
+no backend takes and missing C extensions), 3 a count that disagrees with the native ground
+truth, 130 interrupted. Errors are one line on stderr, never a
 traceback (set QUEENS_DEBUG=1 to see one).
 """
 
@@ -21,7 +22,8 @@ from queens.commands.large import generate_command, verify_command
 from queens.commands.serve import serve_command
 from queens.commands.solve import show_command, solve_command
 from queens.commands.trace import trace_command
-from queens.models import QueensError
+from queens.models import NativeMissing, QueensError
+from queens.models.errors import BadOption
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -51,6 +53,9 @@ def main(argv: list[str] | None = None) -> None:
     except (KeyboardInterrupt, click.Abort):
         err.print("interrupted")
         code = 130
+    except (BadOption, NativeMissing) as error:  # nothing was attempted: as a usage error
+        err.print(f"error: {error}", markup=False)
+        code = 2
     except QueensError as error:
         err.print(f"error: {error}", markup=False)
         code = 1

@@ -18,28 +18,26 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from contextlib import ExitStack
+from dataclasses import replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
-from click.core import ParameterSource
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-from queens.commands.common import backend_settings, describe, err, out, print_json
-from queens.models import Puzzle, TimeLimit, lower
-from queens.solvers.native.counting import (
-    KERNEL_VERSION,
-    MAX_N,
-    SymmetryClasses,
-    count_classes,
-    default_threads,
-    subproblem_key,
-    subproblems,
-)
-from queens.solvers.native.distributed import count_classes_on_dask
-from queens.solvers.native.ledger import Ledger
-from queens.solvers.native.structure import plain_queens_size
+from queens.commands.answer import payload, print_payload
+from queens.commands.common import err, out
+from queens.models import Puzzle, TimeLimit
+from queens.models.outline import outline
+from queens.solvers import Result, Status, native
+from queens.solvers.cores import default_threads
+
+if TYPE_CHECKING:  # the C counter is imported when a count runs: `queens --help` works without it
+    from queens.solvers.native.counting import SymmetryClasses
+    from queens.solvers.native.ledger import Ledger
 
 DEFAULT_LEDGER = "queens-ledger.sqlite"
+WHY = "plain n-queens: the fast counter, keeping a ledger for a long count"
 LEDGER_FROM = 18
 """Unasked, counts of this size and up keep a ledger: they take minutes to days."""
 INTERRUPTED = 130
@@ -80,30 +78,46 @@ def requested_options() -> dict[str, object]:
 
 
 def plain_queens_n(target: object) -> int | None:
-    """n when the fast counter serves `target` (plain n-queens, judged by the model's structure)."""
-    return plain_queens_size(lower(target)) if isinstance(target, Puzzle) else None
+    """n when the fast counter serves `target`: the queen graph on a full n x n board without
+    pre-placed pieces, judged by the puzzle's structure (its outline), never its name."""
+    if not isinstance(target, Puzzle):
+        return None
+    shape = outline(target)
+    return None if shape.fixed else shape.queen_graph
 
 
-def native_count(puzzle: Puzzle, n: int | None, backend: str, time_limit: float | None, viewpoint: str | None,
-                 encoding: str | None, as_json: bool) -> int:
+def _check(n: int | None, backend: str | None, settings: dict[str, object], options: dict[str, object]) -> int:
+    """Every refusal of these options, before any work; returns n."""
+    names = ", ".join(f"--{name}" for name in options) or "this count"
+    if backend not in (None, "native"):
+        raise click.UsageError(f"{names}: these use the native counter; pass --backend native (or no --backend)")
+    if settings:
+        raise click.UsageError(f"--{', --'.join(settings)} does not apply to the native counter")
+    if n is None:
+        raise click.UsageError(f"{names}: these apply to plain n-queens on a full square board")
+    native.require("_fast")
+    from queens.solvers.native.counting import MAX_N
+
+    if n > MAX_N:
+        raise click.UsageError(f"the fast counter counts boards up to n = {MAX_N}")
+    if options.get("dask") not in (None, "local") and "threads" in options:
+        raise click.UsageError("--threads sizes a local count or --dask local; a remote cluster has its own workers")
+    if options.get("resume") and not Path(str(options.get("ledger", DEFAULT_LEDGER))).is_file():
+        raise click.UsageError(f"--resume: no ledger at {options.get('ledger', DEFAULT_LEDGER)} to resume from")
+    return n
+
+
+def native_count(puzzle: Puzzle, n: int | None, backend: str | None, time_limit: float | None,
+                 settings: dict[str, object], as_json: bool) -> int:
     """Count `puzzle` with the fast counter as the options ask; returns the exit code.
 
     `n` is `plain_queens_n(puzzle)`: None refuses the count (the options need plain n-queens).
     """
     options = requested_options()
-    names = ", ".join(f"--{name}" for name in options)
-    source = click.get_current_context().get_parameter_source("backend")
-    if backend != "native" and not (backend == "all" and source is ParameterSource.DEFAULT):
-        raise click.UsageError(f"{names}: these use the native counter; pass --backend native (or no --backend)")
-    backend_settings("native", viewpoint, encoding)  # --viewpoint/--encoding do not apply: usage error
-    if n is None:
-        raise click.UsageError(f"{names}: these apply to plain n-queens on a full square board (the nqueens family)")
-    if n > MAX_N:
-        raise click.UsageError(f"the fast counter counts boards up to n = {MAX_N}")
-    dask = options.get("dask")
-    if dask not in (None, "local") and "threads" in options:
-        raise click.UsageError("--threads sizes a local count or --dask local; a remote cluster has its own workers")
-    path = Path(options.get("ledger", DEFAULT_LEDGER))
+    n = _check(n, backend, settings, options)
+    from queens.solvers.native.ledger import Ledger
+
+    path = Path(str(options.get("ledger", DEFAULT_LEDGER)))
     keep_ledger = "ledger" in options or "resume" in options or n >= LEDGER_FROM
     deadline = None if time_limit is None else time.monotonic() + time_limit
     with ExitStack() as stack:
@@ -120,12 +134,15 @@ def native_count(puzzle: Puzzle, n: int | None, backend: str, time_limit: float 
             kept = f"finished subproblems are kept in {path}; run again with --resume" if ledger else (
                 f"nothing kept (counts of n < {LEDGER_FROM} keep a ledger only with --ledger or --resume)")
             if isinstance(stopped, TimeLimit):
-                err.print(f"{stopped} ({stopped.partial:,} solutions so far, a lower bound); {kept}", markup=False)
+                err.print(f"{stopped}; {kept}", markup=False)
+                _report(puzzle, Result("native", Status.LIMIT, count=stopped.partial or 0, method="fast",
+                                       wall_time=time.perf_counter() - start), None, options, stats, as_json)
                 return 1
             err.print(f"interrupted: {kept}", markup=False)
             return INTERRUPTED
-        seconds = time.perf_counter() - start
-    _report(puzzle, classes, seconds, options, stats, as_json)
+        result = Result("native", Status.COMPLETE, count=classes.total, wall_time=time.perf_counter() - start,
+                        method="fast", why="the fast counter's own options" if options else WHY)
+    _report(puzzle, result, classes, options, stats, as_json)
     return 0
 
 
@@ -138,12 +155,17 @@ def _count(n: int, options: dict, ledger: Ledger | None, deadline: float | None,
 
     settings = {"ledger": ledger, "resume": bool(options.get("resume")), "progress": progress, "deadline": deadline,
                 "stats": stats}
+    from queens.solvers.native.counting import count_classes
+    from queens.solvers.native.distributed import count_classes_on_dask
+
     if "dask" in options:
         return count_classes_on_dask(n, str(options["dask"]), workers=options.get("threads"), **settings)
     return count_classes(n, threads=options.get("threads"), **settings)
 
 
 def _announce(ledger: Ledger, n: int, resume: bool) -> None:
+    from queens.solvers.native.counting import KERNEL_VERSION, subproblem_key, subproblems
+
     held = ledger.finished(n, KERNEL_VERSION)
     keys = subproblems(n)
     mine = sum(subproblem_key(key) in held for key in keys)
@@ -163,28 +185,30 @@ def _progress_bar(title: str) -> Progress:
                     console=err, transient=True, disable=not err.is_terminal)
 
 
-def _report(puzzle: Puzzle, classes: SymmetryClasses, seconds: float, options: dict, stats: dict,
+def _report(puzzle: Puzzle, result: Result, classes: SymmetryClasses | None, options: dict, stats: dict,
             as_json: bool) -> None:
-    unique = bool(options.get("unique"))
+    """The count in the layout every count has (`queens.commands.answer`), plus the classes."""
     threads = options.get("threads", default_threads())
     where = f"Dask {options['dask']}" if "dask" in options else f"{threads} thread{'s' * (threads != 1)}"
+    unique = _classes(classes) if options.get("unique") and classes is not None else {}
     if as_json:
-        payload = {"puzzle": describe(puzzle), "backend": "native", "counter": "fast", "total": classes.total,
-                   "wall_time": round(seconds, 6), "workers": where, **stats}
-        if unique:
-            payload |= {"fundamental": classes.fundamental, "quarter_turn": classes.quarter_turn,
-                        "half_turn": classes.half_turn, "asymmetric": classes.asymmetric,
-                        "whole_board": classes.whole_board}
-        print_json(payload)
+        print_payload(payload("count", puzzle, replace(result, stats={**stats, "workers": where}),
+                              verified=result.status is Status.COMPLETE, **unique))
         return
-    noun = "solution" if classes.total == 1 else "solutions"
+    noun = "solution" if result.count == 1 else "solutions"
     resumed = f", {stats['resumed']:,} from the ledger" if stats.get("resumed") else ""
-    out.print(f"{puzzle.name}: {classes.total:,} {noun} ({seconds:.3f} s, {where}; "
+    bound = f"≥ {result.count:,} {noun} (time limit)" if result.status is Status.LIMIT else f"{result.count:,} {noun}"
+    out.print(f"{puzzle.name}: {bound} by native/fast in {result.wall_time:.3f} s ({where}; "
               f"{stats.get('subproblems', 0):,} subproblems{resumed})")
     if unique:
-        out.print(f"  fundamental (up to rotation and reflection): {classes.fundamental:,}")
-        out.print(f"  classes fixed by a quarter turn: {classes.quarter_turn:,} (2 solutions each)")
-        out.print(f"  classes fixed by a half turn only: {classes.half_turn:,} (4 solutions each)")
-        out.print(f"  classes with no rotational symmetry: {classes.asymmetric:,} (8 solutions each)")
-        if classes.whole_board:
-            out.print(f"  the lone queen, fixed by all 8 symmetries: {classes.whole_board}")
+        out.print(f"  fundamental (up to rotation and reflection): {unique['fundamental']:,}")
+        out.print(f"  classes fixed by a quarter turn: {unique['quarter_turn']:,} (2 solutions each)")
+        out.print(f"  classes fixed by a half turn only: {unique['half_turn']:,} (4 solutions each)")
+        out.print(f"  classes with no rotational symmetry: {unique['asymmetric']:,} (8 solutions each)")
+        if unique["whole_board"]:
+            out.print(f"  the lone queen, fixed by all 8 symmetries: {unique['whole_board']}")
+
+
+def _classes(classes: SymmetryClasses) -> dict[str, int]:
+    return {"fundamental": classes.fundamental, "quarter_turn": classes.quarter_turn,
+            "half_turn": classes.half_turn, "asymmetric": classes.asymmetric, "whole_board": classes.whole_board}

@@ -14,8 +14,8 @@ from __future__ import annotations
 import time
 from collections.abc import Iterator
 
-from queens.models import BackendError, Placement, Puzzle, TimeLimit, Unsupported, lower, verify
-from queens.solvers.backend import Backend, deadline_after
+from queens.models import BackendError, ConstraintModel, Placement, Puzzle, TimeLimit, Unsupported, lower, verify
+from queens.solvers.backend import Backend, Task, deadline_after
 from queens.solvers.registry import get_backend
 from queens.solvers.result import Result, Status
 
@@ -29,9 +29,9 @@ def solve(puzzle: Puzzle, backend: str = "cpsat", *, time_limit: float | None = 
           **options: object) -> Result:
     """One solution (the fewest pieces, when the puzzle minimises), verified."""
     engine = get_backend(backend, **options)
-    model = lower(puzzle)
-    start = time.perf_counter()
     deadline = deadline_after(time_limit)
+    model = _checked_model(engine, puzzle, Task.SOLVE)
+    start = time.perf_counter()
     try:
         found = engine.minimise(model, deadline) if model.minimise else engine.find(model, deadline)
     except TimeLimit:
@@ -53,8 +53,8 @@ def solutions(puzzle: Puzzle, backend: str = "cpsat", *, time_limit: float | Non
     A minimising puzzle yields its optimal solutions (the minimum is found first).
     """
     engine = get_backend(backend, **options)
-    model = lower(puzzle)
     deadline = deadline_after(time_limit)
+    model = _checked_model(engine, puzzle, Task.ENUMERATE)
     if model.minimise:
         best = engine.minimise(model, deadline)
         if best is None:
@@ -75,6 +75,10 @@ def count(puzzle: Puzzle, backend: str = "cpsat", *, time_limit: float | None = 
     None, splits for enumerating backends from `AUTO_SPLIT_CELLS` up.
     """
     engine = get_backend(backend, **options)
+    refusal = engine.limits(puzzle.rows, puzzle.cols, Task.COUNT)  # before any work: splitting costs too
+    if refusal:
+        raise Unsupported(refusal)
+    deadline_after(time_limit)  # a bad limit is refused before the split, too
     if split is None:
         enumerates = type(engine).count is Backend.count
         split = enumerates and puzzle.pieces is not None and puzzle.rows * puzzle.cols >= AUTO_SPLIT_CELLS
@@ -82,14 +86,9 @@ def count(puzzle: Puzzle, backend: str = "cpsat", *, time_limit: float | None = 
         from queens.solvers.split import count_split  # split calls back into count: imported here
 
         return count_split(puzzle, backend, time_limit=time_limit, processes=processes, **options)
-    if puzzle.rows * puzzle.cols > engine.count_limit:  # refused before lowering a huge board
-        raise Unsupported(
-            f"{engine.name} counts boards of at most {engine.count_limit} cells; "
-            f"{puzzle.rows}x{puzzle.cols} has {puzzle.rows * puzzle.cols}"
-        )
-    model = lower(puzzle)
-    start = time.perf_counter()
     deadline = deadline_after(time_limit)
+    model = _checked_model(engine, puzzle, Task.COUNT)
+    start = time.perf_counter()
     objective = None
     total = 0
     try:
@@ -115,3 +114,16 @@ def count(puzzle: Puzzle, backend: str = "cpsat", *, time_limit: float | None = 
                       wall_time=time.perf_counter() - start, stats=engine.stats)
     return Result(backend, Status.COMPLETE, count=total, objective=objective,
                   wall_time=time.perf_counter() - start, stats=engine.stats)
+
+
+def _checked_model(engine: Backend, puzzle: Puzzle, task: Task) -> ConstraintModel:
+    """The puzzle's model, once the backend has said it can answer it: its size limits are read
+    before the model is built, its structural checks on the model."""
+    refusal = engine.limits(puzzle.rows, puzzle.cols, task)
+    if refusal:
+        raise Unsupported(refusal)
+    model = lower(puzzle)
+    refusal = engine.supports(model)
+    if refusal:
+        raise Unsupported(refusal)
+    return model

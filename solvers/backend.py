@@ -1,6 +1,8 @@
 """The one interface every backend implements.
 
-A backend reads a `ConstraintModel` (never a puzzle's name) and offers three things:
+A backend reads a `ConstraintModel` (never a puzzle's name) and first says whether it can
+answer it at all: `limits` (before the model is built: board sizes for a task) and `supports`
+(on the built model: its structure), each None or the reason it cannot. Then it offers:
 `find` (one solution, or None when none exists), `solutions` (a lazy generator), and
 optionally `count` (when it can count faster than by enumerating). Minimisation has one
 generic method here, raising the piece count until a solution appears (the iterative
@@ -13,9 +15,22 @@ from __future__ import annotations
 import time
 from abc import ABC, abstractmethod
 from collections.abc import Iterator
+from enum import Enum
 from typing import ClassVar
 
 from queens.models import ConstraintModel, Placement, TimeLimit, Unsupported
+from queens.models.lowering import MAX_CELLS
+
+
+class Task(Enum):
+    """What a strategy is asked for."""
+
+    SOLVE = "solve"            # one solution
+    ENUMERATE = "enumerate"    # every solution, lazily
+    COUNT = "count"            # how many solutions (of optimal ones, when the puzzle minimises)
+    OPTIMISE = "optimise"      # a solution with the fewest pieces
+    COMPLETE = "complete"      # extend the fixed pieces to a solution, or prove none exists
+    VERIFY = "verify"          # check a placement file
 
 
 def deadline_after(time_limit: float | None) -> float | None:
@@ -44,9 +59,31 @@ class Backend(ABC):
     name: ClassVar[str]
     count_limit: ClassVar[int] = 400
     """Most cells this backend will try to count on: past 20 x 20 a count by enumeration is absurd."""
+    cell_limit: ClassVar[int] = MAX_CELLS
+    """Most cells this backend builds a model of at all."""
 
     def __init__(self) -> None:
         self.stats: dict[str, int | float | str] = {}
+
+    def limits(self, rows: int, cols: int, task: Task) -> str | None:
+        """Why a rows x cols board is too large for `task` here, or None; read before the model
+        is built, so a refusal costs nothing.
+
+        >>> from queens.solvers.registry import get_backend
+        >>> get_backend("cpsat").limits(1000, 1000, Task.COUNT)
+        'cpsat counts boards of at most 400 cells; 1000x1000 has 1,000,000'
+        """
+        cells = rows * cols
+        if task is Task.COUNT and cells > self.count_limit:
+            return f"{self.name} counts boards of at most {self.count_limit:,} cells; {rows}x{cols} has {cells:,}"
+        if cells > self.cell_limit:
+            return f"{self.name} builds models of at most {self.cell_limit:,} cells; {rows}x{cols} has {cells:,}"
+        return None
+
+    def supports(self, model: ConstraintModel) -> str | None:
+        """Why this backend cannot answer `model`, or None when it can: a backend that lacks a
+        constraint the model uses overrides this and names it (after calling this one)."""
+        return self.limits(model.rows, model.cols, Task.SOLVE)
 
     @abstractmethod
     def find(self, model: ConstraintModel, deadline: float | None) -> Placement | None:

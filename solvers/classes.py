@@ -16,53 +16,69 @@ from typing import NamedTuple
 from queens.models import Placement, Puzzle, lower, symmetry_group
 from queens.models.alternatives import Alternatives
 from queens.models.symmetry import Transform
-from queens.solvers.api import count, solutions, solve
+from queens.solvers.api import solutions
+from queens.solvers.backend import Task
 from queens.solvers.result import Result, Status
+from queens.solvers.router import answer
 
 Configuration = tuple[tuple, ...]
 
 
-def count_alternatives(family: Alternatives, backend: str, *, time_limit: float | None = None,
-                       **options: object) -> Result:
-    """Placements over all layouts: each representative's count times its weight."""
+def count_alternatives(family: Alternatives, backend: str | None = None, *, time_limit: float | None = None,
+                       method: str | None = None, **options: object) -> Result:
+    """Placements over all layouts: each representative's count times its weight, each counted
+    by the strategy the router picks for it."""
     start = time.perf_counter()
-    total, statuses = 0, []
+    total, results = 0, []
     for puzzle, weight in family.choices:
         left = None if time_limit is None else max(1e-3, time_limit - (time.perf_counter() - start))
-        result = count(puzzle, backend, time_limit=left, **options)
-        statuses.append(result.status)
+        result = answer(Task.COUNT, puzzle, backend=backend, method=method, time_limit=left, **options)
+        results.append(result)
         total += weight * (result.count or 0)
         if result.status is Status.LIMIT:
             break
-    status = Status.LIMIT if Status.LIMIT in statuses else Status.COMPLETE
-    return Result(backend, status, count=total, wall_time=time.perf_counter() - start,
-                  stats={"layouts": family.layouts, "representatives": len(statuses)})
+    status = Status.LIMIT if any(r.status is Status.LIMIT for r in results) else Status.COMPLETE
+    first = results[0]
+    return Result(first.backend, status, count=total, wall_time=time.perf_counter() - start,
+                  stats={"layouts": family.layouts, "representatives": len(results)}, method=first.method,
+                  why=first.why)
 
 
-def solve_alternatives(family: Alternatives, backend: str, *, time_limit: float | None = None,
-                       **options: object) -> tuple[Puzzle | None, Result]:
+def solve_alternatives(family: Alternatives, backend: str | None = None, *, time_limit: float | None = None,
+                       method: str | None = None, **options: object) -> tuple[Puzzle | None, Result]:
     """The first layout that has a solution, and that solution."""
     start = time.perf_counter()
+    result = None
     for puzzle, _ in family.choices:
         left = None if time_limit is None else max(1e-3, time_limit - (time.perf_counter() - start))
-        result = solve(puzzle, backend, time_limit=left, **options)
+        result = answer(task_of(puzzle), puzzle, backend=backend, method=method, time_limit=left, **options)
         if result.status is not Status.INFEASIBLE:
             return puzzle, result
-    return None, Result(backend, Status.INFEASIBLE, wall_time=time.perf_counter() - start)
+    name = backend if result is None else result.backend
+    return None, Result(name or "-", Status.INFEASIBLE, wall_time=time.perf_counter() - start,
+                        method="search" if result is None else result.method)
 
 
-def count_target(target: Puzzle | Alternatives, backend: str, **kwargs: object) -> Result:
-    """`queens.solvers.count`, or its weighted sum over alternatives (free pawns)."""
+def task_of(puzzle: Puzzle) -> Task:
+    """Finding one solution: the fewest pieces when the puzzle leaves their number open."""
+    return Task.OPTIMISE if puzzle.pieces is None else Task.SOLVE
+
+
+def count_target(target: Puzzle | Alternatives, backend: str | None = None, **kwargs: object) -> Result:
+    """The count by the router's strategy (narrowed to `backend` when given), or its weighted
+    sum over alternatives (free pawns)."""
     if isinstance(target, Alternatives):
         return count_alternatives(target, backend, **kwargs)
-    return count(target, backend, **kwargs)
+    return answer(Task.COUNT, target, backend=backend, **kwargs)
 
 
-def solve_target(target: Puzzle | Alternatives, backend: str, **kwargs: object) -> tuple[Puzzle | None, Result]:
-    """`queens.solvers.solve`, plus the puzzle that was solved (one layout, for free pawns)."""
+def solve_target(target: Puzzle | Alternatives, backend: str | None = None,
+                 **kwargs: object) -> tuple[Puzzle | None, Result]:
+    """One solution by the router's strategy, plus the puzzle that was solved (one layout, for
+    free pawns)."""
     if isinstance(target, Alternatives):
         return solve_alternatives(target, backend, **kwargs)
-    return target, solve(target, backend, **kwargs)
+    return target, answer(task_of(target), target, backend=backend, **kwargs)
 
 
 class ClassCount(NamedTuple):

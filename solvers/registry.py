@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from importlib import import_module
 
-from queens.models import BackendUnavailable, QueensError
+from queens.models import BackendUnavailable, QueensError, Unsupported
+from queens.models.errors import BadOption
 from queens.solvers.backend import Backend
 
 BACKENDS: dict[str, tuple[str, str, str]] = {
@@ -29,4 +30,6 @@ def get_backend(name: str, **options: object) -> Backend:
     try:
         return backend_class(**options)
     except TypeError as error:
-        raise QueensError(f"backend {name!r} does not take these options: {error}") from None
+        raise BadOption(f"backend {name!r} does not take these options: {error}") from None
+    except Unsupported as error:  # a value the backend does not know: a usage error like the above
+        raise BadOption(str(error)) from None

@@ -6,6 +6,7 @@ import html
 from dataclasses import dataclass, field
 from enum import Enum
 
+import numpy as np
 from queens.models import Placement
 
 
@@ -32,6 +33,14 @@ class Result:
     objective: int | None = None
     wall_time: float = 0.0
     stats: dict[str, int | float | str] = field(default_factory=dict)
+    method: str = "search"
+    """How the backend answered: search, split, fast, complete, construct, random (see
+    `queens.solvers.strategies`)."""
+    why: str = ""
+    """Why the router chose this strategy (empty when it was called directly)."""
+    columns: np.ndarray | None = field(default=None, compare=False)
+    """One queen per row, the column of each (int32): the solution of a board too large to list
+    as cells. `solutions` then holds it as cells too when the board is small enough to print."""
 
     @property
     def solution(self) -> Placement | None:
@@ -51,9 +60,22 @@ class Result:
                         f"<td>{html.escape(str(v))}</td></tr>" for k, v in rows)
         return f"<table>{cells}</table>"
 
+    @property
+    def bound(self) -> str:
+        """The count as text: exact, or a lower bound when the time limit stopped it.
+
+        >>> Result("sat", Status.LIMIT, count=4012).bound
+        '≥ 4,012 (time limit)'
+        """
+        if self.count is None:
+            return "-"
+        return f"{self.count:,}" if self.status is not Status.LIMIT else f"≥ {self.count:,} (time limit)"
+
     def to_json(self) -> dict:
         return {
             "backend": self.backend,
+            "method": self.method,
+            "why": self.why,
             "status": self.status.value,
             "solutions": [[list(cell) for cell in s] for s in self.solutions],
             "count": self.count,

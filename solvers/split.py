@@ -27,10 +27,11 @@ from dataclasses import dataclass, replace
 from itertools import product
 from multiprocessing import get_context
 
-from queens.models import Cell, ConstraintModel, Puzzle, lower, symmetry_group
+from queens.models import Cell, ConstraintModel, Puzzle, Unsupported, lower, symmetry_group
 from queens.solvers.api import count
-from queens.solvers.backend import deadline_after
-from queens.solvers.native.counting import default_threads
+from queens.solvers.backend import Task, deadline_after
+from queens.solvers.cores import default_threads
+from queens.solvers.registry import get_backend
 from queens.solvers.result import Result, Status
 
 TASKS_PER_PROCESS = 4
@@ -113,10 +114,13 @@ def count_split(puzzle: Puzzle, backend: str = "cpsat", *, time_limit: float | N
     by `queens.solvers.count`; a subproblem stopped at the time limit makes the total a lower bound.
     """
     start = time.perf_counter()
+    refusal = get_backend(backend, **options).limits(puzzle.rows, puzzle.cols, Task.COUNT)
+    if refusal:  # every subproblem is the whole board: refused before lowering and splitting it
+        raise Unsupported(refusal)
+    deadline = deadline_after(time_limit)
     workers = processes or default_threads()
     model = lower(puzzle)
     parts = plan(model, workers)
-    deadline = deadline_after(time_limit)
     jobs = [(puzzle, part.fixed, backend, deadline, dict(options)) for part in parts]
     if workers == 1 or len(parts) == 1:
         results = [_count_one(*job) for job in jobs]

@@ -2,16 +2,17 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 
 import click
 from rich.console import Console
 
-from queens.families import FAMILIES, FamilyOptions, Target, build, reason_for_none
 from queens.models import Cell
 from queens.models.alternatives import Alternatives
+from queens.models.families import FAMILIES, FamilyOptions, Target, build, reason_for_none
 from queens.solvers import BACKENDS
+from queens.solvers.backend import Task
+from queens.solvers.strategies import STRATEGIES
 
 out = Console(highlight=False, soft_wrap=True)
 """Results go to stdout..."""
@@ -29,7 +30,7 @@ def _cell(text: str) -> Cell:
 
 def _remember(ctx: click.Context, param: click.Parameter, value: object) -> object:
     """Keep a family option in the context for `make_puzzle`, noting whether it was given."""
-    if value not in (None, False, ()):
+    if value is not None and value is not False and value != ():  # 0 is a value (--pieces 0), not "not given"
         ctx.meta.setdefault("family options", {})[param.name] = value
     return value
 
@@ -62,6 +63,8 @@ def puzzle_options(command: Callable) -> Callable:
 
 
 def backend_options(*, allow_all: bool) -> Callable:
+    """--backend (default: the router chooses; `all` compares every backend), --time-limit,
+    --viewpoint, --encoding."""
     choices = [*BACKENDS, "all"] if allow_all else list(BACKENDS)
 
     def decorate(command: Callable) -> Callable:
@@ -71,9 +74,17 @@ def backend_options(*, allow_all: bool) -> Callable:
                                help="cpsat: boolean|alldifferent; csp: rows|boolean.")(command)
         command = click.option("--time-limit", type=click.FloatRange(min=0, min_open=True), default=None,
                                help="Seconds before giving up.")(command)
-        return click.option("--backend", "-b", type=click.Choice(choices), default="cpsat" if not allow_all else "all",
-                            show_default=True, help="Which solver backend.")(command)
+        return click.option("--backend", "-b", type=click.Choice(choices), default=None,
+                            help="Which solver backend (default: the fastest that can answer)"
+                                 + (", or all of them side by side." if allow_all else "."))(command)
     return decorate
+
+
+def method_option(*tasks: Task) -> Callable:
+    """--method: auto (the router chooses) or one of the strategies' methods for these tasks."""
+    methods = sorted({s.method for s in STRATEGIES if s.tasks & set(tasks)})
+    return click.option("--method", type=click.Choice(["auto", *methods]), default="auto", show_default=True,
+                        help="How to answer: auto picks the fastest strategy that supports the puzzle.")
 
 
 DISAGREES = 3
@@ -94,18 +105,10 @@ def make_puzzle(family: str, n: int, m: int | None) -> Target:
     return build(family, _family_options(n, m))
 
 
-def backend_settings(backend: str, viewpoint: str | None, encoding: str | None) -> dict:
-    """The options that `backend` takes, from the flags; a flag it cannot use is an error."""
-    settings = {}
-    if viewpoint is not None:
-        if backend not in ("cpsat", "csp"):
-            raise click.UsageError(f"--viewpoint does not apply to the {backend} backend")
-        settings["viewpoint"] = viewpoint
-    if encoding is not None:
-        if backend != "sat":
-            raise click.UsageError(f"--encoding does not apply to the {backend} backend")
-        settings["encoding"] = encoding
-    return settings
+def backend_settings(viewpoint: str | None, encoding: str | None) -> dict[str, object]:
+    """The backend options given on the command line; the router narrows the choice to the
+    strategies that take them (a --viewpoint to cpsat and csp), and refuses when none does."""
+    return {key: value for key, value in (("viewpoint", viewpoint), ("encoding", encoding)) if value is not None}
 
 
 def describe(target: Target) -> dict:
@@ -114,10 +117,6 @@ def describe(target: Target) -> dict:
     return {"name": target.name, "rows": target.rows, "cols": target.cols, "piece": target.piece.name,
             "pieces": target.pieces, "toroidal": target.toroidal,
             "pawns": sorted(target.pawns), "fixed": sorted(target.fixed)}
-
-
-def print_json(payload: dict) -> None:
-    click.echo(json.dumps(payload, indent=2))
 
 
 def explain_none(family: str, n: int, m: int | None) -> str | None:

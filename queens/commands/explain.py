@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import click
 
-from queens.commands.common import json_option, make_puzzle, out, print_json, puzzle_options
+from queens.commands.answer import payload, print_payload
+from queens.commands.common import json_option, make_puzzle, out, puzzle_options
 from queens.commands.layout import one_puzzle
 from queens.explain import explain
 
@@ -17,7 +18,7 @@ def explain_command(family, n, m, as_json) -> int:
     puzzle = one_puzzle(make_puzzle(family, n, m), "explain")
     explanation = explain(puzzle)
     if as_json:
-        print_json(explanation.to_json())
+        print_payload(payload("explain", puzzle, None, verified=False, **explanation.to_json()))
     else:
         out.print(explanation.text(), markup=False)
     return 0

@@ -1,38 +1,46 @@
-"""`queens solve` and `queens show`: one solution, as a board and as data."""
+"""`queens solve` and `queens show`: one solution, as a board and as data.
+
+The router picks the strategy (--backend and --method narrow it): the construction for plain
+n-queens, the completion solver for any board with that structure and pre-placed queens, a
+backend's search otherwise. The answer says which strategy answered and why.
+"""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import click
 
+from queens.commands.answer import answered_by, payload, print_payload
 from queens.commands.common import (
     backend_options,
     backend_settings,
-    describe,
     err,
     explain_none,
     json_option,
     make_puzzle,
+    method_option,
     out,
-    print_json,
     puzzle_options,
 )
-from queens.commands.large import method_options, save_cells, solve_large
+from queens.commands.large import check_writable, output_options, save_result
 from queens.models import Puzzle
 from queens.pictures import MAX_DRAWN, Board, heat_map
 from queens.solvers import Result, Status
+from queens.solvers.backend import Task
 from queens.solvers.classes import solve_target
+from queens.solvers.strategies import MAX_LISTED
 
 
-def _solve(family: str, n: int, m: int | None, backend: str, time_limit: float | None,
-           viewpoint: str | None, encoding: str | None) -> tuple[Puzzle, Result]:
+def _solve(family: str, n: int, m: int | None, backend: str | None, method: str | None,
+           time_limit: float | None, options: dict[str, object]) -> tuple[Puzzle, Result]:
     target = make_puzzle(family, n, m)
-    err.print(f"solving {target.name} with {backend} ...")
-    puzzle, result = solve_target(target, backend, time_limit=time_limit,
-                                  **backend_settings(backend, viewpoint, encoding))
-    err.print(f"{result.status.value} in {result.wall_time:.3f} s")
+    err.print(f"solving {target.name} ...")
+    puzzle, result = solve_target(target, backend, method=method, time_limit=time_limit, **options)
+    err.print(f"{result.status.value}: {answered_by(result)}")
     if result.status is Status.INFEASIBLE and (note := explain_none(family, n, m)):
         err.print(f"why: {note}")
-    return puzzle or target, result
+    return puzzle or (target if isinstance(target, Puzzle) else target.choices[0][0]), result
 
 
 def _exit_code(result: Result) -> int:
@@ -42,31 +50,36 @@ def _exit_code(result: Result) -> int:
 @click.command("solve")
 @puzzle_options
 @backend_options(allow_all=False)
-@method_options
+@method_option(Task.SOLVE, Task.OPTIMISE, Task.COMPLETE)
+@output_options
 @json_option
 def solve_command(family, n, m, backend, time_limit, viewpoint, encoding, method, seed, out_path, fmt,
                   as_json) -> int:
-    """Find one solution (the fewest pieces for domination)."""
-    if method != "search":
-        if backend != "cpsat" or viewpoint or encoding:
-            raise click.UsageError("--backend, --viewpoint and --encoding apply to --method search only")
-        return solve_large(family, n, m, method, seed=seed, time_limit=time_limit, out_path=out_path, fmt=fmt,
-                           as_json=as_json)
-    puzzle, result = _solve(family, n, m, backend, time_limit, viewpoint, encoding)
-    if out_path is not None and result.solution is not None:
-        save_cells(puzzle, result.solution, out_path, fmt)
+    """Find one solution (the fewest pieces for domination), by the fastest strategy that can."""
+    check_writable(out_path)
+    options = backend_settings(viewpoint, encoding) | ({} if seed is None else {"seed": seed})
+    puzzle, result = _solve(family, n, m, backend, None if method == "auto" else method, time_limit, options)
+    if out_path is not None:
+        save_result(puzzle, result, out_path, fmt)
     if as_json:
-        print_json({"puzzle": describe(puzzle), "result": result.to_json()})
+        print_payload(payload("solve", puzzle, result, verified=result.solution is not None or
+                              result.columns is not None, out=None if out_path is None else str(out_path)))
         return _exit_code(result)
-    if result.solution is None:
-        out.print(f"{puzzle.name}: {result.status.value}")
-        return _exit_code(result)
+    _print_solution(puzzle, result, out_path)
+    return _exit_code(result)
+
+
+def _print_solution(puzzle: Puzzle, result: Result, out_path: Path | None) -> None:
+    out.print(f"{puzzle.name}: {result.status.value} by {answered_by(result)}")
+    if result.why:
+        out.print(f"strategy: {result.backend}/{result.method}, {result.why}", markup=False)
     cells = result.solution
-    out.print(f"{puzzle.name}: {result.status.value} by {backend} in {result.wall_time:.3f} s")
-    if puzzle.cols <= MAX_DRAWN:
-        out.print(Board(puzzle, cells).text(unicode=True))
-    out.print("cells: " + " ".join(f"{r},{c}" for r, c in cells))
-    return 0
+    if cells is not None:
+        if puzzle.cols <= MAX_DRAWN:
+            out.print(Board(puzzle, cells).text(unicode=True))
+        out.print("cells: " + " ".join(f"{r},{c}" for r, c in cells))
+    elif result.columns is not None and out_path is None:
+        out.print(f"{len(result.columns):,} columns not printed (more than {MAX_LISTED:,}): use --out FILE")
 
 
 @click.command("show")
@@ -80,18 +93,22 @@ def solve_command(family, n, m, backend, time_limit, viewpoint, encoding, method
 @json_option
 def show_command(family, n, m, backend, time_limit, viewpoint, encoding, plain, svg_path, png_path, heat_path,
                  as_json) -> int:
-    """Draw one solution as a board (and as pictures with --svg/--png/--heat-map)."""
+    """Draw one solution as a board (and as pictures with --svg/--png/--heat-map), found by a
+    backend's search (default: the fastest backend that can)."""
     if n > MAX_DRAWN or (m or 0) > MAX_DRAWN:
         raise click.UsageError(f"show draws boards up to {MAX_DRAWN} wide; use solve for larger ones")
-    puzzle, result = _solve(family, n, m, backend, time_limit, viewpoint, encoding)
+    for path in (svg_path, png_path, heat_path):
+        check_writable(None if path is None else Path(path))
+    puzzle, result = _solve(family, n, m, backend, "search", time_limit, backend_settings(viewpoint, encoding))
     for path in (svg_path, png_path):
         if path:
             err.print(f"wrote {Board.of(puzzle, result).save(path)}")
     if heat_path:
-        err.print(f"wrote {heat_map(puzzle, backend, time_limit=time_limit).save(heat_path)}")
+        err.print(f"wrote {heat_map(puzzle, backend or 'native', time_limit=time_limit).save(heat_path)}")
     drawing = Board(puzzle, result.solution or ()).text(unicode=not plain)
     if as_json:
-        print_json({"puzzle": describe(puzzle), "result": result.to_json(), "board": drawing.splitlines()})
+        print_payload(payload("show", puzzle, result, verified=result.solution is not None,
+                              board=drawing.splitlines()))
     elif result.solution is None:
         out.print(f"{puzzle.name}: {result.status.value}")
     else:

@@ -41,6 +41,7 @@ class Native(Backend):
 
     name = "native"
     count_limit = _kernel.MAX_CELLS
+    cell_limit = _kernel.MAX_CELLS
 
     def __init__(self, threads: int | None = None, counter: str = "auto") -> None:
         super().__init__()

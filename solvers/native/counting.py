@@ -13,13 +13,13 @@ threads or the interruptions: a resumed total is bit-identical to an uninterrupt
 
 from __future__ import annotations
 
-import os
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass
 
 from queens.models import TimeLimit, Unsupported
+from queens.solvers.cores import default_threads
 from queens.solvers.native import _fast
 from queens.solvers.native.ledger import Classes, Ledger
 
@@ -92,14 +92,6 @@ def count_batch(n: int, batch: list[tuple[int, ...]], kernel: str = "auto",
                 stop: bytearray | None = None) -> list[tuple[int, int, int, int] | None]:
     """Count a batch in C (runs on a worker: a thread here, a process on Dask)."""
     return _fast.count(n, batch, kernel=kernel, stop=stop)
-
-
-def default_threads() -> int:
-    """The cores this process may run on."""
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # not Linux
-        return os.cpu_count() or 1
 
 
 def check_threads(threads: object) -> int:

@@ -1,0 +1,62 @@
+"""One shape for every command's answer: the JSON of docs/json.md (validated against
+docs/queens-output.schema.json by the tests) and the text lines that say who answered and why.
+
+Whichever path answered (a backend's search, split counting, the fast counter, the completion
+solver, the construction, the local search, the streaming verifier), the same top-level keys
+come out: command, puzzle, backend, method, why, status, solutions, count, lower_bound,
+objective, time_s, verified; anything a command adds goes under `details`.
+"""
+
+from __future__ import annotations
+
+import json
+
+import click
+
+from queens.commands.common import describe, err
+from queens.models.families import Target
+from queens.solvers import Result, Status
+
+MAX_JSON_SOLUTION = 1000
+"""Solutions of larger boards are written with --out, not listed in the JSON."""
+
+
+def payload(command: str, target: Target | None, result: Result | None, *, verified: bool,
+            **details: object) -> dict:
+    """The answer as one JSON object (see the module docstring)."""
+    solutions = [] if result is None else [[list(cell) for cell in s] for s in result.solutions
+                                           if len(s) <= MAX_JSON_SOLUTION]
+    return {
+        "command": command,
+        "puzzle": None if target is None else describe(target),
+        "backend": None if result is None else result.backend,
+        "method": None if result is None else result.method,
+        "why": "" if result is None else result.why,
+        "status": "ok" if result is None else result.status.value,
+        "solutions": solutions,
+        "count": None if result is None else result.count,
+        "lower_bound": result is not None and result.status is Status.LIMIT and result.count is not None,
+        "objective": None if result is None else result.objective,
+        "time_s": 0.0 if result is None else round(result.wall_time, 6),
+        "verified": verified,
+        "stats": {} if result is None else _plain(result.stats),
+        "details": details,
+    }
+
+
+def _plain(stats: dict) -> dict:
+    return {str(key): value for key, value in stats.items() if isinstance(value, int | float | str | bool)}
+
+
+def print_payload(data: dict) -> None:
+    click.echo(json.dumps(data, indent=2))
+
+
+def announce(target: Target, result_or_strategy: str, why: str) -> None:
+    """The progress line on stderr, before the work starts: what answers, and why."""
+    err.print(f"{target.name}: {result_or_strategy} ({why})", markup=False)
+
+
+def answered_by(result: Result) -> str:
+    """'native/fast in 0.004 s' : who answered, for the text output."""
+    return f"{result.backend}/{result.method} in {result.wall_time:.3f} s"

@@ -1,0 +1,273 @@
+"""Every registered strategy: each backend's search and split counting (derived from the backend
+registry, so a new backend is one line there), and the methods the native code and numpy add
+for the queen graph on a full n x n board (the fast D4 counter, the completion solver, the
+construction, the local search, the streaming verifier).
+
+Those methods recognise their structure in the puzzle's outline (`Outline.queen_graph`: exactly
+one per row and column, at most one per diagonal, no holes or blockers, any fixed pieces), so a
+`Puzzle` written by hand gets them exactly as `nqueens` and `completion` do.
+"""
+
+from __future__ import annotations
+
+import inspect
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+from queens.models import LineKind, QueensError, TimeLimit, verify
+from queens.solvers import native
+from queens.solvers.api import AUTO_SPLIT_CELLS, count, solve
+from queens.solvers.backend import Backend, Task
+from queens.solvers.registry import BACKENDS, get_backend
+from queens.solvers.result import Result, Status
+from queens.solvers.strategy import Strategy, Subject
+
+MAX_LISTED = 1000
+"""Largest n whose column-array solution is also given as cells (printed, listed in JSON)."""
+
+BY_SEARCH = frozenset({Task.SOLVE, Task.COMPLETE, Task.ENUMERATE, Task.COUNT, Task.OPTIMISE})
+
+
+def _engine(backend: str) -> tuple[Backend | None, str | None]:
+    """A default instance of `backend`, or the reason it cannot be had (not installed)."""
+    try:
+        return get_backend(backend), None
+    except QueensError as error:
+        return None, str(error)
+
+
+def _queen_graph(subject: Subject, *, fixed: bool) -> tuple[int | None, str | None]:
+    """n when the subject is the queen graph on a full n x n board (fixed pieces allowed only if
+    `fixed`), else the reason it is not."""
+    outline = subject.outline
+    n = outline.queen_graph
+    if n is None:
+        return None, ("needs n queens on a full n x n board: one per row and column, at most one per diagonal, "
+                      "no holes, blockers or covers")
+    if outline.fixed and not fixed:
+        return None, "answers boards without pre-placed pieces"
+    return n, None
+
+
+def _backend_refusal(engine: Backend, subject: Subject, task: Task) -> str | None:
+    """The backend's own limits (before lowering) and structural checks (after)."""
+    puzzle = subject.puzzle
+    return engine.limits(puzzle.rows, puzzle.cols, task) or engine.supports(subject.model)
+
+
+@dataclass(frozen=True)
+class Search(Strategy):
+    """A backend's own search: finds, enumerates, counts (natively, or by enumerating) and minimises."""
+
+    def supports(self, subject: Subject, task: Task) -> str | None:
+        engine, missing = _engine(self.backend)
+        if engine is None:
+            return missing
+        return _backend_refusal(engine, subject, task)
+
+    def options(self) -> frozenset[str]:
+        return _init_options(self.backend)
+
+    def check(self, options: dict[str, object]) -> None:
+        get_backend(self.backend, **options)
+
+    def run(self, subject: Subject, task: Task, time_limit: float | None, options: dict[str, object]) -> Result:
+        if task is Task.COUNT:
+            simple = {"counter": "simple"} if "counter" in self.options() else {}  # the fast one is its own strategy
+            return count(subject.puzzle, self.backend, time_limit=time_limit, split=False, **simple, **options)
+        return solve(subject.puzzle, self.backend, time_limit=time_limit, **options)
+
+
+@dataclass(frozen=True)
+class Split(Strategy):
+    """Counting by decomposition on an enumerating backend (queens.solvers.split)."""
+
+    def supports(self, subject: Subject, task: Task) -> str | None:
+        engine, missing = _engine(self.backend)
+        if engine is None:
+            return missing
+        if type(engine).count is not Backend.count:
+            return f"{self.backend} counts without enumerating: nothing to split"
+        outline = subject.outline
+        if outline.minimise:
+            return "splits counts of a fixed number of pieces only"
+        if not any(f.kinds == {LineKind.EXACTLY_ONE} for f in outline.families):
+            return "needs a family of exactly-one lines to split on"
+        return _backend_refusal(engine, subject, task)
+
+    def worth(self, subject: Subject) -> bool:
+        return subject.puzzle.rows * subject.puzzle.cols >= AUTO_SPLIT_CELLS
+
+    def options(self) -> frozenset[str]:
+        return _init_options(self.backend) | {"processes"}
+
+    def check(self, options: dict[str, object]) -> None:
+        get_backend(self.backend, **{k: v for k, v in options.items() if k != "processes"})
+
+    def run(self, subject: Subject, task: Task, time_limit: float | None, options: dict[str, object]) -> Result:
+        from queens.solvers.split import count_split  # imports the process pool only when splitting
+
+        return count_split(subject.puzzle, self.backend, time_limit=time_limit, **options)
+
+
+@dataclass(frozen=True)
+class FastCount(Strategy):
+    """The D4 symmetry-class counter (fastcount.c) for the plain queen graph."""
+
+    def supports(self, subject: Subject, task: Task) -> str | None:
+        n, reason = _queen_graph(subject, fixed=False)
+        if n is None:
+            return reason
+        missing = native.missing("_fast")
+        if missing:
+            return missing
+        from queens.solvers.native.counting import MAX_N
+
+        return None if 4 <= n <= MAX_N else f"counts 4 <= n <= {MAX_N}, not n = {n}"
+
+    def options(self) -> frozenset[str]:
+        return frozenset({"threads"})
+
+    def run(self, subject: Subject, task: Task, time_limit: float | None, options: dict[str, object]) -> Result:
+        found = count(subject.puzzle, "native", time_limit=time_limit, split=False, counter="fast", **options)
+        return _as(found, self)
+
+
+@dataclass(frozen=True)
+class Completion(Strategy):
+    """The exact completion solver (solvers/completion.py): local search and a complete search
+    in turns, so "no solution" is always a proof."""
+
+    def supports(self, subject: Subject, task: Task) -> str | None:
+        n, reason = _queen_graph(subject, fixed=True)
+        if n is None:
+            return reason
+        missing = native.missing("_completion") or native.missing("_localsearch")
+        if missing:
+            return missing
+        from queens.solvers.native import _completion
+
+        return None if n <= _completion.MAX_N else f"completes n <= {_completion.MAX_N:,}, not n = {n:,}"
+
+    def options(self) -> frozenset[str]:
+        return frozenset({"seed"})
+
+    def run(self, subject: Subject, task: Task, time_limit: float | None, options: dict[str, object]) -> Result:
+        from queens.solvers.completion import solve_completion
+
+        puzzle = subject.puzzle
+        queens = np.array(sorted(puzzle.fixed), np.int64).reshape(-1, 2)
+        start = time.perf_counter()
+        try:
+            found = solve_completion(puzzle.rows, queens, time_limit=time_limit, seed=int(options.get("seed", 0)))
+        except TimeLimit:
+            return Result(self.backend, Status.LIMIT, wall_time=time.perf_counter() - start, method=self.method)
+        stats = {"by": found.method, **found.stats}
+        return _columns(subject, found.columns, self, found.wall_time, stats)
+
+
+@dataclass(frozen=True)
+class Construction(Strategy):
+    """The O(n) explicit construction (solvers/construct.py)."""
+
+    def supports(self, subject: Subject, task: Task) -> str | None:
+        return _queen_graph(subject, fixed=False)[1]
+
+    def run(self, subject: Subject, task: Task, time_limit: float | None, options: dict[str, object]) -> Result:
+        from queens.solvers.construct import construct
+
+        start = time.perf_counter()
+        columns = construct(subject.puzzle.rows)
+        return _columns(subject, columns, self, time.perf_counter() - start, {})
+
+
+@dataclass(frozen=True)
+class LocalSearch(Strategy):
+    """Conflict-minimising local search (solvers/local_search.py): a random solution per seed."""
+
+    def supports(self, subject: Subject, task: Task) -> str | None:
+        return _queen_graph(subject, fixed=False)[1] or native.missing("_localsearch")
+
+    def options(self) -> frozenset[str]:
+        return frozenset({"seed"})
+
+    def run(self, subject: Subject, task: Task, time_limit: float | None, options: dict[str, object]) -> Result:
+        from queens.solvers.local_search import random_solution
+
+        start = time.perf_counter()
+        try:
+            columns = random_solution(subject.puzzle.rows, seed=int(options.get("seed", 0)), time_limit=time_limit)
+        except TimeLimit:
+            return Result(self.backend, Status.LIMIT, wall_time=time.perf_counter() - start, method=self.method)
+        return _columns(subject, columns, self, time.perf_counter() - start, {})
+
+
+@dataclass(frozen=True)
+class StreamVerify(Strategy):
+    """The streaming O(n) checker of placement files (models/verify_stream.py): one queen per
+    row of a square board, read in chunks; what `queens verify` runs."""
+
+    def supports(self, subject: Subject, task: Task) -> str | None:
+        return _queen_graph(subject, fixed=True)[1]
+
+    def run(self, subject: Subject, task: Task, time_limit: float | None, options: dict[str, object]) -> Result:
+        """Checks the file `options["path"]` (of n = `options["n"]`, or as its header says):
+        `count` is the queens it holds, `stats["n"]` the board; a conflict raises."""
+        from queens.models.verify_stream import verify_file
+
+        start = time.perf_counter()
+        n = options.get("n")
+        side, queens = verify_file(Path(str(options["path"])), None if n is None else int(str(n)))
+        status = Status.SOLVED if queens == side else Status.COMPLETE
+        return Result(self.backend, status, count=queens, wall_time=time.perf_counter() - start,
+                      stats={"n": side}, method=self.method)
+
+
+def _init_options(backend: str) -> frozenset[str]:
+    """The options a backend's constructor takes (read from its signature, not listed by hand)."""
+    engine, _ = _engine(backend)
+    if engine is None:
+        return frozenset()
+    return frozenset(inspect.signature(type(engine).__init__).parameters) - {"self"}
+
+
+def _as(result: Result, strategy: Strategy) -> Result:
+    return Result(strategy.backend, result.status, result.solutions, result.count, result.objective,
+                  result.wall_time, result.stats, strategy.method)
+
+
+def _columns(subject: Subject, columns: np.ndarray | None, strategy: Strategy, seconds: float,
+             stats: dict[str, int | float | str]) -> Result:
+    """A column-array answer as a Result: checked by the streaming verifier inside the method,
+    and by the puzzle's own checker too when it is small enough to list."""
+    if columns is None:
+        return Result(strategy.backend, Status.INFEASIBLE, wall_time=seconds, stats=stats, method=strategy.method)
+    listed: tuple = ()
+    if len(columns) <= MAX_LISTED:
+        listed = (verify(subject.puzzle, enumerate(columns.tolist())),)
+    return Result(strategy.backend, Status.SOLVED, listed, wall_time=seconds, stats=stats, method=strategy.method,
+                  columns=columns)
+
+
+SEARCH_WHY = "the backend's own search"
+STRATEGIES: tuple[Strategy, ...] = (
+    FastCount("native", "fast", frozenset({Task.COUNT}),
+              "the D4 symmetry-class counter: the fastest exact count of plain n-queens (0.23x classic.c at n = 16)"),
+    Construction("python", "construct", frozenset({Task.SOLVE}),
+                 "the O(n) explicit construction: no search at all (n = 10^7 in 0.44 s)"),
+    Completion("native", "complete", frozenset({Task.SOLVE, Task.COMPLETE}),
+               "the exact completion solver: milliseconds at n = 1000 (mean 0.64 ms for 300 queens), "
+               "and 'no' is a proof"),
+    LocalSearch("native", "random", frozenset({Task.SOLVE}),
+                "conflict-minimising local search: a different random solution per seed, O(n)"),
+    *(Search(name, "search", BY_SEARCH, SEARCH_WHY) for name in BACKENDS),
+    *(Split(name, "split", frozenset({Task.COUNT}),
+            "counting by decomposition in parallel processes (Q(12): sat 1.6 -> 0.7 s, csp 3.6 -> 1.1 s)")
+      for name in BACKENDS),
+    StreamVerify("python", "verify", frozenset({Task.VERIFY}), "the streaming O(n) checker"),
+)
+"""Every strategy. A backend added to `queens.solvers.registry.BACKENDS` gets its search and
+split counting here without further edits (split refuses, with its reason, a backend that
+counts without enumerating)."""

@@ -1,0 +1,71 @@
+"""One way of answering: a backend's search, split counting, the fast D4 counter, the completion
+solver, the construction, the local search, the streaming verifier.
+
+Each strategy says which tasks it answers and, for a given puzzle, whether it can (`supports`:
+None, or the reason it cannot) before it is asked. It reads the puzzle's structure (its
+`Outline`, and the constraint model when it needs more), never its name. The router
+(`queens.solvers.router`) asks them in the measured order and runs the first that can.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+from functools import cached_property
+
+from queens.models import ConstraintModel, Puzzle, lower
+from queens.models.outline import Outline, direct_outline, outline_of
+from queens.solvers.backend import Task
+from queens.solvers.result import Result
+
+
+class Subject:
+    """A puzzle on its way to an answer: its outline at once (cheap for the large plain boards),
+    its constraint model only when a strategy needs it, built once."""
+
+    def __init__(self, puzzle: Puzzle) -> None:
+        self.puzzle = puzzle
+
+    @cached_property
+    def model(self) -> ConstraintModel:
+        return lower(self.puzzle)
+
+    @cached_property
+    def outline(self) -> Outline:
+        return direct_outline(self.puzzle) or outline_of(self.model)
+
+
+@dataclass(frozen=True)
+class Strategy(ABC):
+    """`backend`: what runs it (a backend's name, or "python" for pure numpy code); `method`:
+    how (search, split, fast, complete, construct, random, verify); `why`: what makes it the
+    choice when it can answer (the measurement behind its place in the order)."""
+
+    backend: str
+    method: str
+    tasks: frozenset[Task]
+    why: str
+
+    @property
+    def name(self) -> str:
+        return f"{self.backend}/{self.method}"
+
+    @abstractmethod
+    def supports(self, subject: Subject, task: Task) -> str | None:
+        """Why this strategy cannot answer `task` on `subject`, or None when it can."""
+
+    def worth(self, subject: Subject) -> bool:
+        """Whether the router should pick this strategy unasked (it can, but is it worth it here?)."""
+        return True
+
+    def options(self) -> frozenset[str]:
+        """The options (--viewpoint, --encoding, threads, seed, ...) this strategy takes."""
+        return frozenset()
+
+    def check(self, options: dict[str, object]) -> None:
+        """Refuse option values this strategy cannot take (BadOption), before any work."""
+        return None
+
+    @abstractmethod
+    def run(self, subject: Subject, task: Task, time_limit: float | None, options: dict[str, object]) -> Result:
+        """The answer, verified; `supports` said it can."""
