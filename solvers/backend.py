@@ -15,6 +15,7 @@ from __future__ import annotations
 import time
 from abc import ABC, abstractmethod
 from collections.abc import Iterator
+from dataclasses import dataclass
 from enum import Enum
 from typing import ClassVar
 
@@ -53,6 +54,18 @@ def seconds_left(deadline: float | None, message: str) -> float:
     if left <= 0:
         raise TimeLimit(message)
     return left
+
+
+@dataclass(frozen=True)
+class Optimum:
+    """What an optimiser reached: the best solution found and its value (pieces per group), and
+    whether that value is proved optimal; when it is not (the time ran out), `bound` is the best
+    value not yet ruled out (at least `value` when maximising, at most when minimising)."""
+
+    solution: Placement | None
+    value: int | None
+    proved: bool
+    bound: int | None = None
 
 
 class Backend(ABC):
@@ -117,3 +130,31 @@ class Backend(ABC):
             if found is not None:
                 return found
         return None
+
+    def optimise(self, model: ConstraintModel, deadline: float | None) -> Optimum:
+        """The objective's best value, by one question per value (`ConstraintModel.at_value`):
+        maximising, m = least, least + 1, ... until m is impossible when the model is downward
+        closed (then so is every larger m), else from the largest m down to the first possible;
+        minimising, upward to the first possible. Each "impossible" is this backend's proof (an
+        UNSAT answer, an exhausted search), so the optimum it returns is proved."""
+        objective = model.objective
+        assert objective is not None
+        upward = objective.sense == "minimise" or model.downward_closed
+        values = range(objective.least, objective.top + 1)
+        best: Optimum = Optimum(None, None, False, objective.top if objective.sense == "maximise" else objective.least)
+        for value in values if upward else reversed(values):
+            try:
+                found = self.find(model.at_value(value), deadline)
+            except TimeLimit:
+                return best
+            if found is not None:
+                best = Optimum(found, value, False, best.bound)
+                if objective.sense == "minimise" or not upward:
+                    return Optimum(found, value, True)
+            elif objective.sense == "minimise":
+                best = Optimum(None, None, False, value + 1)
+            elif upward:
+                return Optimum(best.solution, best.value, True, best.value)
+            else:
+                best = Optimum(None, None, False, value - 1)
+        return Optimum(best.solution, best.value, True, best.value)

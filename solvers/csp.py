@@ -159,7 +159,7 @@ class Csp(Backend):
     @staticmethod
     def _boolean(model: ConstraintModel):
         problem = constraint.Problem()
-        name = {cell: f"x{cell[0]}_{cell[1]}" for cell in model.cells}
+        name = {cell: f"x{model.index[cell]}" for cell in model.cells}
         for cell, var in name.items():
             problem.addVariable(var, [1] if cell in model.fixed else [0, 1])
         for line in model.lines:
@@ -167,6 +167,9 @@ class Csp(Backend):
             problem.addConstraint(kind(1), [name[c] for c in line.cells])
         for cover in model.covers:
             problem.addConstraint(constraint.MinSumConstraint(1), [name[c] for c in cover])
+        for count in model.counts:
+            problem.addConstraint(constraint.MinSumConstraint(count.at_least), [name[c] for c in count.cells])
+            problem.addConstraint(constraint.MaxSumConstraint(count.at_most), [name[c] for c in count.cells])
         if model.size is not None and not model.size_implied:
             problem.addConstraint(constraint.ExactSumConstraint(model.size), list(name.values()))
         cell_of = {var: cell for cell, var in name.items()}

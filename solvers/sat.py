@@ -63,6 +63,23 @@ def cnf(model: ConstraintModel, encoding: str = DEFAULT_ENCODING) -> tuple[CNF, 
     return Sat(encoding)._cnf(model)
 
 
+def _count_clauses(literals: list[int], at_least: int, at_most: int, top: int) -> tuple[list[list[int]], int]:
+    """Between `at_least` and `at_most` of `literals` (a count per army or per line), each side
+    a totalizer (Bailleux & Boufkhad 2003) unless it is trivial; and the new top variable."""
+    clauses: list[list[int]] = []
+    if at_least > len(literals):
+        return [[]], top
+    if at_least > 0:
+        part = CardEnc.atleast(lits=literals, bound=at_least, top_id=top, encoding=EncType.totalizer)
+        clauses += part.clauses
+        top = max(top, part.nv)
+    if at_most < len(literals):
+        part = CardEnc.atmost(lits=literals, bound=at_most, top_id=top, encoding=EncType.totalizer)
+        clauses += part.clauses
+        top = max(top, part.nv)
+    return clauses, top
+
+
 class Sat(Backend):
     name = "sat"
 
@@ -91,6 +108,9 @@ class Sat(Backend):
             cnf.append([var[c] for c in cover])
         for c in model.fixed:
             cnf.append([var[c]])
+        for count in model.counts:
+            clauses, top = _count_clauses([var[c] for c in count.cells], count.at_least, count.at_most, top)
+            cnf.extend(clauses)
         if model.size is not None and not model.size_implied:
             part = CardEnc.equals(lits=list(var.values()), bound=model.size, top_id=top,
                                   encoding=EncType.totalizer)
@@ -121,6 +141,11 @@ class Sat(Backend):
         for c in model.fixed:
             solver.add_clause([var[c]])
         clauses += len(model.covers) + len(model.fixed)
+        for count in model.counts:
+            literals = [var[c] for c in count.cells]
+            solver.add_atmost(literals, count.at_most)
+            solver.add_atmost([-v for v in literals], len(literals) - count.at_least)  # at least
+            cardinality += 2
         if model.size is not None and not model.size_implied:
             solver.add_atmost(list(var.values()), model.size)
             solver.add_atmost([-v for v in var.values()], len(var) - model.size)  # at least size
