@@ -120,6 +120,10 @@ class ArmyPuzzle:
                 raise InvalidBoard(f"a piece of {army.name} stands on a hole or blocker")
 
     @property
+    def rows(self) -> int:
+        return self.shape[0]
+
+    @property
     def dimensions(self) -> int:
         return len(self.shape)
 
