@@ -3,8 +3,8 @@
 A puzzle is lowered once (`queens.models.lowering.lower`) to Boolean *cell variables* (one per cell
 that may hold a piece) and four kinds of constraint:
 
-- *lines*: at most one / exactly one piece among some cells, grouped in families
-  (rows, columns, diagonals, knight pairs, ...);
+- *lines*: between `at_least` and `at_most` pieces among some cells (usually at most one or
+  exactly one), grouped in families (rows, columns, diagonals, knight pairs, ...);
 - *covers*: at least one piece among some cells (domination);
 - *fixed* cells that must hold a piece;
 - the *size*: how many pieces in all, or an objective to minimise it.
@@ -30,8 +30,30 @@ class LineKind(Enum):
 
 @dataclass(frozen=True)
 class Line:
+    """Between `at_least` and `at_most` pieces on `cells`: one rook per row is (1, 1), two
+    per row and column (A001499) is (2, 2), a queen's diagonal (0, 1).
+
+    >>> Line(((0, 0), (0, 1))).kind
+    <LineKind.AT_MOST_ONE: 'at most one'>
+    >>> Line(((0, 0), (0, 1)), at_most=2, at_least=2).bounds
+    (2, 2)
+    """
+
     cells: tuple[Cell, ...]
-    kind: LineKind
+    at_most: int = 1
+    at_least: int = 0
+
+    @property
+    def bounds(self) -> tuple[int, int]:
+        return self.at_least, self.at_most
+
+    @property
+    def kind(self) -> LineKind | None:
+        """The two bounds every backend has a fast path for, or None for any other bound."""
+        return _KINDS.get(self.bounds)
+
+
+_KINDS = {(0, 1): LineKind.AT_MOST_ONE, (1, 1): LineKind.EXACTLY_ONE}
 
 
 @dataclass(frozen=True)
@@ -63,6 +85,15 @@ class LineFamily:
     def exactly_one(self) -> bool:
         return bool(self.lines) and all(line.kind is LineKind.EXACTLY_ONE for line in self.lines)
 
+    @property
+    def exact(self) -> int | None:
+        """k when every line holds exactly k pieces (by pigeonhole), else None."""
+        bounds = {line.bounds for line in self.lines}
+        if len(bounds) == 1:
+            low, high = bounds.pop()
+            return high if low == high else None
+        return None
+
 
 @dataclass(frozen=True)
 class ConstraintModel:
@@ -82,6 +113,12 @@ class ConstraintModel:
     size: int | None = None
     size_implied: bool = False
     minimise: bool = False
+
+    @property
+    def one_per_line(self) -> bool:
+        """Every line says "at most one" or "exactly one": what bitset kernels and the
+        row viewpoints assume."""
+        return all(line.at_most == 1 for line in self.lines)
 
     @property
     def lines(self) -> Iterator[Line]:

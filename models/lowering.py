@@ -4,9 +4,9 @@ The rules, each a small pure function:
 - a sliding piece makes one family of lines per ray direction; pawns cut lines into segments,
   forbidden cells are dropped from lines but do not cut them;
 - a leaping piece makes a family of two-cell lines (the pairs one leap apart);
-- pigeonhole: when a family has exactly as many non-empty lines as there are pieces, every line
-  holds exactly one piece (this is how n-queens gets "one queen per row and per column"
-  without anyone writing it);
+- pigeonhole: when a family's lines can hold exactly as many pieces as there are (lines times
+  `per_line`), every line holds exactly `per_line` pieces (this is how n-queens gets "one queen
+  per row and per column" without anyone writing it, and 2n rooks "two per row and column");
 - domination makes one cover per square: the square itself and every cell attacking it.
 """
 
@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from queens.models.errors import InvalidBoard
 from queens.models.geometry import walk
-from queens.models.ir import ConstraintModel, Line, LinearKey, LineFamily, LineKind
+from queens.models.ir import ConstraintModel, Line, LinearKey, LineFamily
 from queens.models.pieces import Cell
 from queens.models.puzzle import Puzzle
 
@@ -38,7 +38,7 @@ def lower(puzzle: Puzzle) -> ConstraintModel:
         )
     blocked = puzzle.forbidden | puzzle.pawns
     cells = tuple(
-        (r, c) for r in range(puzzle.rows) for c in range(puzzle.cols) if (r, c) not in blocked
+        (r, c) for r in range(puzzle.rows) for c in range(puzzle.cols) if not blocked or (r, c) not in blocked
     )
     families: list[LineFamily] = []
     if puzzle.independent:
@@ -54,7 +54,7 @@ def lower(puzzle: Puzzle) -> ConstraintModel:
         covers=_covers(puzzle, set(cells)) if puzzle.dominating else (),
         fixed=puzzle.fixed,
         size=puzzle.pieces,
-        size_implied=any(f.exactly_one for f in families),
+        size_implied=any(f.exact is not None for f in families),
         minimise=puzzle.pieces is None,
     )
 
@@ -65,19 +65,28 @@ def _segments(puzzle: Puzzle, direction: Cell) -> list[list[Cell]]:
     back = (-direction[0], -direction[1])
     seen: set[Cell] = set()
     runs: list[list[Cell]] = []
-    for r in range(rows):
-        for c in range(cols):
-            if (r, c) in seen:
-                continue
-            if puzzle.toroidal:
-                line = [(r, c), *walk((r, c), direction, rows, cols, True)]
-            elif 0 <= r + back[0] < rows and 0 <= c + back[1] < cols:
-                continue  # not the first cell of its line; reached from that one
-            else:
-                line = [(r, c), *walk((r, c), direction, rows, cols, False)]
+    for start in _line_starts(puzzle, back):
+        if start in seen:
+            continue
+        line = [start, *walk(start, direction, rows, cols, puzzle.toroidal)]
+        if puzzle.toroidal:
             seen.update(line)
-            runs += _cut_at_pawns(line, puzzle.pawns, cyclic=puzzle.toroidal)
+        runs += _cut_at_pawns(line, puzzle.pawns, cyclic=puzzle.toroidal) if puzzle.pawns else [line]
+    if not puzzle.forbidden:
+        return runs
     return [[cell for cell in run if cell not in puzzle.forbidden] for run in runs]
+
+
+def _line_starts(puzzle: Puzzle, back: Cell) -> list[Cell]:
+    """The first cell of every line: on a plain board the cells whose step back leaves the
+    board (found on the border alone, so 1000 x 1000 lowers in about a second); on a torus
+    every cell, in board order (lines met again are skipped)."""
+    rows, cols = puzzle.rows, puzzle.cols
+    everywhere = ((r, c) for r in range(rows) for c in range(cols))
+    if puzzle.toroidal:
+        return list(everywhere)
+    border = {(r, c) for r in (0, rows - 1) for c in range(cols)} | {(r, c) for r in range(rows) for c in (0, cols - 1)}
+    return sorted(cell for cell in border if not (0 <= cell[0] + back[0] < rows and 0 <= cell[1] + back[1] < cols))
 
 
 def _cut_at_pawns(line: list[Cell], pawns: frozenset[Cell], *, cyclic: bool) -> list[list[Cell]]:
@@ -99,9 +108,9 @@ def _cut_at_pawns(line: list[Cell], pawns: frozenset[Cell], *, cyclic: bool) -> 
 
 def _ray_family(puzzle: Puzzle, direction: Cell) -> LineFamily:
     runs = [run for run in _segments(puzzle, direction) if run]
-    exact = puzzle.pieces is not None and len(runs) == puzzle.pieces
-    kind = LineKind.EXACTLY_ONE if exact else LineKind.AT_MOST_ONE
-    lines = tuple(Line(tuple(run), kind) for run in runs if exact or len(run) > 1)
+    most = puzzle.per_line
+    exact = puzzle.pieces is not None and len(runs) * most == puzzle.pieces
+    lines = tuple(Line(tuple(run), most, most if exact else 0) for run in runs if exact or len(run) > most)
     key = None
     if not puzzle.pawns:
         key = LinearKey(direction[1], -direction[0], puzzle.rows if puzzle.toroidal else None)
@@ -123,7 +132,7 @@ def _leap_family(puzzle: Puzzle, cells: set[Cell]) -> LineFamily:
                 b = (b[0] % puzzle.rows, b[1] % puzzle.cols)
             if b in cells and b != a:
                 pairs.add((min(a, b), max(a, b)))
-    lines = tuple(Line(pair, LineKind.AT_MOST_ONE) for pair in sorted(pairs))
+    lines = tuple(Line(pair) for pair in sorted(pairs))
     return LineFamily(f"{puzzle.piece.name} leaps", lines)
 
 

@@ -28,6 +28,8 @@ class Puzzle:
     - `forbidden`: cells that may not hold a piece; lines of attack pass through them.
     - `pawns`: cells holding a pawn; no piece there, and pawns block sliding attacks.
     - `fixed`: pieces already placed (a completion puzzle).
+    - `per_line`: the most pieces one line of a sliding piece may hold (1: none attack each
+      other; 2 rooks per row and column is `per_line=2`, A001499).
     """
 
     rows: int
@@ -41,11 +43,14 @@ class Puzzle:
     pawns: frozenset[Cell] = field(default_factory=frozenset)
     fixed: frozenset[Cell] = field(default_factory=frozenset)
     title: str = ""
+    per_line: int = 1
 
     def __post_init__(self) -> None:
         for side, label in ((self.rows, "rows"), (self.cols, "columns")):
             if not isinstance(side, int) or isinstance(side, bool) or side <= 0:
                 raise InvalidBoard(f"the board needs a positive number of {label}, got {side!r}")
+        if not isinstance(self.per_line, int) or isinstance(self.per_line, bool) or self.per_line < 1:
+            raise InvalidBoard(f"at most per_line pieces per line needs a positive whole number, got {self.per_line!r}")
         if self.toroidal and self.rows != self.cols:
             raise InvalidBoard("a toroidal board must be square")
         if self.pieces is not None and not 0 <= self.pieces <= self.rows * self.cols:
@@ -61,7 +66,7 @@ class Puzzle:
             raise InvalidBoard(f"pre-placed piece at {min(clash)} stands on a pawn or blocked cell")
         if self.pieces is not None and len(self.fixed) > self.pieces:
             raise InvalidBoard(f"{len(self.fixed)} pre-placed pieces but only {self.pieces} allowed")
-        if self.independent:
+        if self.independent and self.per_line == 1:
             clash = first_attack(self.piece, sorted(self.fixed), rows=self.rows, cols=self.cols,
                                  toroidal=self.toroidal, pawns=self.pawns)
             if clash:
