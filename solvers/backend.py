@@ -56,6 +56,10 @@ class Backend(ABC):
     def solutions(self, model: ConstraintModel, deadline: float | None) -> Iterator[Placement]:
         """Every solution once, lazily; raises TimeLimit at the deadline."""
 
+    def supports(self, model: ConstraintModel) -> str | None:
+        """None when this backend can answer `model`, else the reason it cannot (shown to the user)."""
+        return None
+
     def count(self, model: ConstraintModel, deadline: float | None) -> int | None:
         """The number of solutions if this backend counts without enumerating, else None."""
         return None
