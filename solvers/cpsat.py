@@ -1,7 +1,8 @@
 """The `cpsat` backend: OR-Tools CP-SAT, in two viewpoints.
 
-- `boolean` (default): one Boolean per cell, AddExactlyOne/AddAtMostOne per line, a clause
-  per cover, a linear sum for the size or the objective.
+- `boolean` (default): one Boolean per cell, AddExactlyOne/AddAtMostOne per line (a linear
+  sum between its bounds for any other per-line bound), a clause per cover, a linear sum for
+  the size or the objective.
 - `alldifferent`: the classic integer viewpoint, q[r] = column of the piece in row r, with
   one AllDifferent per line family that has a linear key (columns q[r], diagonals q[r] - r,
   anti-diagonals q[r] + r; modulo n on a torus). Lines without a key (knight pairs, lines cut
@@ -24,7 +25,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 
 from ortools.sat.python import cp_model
-from queens.models import ConstraintModel, LineKind, Placement, TimeLimit, Unsupported
+from queens.models import ConstraintModel, Placement, TimeLimit, Unsupported
 from queens.solvers.backend import Backend, seconds_left
 from queens.solvers.enumeration import callback_stream
 
@@ -66,11 +67,7 @@ class CpSat(Backend):
             if skip_keyed and family.key is not None:
                 continue  # already an AllDifferent (or the rows themselves)
             for line in family.lines:
-                literals = [cell[c] for c in line.cells]
-                if line.kind is LineKind.EXACTLY_ONE:
-                    cp.add_exactly_one(literals)
-                else:
-                    cp.add_at_most_one(literals)
+                _post_line(cp, [cell[c] for c in line.cells], line.at_least, line.at_most)
         for cover in model.covers:
             cp.add_bool_or([cell[c] for c in cover])
         for c in model.fixed:
@@ -89,11 +86,19 @@ class CpSat(Backend):
                       "constraints": len(proto.constraints)}
         return cp, decode
 
+    def supports(self, model: ConstraintModel) -> str | None:
+        if self.viewpoint == "alldifferent":
+            if model.row_family is None:
+                return "the cpsat alldifferent viewpoint needs exactly one piece in every row"
+            if not model.one_per_line:
+                return "the cpsat alldifferent viewpoint needs at most one piece per line"
+        return None
+
     @staticmethod
     def _integer_view(cp: cp_model.CpModel, model: ConstraintModel) -> dict:
         rows = model.row_family
-        if rows is None:
-            raise Unsupported("the alldifferent viewpoint needs exactly one piece in every row")
+        if rows is None or not model.one_per_line:
+            raise Unsupported("the alldifferent viewpoint needs exactly one piece in every row, one per line")
         q = {}
         for line in rows.lines:
             r = line.cells[0][0]
@@ -171,3 +176,13 @@ class CpSat(Backend):
         self._record(solver)
         if outcome and outcome[0] in (cp_model.FEASIBLE, cp_model.UNKNOWN):
             raise TimeLimit("cpsat: time limit reached while enumerating")
+
+
+def _post_line(cp: cp_model.CpModel, literals: list, at_least: int, at_most: int) -> None:
+    """at_least <= sum(literals) <= at_most, with CP-SAT's own constraints for one piece."""
+    if (at_least, at_most) == (1, 1):
+        cp.add_exactly_one(literals)
+    elif (at_least, at_most) == (0, 1):
+        cp.add_at_most_one(literals)
+    else:
+        cp.add_linear_constraint(sum(literals), at_least, at_most)

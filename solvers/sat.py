@@ -48,6 +48,9 @@ NATIVE = "native"
 """Cardinality constraints kept as constraints (Minicard): the default to find one solution."""
 COUNT_ENCODING = "pairwise"
 """The default CNF to enumerate (count) with: Q(11) in 0.31 s, seqcounter 0.48 s, ladder 0.52 s."""
+ONE_ONLY = frozenset({"pairwise", "bitwise", "ladder"})
+"""Encodings pysat offers for a bound of one only; a line holding up to k > 1 pieces falls back
+to `DEFAULT_ENCODING` when no encoding was named, and is refused when one of these was."""
 SOLVERS = {NATIVE: "minicard", "cnf": "cadical195"}
 """The pysat solver for each kind of formula, when none is asked for."""
 
@@ -79,8 +82,11 @@ class Sat(Backend):
         cnf = CNF()
         top = len(var)
         name = name or (self.encoding if self.encoding in ENCODINGS else DEFAULT_ENCODING)
-        encoding = ENCODINGS[name]
+        if name in ONE_ONLY and not model.one_per_line and self.encoding is not None:
+            raise Unsupported(self.supports(model) or f"sat encoding {name!r} encodes at most one per line only")
         for line in model.lines:
+            usable = name not in ONE_ONLY or line.at_most == 1
+            encoding = ENCODINGS[name if usable else DEFAULT_ENCODING]
             for part in _cardinality([var[c] for c in line.cells], line.at_least, line.at_most, top, encoding):
                 cnf.extend(part.clauses)
                 top = max(top, part.nv)
@@ -95,6 +101,12 @@ class Sat(Backend):
             top = max(top, part.nv)
         self.stats = {"encoding": name, "variables": top, "auxiliary": top - len(var), "clauses": len(cnf.clauses)}
         return cnf, {v: c for c, v in var.items()}
+
+    def supports(self, model: ConstraintModel) -> str | None:
+        if self.encoding in ONE_ONLY and not model.one_per_line:
+            return (f"sat encoding {self.encoding!r} encodes at most one piece per line only "
+                    f"(pysat has no bound k > 1 for it); choose e.g. {DEFAULT_ENCODING!r}")
+        return None
 
     def _build_for_size(self, model: ConstraintModel) -> None:
         self._cnf(model)

@@ -52,7 +52,15 @@ class Native(Backend):
     def _build_for_size(self, model: ConstraintModel) -> None:
         self._search(model if model.size is not None else model.with_size(len(model.fixed)))
 
+    def supports(self, model: ConstraintModel) -> str | None:
+        if not model.one_per_line:
+            return "native: its kernel keeps at most one piece per line (a conflict bitset per cell)"
+        return None
+
     def _search(self, model: ConstraintModel) -> tuple[_kernel.Search, int]:
+        refusal = self.supports(model)
+        if refusal:
+            raise Unsupported(refusal)
         ncells = model.rows * model.cols
         if ncells > _kernel.MAX_CELLS:
             raise Unsupported(f"native searches boards of at most {_kernel.MAX_CELLS} cells, got {ncells}")
