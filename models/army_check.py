@@ -22,13 +22,15 @@ from itertools import combinations
 from queens.models.armies import ArmyPuzzle, Moves, Vector
 from queens.models.errors import InvalidPlacement
 from queens.models.geometry import Coord
+from queens.models.ir import Var
 
 ArmyPlacement = tuple[tuple[Coord, ...], ...]
 """One sorted tuple of cells per army, in the puzzle's army order."""
 
 
-def verify_armies(puzzle: ArmyPuzzle, placement: Iterable[tuple[int, Coord]]) -> ArmyPlacement:
-    """The answer as cells per army, or `InvalidPlacement` naming the first broken rule."""
+def verify_armies(puzzle: ArmyPuzzle, placement: Iterable[Var]) -> ArmyPlacement:
+    """The answer as cells per army, or `InvalidPlacement` naming the first broken rule; the
+    placement is (army number, cell) pairs, as a backend returns the model's variables."""
     armies: list[list[Coord]] = [[] for _ in puzzle.armies]
     for a, cell in placement:
         if not 0 <= a < len(armies):

@@ -6,9 +6,9 @@ A variable is (army, cell): army number `a` holds a piece on `cell`. The rules b
   and its leaps are two-cell lines, as in `queens.models.lowering`;
 - `between`: for two armies, a piece of one on x and of the other on y exclude each other when
   either piece attacks the other's cell (two-cell lines);
-- `per_line`: a count (least, most) of all armies' pieces on each line of the family;
+- `per_line`: a line with bounds (least, most) over all armies' pieces on each line of the family;
 - `cover`: each square without a blocker is occupied or attacked by some army;
-- the armies' sizes: a count for a fixed size or range, and the objective for those with a goal
+- the armies' sizes: a line with bounds over the army's cells, or the objective for a goal
   (the armies marked "maximise" hold equal numbers).
 
 >>> from queens.models.armies import Army, ArmyPuzzle
@@ -25,8 +25,9 @@ from itertools import combinations
 from typing import Protocol
 
 from queens.models.armies import Army, ArmyPuzzle, Moves, Vector
+from queens.models.errors import InvalidBoard
 from queens.models.geometry import Box, Coord, Topology
-from queens.models.ir import ConstraintModel, Count, Line, LineFamily, LineKind, Objective, Var
+from queens.models.ir import ConstraintModel, Line, LineFamily, Objective, Var
 
 PER_LINE_DIRECTIONS: dict[str, tuple[Vector, ...]] = {
     "rows": ((0, 1),), "cols": ((1, 0),), "diagonals": ((1, 1), (1, -1)),
@@ -63,24 +64,24 @@ def lower_armies(puzzle: ArmyPuzzle) -> ConstraintModel:
     if puzzle.between:
         families += [_between(puzzle, board, a, b) for a, b in combinations(armies, 2)]
     families = [f for f in families if f.lines]
-    counts = _per_line(puzzle, board, open_cells) + _sizes(puzzle, open_cells)
+    families += [_per_line(puzzle, board), _sizes(puzzle, open_cells)]
     fixed = frozenset((a, c) for a in armies for c in puzzle.armies[a].fixed)
     return ConstraintModel(
         rows=puzzle.shape[0], cols=len(puzzle.armies) * len(puzzle.board_cells) // puzzle.shape[0],
         cells=variables, families=tuple(families),
         covers=_covers(puzzle, board, set(open_cells)) if puzzle.cover else (),
-        fixed=fixed, counts=counts, objective=_objective(puzzle, open_cells),
+        fixed=fixed, objective=_objective(puzzle, open_cells),
         size=size, size_implied=size is not None and any(f.exactly_one for f in families),
         numbering=tuple((a, c) for a in armies for c in puzzle.board_cells),
     )
 
 
 def _cells_family(puzzle: ArmyPuzzle, cells: list[Coord]) -> LineFamily:
-    kind = LineKind.EXACTLY_ONE if puzzle.partition else LineKind.AT_MOST_ONE
+    least = 1 if puzzle.partition else 0
     armies = range(len(puzzle.armies))
     if len(puzzle.armies) == 1 and not puzzle.partition:
         return LineFamily("one piece per cell", ())
-    return LineFamily("one piece per cell", tuple(Line(tuple((a, c) for a in armies), kind) for c in cells))
+    return LineFamily("one piece per cell", tuple(Line(tuple((a, c) for a in armies), 1, least) for c in cells))
 
 
 def _segments(puzzle: ArmyPuzzle, board: Board, direction: Vector) -> Iterator[list[Coord]]:
@@ -122,10 +123,9 @@ def _within(puzzle: ArmyPuzzle, board: Board, a: int, size: int | None) -> list[
     for ray in army.piece.rays:
         runs = [run for run in _segments(puzzle, board, ray) if run]
         exact = len(puzzle.armies) == 1 and len(runs) == size
-        kind = LineKind.EXACTLY_ONE if exact else LineKind.AT_MOST_ONE
-        lines = tuple(Line(tuple((a, c) for c in run), kind) for run in runs if exact or len(run) > 1)
+        lines = tuple(Line(tuple((a, c) for c in run), 1, int(exact)) for run in runs if exact or len(run) > 1)
         families.append(LineFamily(f"{army.name} lines {ray}", lines))
-    leaps = tuple(Line(((a, x), (a, y)), LineKind.AT_MOST_ONE) for x, y in sorted(_leap_pairs(puzzle, board, army.piece)))
+    leaps = tuple(Line(((a, x), (a, y))) for x, y in sorted(_leap_pairs(puzzle, board, army.piece)))
     return [*families, LineFamily(f"{army.name} leaps", leaps)]
 
 
@@ -152,33 +152,37 @@ def _attacked_pairs(puzzle: ArmyPuzzle, board: Board, moves: Moves) -> set[tuple
 def _between(puzzle: ArmyPuzzle, board: Board, a: int, b: int) -> LineFamily:
     first, second = puzzle.armies[a], puzzle.armies[b]
     pairs = _attacked_pairs(puzzle, board, first.piece) | _attacked_pairs(puzzle, board, second.piece)
-    lines = [Line(((a, x), (b, y)), LineKind.AT_MOST_ONE) for p in sorted(pairs) for x, y in (p, p[::-1])]
+    lines = [Line(((a, x), (b, y))) for p in sorted(pairs) for x, y in (p, p[::-1])]
     return LineFamily(f"{first.name} and {second.name}", tuple(lines))
 
 
-def _per_line(puzzle: ArmyPuzzle, board: Board, cells: list[Coord]) -> tuple[Count, ...]:
+def _per_line(puzzle: ArmyPuzzle, board: Board) -> LineFamily:
     armies = range(len(puzzle.armies))
-    counts = []
+    lines = []
     for family, least, most in puzzle.per_line:
         for direction in PER_LINE_DIRECTIONS[family]:
             for run in _segments(puzzle, board, direction):
+                if least > len(run) * len(puzzle.armies):
+                    raise InvalidBoard(f"{least} pieces do not fit on a line of {family} with {len(run)} cells")
                 if run and (least > 0 or most < len(run) * len(puzzle.armies)):
-                    counts.append(Count(tuple((a, c) for c in run for a in armies), least, most))
-    return tuple(counts)
+                    lines.append(Line(tuple((a, c) for c in run for a in armies), most, least))
+    return LineFamily("per-line bounds", tuple(lines))
 
 
 def _army_cells(puzzle: ArmyPuzzle, a: int, cells: list[Coord]) -> tuple[Var, ...]:
     return tuple((a, c) for c in cells)
 
 
-def _sizes(puzzle: ArmyPuzzle, cells: list[Coord]) -> tuple[Count, ...]:
-    counts = []
+def _sizes(puzzle: ArmyPuzzle, cells: list[Coord]) -> LineFamily:
+    lines = []
     for a, army in enumerate(puzzle.armies):
+        if army.least > len(cells):
+            raise InvalidBoard(f"{army.least} pieces of {army.name} do not fit on {len(cells)} open cells")
         most = len(cells) if army.most is None else army.most
         is_size = len(puzzle.armies) == 1 and army.least == most == _total(puzzle, len(cells))
         if army.goal is None and (army.least > 0 or most < len(cells)) and not is_size:
-            counts.append(Count(_army_cells(puzzle, a, cells), army.least, most))
-    return tuple(counts)
+            lines.append(Line(_army_cells(puzzle, a, cells), most, army.least))
+    return LineFamily("army sizes", tuple(lines))
 
 
 def _objective(puzzle: ArmyPuzzle, cells: list[Coord]) -> Objective | None:
@@ -212,4 +216,5 @@ def _reaching_holes(puzzle: ArmyPuzzle, board: Board, moves: Moves) -> set[tuple
     if not puzzle.holes:
         return set()
     open_board = ArmyPuzzle(puzzle.shape, puzzle.armies, puzzle.wrap, blockers=puzzle.blockers)
-    return {pair for pair in _attacked_pairs(open_board, board, moves) if (pair[0] in puzzle.holes) != (pair[1] in puzzle.holes)}
+    return {pair for pair in _attacked_pairs(open_board, board, moves)
+            if (pair[0] in puzzle.holes) != (pair[1] in puzzle.holes)}

@@ -3,16 +3,16 @@
 A puzzle is lowered once (`queens.models.lowering.lower`) to Boolean *cell variables* (one per cell
 that may hold a piece) and four kinds of constraint:
 
-- *lines*: at most one / exactly one piece among some cells, grouped in families
-  (rows, columns, diagonals, knight pairs, ...);
+- *lines*: between `at_least` and `at_most` pieces among some cells (usually at most one or
+  exactly one), grouped in families (rows, columns, diagonals, knight pairs, ...);
 - *covers*: at least one piece among some cells (domination);
 - *fixed* cells that must hold a piece;
 - the *size*: how many pieces in all, or an objective to minimise it.
 
 Puzzles with several armies or a third dimension (`queens.models.armies`) lower into the same
-form: their variables are (army, coordinates) keys, and they add *counts* (between so many and
-so many pieces among some variables: an army's size) and an *objective* (groups that hold equal
-numbers of pieces, that number maximised or minimised). Variables are opaque hashable keys; a
+form: their variables are (army, coordinates) keys, an army's size is a line over its cells
+(between so many and so many pieces), and an *objective* says which groups hold equal numbers
+of pieces, that number maximised or minimised. Variables are opaque hashable keys; a
 backend that lays them out in an array reads `index` and `width`, never the key's shape.
 
 A family whose lines are whole board lines also carries a `LinearKey`, so a backend can build
@@ -40,17 +40,30 @@ class LineKind(Enum):
 
 @dataclass(frozen=True)
 class Line:
+    """Between `at_least` and `at_most` pieces on `cells`: one rook per row is (1, 1), two
+    per row and column (A001499) is (2, 2), a queen's diagonal (0, 1).
+
+    >>> Line(((0, 0), (0, 1))).kind
+    <LineKind.AT_MOST_ONE: 'at most one'>
+    >>> Line(((0, 0), (0, 1)), at_most=2, at_least=2).bounds
+    (2, 2)
+    """
+
     cells: tuple[Var, ...]
-    kind: LineKind
+    at_most: int = 1
+    at_least: int = 0
+
+    @property
+    def bounds(self) -> tuple[int, int]:
+        return self.at_least, self.at_most
+
+    @property
+    def kind(self) -> LineKind | None:
+        """The two bounds every backend has a fast path for, or None for any other bound."""
+        return _KINDS.get(self.bounds)
 
 
-@dataclass(frozen=True)
-class Count:
-    """Between `at_least` and `at_most` pieces among `cells` (an army's size)."""
-
-    cells: tuple[Var, ...]
-    at_least: int
-    at_most: int
+_KINDS = {(0, 1): LineKind.AT_MOST_ONE, (1, 1): LineKind.EXACTLY_ONE}
 
 
 @dataclass(frozen=True)
@@ -98,6 +111,15 @@ class LineFamily:
     def exactly_one(self) -> bool:
         return bool(self.lines) and all(line.kind is LineKind.EXACTLY_ONE for line in self.lines)
 
+    @property
+    def exact(self) -> int | None:
+        """k when every line holds exactly k pieces (by pigeonhole), else None."""
+        bounds = {line.bounds for line in self.lines}
+        if len(bounds) == 1:
+            low, high = bounds.pop()
+            return high if low == high else None
+        return None
+
 
 @dataclass(frozen=True)
 class ConstraintModel:
@@ -117,7 +139,6 @@ class ConstraintModel:
     size: int | None = None
     size_implied: bool = False
     minimise: bool = False
-    counts: tuple[Count, ...] = ()
     objective: Objective | None = None
     numbering: tuple[Var, ...] = ()
     """Every variable in the order of its number, when that is not the board's r * cols + c."""
@@ -141,14 +162,10 @@ class ConstraintModel:
         return len(self.numbering) or self.rows * self.cols
 
     @property
-    def extended(self) -> str | None:
-        """What this model uses beyond lines, covers, fixed cells and one total size (counts, an
-        objective), for the backends that read only those; None when nothing."""
-        if self.objective is not None:
-            return f"an objective ({self.objective.sense} the pieces per army)"
-        if self.counts:
-            return "a count of pieces per army"
-        return None
+    def one_per_line(self) -> bool:
+        """Every line says "at most one" or "exactly one": what bitset kernels and the
+        row viewpoints assume."""
+        return all(line.at_most == 1 for line in self.lines)
 
     @property
     def lines(self) -> Iterator[Line]:
@@ -202,15 +219,14 @@ class ConstraintModel:
         answers it). What a backend without an optimiser solves, value after value."""
         assert self.objective is not None
         groups = self.objective.groups
-        if len(groups) == 1 and set(groups[0]) == set(self.cells) and not self.counts:
+        if len(groups) == 1 and set(groups[0]) == set(self.cells):
             return replace(self, objective=None, size=value, size_implied=False)
-        counts = tuple(Count(group, value, value) for group in groups)
-        return replace(self, objective=None, counts=self.counts + counts)
+        sizes = LineFamily("army sizes", tuple(Line(group, at_most=value, at_least=value) for group in groups))
+        return replace(self, objective=None, families=(*self.families, sizes))
 
     @property
     def downward_closed(self) -> bool:
-        """Whether taking a piece off a solution leaves a solution (no covers, no exactly-one
-        lines, no lower bounds but the objective's): then if m pieces per group are impossible,
-        so are more, and an optimiser may stop at the first impossible m."""
-        return (not self.covers and not any(line.kind is LineKind.EXACTLY_ONE for line in self.lines)
-                and not any(count.at_least for count in self.counts))
+        """Whether taking a piece off a solution leaves a solution (no covers, no line with a
+        lower bound): then if m pieces per group are impossible, so are more, and an optimiser
+        may stop at the first impossible m."""
+        return not self.covers and not any(line.at_least for line in self.lines)

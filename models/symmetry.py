@@ -49,7 +49,7 @@ def symmetry_group(model: ConstraintModel) -> tuple[Transform, ...]:
             return frozenset(t(c, model.rows, model.cols) for c in cells)
         return (
             image(model.cells),
-            frozenset((image(line.cells), line.kind) for line in model.lines),
+            frozenset((image(line.cells), line.bounds) for line in model.lines),
             frozenset(image(cover) for cover in model.covers),
             image(model.fixed),
         )

@@ -24,7 +24,7 @@ import time
 from collections.abc import Iterator
 from dataclasses import replace
 
-from queens.models import BackendError, ConstraintModel, TimeLimit, Unsupported
+from queens.models import BackendError, ConstraintModel, Placement, TimeLimit, Unsupported
 from queens.models.armies import ArmyPuzzle
 from queens.models.army_check import ArmyPlacement, verify_armies
 from queens.models.army_lowering import lower_armies
@@ -74,9 +74,9 @@ def _optimum(engine: Backend, puzzle: ArmyPuzzle, best: Optimum, start: float) -
     return result
 
 
-def _result(engine: Backend, puzzle: ArmyPuzzle, status: Status, found: object, value: int | None,
+def _result(engine: Backend, puzzle: ArmyPuzzle, status: Status, found: Placement | None, value: int | None,
             start: float) -> Result:
-    solutions = () if found is None else (verify_armies(puzzle, found),)  # type: ignore[arg-type]
+    solutions = () if found is None else (verify_armies(puzzle, found),)
     return Result(engine.name, status, solutions, objective=value,  # type: ignore[arg-type]
                   wall_time=time.perf_counter() - start, stats=dict(engine.stats))
 

@@ -1,7 +1,8 @@
 """The `cpsat` backend: OR-Tools CP-SAT, in two viewpoints.
 
-- `boolean` (default): one Boolean per cell, AddExactlyOne/AddAtMostOne per line, a clause
-  per cover, a linear sum for the size or the objective.
+- `boolean` (default): one Boolean per cell, AddExactlyOne/AddAtMostOne per line (a linear
+  sum between its bounds for any other per-line bound), a clause per cover, a linear sum for
+  the size or the objective.
 - `alldifferent`: the classic integer viewpoint, q[r] = column of the piece in row r, with
   one AllDifferent per line family that has a linear key (columns q[r], diagonals q[r] - r,
   anti-diagonals q[r] + r; modulo n on a torus). Lines without a key (knight pairs, lines cut
@@ -25,7 +26,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import replace
 
 from ortools.sat.python import cp_model
-from queens.models import ConstraintModel, LineKind, Placement, TimeLimit, Unsupported
+from queens.models import ConstraintModel, Placement, TimeLimit, Unsupported
 from queens.solvers.backend import Backend, Optimum, seconds_left
 from queens.solvers.enumeration import callback_stream
 
@@ -67,17 +68,11 @@ class CpSat(Backend):
             if skip_keyed and family.key is not None:
                 continue  # already an AllDifferent (or the rows themselves)
             for line in family.lines:
-                literals = [cell[c] for c in line.cells]
-                if line.kind is LineKind.EXACTLY_ONE:
-                    cp.add_exactly_one(literals)
-                else:
-                    cp.add_at_most_one(literals)
+                _post_line(cp, [cell[c] for c in line.cells], line.at_least, line.at_most)
         for cover in model.covers:
             cp.add_bool_or([cell[c] for c in cover])
         for c in model.fixed:
             cp.add(cell[c] == 1)
-        for count in model.counts:
-            cp.add_linear_constraint(sum(cell[c] for c in count.cells), count.at_least, count.at_most)
         if model.size is not None and not model.size_implied:
             cp.add(sum(cell.values()) == model.size)
         if in_order:
@@ -93,11 +88,19 @@ class CpSat(Backend):
                       "constraints": len(proto.constraints)}
         return cp, decode
 
+    def supports(self, model: ConstraintModel) -> str | None:
+        if self.viewpoint == "alldifferent":
+            if model.row_family is None:
+                return "the cpsat alldifferent viewpoint needs exactly one piece in every row"
+            if not model.one_per_line:
+                return "the cpsat alldifferent viewpoint needs at most one piece per line"
+        return None
+
     @staticmethod
     def _integer_view(cp: cp_model.CpModel, model: ConstraintModel) -> dict:
         rows = model.row_family
-        if rows is None:
-            raise Unsupported("the alldifferent viewpoint needs exactly one piece in every row")
+        if rows is None or not model.one_per_line:
+            raise Unsupported("the alldifferent viewpoint needs exactly one piece in every row, one per line")
         q = {}
         for line in rows.lines:
             r = line.cells[0][0]
@@ -173,7 +176,8 @@ class CpSat(Backend):
         if status == cp_model.INFEASIBLE:
             return Optimum(None, None, True)
         if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-            return Optimum(None, None, False, round(solver.best_objective_bound) if status == cp_model.UNKNOWN else None)
+            bound = round(solver.best_objective_bound) if status == cp_model.UNKNOWN else None
+            return Optimum(None, None, False, bound)
         best = decode(solver.boolean_value)
         return Optimum(best, round(solver.objective_value), status == cp_model.OPTIMAL,
                        round(solver.best_objective_bound))
@@ -197,3 +201,13 @@ class CpSat(Backend):
         self._record(solver)
         if outcome and outcome[0] in (cp_model.FEASIBLE, cp_model.UNKNOWN):
             raise TimeLimit("cpsat: time limit reached while enumerating")
+
+
+def _post_line(cp: cp_model.CpModel, literals: list, at_least: int, at_most: int) -> None:
+    """at_least <= sum(literals) <= at_most, with CP-SAT's own constraints for one piece."""
+    if (at_least, at_most) == (1, 1):
+        cp.add_exactly_one(literals)
+    elif (at_least, at_most) == (0, 1):
+        cp.add_at_most_one(literals)
+    else:
+        cp.add_linear_constraint(sum(literals), at_least, at_most)

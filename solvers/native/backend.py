@@ -51,17 +51,20 @@ class Native(Backend):
         self.counter = counter
 
     def supports(self, model: ConstraintModel) -> str | None:
-        """The kernel reads at-most-one lines, exactly-one lines to branch on, covers and one
-        total size: per-army counts it has not."""
+        """The kernel keeps at most one piece per line (a conflict bitset per cell) and one
+        total size; an objective it answers value by value (`ConstraintModel.at_value`)."""
         asked = model.at_value(model.objective.least) if model.objective else model
-        if asked.counts:
-            return "native: the kernel counts pieces in all, not per army or per line"
-        return super().supports(model)
+        if not asked.one_per_line:
+            return "native: its kernel keeps at most one piece per line and counts pieces in all, not per army"
+        return None
 
     def _build_for_size(self, model: ConstraintModel) -> None:
         self._search(model if model.size is not None else model.with_size(len(model.fixed)))
 
     def _search(self, model: ConstraintModel) -> tuple[_kernel.Search, list[object]]:
+        refusal = self.supports(model)
+        if refusal:
+            raise Unsupported(refusal)
         ncells = model.width
         index = model.index
         if ncells > _kernel.MAX_CELLS:
