@@ -21,9 +21,9 @@ from __future__ import annotations
 
 import os
 import tomllib
-from itertools import permutations, product
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from itertools import permutations, product
 from pathlib import Path
 from typing import Any
 
@@ -253,8 +253,8 @@ class _ArmyReader(_Reader):
         _known(table, "army", key)
         name = _text(table, "name") or f"army {index + 1}"
         piece = self._moves(table.get("piece", "queen"), f"{key}.piece", shape)
-        least, most, goal = self._count(table.get("count", "n"), f"{key}.count")
         copies = table.get("copies", 1)
+        least, most, goal = self._count(table.get("count", {} if copies == "minimise" else "n"), f"{key}.count")
         if copies != "minimise":
             copies = self._number(copies, f"{key}.copies")
             if copies < 1:
@@ -333,7 +333,7 @@ def _space_vectors(value: object, key: str) -> tuple[tuple[int, ...], ...]:
     for item in value:
         if (not isinstance(item, list) or len(item) != 3 or not all(type(v) is int for v in item)
                 or not any(item) or max(map(abs, item)) > 64):
-            raise MalformedInput(f"key '{key}': expected non-zero [dx, dy, dz] triples of small whole numbers, got {item!r}")
+            raise MalformedInput(f"key '{key}': expected non-zero [dx, dy, dz] triples of small numbers, got {item!r}")
         vectors.append(tuple(item))
     return tuple(vectors)
 

@@ -1,4 +1,5 @@
-"""A puzzle written out for other solvers: DIMACS CNF, MiniZinc (model + data), OPB.
+"""A puzzle written out for other solvers: DIMACS CNF, MiniZinc (model + data), OPB, and its
+conflict graph in DIMACS .col (graph colouring).
 
 Every format numbers the board the same way, so a learner can read one file against another:
 cell (r, c) is variable r * cols + c + 1 (x1 is the top-left corner, row by row). DIMACS puts
@@ -17,10 +18,12 @@ of the encoding.
 from __future__ import annotations
 
 from queens.models import ConstraintModel, Puzzle, Unsupported, lower
+from queens.models.armies import ArmyPuzzle
+from queens.models.army_lowering import lower_armies
 from queens.models.pieces import Cell
 from queens.solvers.sat import DEFAULT_ENCODING, ENCODINGS, cnf
 
-FORMATS = ("dimacs", "mzn", "opb")
+FORMATS = ("dimacs", "mzn", "opb", "dimacs-col")
 
 
 def variable(model: ConstraintModel, cell: Cell) -> int:
@@ -181,3 +184,27 @@ def minizinc(puzzle: Puzzle, *, size: int | None = None) -> tuple[str, str]:
         f"size = {-1 if model.size is None else model.size};",
     ]
     return _MZN_MODEL.format(name=puzzle.name, solve=solve), "\n".join(data) + "\n"
+
+
+def dimacs_col(puzzle: Puzzle | ArmyPuzzle) -> str:
+    """The conflict graph (cells that may not both hold a piece of one army) in DIMACS .col:
+    `p edge V E`, then `e u v` lines, vertex k the k-th open cell in board order. Each edge is
+    listed once per direction, as the published queen instances do (queen8_8: 64 vertices,
+    `p edge 64 1456` for 728 pairs), so the files compare line for line.
+
+    >>> from queens.models import NQueens
+    >>> dimacs_col(NQueens(2)).splitlines()[1:3]
+    ['p edge 4 12', 'e 1 2']
+    """
+    if isinstance(puzzle, ArmyPuzzle):
+        if len(puzzle.armies) != 1:
+            raise Unsupported("a conflict graph is drawn for one army; this puzzle has several")
+        model = lower_armies(puzzle.with_copies(1))
+    else:
+        model = lower(puzzle)
+    number = {cell: i + 1 for i, cell in enumerate(model.cells)}
+    edges = [(number[a], number[b]) for a in model.cells for b in sorted(model.conflicts[a], key=number.__getitem__)]
+    lines = [f"c {puzzle.name}: the conflict graph, vertex k = the k-th open cell row by row",
+             f"p edge {len(number)} {len(edges)}"]
+    lines += [f"e {u} {v}" for u, v in edges]
+    return "\n".join(lines) + "\n"
