@@ -63,8 +63,8 @@ def lower_armies(puzzle: ArmyPuzzle) -> ConstraintModel:
         families += [family for a in armies for family in _within(puzzle, board, a, size)]
     if puzzle.between:
         families += [_between(puzzle, board, a, b) for a, b in combinations(armies, 2)]
-    families = [f for f in families if f.lines]
     families += [_per_line(puzzle, board), _sizes(puzzle, open_cells)]
+    families = [f for f in families if f.lines]
     fixed = frozenset((a, c) for a in armies for c in puzzle.armies[a].fixed)
     return ConstraintModel(
         rows=puzzle.shape[0], cols=len(puzzle.armies) * len(puzzle.board_cells) // puzzle.shape[0],

@@ -250,9 +250,10 @@ class _ArmyReader(_Reader):
         return tuple(wrap)
 
     def _army(self, table: Mapping[str, Any], key: str, shape: tuple[int, ...], index: int) -> Army:
+        """One [[army]]; unnamed, it is called after its piece (alone) or its place ("army 2")."""
         _known(table, "army", key)
-        name = _text(table, "name") or f"army {index + 1}"
         piece = self._moves(table.get("piece", "queen"), f"{key}.piece", shape)
+        name = _text(table, "name") or (f"army {index + 1}" if key != "army" else f"{piece.name}s")
         copies = table.get("copies", 1)
         least, most, goal = self._count(table.get("count", {} if copies == "minimise" else "n"), f"{key}.count")
         if copies != "minimise":

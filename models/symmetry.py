@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from itertools import permutations, product
 
-from queens.models.ir import ConstraintModel
+from queens.models.ir import ConstraintModel, Var
 from queens.models.pieces import Cell
 
 
@@ -55,3 +56,62 @@ def symmetry_group(model: ConstraintModel) -> tuple[Transform, ...]:
         )
     reference = signature(_RECTANGLE[0])
     return tuple(t for t in board_transforms(model.rows, model.cols) if signature(t) == reference)
+
+
+Mapping = Callable[[Var], Var]
+
+
+def _space_transforms(shape: tuple[int, ...]) -> list[Callable[[tuple[int, ...]], tuple[int, ...]]]:
+    """Every permutation of the axes followed by any flips: the 48 symmetries of a cube (and of
+    a box, those that fit its sides survive `army_symmetry_group`'s check)."""
+    transforms = []
+    for order in permutations(range(len(shape))):
+        for flips in product((False, True), repeat=len(shape)):
+            def move(cell: tuple[int, ...], order: tuple[int, ...] = order,
+                     flips: tuple[bool, ...] = flips) -> tuple[int, ...]:
+                moved = [cell[axis] for axis in order]
+                return tuple(shape[i] - 1 - x if flip else x for i, (x, flip) in enumerate(zip(moved, flips, strict=True)))
+            transforms.append(move)
+    return transforms
+
+
+def army_symmetry_group(model: ConstraintModel, shape: tuple[int, ...], armies: int) -> list[Mapping]:
+    """The maps of (army, cell) variables that keep a model with armies: a board symmetry
+    together with a permutation of the armies (two armies of the same piece and count swap).
+    Found, as for one army, by checking that the map carries the model onto itself.
+
+    >>> from queens.models.armies import Army, ArmyPuzzle
+    >>> from queens.models.army_lowering import lower_armies
+    >>> peaceable = ArmyPuzzle((4, 4), (Army("w", goal="maximise"), Army("b", goal="maximise")), within=False)
+    >>> len(army_symmetry_group(lower_armies(peaceable), (4, 4), 2))
+    16
+    """
+    if len(shape) == 2:
+        boards = [lambda cell, t=t: t(cell, shape[0], shape[1]) for t in board_transforms(*shape)]
+    else:
+        boards = _space_transforms(shape)
+    reference = _army_signature(model, lambda var: var)
+    group = []
+    for board in boards:
+        for order in permutations(range(armies)):
+            def mapping(var: Var, board: Callable[..., Var] = board, order: tuple[int, ...] = order) -> Var:
+                return (order[var[0]], board(var[1]))
+            if _army_signature(model, mapping) == reference:
+                group.append(mapping)
+    return group
+
+
+def _army_signature(model: ConstraintModel, mapping: Mapping) -> tuple[object, ...]:
+    def image(cells: Iterable[Var]) -> frozenset[Var]:
+        return frozenset(mapping(c) for c in cells)
+    goals = model.objective.groups if model.objective else ()
+    return (image(model.cells), frozenset((image(line.cells), line.bounds) for line in model.lines),
+            frozenset(image(cover) for cover in model.covers), image(model.fixed),
+            frozenset(image(group) for group in goals))
+
+
+def canonical_armies(placement: Iterable[Var], group: list[Mapping]) -> tuple[Var, ...]:
+    """The least image of a placement of (army, cell) variables under `group`: one
+    representative per symmetry class."""
+    cells = list(placement)
+    return min(tuple(sorted(mapping(c) for c in cells)) for mapping in group)

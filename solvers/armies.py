@@ -28,6 +28,7 @@ from queens.models import BackendError, ConstraintModel, Placement, TimeLimit, U
 from queens.models.armies import ArmyPuzzle
 from queens.models.army_check import ArmyPlacement, verify_armies
 from queens.models.army_lowering import lower_armies
+from queens.models.symmetry import army_symmetry_group, canonical_armies
 from queens.solvers.backend import Backend, Optimum, Task, deadline_after
 from queens.solvers.registry import get_backend
 from queens.solvers.result import Result, Status
@@ -129,31 +130,44 @@ def _sized(engine: Backend, puzzle: ArmyPuzzle, deadline: float | None) -> tuple
 
 
 def count_armies(puzzle: ArmyPuzzle, backend: str = "cpsat", *, time_limit: float | None = None,
-                 **options: object) -> Result:
-    """How many solutions (optimal ones, with a goal: `--all-optimal`), each checked and new."""
+                 unique: bool = False, **options: object) -> Result:
+    """How many solutions (optimal ones, with a goal: `--all-optimal`), each checked and new;
+    `unique`: how many classes under the symmetries that keep the puzzle (board symmetries
+    with swaps of interchangeable armies, `queens.models.symmetry.army_symmetry_group`)."""
     engine = get_backend(backend, **options)
     deadline = deadline_after(time_limit)
     start = time.perf_counter()
     total, value = 0, None
     try:
         model, value = _sized(engine, puzzle, deadline)
-        fast = None if model is None else engine.count(model, deadline)
+        fast = None if model is None or unique else engine.count(model, deadline)
         if fast is not None:
             total = fast
         elif model is not None:
-            seen: set[ArmyPlacement] = set()
-            for found in engine.solutions(model, deadline):
-                answer = verify_armies(puzzle, found)
-                if answer in seen:
-                    raise BackendError(f"{engine.name} returned the solution {answer} twice")
-                seen.add(answer)
-                total = len(seen)
+            total = _enumerated(engine, puzzle, model, deadline, unique)
     except TimeLimit as limit:
         partial = total if limit.partial is None else limit.partial
         return Result(engine.name, Status.LIMIT, count=partial, wall_time=time.perf_counter() - start,
                       stats=dict(engine.stats))
     return Result(engine.name, Status.COMPLETE, count=total, objective=value,
                   wall_time=time.perf_counter() - start, stats=dict(engine.stats))
+
+
+def _enumerated(engine: Backend, puzzle: ArmyPuzzle, model: ConstraintModel, deadline: float | None,
+                unique: bool) -> int:
+    """Solutions (or their classes) counted one by one, each checked and each new."""
+    group = army_symmetry_group(lower_armies(puzzle), puzzle.shape, len(puzzle.armies)) if unique else []
+    seen: set[Placement] = set()
+    classes: set[Placement] = set()
+    for found in engine.solutions(model, deadline):
+        verify_armies(puzzle, found)
+        solution = tuple(sorted(found))
+        if solution in seen:
+            raise BackendError(f"{engine.name} returned the solution {solution} twice")
+        seen.add(solution)
+        if unique:
+            classes.add(canonical_armies(solution, group))
+    return len(classes) if unique else len(seen)
 
 
 def army_json(puzzle: ArmyPuzzle, answer: ArmyPlacement) -> list[dict[str, object]]:

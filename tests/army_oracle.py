@@ -102,6 +102,26 @@ def count_peaceable(n: int, m: int) -> int:
                for white in combinations(cells, m))
 
 
+def peaceable_classes(n: int, m: int) -> int:
+    """Classes of those placements under the square's 8 symmetries and the swap of colours."""
+    cells = board(n)
+    reach = {c: attacked_by("queen", c, n) | {c} for c in cells}
+    images = [lambda r, c: (r, c), lambda r, c: (c, n - 1 - r), lambda r, c: (n - 1 - r, n - 1 - c),
+              lambda r, c: (n - 1 - c, r), lambda r, c: (c, r), lambda r, c: (n - 1 - c, n - 1 - r),
+              lambda r, c: (n - 1 - r, c), lambda r, c: (r, n - 1 - c)]
+    classes = set()
+    for white in combinations(cells, m):
+        free = [c for c in cells if c not in set().union(*(reach[w] for w in white))]
+        for black in combinations(free, m):
+            forms = []
+            for image in images:
+                w = tuple(sorted(image(*c) for c in white))
+                b = tuple(sorted(image(*c) for c in black))
+                forms += [(w, b), (b, w)]
+            classes.add(min(forms))
+    return len(classes)
+
+
 def queens_and_knights(n: int) -> int:
     """The largest k with k queens and k knights on n x n, no piece attacking another."""
     cells = board(n)

@@ -206,6 +206,12 @@ def test_all_optimal_counts_every_optimum():
     assert sum(1 for _ in optimal_solutions(peaceable(3), "sat")) == army_oracle.count_peaceable(3, 1)
 
 
+@pytest.mark.parametrize("n", [3, 4, 5])
+def test_unique_counts_classes_under_the_board_and_the_swap_of_colours(n, reference):
+    m = reference.term("A250000", n)
+    assert count_armies(peaceable(n), "sat", unique=True).count == army_oracle.peaceable_classes(n, m)
+
+
 def test_a_time_limit_reports_a_bound():
     result = solve_armies(peaceable(9), "cpsat", time_limit=0.2)
     if result.status is Status.LIMIT:  # a fast machine may prove it: then it is the optimum

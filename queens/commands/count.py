@@ -26,7 +26,9 @@ from queens.commands.common import (
     out,
     puzzle_options,
 )
+from queens.commands.armies import answer_armies
 from queens.models import Unsupported
+from queens.models.armies import ArmyPuzzle
 from queens.models.alternatives import Alternatives
 from queens.models.errors import Refused
 from queens.models.families import Target
@@ -50,6 +52,12 @@ def count_command(family, n, m, backend, time_limit, viewpoint, encoding, method
     """Count solutions by the fastest exact strategy; --backend all compares every backend."""
     target = make_puzzle(family, n, m)
     settings = backend_settings(viewpoint, encoding)
+    if isinstance(target, ArmyPuzzle):
+        if backend == "all" or set(requested_options()) - {"unique"}:
+            raise click.UsageError("puzzles with armies are counted by one backend (--backend native|sat|cpsat|csp), "
+                                   "with --unique at most")
+        return answer_armies("count", target, backend, time_limit, settings, as_json,
+                             unique="unique" in requested_options())
     note = explain_none(family, n, m)
     chosen = None if method == "auto" else method
     if backend == "all":

@@ -8,6 +8,7 @@ from queens.commands.answer import payload, print_payload
 from queens.commands.common import json_option, make_puzzle, out, puzzle_options
 from queens.commands.layout import one_puzzle
 from queens.explain import explain
+from queens.models.armies import ArmyPuzzle
 
 
 @click.command("explain")
@@ -15,10 +16,12 @@ from queens.explain import explain
 @json_option
 def explain_command(family, n, m, as_json) -> int:
     """Show the constraint model (variables, domains, constraint groups) and the backends' sizes."""
-    puzzle = one_puzzle(make_puzzle(family, n, m), "explain")
+    target = make_puzzle(family, n, m)
+    puzzle = target if isinstance(target, ArmyPuzzle) else one_puzzle(target, "explain")
     explanation = explain(puzzle)
     if as_json:
-        print_payload(payload("explain", puzzle, None, verified=False, **explanation.to_json()))
+        described = None if isinstance(puzzle, ArmyPuzzle) else puzzle
+        print_payload(payload("explain", described, None, verified=False, **explanation.to_json()))
     else:
         out.print(explanation.text(), markup=False)
     return 0
