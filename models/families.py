@@ -31,8 +31,8 @@ from queens.models.nqueens import NQueens
 from queens.models.pieces import Cell
 from queens.models.pieces_families import Bishops, Kings, Knights, RectangularQueens, Rooks
 from queens.models.placement_file import read_placement
-from queens.models.puzzle_file import SHIPPED, load
 from queens.models.puzzle import Puzzle
+from queens.models.puzzle_file import SHIPPED, load
 from queens.models.superqueens import Superqueens
 from queens.models.toroidal import Toroidal, why_none
 
@@ -179,7 +179,7 @@ FAMILIES: dict[str, Family] = {
                     oeis=("A002464",), examples=_sizes(6)),
     "knights": Family(_knights, "k knights (default n), none attacking", frozenset({"pieces"}),
                       examples=(("n=4, 6 knights", FamilyOptions(4, pieces=6)),)),
-    "peaceable": Family(_shipped("peaceable"), "the most m: m white and m black queens, none attacking the other colour",
+    "peaceable": Family(_shipped("peaceable"), "the most m: m white and m black queens, none attacking the other",
                         oeis=("A250000",)),
     "independence": Family(_shipped("independence"), "the most non-attacking queens on n x n (or n x m); "
                            "other pieces in the file", frozenset({"m"})),

@@ -70,7 +70,8 @@ def _space_transforms(shape: tuple[int, ...]) -> list[Callable[[tuple[int, ...]]
             def move(cell: tuple[int, ...], order: tuple[int, ...] = order,
                      flips: tuple[bool, ...] = flips) -> tuple[int, ...]:
                 moved = [cell[axis] for axis in order]
-                return tuple(shape[i] - 1 - x if flip else x for i, (x, flip) in enumerate(zip(moved, flips, strict=True)))
+                pairs = enumerate(zip(moved, flips, strict=True))
+                return tuple(shape[i] - 1 - x if flip else x for i, (x, flip) in pairs)
             transforms.append(move)
     return transforms
 

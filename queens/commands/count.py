@@ -14,6 +14,7 @@ import click
 from rich.table import Table
 
 from queens.commands.answer import answered_by, payload, print_payload
+from queens.commands.armies import answer_armies
 from queens.commands.common import (
     DISAGREES,
     backend_options,
@@ -26,10 +27,9 @@ from queens.commands.common import (
     out,
     puzzle_options,
 )
-from queens.commands.armies import answer_armies
 from queens.models import Unsupported
-from queens.models.armies import ArmyPuzzle
 from queens.models.alternatives import Alternatives
+from queens.models.armies import ArmyPuzzle
 from queens.models.errors import Refused
 from queens.models.families import Target
 from queens.native_count import LEDGER_FROM, native_count, native_count_options, plain_queens_n, requested_options

@@ -10,8 +10,8 @@ import click
 
 from queens.commands.common import err, make_puzzle, puzzle_options
 from queens.commands.layout import one_puzzle
-from queens.models.armies import ArmyPuzzle
 from queens.models import BackendUnavailable, QueensError
+from queens.models.armies import ArmyPuzzle
 
 
 def _exporters() -> ModuleType:
