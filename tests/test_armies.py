@@ -19,7 +19,7 @@ from queens.solvers.registry import BACKENDS, get_backend
 from queens.solvers.result import Status
 
 from tests import army_oracle
-from tests.conftest import REFERENCE
+from tests.conftest import REFERENCE, REPO
 
 ALL = sorted(BACKENDS)
 
@@ -279,3 +279,10 @@ def test_json_lists_every_army():
 def test_moves_of_a_plain_piece_are_its_rays_and_leaps():
     assert Moves.of(KNIGHT).leaps == ((1, 2), (2, 1), (1, -2), (2, -1))
     assert len(SPACE_PIECES["queen"].rays) == 13
+
+
+@pytest.mark.parametrize("path", sorted(SHIPPED.glob("*.toml")), ids=lambda p: p.stem)
+def test_every_shipped_file_fits_the_json_schema(path):
+    jsonschema = pytest.importorskip("jsonschema")
+    schema = json.loads((REPO / "docs" / "puzzle-file.schema.json").read_text())
+    jsonschema.validate(tomllib.loads(path.read_text()), schema)
