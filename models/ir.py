@@ -224,6 +224,28 @@ class ConstraintModel:
         sizes = LineFamily("army sizes", tuple(Line(group, at_most=value, at_least=value) for group in groups))
         return replace(self, objective=None, families=(*self.families, sizes))
 
+    def at_least_value(self, value: int) -> ConstraintModel:
+        """Every group holds at least `value` pieces: in a downward-closed model the same question
+        as `at_value` (drop the extra pieces, see `trimmed`), and an easier one for a solver."""
+        assert self.objective is not None
+        groups = self.objective.groups
+        if len(groups) == 1 and set(groups[0]) == set(self.cells):  # one total size: the kernels' form
+            return self.at_value(value)
+        sizes = LineFamily("army sizes", tuple(Line(group, at_most=len(group), at_least=value) for group in groups))
+        return replace(self, objective=None, families=(*self.families, sizes))
+
+    def trimmed(self, placement: tuple[Var, ...], value: int) -> tuple[Var, ...]:
+        """`placement` with each objective group cut down to `value` pieces (fixed ones kept):
+        still a solution when the model is downward closed."""
+        assert self.objective is not None
+        keep: list[Var] = []
+        chosen = set(placement)
+        for group in self.objective.groups:
+            mine = sorted(chosen.intersection(group), key=lambda v: v not in self.fixed)
+            keep += mine[:value]
+        grouped = {v for group in self.objective.groups for v in group}
+        return tuple(sorted(keep + [v for v in placement if v not in grouped]))
+
     @property
     def downward_closed(self) -> bool:
         """Whether taking a piece off a solution leaves a solution (no covers, no line with a

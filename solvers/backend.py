@@ -132,29 +132,43 @@ class Backend(ABC):
         return None
 
     def optimise(self, model: ConstraintModel, deadline: float | None) -> Optimum:
-        """The objective's best value, by one question per value (`ConstraintModel.at_value`):
-        maximising, m = least, least + 1, ... until m is impossible when the model is downward
-        closed (then so is every larger m), else from the largest m down to the first possible;
-        minimising, upward to the first possible. Each "impossible" is this backend's proof (an
-        UNSAT answer, an exhausted search), so the optimum it returns is proved."""
+        """The objective's best value, by one question per value. Minimising: m = least, least
+        + 1, ... until m pieces per group are possible (`ConstraintModel.at_value`). Maximising
+        a downward-closed model: "at least m + 1 per group?" after each answer with m (its extra
+        pieces dropped), until the answer is no: then no larger m works either. Maximising any
+        other model: from the largest m down to the first possible. Each "no" is this
+        backend's proof (an UNSAT answer, an exhausted search), so the optimum is proved."""
         objective = model.objective
         assert objective is not None
-        upward = objective.sense == "minimise" or model.downward_closed
+        if objective.sense == "minimise" or not model.downward_closed:
+            return self._scan(model, deadline)
+        best = Optimum(None, None, False, objective.top)
+        value = objective.least
+        while value <= objective.top:
+            try:
+                found = self.find(model.at_least_value(value), deadline)
+            except TimeLimit:
+                return best
+            if found is None:
+                return Optimum(best.solution, best.value, True, best.value)
+            reached = min(len(set(found).intersection(group)) for group in objective.groups)
+            best = Optimum(model.trimmed(found, reached), reached, False, objective.top)
+            value = reached + 1
+        return Optimum(best.solution, best.value, True, best.value)
+
+    def _scan(self, model: ConstraintModel, deadline: float | None) -> Optimum:
+        """Minimising upward, or maximising downward: the first value possible is the optimum."""
+        objective = model.objective
+        assert objective is not None
         values = range(objective.least, objective.top + 1)
-        best: Optimum = Optimum(None, None, False, objective.top if objective.sense == "maximise" else objective.least)
-        for value in values if upward else reversed(values):
+        minimising = objective.sense == "minimise"
+        bound = objective.least if minimising else objective.top
+        for value in values if minimising else reversed(values):
             try:
                 found = self.find(model.at_value(value), deadline)
             except TimeLimit:
-                return best
+                return Optimum(None, None, False, bound)
             if found is not None:
-                best = Optimum(found, value, False, best.bound)
-                if objective.sense == "minimise" or not upward:
-                    return Optimum(found, value, True)
-            elif objective.sense == "minimise":
-                best = Optimum(None, None, False, value + 1)
-            elif upward:
-                return Optimum(best.solution, best.value, True, best.value)
-            else:
-                best = Optimum(None, None, False, value - 1)
-        return Optimum(best.solution, best.value, True, best.value)
+                return Optimum(found, value, True)
+            bound = value + 1 if minimising else value - 1
+        return Optimum(None, None, True)
