@@ -70,7 +70,7 @@ def lower_armies(puzzle: ArmyPuzzle) -> ConstraintModel:
         rows=puzzle.shape[0], cols=len(puzzle.armies) * len(puzzle.board_cells) // puzzle.shape[0],
         cells=variables, families=tuple(families),
         covers=_covers(puzzle, board, set(open_cells)) if puzzle.cover else (),
-        fixed=fixed, objective=_objective(puzzle, open_cells),
+        fixed=fixed, objective=_objective(puzzle, open_cells, families),
         size=size, size_implied=size is not None and any(f.exactly_one for f in families),
         numbering=tuple((a, c) for a in armies for c in puzzle.board_cells),
     )
@@ -185,16 +185,33 @@ def _sizes(puzzle: ArmyPuzzle, cells: list[Coord]) -> LineFamily:
     return LineFamily("army sizes", tuple(lines))
 
 
-def _objective(puzzle: ArmyPuzzle, cells: list[Coord]) -> Objective | None:
+def _objective(puzzle: ArmyPuzzle, cells: list[Coord], families: list[LineFamily]) -> Objective | None:
     goals: list[tuple[int, Army]] = [(a, army) for a, army in enumerate(puzzle.armies) if army.goal]
     if not goals:
         return None
     sense = goals[0][1].goal
     assert sense is not None
     tops = [army.most for _, army in goals if army.most is not None]
+    tops += [capacity(family, _army_cells(puzzle, a, cells)) for a, _ in goals for family in families]
     return Objective(sense, tuple(_army_cells(puzzle, a, cells) for a, _ in goals),
                      least=max(max(len(army.fixed), army.least) for _, army in goals),
                      most=min(tops) if tops else None)
+
+
+def capacity(family: LineFamily, group: tuple[Var, ...]) -> int:
+    """The most pieces `group` can hold by pigeonhole when the family's lines are disjoint and
+    inside the group (one army's rows): the lines' upper bounds plus one per cell on no line.
+    Otherwise the group's size (no bound). A maximiser that reaches it has its proof.
+
+    >>> rows = LineFamily("rows", (Line(((0, 0), (0, 1))), Line(((1, 0), (1, 1)))))
+    >>> capacity(rows, ((0, 0), (0, 1), (1, 0), (1, 1)))
+    2
+    """
+    members = set(group)
+    on_lines = [cell for line in family.lines for cell in line.cells]
+    if not family.lines or len(on_lines) != len(set(on_lines)) or not members.issuperset(on_lines):
+        return len(group)
+    return sum(line.at_most for line in family.lines) + len(members - set(on_lines))
 
 
 def _covers(puzzle: ArmyPuzzle, board: Board, cells: set[Coord]) -> tuple[tuple[Var, ...], ...]:
