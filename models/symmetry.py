@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from functools import partial
 from itertools import permutations, product
 
 from queens.models.ir import ConstraintModel, Var
@@ -59,12 +60,13 @@ def symmetry_group(model: ConstraintModel) -> tuple[Transform, ...]:
 
 
 Mapping = Callable[[Var], Var]
+Move = Callable[[Var], Var]
 
 
-def _space_transforms(shape: tuple[int, ...]) -> list[Callable[[tuple[int, ...]], tuple[int, ...]]]:
+def _space_transforms(shape: tuple[int, ...]) -> list[Move]:
     """Every permutation of the axes followed by any flips: the 48 symmetries of a cube (and of
     a box, those that fit its sides survive `army_symmetry_group`'s check)."""
-    transforms = []
+    transforms: list[Move] = []
     for order in permutations(range(len(shape))):
         for flips in product((False, True), repeat=len(shape)):
             def move(cell: tuple[int, ...], order: tuple[int, ...] = order,
@@ -74,6 +76,10 @@ def _space_transforms(shape: tuple[int, ...]) -> list[Callable[[tuple[int, ...]]
                 return tuple(shape[i] - 1 - x if flip else x for i, (x, flip) in pairs)
             transforms.append(move)
     return transforms
+
+
+def _plane_move(transform: Transform, shape: tuple[int, ...], cell: Var) -> Var:
+    return transform(cell, shape[0], shape[1])
 
 
 def army_symmetry_group(model: ConstraintModel, shape: tuple[int, ...], armies: int) -> list[Mapping]:
@@ -87,12 +93,13 @@ def army_symmetry_group(model: ConstraintModel, shape: tuple[int, ...], armies: 
     >>> len(army_symmetry_group(lower_armies(peaceable), (4, 4), 2))
     16
     """
+    boards: list[Move]
     if len(shape) == 2:
-        boards = [lambda cell, t=t: t(cell, shape[0], shape[1]) for t in board_transforms(*shape)]
+        boards = [partial(_plane_move, t, shape) for t in board_transforms(*shape)]
     else:
         boards = _space_transforms(shape)
     reference = _army_signature(model, lambda var: var)
-    group = []
+    group: list[Mapping] = []
     for board in boards:
         for order in permutations(range(armies)):
             def mapping(var: Var, board: Callable[..., Var] = board, order: tuple[int, ...] = order) -> Var:
