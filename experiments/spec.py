@@ -133,6 +133,18 @@ def load(path: Path) -> Spec:
     return Spec(name, path, text, None if report is None else Path(report), tuple(runs))
 
 
+def _check_families(families: list[str], n: int, task: str, where: str) -> None:
+    """Each family is registered, built from n alone, and minimises exactly when the task does."""
+    for family in families:
+        if family not in FAMILIES:
+            raise MalformedInput(f"{where}: key 'families': unknown family {family!r}; "
+                                 f"choose from {', '.join(FAMILIES)}")
+        minimises = _sized(family, n, where).pieces is None
+        if minimises != (task == "minimise"):
+            raise MalformedInput(f"{where}: family {family!r} " + ("minimises: use task = \"minimise\""
+                                 if minimises else f"has a fixed number of pieces: task {task!r}, not minimise"))
+
+
 def _sized(family: str, n: int, where: str) -> Puzzle:
     """The family's puzzle from n alone; a family that needs more (pre-placed queens) is refused."""
     try:
@@ -150,23 +162,15 @@ def _expand(spec: str, grid: dict, defaults: dict, where: str) -> list[Run]:
     if task not in TASKS:
         raise MalformedInput(f"{where}: key 'task' must be one of {', '.join(TASKS)}, got {task!r}")
     families = _list(grid, "families", str, where)
-    for family in families:
-        if family not in FAMILIES:
-            raise MalformedInput(f"{where}: key 'families': unknown family {family!r}; "
-                                 f"choose from {', '.join(FAMILIES)}")
     sizes = _list(grid, "sizes", int, where)
     if any(n <= 0 for n in sizes):
         raise MalformedInput(f"{where}: key 'sizes' must hold positive integers")
-    for family in families:
-        minimises = _sized(family, sizes[0], where).pieces is None
-        if minimises != (task == "minimise"):
-            raise MalformedInput(f"{where}: family {family!r} " + ("minimises: use task = \"minimise\""
-                                 if minimises else f"has a fixed number of pieces: task {task!r}, not minimise"))
+    _check_families(families, sizes[0], task, where)
     backends = _list(grid, "backends", str, where)
-    for backend in backends:
-        if backend not in BACKENDS:
-            raise MalformedInput(f"{where}: key 'backends': unknown backend {backend!r}; "
-                                 f"choose from {', '.join(BACKENDS)}")
+    unknown = [backend for backend in backends if backend not in BACKENDS]
+    if unknown:
+        raise MalformedInput(f"{where}: key 'backends': unknown backend {unknown[0]!r}; "
+                             f"choose from {', '.join(BACKENDS)}")
     splits = _list(grid, "split", bool, where, default=[False])
     if task != "count" and any(splits):
         raise MalformedInput(f"{where}: key 'split' applies to the count task only")

@@ -36,11 +36,6 @@ class BackendUnavailable(QueensError):
     """A backend's package or extension is not installed or failed to import."""
 
 
-class BadOption(QueensError):
-    """An option that cannot apply (a --viewpoint the backend lacks, a value it does not know):
-    a usage error, exit 2, whichever backend or option it is."""
-
-
 class NativeMissing(BackendUnavailable):
     """The C extensions were not built, or were refused (QUEENS_NO_NATIVE=1): the CLI says how
     to rebuild them and exits 2, as for a usage error, since nothing was attempted."""
@@ -48,6 +43,11 @@ class NativeMissing(BackendUnavailable):
 
 class Unsupported(QueensError):
     """A backend cannot handle this model's shape or size (it says what it lacks)."""
+
+
+class BadOption(Unsupported):
+    """An option that cannot apply (a --viewpoint the backend lacks, a value it does not know):
+    a usage error, exit 2, whichever backend or option it is."""
 
 
 class Refused(Unsupported):

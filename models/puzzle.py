@@ -18,6 +18,14 @@ from queens.models.geometry import Topology, attacks, first_attack
 from queens.models.pieces import QUEEN, Cell, Piece
 
 
+def _check_side(side: object, label: str) -> None:
+    """A board side is a positive whole number; the message names the type when it is not one."""
+    if not isinstance(side, int) or isinstance(side, bool):
+        raise InvalidBoard(f"the number of {label} must be a whole number, got {side!r} ({type(side).__name__})")
+    if side <= 0:
+        raise InvalidBoard(f"the board needs a positive number of {label}, got {side!r}")
+
+
 @dataclass(frozen=True)
 class Puzzle:
     """Place pieces on a rows x cols board.
@@ -54,9 +62,8 @@ class Puzzle:
                 raise AttackingQueens(clash[0], clash[1])
 
     def _check_board(self) -> None:
-        for side, label in ((self.rows, "rows"), (self.cols, "columns")):
-            if not isinstance(side, int) or isinstance(side, bool) or side <= 0:
-                raise InvalidBoard(f"the board needs a positive number of {label}, got {side!r}")
+        _check_side(self.rows, "rows")
+        _check_side(self.cols, "columns")
         if not isinstance(self.per_line, int) or isinstance(self.per_line, bool) or self.per_line < 1:
             raise InvalidBoard(f"at most per_line pieces per line needs a positive whole number, got {self.per_line!r}")
         if self.toroidal and self.rows != self.cols:

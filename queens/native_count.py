@@ -134,7 +134,7 @@ def native_count(puzzle: Puzzle, n: int | None, backend: str | None, time_limit:
             kept = f"finished subproblems are kept in {path}; run again with --resume" if ledger else (
                 f"nothing kept (counts of n < {LEDGER_FROM} keep a ledger only with --ledger or --resume)")
             if isinstance(stopped, TimeLimit):
-                err.print(f"{stopped}; {kept}", markup=False)
+                err.print(f"{stopped} ({stopped.partial or 0:,} solutions so far, a lower bound); {kept}", markup=False)
                 _report(puzzle, Result("native", Status.LIMIT, count=stopped.partial or 0, method="fast",
                                        wall_time=time.perf_counter() - start), None, options, stats, as_json)
                 return 1

@@ -7,10 +7,11 @@ from importlib import import_module
 from queens.models import BackendUnavailable, QueensError, Unsupported
 from queens.models.errors import BadOption
 from queens.solvers.backend import Backend
+from queens.solvers.native import REBUILD
 
 BACKENDS: dict[str, tuple[str, str, str]] = {
     # name: (module, class, what to install when the import fails)
-    "native": ("queens.solvers.native.backend", "Native", "reinstall the package: pip install -e . compiles it"),
+    "native": ("queens.solvers.native.backend", "Native", REBUILD),
     "cpsat": ("queens.solvers.cpsat", "CpSat", "pip install ortools"),
     "sat": ("queens.solvers.sat", "Sat", "pip install python-sat"),
     "csp": ("queens.solvers.csp", "Csp", "pip install python-constraint2"),

@@ -55,7 +55,7 @@ def candidates(task: Task, backend: str | None = None, method: str | None = None
         asked = " ".join(part for part in (backend and f"backend {backend}", method and f"method {method}") if part)
         raise BadOption(f"no strategy {task.value}s with {asked}; "
                         f"choose from {', '.join(s.name for s in ranked)}")
-    fitting = [s for s in narrowed if options <= s.options()]
+    fitting = [s for s in narrowed if options <= s.options()] if options else narrowed  # options import backends
     if not fitting:
         raise BadOption(f"{', '.join(sorted(options))}: not an option of {', '.join(s.name for s in narrowed)}")
     return fitting

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
-from queens.models import LineKind, QueensError, TimeLimit, verify
+from queens.models import BackendUnavailable, LineKind, QueensError, TimeLimit, verify
 from queens.solvers import native
 from queens.solvers.api import AUTO_SPLIT_CELLS, count, solve
 from queens.solvers.backend import Backend, Task
@@ -71,7 +71,7 @@ class Search(Strategy):
         return _init_options(self.backend)
 
     def check(self, options: dict[str, object]) -> None:
-        get_backend(self.backend, **options)
+        _check_options(self.backend, options)
 
     def run(self, subject: Subject, task: Task, time_limit: float | None, options: dict[str, object]) -> Result:
         if task is Task.COUNT:
@@ -104,7 +104,7 @@ class Split(Strategy):
         return _init_options(self.backend) | {"processes"}
 
     def check(self, options: dict[str, object]) -> None:
-        get_backend(self.backend, **{k: v for k, v in options.items() if k != "processes"})
+        _check_options(self.backend, {k: v for k, v in options.items() if k != "processes"})
 
     def run(self, subject: Subject, task: Task, time_limit: float | None, options: dict[str, object]) -> Result:
         from queens.solvers.split import count_split  # imports the process pool only when splitting
@@ -223,6 +223,16 @@ class StreamVerify(Strategy):
         status = Status.SOLVED if queens == side else Status.COMPLETE
         return Result(self.backend, status, count=queens, wall_time=time.perf_counter() - start,
                       stats={"n": side}, method=self.method)
+
+
+def _check_options(backend: str, options: dict[str, object]) -> None:
+    """Build the backend with these options, so a bad value is refused (BadOption) before any
+    work; a backend that is not installed is left for `supports` to report."""
+    if options:
+        try:
+            get_backend(backend, **options)
+        except BackendUnavailable:
+            pass
 
 
 def _init_options(backend: str) -> frozenset[str]:

@@ -6,9 +6,11 @@ time beside pytest's own copy.
 
 from __future__ import annotations
 
+import io
 import os
 import subprocess
 import sys
+from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
 
 SCRIPT = Path(sys.executable).parent / "queens"
@@ -35,3 +37,18 @@ def error_line(result: subprocess.CompletedProcess) -> str:
 def start_cli(*args: str, **popen: object) -> subprocess.Popen:
     """The command started and left running (to interrupt or kill it)."""
     return subprocess.Popen([str(SCRIPT), *args], env=_environment(), **popen)
+
+
+def run_main(*args: str) -> subprocess.CompletedProcess:
+    """`queens.cli.main` run in this process, as `run_cli` runs the script: exit code, stdout and
+    stderr (the same messages and codes, without starting an interpreter per row of a table)."""
+    from queens.cli import main
+
+    stdout, stderr = io.StringIO(), io.StringIO()
+    with redirect_stdout(stdout), redirect_stderr(stderr):
+        try:
+            main(list(args))
+            code = 0
+        except SystemExit as done:
+            code = done.code if isinstance(done.code, int) else 1
+    return subprocess.CompletedProcess(["queens", *args], code, stdout.getvalue(), stderr.getvalue())

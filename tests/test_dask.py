@@ -40,8 +40,8 @@ def test_cli_dask_local(reference) -> None:
     result = run_cli("count", "nqueens", "-n", "11", "--dask", "local", "--threads", "2", "--unique", "--json")
     assert result.returncode == 0, result.stderr
     payload = json.loads(result.stdout)
-    assert payload["total"] == reference.term("A000170", 11)
-    assert payload["fundamental"] == reference.term("A002562", 11)
+    assert payload["count"] == reference.term("A000170", 11)
+    assert payload["details"]["fundamental"] == reference.term("A002562", 11)
 
 
 @needs_dask

@@ -16,7 +16,7 @@ from queens.experiments.spec import Run, load
 from queens.experiments.store import Store
 from queens.models import BackendUnavailable, Completion, MalformedInput, NQueens, lower
 from queens.models.domination import Domination
-from queens.solvers import Status, count
+from queens.solvers import BACKENDS, Status, count
 from queens.solvers.split import subproblems
 
 from tests.cli import run_cli, start_cli
@@ -199,7 +199,7 @@ def test_without_dask_the_runner_says_what_to_install() -> None:
 
 
 # --- counting by decomposition ------------------------------------------------------------------
-@pytest.mark.parametrize("backend", ["native", "cpsat", "sat", "csp"])
+@pytest.mark.parametrize("backend", list(BACKENDS))
 def test_split_counts_equal_oeis(backend: str, reference) -> None:
     for n in range(1, 9):
         result = count(NQueens(n), backend, split=True, processes=1)

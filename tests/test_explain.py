@@ -9,9 +9,9 @@ import pytest
 from queens.models import NQueens, lower
 from queens.models.alternatives import Alternatives
 from queens.models.domination import Domination
+from queens.models.families import FAMILIES, FamilyOptions, build
 
 from queens.explain import compile_sizes, describe_model, explain
-from queens.families import FAMILIES, FamilyOptions, build
 from tests.cli import run_cli
 
 
@@ -71,8 +71,8 @@ def test_cli_explain_text_and_json():
     assert result.returncode == 0, result.stderr
     assert "anti-diagonals" in result.stdout and "seqcounter" in result.stdout
     payload = json.loads(run_cli("explain", "toroidal", "-n", "5", "--json").stdout)
-    assert {g["name"] for g in payload["groups"]} >= {"rows", "columns", "diagonals", "anti-diagonals"}
-    assert any("mod 5" in g["formula"] for g in payload["groups"])
+    assert {g["name"] for g in payload["details"]["groups"]} >= {"rows", "columns", "diagonals", "anti-diagonals"}
+    assert any("mod 5" in g["formula"] for g in payload["details"]["groups"])
 
 
 def test_cli_explain_refuses_free_pawns_in_one_line():

@@ -22,12 +22,13 @@ from queens.models.ninequeens import FreePawns, NineQueens
 from queens.models.pieces_families import Bishops, Kings, Knights, RectangularQueens, Rooks
 from queens.models.superqueens import Superqueens
 from queens.models.toroidal import Toroidal, why_none
+from queens.solvers import BACKENDS as REGISTERED
 from queens.solvers import Status, count, solutions, solve
 from queens.solvers.classes import count_alternatives, count_classes
 
 from tests.plain_reference import count_model
 
-BACKENDS = ["native", "cpsat", "sat", "csp"]
+BACKENDS = list(REGISTERED)
 
 
 def counts_everywhere(puzzle, backends=BACKENDS) -> int:

@@ -287,18 +287,19 @@ def test_cli_generates_solves_and_verifies_a_completion(tmp_path):
     result = run_cli("solve", "completion", "-n", "500", "--queens", str(instance), "--method", "complete",
                      "--out", str(solution), "--format", "perm", "--json")
     assert result.returncode == 0, result.stderr
-    assert json.loads(result.stdout)["result"]["status"] == "solved"
+    assert json.loads(result.stdout)["status"] == "solved"
     checked = run_cli("verify", str(solution), "--json")
-    assert json.loads(checked.stdout) | {"wall_time": 0} == {
-        "file": str(solution), "n": 500, "queens": 500, "valid": True, "kind": "solution", "wall_time": 0}
+    payload = json.loads(checked.stdout)
+    assert (payload["method"], payload["verified"], payload["count"]) == ("verify", True, 500)
+    assert payload["details"] == {"file": str(solution), "queens": 500, "kind": "solution"}
     given = run_cli("verify", str(instance))
     assert "a valid partial placement, 50 queens on 500x500" in given.stdout
 
 
 def test_cli_random_solution_is_seeded():
     first, second = (json.loads(run_cli("solve", "nqueens", "-n", "30", "--method", "random", "--seed", "5",
-                                        "--json").stdout)["result"]["columns"] for _ in range(2))
-    assert first == second and sorted(first) == list(range(30))
+                                        "--json").stdout)["solutions"][0] for _ in range(2))
+    assert first == second and sorted(c for _, c in first) == list(range(30))
 
 
 def test_cli_verify_names_the_conflict_on_one_line(tmp_path):
@@ -313,7 +314,7 @@ def test_cli_refuses_what_it_cannot_do():
     shown = run_cli("show", "nqueens", "-n", "200")
     assert shown.returncode == 2 and "show draws boards up to 100 wide" in shown.stderr
     wrong = run_cli("solve", "superqueens", "-n", "10", "--method", "construct")
-    assert wrong.returncode == 2 and "solves nqueens, not superqueens" in wrong.stderr
+    assert wrong.returncode == 1 and "python/construct: needs n queens on a full n x n board" in wrong.stderr
 
 
 def test_cli_writes_a_backend_solution_and_refuses_what_is_no_queen_placement(tmp_path):

@@ -60,8 +60,8 @@ def test_a_killed_count_resumes_to_the_exact_total(tmp_path: Path, reference) ->
     assert resumed.returncode == 0, resumed.stderr
     assert f"{kept:,} of {len(subproblems(17)):,} subproblems already counted" in resumed.stderr
     result = json.loads(resumed.stdout)
-    assert result["total"] == reference.term("A000170", 17)
-    assert result["fundamental"] == reference.term("A002562", 17)
+    assert result["count"] == reference.term("A000170", 17)
+    assert result["details"]["fundamental"] == reference.term("A002562", 17)
     assert rows(ledger) == len(subproblems(17))
 
 
@@ -117,7 +117,7 @@ def test_cli_unique_prints_the_classes(reference) -> None:
 def test_cli_small_counts_leave_no_ledger_behind(tmp_path: Path, reference) -> None:
     result = run_cli("count", "nqueens", "-n", "10", "--threads", "2", "--json", cwd=tmp_path)
     assert result.returncode == 0, result.stderr
-    assert json.loads(result.stdout)["total"] == reference.term("A000170", 10)
+    assert json.loads(result.stdout)["count"] == reference.term("A000170", 10)
     assert list(tmp_path.iterdir()) == []
 
 

@@ -13,7 +13,7 @@ import json
 
 import click
 
-from queens.commands.common import describe, err
+from queens.commands.common import describe
 from queens.models.families import Target
 from queens.solvers import Result, Status
 
@@ -50,11 +50,6 @@ def _plain(stats: dict) -> dict:
 
 def print_payload(data: dict) -> None:
     click.echo(json.dumps(data, indent=2))
-
-
-def announce(target: Target, result_or_strategy: str, why: str) -> None:
-    """The progress line on stderr, before the work starts: what answers, and why."""
-    err.print(f"{target.name}: {result_or_strategy} ({why})", markup=False)
 
 
 def answered_by(result: Result) -> str:

@@ -55,6 +55,22 @@ _FAMILY_FLAGS = [
 ]
 
 
+class FamilyChoice(click.Choice):
+    """The FAMILY argument's choices: the family registry as it is when the command runs, so a
+    family registered after import (a plug-in, a test's throw-away family) is a choice too."""
+
+    def __init__(self) -> None:
+        super().__init__(tuple(FAMILIES))
+
+    @property  # type: ignore[override]
+    def choices(self) -> tuple[str, ...]:
+        return tuple(FAMILIES)
+
+    @choices.setter
+    def choices(self, value: object) -> None:
+        """Ignored: the registry is the list."""
+
+
 def puzzle_options(command: Callable) -> Callable:
     """FAMILY -n N [-m M] and the family flags: the puzzle to work on."""
     for flag in reversed(_FAMILY_FLAGS):
@@ -64,16 +80,13 @@ def puzzle_options(command: Callable) -> Callable:
     return click.argument("family", type=FamilyOrFile())(command)
 
 
-class FamilyOrFile(click.ParamType):
+class FamilyOrFile(FamilyChoice):
     """A family name, or a puzzle file (a path ending in .toml, or any existing file)."""
 
     name = "FAMILY|FILE"
 
-    def convert(self, value: object, param: click.Parameter | None, ctx: click.Context | None) -> str:
-        text = str(value)
-        if text in FAMILIES or is_puzzle_file(text):
-            return text
-        self.fail(f"{text!r} is neither a family ({', '.join(FAMILIES)}) nor a puzzle file", param, ctx)
+    def convert(self, value: object, param: click.Parameter | None, ctx: click.Context | None) -> object:
+        return str(value) if is_puzzle_file(str(value)) else super().convert(value, param, ctx)
 
 
 def is_puzzle_file(text: str) -> bool:

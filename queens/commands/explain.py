@@ -8,7 +8,12 @@ from queens.commands.answer import payload, print_payload
 from queens.commands.common import json_option, make_puzzle, out, puzzle_options
 from queens.commands.layout import one_puzzle
 from queens.explain import explain
+from queens.models import Puzzle, Unsupported
 from queens.models.armies import ArmyPuzzle
+from queens.solvers.backend import Task
+from queens.solvers.classes import task_of
+from queens.solvers.router import route
+from queens.solvers.strategy import Subject
 
 
 @click.command("explain")
@@ -19,9 +24,27 @@ def explain_command(family, n, m, as_json) -> int:
     target = make_puzzle(family, n, m)
     puzzle = target if isinstance(target, ArmyPuzzle) else one_puzzle(target, "explain")
     explanation = explain(puzzle)
+    chosen = {} if isinstance(puzzle, ArmyPuzzle) else strategies(puzzle)
     if as_json:
         described = None if isinstance(puzzle, ArmyPuzzle) else puzzle
-        print_payload(payload("explain", described, None, verified=False, **explanation.to_json()))
+        print_payload(payload("explain", described, None, verified=False, **explanation.to_json(), strategies=chosen))
     else:
         out.print(explanation.text(), markup=False)
+        out.print("\nWho answers (the router's choice)", markup=False)
+        for task, choice in chosen.items():
+            out.print(f"  {task:<9} {choice}", markup=False)
     return 0
+
+
+def strategies(puzzle: Puzzle) -> dict[str, str]:
+    """For finding one solution and for counting: the strategy the router picks, and why, or
+    why nothing can."""
+    subject = Subject(puzzle)
+    chosen = {}
+    for task in (task_of(puzzle), Task.COUNT):
+        try:
+            choice = route(task, subject)
+            chosen[task.value] = f"{choice.strategy.name}: {choice.why}"
+        except Unsupported as refusal:
+            chosen[task.value] = f"n/a ({refusal})"
+    return chosen

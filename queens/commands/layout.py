@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from queens.families import Target
 from queens.models import Puzzle, QueensError
 from queens.models.alternatives import Alternatives
+from queens.models.families import Target
 
 
 def one_puzzle(target: Target, command: str) -> Puzzle:
