@@ -14,7 +14,7 @@ from collections.abc import Iterable
 
 from queens.models.errors import InvalidPlacement
 from queens.models.geometry import first_attack
-from queens.models.pieces import Cell
+from queens.models.pieces import Cell, Piece
 from queens.models.puzzle import Puzzle
 
 Placement = tuple[Cell, ...]
@@ -48,10 +48,32 @@ def _check_cells(puzzle: Puzzle, cells: Placement) -> None:
 
 
 def _check_independent(puzzle: Puzzle, cells: Placement) -> None:
-    clash = first_attack(puzzle.piece, cells, topology=puzzle.topology, pawns=puzzle.pawns)
+    piece = puzzle.piece
+    if puzzle.per_line > 1:  # rays may hold per_line pieces; a leap is still an attack
+        _check_crowded_lines(puzzle, cells)
+        piece = Piece(piece.name, leaps=piece.leaps)
+    clash = first_attack(piece, cells, topology=puzzle.topology, pawns=puzzle.pawns)
     if clash:
         a, b, how = clash
         raise InvalidPlacement(f"pieces at {a} and {b} {how}")
+
+
+def _check_crowded_lines(puzzle: Puzzle, cells: Placement) -> None:
+    """No line of a sliding piece (cut at pawns) holds more than `per_line` pieces: from each
+    piece, count the pieces it sees along each ray both ways, itself included."""
+    occupied = set(cells)
+    for a in cells:
+        for rr, rc in puzzle.piece.rays:
+            seen = [a]
+            for direction in ((rr, rc), (-rr, -rc)):
+                for cell in puzzle.topology.walk(a, direction):
+                    if cell in puzzle.pawns or cell in seen:
+                        break
+                    if cell in occupied:
+                        seen.append(cell)
+            if len(seen) > puzzle.per_line:
+                raise InvalidPlacement(f"{len(seen)} pieces on the line through {a} along {(rr, rc)}, "
+                                       f"at most {puzzle.per_line} allowed: {sorted(seen)}")
 
 
 def _check_dominating(puzzle: Puzzle, cells: Placement) -> None:

@@ -17,11 +17,12 @@ flag that was given says so instead of silently ignoring it.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
 from queens.models.alternatives import Alternatives
+from queens.models.armies import ArmyPuzzle
 from queens.models.completion import Completion, parse_cells, parse_vector
 from queens.models.domination import Domination
 from queens.models.errors import MalformedInput, QueensError
@@ -31,10 +32,11 @@ from queens.models.pieces import Cell
 from queens.models.pieces_families import Bishops, Kings, Knights, RectangularQueens, Rooks
 from queens.models.placement_file import read_placement
 from queens.models.puzzle import Puzzle
+from queens.models.puzzle_file import SHIPPED, load
 from queens.models.superqueens import Superqueens
 from queens.models.toroidal import Toroidal, why_none
 
-Target = Puzzle | Alternatives
+Target = Puzzle | Alternatives | ArmyPuzzle
 
 
 @dataclass(frozen=True)
@@ -135,6 +137,16 @@ def _knights(o: FamilyOptions) -> Puzzle:
     return Knights(o.n, o.pieces)
 
 
+def _shipped(name: str) -> Callable[[FamilyOptions], Target]:
+    """The family written as models/puzzles/NAME.toml, for -n (and -m: the columns, when given)."""
+    def build(o: FamilyOptions) -> Target:
+        puzzle = load(SHIPPED / f"{name}.toml", o.n)
+        if o.m is not None and isinstance(puzzle, ArmyPuzzle):
+            return replace(puzzle, shape=(o.n, o.m))
+        return puzzle
+    return build
+
+
 def _sizes(*sizes: int) -> tuple[tuple[str, FamilyOptions], ...]:
     return tuple((f"n={n}", FamilyOptions(n)) for n in sizes)
 
@@ -167,6 +179,18 @@ FAMILIES: dict[str, Family] = {
                     oeis=("A002464",), examples=_sizes(6)),
     "knights": Family(_knights, "k knights (default n), none attacking", frozenset({"pieces"}),
                       examples=(("n=4, 6 knights", FamilyOptions(4, pieces=6)),)),
+    "peaceable": Family(_shipped("peaceable"), "the most m: m white and m black queens, none attacking the other",
+                        oeis=("A250000",)),
+    "independence": Family(_shipped("independence"), "the most non-attacking queens on n x n (or n x m); "
+                           "other pieces in the file", frozenset({"m"})),
+    "colouring": Family(_shipped("colouring"), "the fewest armies of non-attacking queens that fill the board "
+                        "(the queen graph's chromatic number)", oeis=("A088202",)),
+    "cube": Family(_shipped("cube"), "the most non-attacking queens on the n x n x n cube (13 lines per queen)",
+                   oeis=("A068940",)),
+    "cube-squared": Family(_shipped("cube-squared"), "n^2 non-attacking queens on the n x n x n cube (Klarner)"),
+    "queens-and-knights": Family(_shipped("queens-and-knights"), "the most k: k queens and k knights, none attacked"),
+    "two-per-line": Family(_shipped("two-per-line"), "exactly two rooks in every row and column",
+                           oeis=("A001499",)),
 }
 """Every family by the name the CLI, the web explorer and the experiments use."""
 

@@ -152,3 +152,39 @@ def first_attack(
 def torus_is_safe(n: int) -> bool:
     """Pólya (1918): n queens fit on an n x n torus exactly when gcd(n, 6) == 1."""
     return gcd(n, 6) == 1
+
+
+Coord = tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class Box:
+    """A board of any dimension with closed edges (a cube for 3-D queens): the same `step`,
+    `walk` and `line` as `Topology`, over coordinate tuples. Boards that wrap are 2-D
+    (`Topology`); a box never wraps.
+
+    >>> Box((3, 3, 3)).line((1, 1, 1), (1, 1, 1))
+    [(0, 0, 0), (1, 1, 1), (2, 2, 2)]
+    """
+
+    shape: Coord
+
+    def contains(self, cell: Coord) -> bool:
+        return all(0 <= x < side for x, side in zip(cell, self.shape, strict=True))
+
+    def step(self, cell: Coord, vector: Coord) -> Coord | None:
+        moved = tuple(x + d for x, d in zip(cell, vector, strict=True))
+        return moved if self.contains(moved) else None
+
+    def walk(self, start: Coord, direction: Coord) -> Iterator[Coord]:
+        cell = self.step(start, direction)
+        while cell is not None:
+            yield cell
+            cell = self.step(cell, direction)
+
+    def line(self, start: Coord, direction: Coord) -> list[Coord]:
+        back = tuple(-d for d in direction)
+        first = start
+        while (previous := self.step(first, back)) is not None:
+            first = previous
+        return [first, *self.walk(first, direction)]

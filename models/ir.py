@@ -3,11 +3,17 @@
 A puzzle is lowered once (`queens.models.lowering.lower`) to Boolean *cell variables* (one per cell
 that may hold a piece) and four kinds of constraint:
 
-- *lines*: at most one / exactly one piece among some cells, grouped in families
-  (rows, columns, diagonals, knight pairs, ...);
+- *lines*: between `at_least` and `at_most` pieces among some cells (usually at most one or
+  exactly one), grouped in families (rows, columns, diagonals, knight pairs, ...);
 - *covers*: at least one piece among some cells (domination);
 - *fixed* cells that must hold a piece;
 - the *size*: how many pieces in all, or an objective to minimise it.
+
+Puzzles with several armies or a third dimension (`queens.models.armies`) lower into the same
+form: their variables are (army, coordinates) keys, an army's size is a line over its cells
+(between so many and so many pieces), and an *objective* says which groups hold equal numbers
+of pieces, that number maximised or minimised. Variables are opaque hashable keys; a
+backend that lays them out in an array reads `index` and `width`, never the key's shape.
 
 A family whose lines are whole board lines also carries a `LinearKey`, so a backend can build
 the row viewpoint (q[r] = column of the piece in row r, AllDifferent on each key) instead of
@@ -20,8 +26,11 @@ from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from enum import Enum
 from functools import cached_property
+from typing import Any, Literal
 
-from queens.models.pieces import Cell
+Var = Any
+"""A variable's key: a board cell (r, c) in the plain lowering, (army, coordinates) with armies.
+Backends hash and sort keys and never look inside them."""
 
 
 class LineKind(Enum):
@@ -31,8 +40,46 @@ class LineKind(Enum):
 
 @dataclass(frozen=True)
 class Line:
-    cells: tuple[Cell, ...]
-    kind: LineKind
+    """Between `at_least` and `at_most` pieces on `cells`: one rook per row is (1, 1), two
+    per row and column (A001499) is (2, 2), a queen's diagonal (0, 1).
+
+    >>> Line(((0, 0), (0, 1))).kind
+    <LineKind.AT_MOST_ONE: 'at most one'>
+    >>> Line(((0, 0), (0, 1)), at_most=2, at_least=2).bounds
+    (2, 2)
+    """
+
+    cells: tuple[Var, ...]
+    at_most: int = 1
+    at_least: int = 0
+
+    @property
+    def bounds(self) -> tuple[int, int]:
+        return self.at_least, self.at_most
+
+    @property
+    def kind(self) -> LineKind | None:
+        """The two bounds every backend has a fast path for, or None for any other bound."""
+        return _KINDS.get(self.bounds)
+
+
+_KINDS = {(0, 1): LineKind.AT_MOST_ONE, (1, 1): LineKind.EXACTLY_ONE}
+
+
+@dataclass(frozen=True)
+class Objective:
+    """Every group holds the same number of pieces, and that number is maximised or minimised
+    (one group: an army's size; two: peaceable queens, m white and m black)."""
+
+    sense: Literal["maximise", "minimise"]
+    groups: tuple[tuple[Var, ...], ...]
+    least: int = 0
+    most: int | None = None
+    """The range the number can take (most None: as many as a group has variables)."""
+
+    @property
+    def top(self) -> int:
+        return min(len(g) for g in self.groups) if self.most is None else self.most
 
 
 @dataclass(frozen=True)
@@ -47,7 +94,7 @@ class LinearKey:
     b: int
     modulus: int | None
 
-    def of(self, cell: Cell) -> int:
+    def of(self, cell: tuple[int, int]) -> int:
         value = self.a * cell[0] + self.b * cell[1]
         return value % self.modulus if self.modulus else value
 
@@ -64,6 +111,15 @@ class LineFamily:
     def exactly_one(self) -> bool:
         return bool(self.lines) and all(line.kind is LineKind.EXACTLY_ONE for line in self.lines)
 
+    @property
+    def exact(self) -> int | None:
+        """k when every line holds exactly k pieces (by pigeonhole), else None."""
+        bounds = {line.bounds for line in self.lines}
+        if len(bounds) == 1:
+            low, high = bounds.pop()
+            return high if low == high else None
+        return None
+
 
 @dataclass(frozen=True)
 class ConstraintModel:
@@ -76,13 +132,40 @@ class ConstraintModel:
 
     rows: int
     cols: int
-    cells: tuple[Cell, ...]
+    cells: tuple[Var, ...]
     families: tuple[LineFamily, ...]
-    covers: tuple[tuple[Cell, ...], ...] = ()
-    fixed: frozenset[Cell] = frozenset()
+    covers: tuple[tuple[Var, ...], ...] = ()
+    fixed: frozenset[Var] = frozenset()
     size: int | None = None
     size_implied: bool = False
     minimise: bool = False
+    objective: Objective | None = None
+    numbering: tuple[Var, ...] = ()
+    """Every variable in the order of its number, when that is not the board's r * cols + c."""
+
+    @cached_property
+    def index(self) -> dict[Var, int]:
+        """A dense number for each variable (r * cols + c on a plain board): what a backend that
+        lays variables out in bitsets or exports numbered variables reads.
+
+        >>> from queens.models import NQueens, lower
+        >>> lower(NQueens(4)).index[(1, 2)]
+        6
+        """
+        if self.numbering:
+            return {var: i for i, var in enumerate(self.numbering)}
+        return {(r, c): r * self.cols + c for r, c in self.cells}
+
+    @property
+    def width(self) -> int:
+        """How many numbers `index` spans (holes included)."""
+        return len(self.numbering) or self.rows * self.cols
+
+    @property
+    def one_per_line(self) -> bool:
+        """Every line says "at most one" or "exactly one": what bitset kernels and the
+        row viewpoints assume."""
+        return all(line.at_most == 1 for line in self.lines)
 
     @property
     def lines(self) -> Iterator[Line]:
@@ -90,7 +173,7 @@ class ConstraintModel:
             yield from family.lines
 
     @cached_property
-    def conflicts(self) -> dict[Cell, frozenset[Cell]]:
+    def conflicts(self) -> dict[Var, frozenset[Var]]:
         """The conflict graph: for each cell, the other cells that share a line with it (two
         pieces there would break the line's at-most-one). Derived once, here, for every reader
         (the trace, the native kernel's bitsets, the CSP's row predicates).
@@ -99,7 +182,7 @@ class ConstraintModel:
         >>> len(lower(NQueens(4)).conflicts[(0, 0)])
         9
         """
-        shared: dict[Cell, set[Cell]] = {cell: set() for cell in self.cells}
+        shared: dict[Var, set[Var]] = {cell: set() for cell in self.cells}
         for line in self.lines:
             for cell in line.cells:
                 shared[cell].update(line.cells)
@@ -114,6 +197,8 @@ class ConstraintModel:
 
         Recognised by structure: an exactly-one family with one line per board row, each line
         inside a single row."""
+        if self.numbering:
+            return None
         return next((f for f in self.families if f.exactly_one and len(f.lines) == self.rows
                      and all(len({r for r, _ in line.cells}) == 1 for line in f.lines)), None)
 
@@ -127,3 +212,43 @@ class ConstraintModel:
     def with_size(self, size: int) -> ConstraintModel:
         """The same model asking for exactly `size` pieces (used to count optimal solutions)."""
         return replace(self, size=size, size_implied=False, minimise=False)
+
+    def at_value(self, value: int) -> ConstraintModel:
+        """The objective's question for one value: every group holds exactly `value` pieces (a
+        total size when the one group is every variable, so a backend that reads only a size
+        answers it). What a backend without an optimiser solves, value after value."""
+        assert self.objective is not None
+        groups = self.objective.groups
+        if len(groups) == 1 and set(groups[0]) == set(self.cells):
+            return replace(self, objective=None, size=value, size_implied=False)
+        sizes = LineFamily("army sizes", tuple(Line(group, at_most=value, at_least=value) for group in groups))
+        return replace(self, objective=None, families=(*self.families, sizes))
+
+    def at_least_value(self, value: int) -> ConstraintModel:
+        """Every group holds at least `value` pieces: in a downward-closed model the same question
+        as `at_value` (drop the extra pieces, see `trimmed`), and an easier one for a solver."""
+        assert self.objective is not None
+        groups = self.objective.groups
+        if len(groups) == 1 and set(groups[0]) == set(self.cells):  # one total size: the kernels' form
+            return self.at_value(value)
+        sizes = LineFamily("army sizes", tuple(Line(group, at_most=len(group), at_least=value) for group in groups))
+        return replace(self, objective=None, families=(*self.families, sizes))
+
+    def trimmed(self, placement: tuple[Var, ...], value: int) -> tuple[Var, ...]:
+        """`placement` with each objective group cut down to `value` pieces (fixed ones kept):
+        still a solution when the model is downward closed."""
+        assert self.objective is not None
+        keep: list[Var] = []
+        chosen = set(placement)
+        for group in self.objective.groups:
+            mine = sorted(chosen.intersection(group), key=lambda v: v not in self.fixed)
+            keep += mine[:value]
+        grouped = {v for group in self.objective.groups for v in group}
+        return tuple(sorted(keep + [v for v in placement if v not in grouped]))
+
+    @property
+    def downward_closed(self) -> bool:
+        """Whether taking a piece off a solution leaves a solution (no covers, no line with a
+        lower bound): then if m pieces per group are impossible, so are more, and an optimiser
+        may stop at the first impossible m."""
+        return not self.covers and not any(line.at_least for line in self.lines)

@@ -4,16 +4,16 @@ The rules, each a small pure function:
 - a sliding piece makes one family of lines per ray direction; pawns cut lines into segments,
   forbidden cells are dropped from lines but do not cut them;
 - a leaping piece makes a family of two-cell lines (the pairs one leap apart);
-- pigeonhole: when a family has exactly as many non-empty lines as there are pieces, every line
-  holds exactly one piece (this is how n-queens gets "one queen per row and per column"
-  without anyone writing it);
+- pigeonhole: when a family's lines can hold exactly as many pieces as there are (lines times
+  `per_line`), every line holds exactly `per_line` pieces (this is how n-queens gets "one queen
+  per row and per column" without anyone writing it, and 2n rooks "two per row and column");
 - domination makes one cover per square: the square itself and every cell attacking it.
 """
 
 from __future__ import annotations
 
 from queens.models.errors import InvalidBoard
-from queens.models.ir import ConstraintModel, Line, LinearKey, LineFamily, LineKind
+from queens.models.ir import ConstraintModel, Line, LinearKey, LineFamily
 from queens.models.pieces import Cell
 from queens.models.puzzle import Puzzle
 
@@ -37,7 +37,7 @@ def lower(puzzle: Puzzle) -> ConstraintModel:
         )
     blocked = puzzle.forbidden | puzzle.pawns
     cells = tuple(
-        (r, c) for r in range(puzzle.rows) for c in range(puzzle.cols) if (r, c) not in blocked
+        (r, c) for r in range(puzzle.rows) for c in range(puzzle.cols) if not blocked or (r, c) not in blocked
     )
     families: list[LineFamily] = []
     if puzzle.independent:
@@ -53,7 +53,7 @@ def lower(puzzle: Puzzle) -> ConstraintModel:
         covers=_covers(puzzle, set(cells)) if puzzle.dominating else (),
         fixed=puzzle.fixed,
         size=puzzle.pieces,
-        size_implied=any(f.exactly_one for f in families),
+        size_implied=any(f.exact is not None for f in families),
         minimise=puzzle.pieces is None,
     )
 
@@ -94,9 +94,9 @@ def _cut_at_pawns(line: list[Cell], pawns: frozenset[Cell], *, cyclic: bool) -> 
 
 def _ray_family(puzzle: Puzzle, direction: Cell) -> LineFamily:
     runs = [run for run in _segments(puzzle, direction) if run]
-    exact = puzzle.pieces is not None and len(runs) == puzzle.pieces
-    kind = LineKind.EXACTLY_ONE if exact else LineKind.AT_MOST_ONE
-    lines = tuple(Line(tuple(run), kind) for run in runs if exact or len(run) > 1)
+    most = puzzle.per_line
+    exact = puzzle.pieces is not None and len(runs) * most == puzzle.pieces
+    lines = tuple(Line(tuple(run), most, most if exact else 0) for run in runs if exact or len(run) > most)
     key = None
     if not puzzle.pawns:
         key = LinearKey(direction[1], -direction[0], puzzle.rows if puzzle.toroidal else None)
@@ -116,7 +116,7 @@ def _leap_family(puzzle: Puzzle, cells: set[Cell]) -> LineFamily:
             b = puzzle.topology.step(a, leap)
             if b in cells and b != a:
                 pairs.add((min(a, b), max(a, b)))
-    lines = tuple(Line(pair, LineKind.AT_MOST_ONE) for pair in sorted(pairs))
+    lines = tuple(Line(pair) for pair in sorted(pairs))
     return LineFamily(f"{puzzle.piece.name} leaps", lines)
 
 

@@ -39,7 +39,7 @@ class FamilyOutline:
 
     key: tuple[int, int] | None
     modulus: int | None
-    kinds: frozenset[LineKind]
+    kinds: frozenset[LineKind | None]
     whole: bool
 
 

@@ -36,6 +36,8 @@ class Puzzle:
     - `forbidden`: cells that may not hold a piece; lines of attack pass through them.
     - `pawns`: cells holding a pawn; no piece there, and pawns block sliding attacks.
     - `fixed`: pieces already placed (a completion puzzle).
+    - `per_line`: the most pieces one line of a sliding piece may hold (1: none attack each
+      other; 2 rooks per row and column is `per_line=2`, A001499).
     """
 
     rows: int
@@ -49,11 +51,12 @@ class Puzzle:
     pawns: frozenset[Cell] = field(default_factory=frozenset)
     fixed: frozenset[Cell] = field(default_factory=frozenset)
     title: str = ""
+    per_line: int = 1
 
     def __post_init__(self) -> None:
         self._check_board()
         self._check_cells()
-        if self.independent:
+        if self.independent and self.per_line == 1:
             clash = first_attack(self.piece, sorted(self.fixed), topology=self.topology, pawns=self.pawns)
             if clash:
                 raise AttackingQueens(clash[0], clash[1])
@@ -61,6 +64,8 @@ class Puzzle:
     def _check_board(self) -> None:
         _check_side(self.rows, "rows")
         _check_side(self.cols, "columns")
+        if not isinstance(self.per_line, int) or isinstance(self.per_line, bool) or self.per_line < 1:
+            raise InvalidBoard(f"at most per_line pieces per line needs a positive whole number, got {self.per_line!r}")
         if self.toroidal and self.rows != self.cols:
             raise InvalidBoard("a toroidal board must be square")
         if self.pieces is not None and not 0 <= self.pieces <= self.rows * self.cols:

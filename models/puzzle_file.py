@@ -23,9 +23,12 @@ import os
 import tomllib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from itertools import permutations, product
 from pathlib import Path
 from typing import Any
 
+from queens.models.armies import Army, ArmyPuzzle, Goal, Moves, piece_named
+from queens.models.army_lowering import PER_LINE_DIRECTIONS
 from queens.models.errors import MalformedInput, QueensError
 from queens.models.expression import evaluate
 from queens.models.pieces import PIECES, Cell, Piece
@@ -40,10 +43,12 @@ MAX_FILE_BYTES = 1_000_000
 _KEYS: dict[str, set[str]] = {
     "": {"title", "board", "army", "rules", "goal"},
     "board": {"shape", "wrap", "holes", "blockers"},
-    "army": {"name", "piece", "count", "fixed"},
+    "army": {"name", "piece", "count", "fixed", "copies"},
     "rules": {"within", "between", "per_line", "cover", "partition"},
     "goal": {"task", "unique"},
     "piece": {"rays", "leaps", "oriented", "name"},
+    "count": {"min", "max"},
+    "per_line": set(PER_LINE_DIRECTIONS),
 }
 
 
@@ -52,12 +57,12 @@ class PuzzleSpec:
     """What a file asks: the puzzle, and the goal (`task`, and `unique`: count classes under the
     symmetries that keep the puzzle)."""
 
-    puzzle: Puzzle
+    puzzle: Puzzle | ArmyPuzzle
     task: str
     unique: bool
 
 
-def load(path: str | os.PathLike[str], n: int | None = None) -> Puzzle:
+def load(path: str | os.PathLike[str], n: int | None = None) -> Puzzle | ArmyPuzzle:
     """The puzzle a file describes, for the parameter `n` (the Python API: `queens.load`)."""
     return read(path, n).puzzle
 
@@ -84,10 +89,27 @@ def loads(text: str, n: int | None = None, *, where: str = "puzzle file") -> Puz
     return parse(data, n, where=where)
 
 
+def needs_armies(data: Mapping[str, Any]) -> bool:
+    """Whether a document says what only an `ArmyPuzzle` holds: several armies, a goal or range
+    on a count, copies, per-line bounds, a partition, rules between armies, a cylinder, 3-D."""
+    armies = data.get("army")
+    board, rules = data.get("board"), data.get("rules")
+    board = board if isinstance(board, dict) else {}
+    rules = rules if isinstance(rules, dict) else {}
+    if isinstance(armies, list) and (len(armies) > 1 or any(
+            isinstance(a, dict) and (a.get("count") == "maximise" or isinstance(a.get("count"), dict) or "copies" in a)
+            for a in armies)):
+        return True
+    shape, wrap = board.get("shape"), board.get("wrap")
+    return bool((isinstance(shape, list) and len(shape) == 3)
+                or (isinstance(wrap, list) and len(set(map(str, wrap))) > 1)
+                or any(rules.get(key) not in (None, {}, False) for key in ("per_line", "partition", "between")))
+
+
 def parse(data: dict[str, Any], n: int | None = None, *, where: str = "puzzle file") -> PuzzleSpec:
     """`loads` on a parsed document (a dict as tomllib gives it)."""
     try:
-        return _Reader(data, n).spec()
+        return (_ArmyReader(data, n) if needs_armies(data) else _Reader(data, n)).spec()
     except QueensError as error:  # the same error (its kind is the exit code), naming the file
         error.args = (f"{where}: {error}",)
         raise error from None
@@ -107,8 +129,6 @@ class _Reader:
         armies = self.data.get("army")
         if not isinstance(armies, list) or not armies or not all(isinstance(a, dict) for a in armies):
             raise MalformedInput("key 'army': give one [[army]] table (its piece and count)")
-        if len(armies) > 1:
-            raise MalformedInput("key 'army': this version reads one army; several armies are not supported yet")
         army = armies[0]
         _known(army, "army")
         rows, cols = self._shape(board)
@@ -126,7 +146,7 @@ class _Reader:
 
     def _number(self, value: object, key: str) -> int:
         if isinstance(value, str) and value in ("maximise", "minimise"):
-            raise MalformedInput(f"key '{key}': {value!r} is not supported here yet")
+            raise MalformedInput(f"key '{key}': {value!r} is not a number here")
         if not isinstance(value, int | str) or isinstance(value, bool):
             raise MalformedInput(f"key '{key}': expected a number or an expression of n, got {value!r}")
         try:
@@ -138,25 +158,18 @@ class _Reader:
         shape = board.get("shape", ["n", "n"])
         if not isinstance(shape, list) or len(shape) not in (2, 3):
             raise MalformedInput("key 'board.shape': expected [rows, cols] (or [x, y, z])")
-        if len(shape) == 3:
-            raise MalformedInput("key 'board.shape': 3-D boards are not supported yet")
         rows, cols = (self._number(side, "board.shape") for side in shape)
         return rows, cols
 
     def _wrap(self, board: Mapping[str, Any]) -> bool:
         wrap = board.get("wrap", False)
         if isinstance(wrap, list) and len(wrap) == 2 and all(isinstance(w, bool) for w in wrap):
-            if wrap[0] != wrap[1]:
-                raise MalformedInput("key 'board.wrap': a cylinder (one wrapped axis) is not supported yet")
             return bool(wrap[0])
         if not isinstance(wrap, bool):
             raise MalformedInput("key 'board.wrap': expected true, false or [rows, cols] flags")
         return wrap
 
     def _independent(self, rules: Mapping[str, Any]) -> bool:
-        for key in ("per_line", "partition", "between"):
-            if rules.get(key) not in (None, {}, False, "free"):
-                raise MalformedInput(f"key 'rules.{key}' is not supported yet")
         return _choice(rules, "within", ("peaceful", "free"), "rules.within", "peaceful") == "peaceful"
 
     def _piece(self, value: object, square: bool) -> Piece:
@@ -187,6 +200,159 @@ class _Reader:
                 raise MalformedInput(f"key '{key}': expected [row, col] pairs, got {item!r}")
             cells.add((self._number(item[0], key), self._number(item[1], key)))
         return frozenset(cells)
+
+
+class _ArmyReader(_Reader):
+    """Reads a document that needs an `ArmyPuzzle` (see `needs_armies`): several armies, goals,
+    copies, per-line bounds, a partition, a cylinder or a cube."""
+
+    def spec(self) -> PuzzleSpec:
+        _known(self.data, "")
+        board = _table(self.data, "board", required=True)
+        rules, goal = _table(self.data, "rules"), _table(self.data, "goal")
+        tables = self.data.get("army")
+        if not isinstance(tables, list) or not tables or not all(isinstance(a, dict) for a in tables):
+            raise MalformedInput("key 'army': give [[army]] tables (each its piece and count)")
+        shape = self._sides(board)
+        armies = tuple(self._army(table, f"army[{i}]" if len(tables) > 1 else "army", shape, i)
+                       for i, table in enumerate(tables))
+        if any(army.copies is None for army in armies) and len(armies) > 1:
+            raise MalformedInput("key 'army.copies': \"minimise\" copies need a single [[army]]")
+        optimises = any(army.goal or army.copies is None for army in armies)
+        task = _choice(goal, "task", TASKS, "goal.task", "optimise" if optimises else "count")
+        within = _choice(rules, "within", ("peaceful", "free"), "rules.within", "peaceful") == "peaceful"
+        between = _choice(rules, "between", ("peaceful", "free"), "rules.between", "peaceful") == "peaceful"
+        puzzle = ArmyPuzzle(
+            shape, armies, wrap=self._axes_wrap(board, len(shape)),
+            holes=self._coords(board, "holes", shape), blockers=self._coords(board, "blockers", shape),
+            within=within, between=between, per_line=self._per_line(rules, len(shape)),
+            cover=_flag(rules, "cover", "rules.cover"), partition=_flag(rules, "partition", "rules.partition"),
+            title=_text(self.data, "title"))
+        return PuzzleSpec(puzzle, task, _flag(goal, "unique", "goal.unique"))
+
+    def _sides(self, board: Mapping[str, Any]) -> tuple[int, ...]:
+        shape = board.get("shape", ["n", "n"])
+        if not isinstance(shape, list) or len(shape) not in (2, 3):
+            raise MalformedInput("key 'board.shape': expected [rows, cols] (or [x, y, z])")
+        sides = tuple(self._number(side, "board.shape") for side in shape)
+        if any(side <= 0 for side in sides) or len(sides) == 3 and max(sides) > 64:
+            raise MalformedInput(f"key 'board.shape': sides must be positive (and at most 64 on a cube), got {sides}")
+        return sides
+
+    def _axes_wrap(self, board: Mapping[str, Any], dimensions: int) -> tuple[bool, ...]:
+        wrap = board.get("wrap", False)
+        if isinstance(wrap, bool):
+            wrap = [wrap] * dimensions
+        if not isinstance(wrap, list) or len(wrap) != dimensions or not all(isinstance(w, bool) for w in wrap):
+            raise MalformedInput(f"key 'board.wrap': expected true, false or {dimensions} flags, one per axis")
+        if any(wrap) and dimensions == 3:
+            raise MalformedInput("key 'board.wrap': a cube does not wrap")
+        return tuple(wrap)
+
+    def _army(self, table: Mapping[str, Any], key: str, shape: tuple[int, ...], index: int) -> Army:
+        """One [[army]]; unnamed, it is called after its piece (alone) or its place ("army 2")."""
+        _known(table, "army", key)
+        piece = self._moves(table.get("piece", "queen"), f"{key}.piece", shape)
+        name = _text(table, "name") or (f"army {index + 1}" if key != "army" else f"{piece.name}s")
+        copies = table.get("copies", 1)
+        least, most, goal = self._count(table.get("count", {} if copies == "minimise" else "n"), f"{key}.count")
+        if copies != "minimise":
+            copies = self._number(copies, f"{key}.copies")
+            if copies < 1:
+                raise MalformedInput(f"key '{key}.copies': at least 1 copy, got {copies}")
+        return Army(name, piece, least, most, goal, self._coords(table, "fixed", shape, key),
+                    None if copies == "minimise" else copies)
+
+    def _count(self, value: object, key: str) -> tuple[int, int | None, Goal | None]:
+        if value in ("maximise", "minimise"):
+            return 0, None, "maximise" if value == "maximise" else "minimise"
+        if isinstance(value, dict):
+            _known(value, "count", key)
+            least = self._number(value.get("min", 0), f"{key}.min")
+            most = None if "max" not in value else self._number(value["max"], f"{key}.max")
+            if least < 0 or (most is not None and most < least):
+                raise MalformedInput(f"key '{key}': expected 0 <= min <= max, got {least} and {most}")
+            return least, most, None
+        exact = self._number(value, key)
+        if exact < 0:
+            raise MalformedInput(f"key '{key}': a count is not negative, got {exact}")
+        return exact, exact, None
+
+    def _moves(self, value: object, key: str, shape: tuple[int, ...]) -> Moves:
+        if isinstance(value, str):
+            found = piece_named(value, len(shape))
+            if found is None:
+                raise MalformedInput(f"key '{key}': unknown piece {value!r} on a {len(shape)}-D board")
+            return found
+        if len(shape) == 2:
+            return Moves.of(self._piece(value, shape[0] == shape[1]))
+        if not isinstance(value, dict):
+            raise MalformedInput(f"key '{key}': a piece name or a table {{rays, leaps, oriented}}")
+        _known(value, "piece", key)
+        rays = _space_vectors(value.get("rays", []), f"{key}.rays")
+        leaps = _space_vectors(value.get("leaps", []), f"{key}.leaps")
+        if not rays and not leaps:
+            raise MalformedInput(f"key '{key}': a piece needs at least one ray or leap")
+        if not _flag(value, "oriented", f"{key}.oriented"):
+            rays, leaps = space_symmetrised(rays), space_symmetrised(leaps)
+        return Moves(_text(value, "name") or "piece", rays, leaps)
+
+    def _coords(self, table: Mapping[str, Any], key: str, shape: tuple[int, ...],
+                where: str | None = None) -> frozenset[tuple[int, ...]]:
+        value, named = table.get(key, []), f"{where}.{key}" if where else key
+        if not isinstance(value, list) or not all(isinstance(item, list) and len(item) == len(shape) for item in value):
+            raise MalformedInput(f"key '{named}': expected a list of cells, {len(shape)} coordinates each")
+        cells = frozenset(tuple(self._number(x, named) for x in item) for item in value)
+        for cell in sorted(cells):
+            if not all(0 <= x < side for x, side in zip(cell, shape, strict=True)):
+                raise MalformedInput(f"key '{named}': cell {cell} is off the {'x'.join(map(str, shape))} board")
+        return cells
+
+    def _per_line(self, rules: Mapping[str, Any], dimensions: int) -> tuple[tuple[str, int, int], ...]:
+        value = rules.get("per_line", {})
+        if not isinstance(value, dict):
+            raise MalformedInput("key 'rules.per_line': expected a table like { rows = [2, 2] }")
+        _known(value, "per_line", "rules.per_line")
+        if value and dimensions != 2:
+            raise MalformedInput("key 'rules.per_line': per-line bounds are read on 2-D boards")
+        bounds = []
+        for family, pair in value.items():
+            named = f"rules.per_line.{family}"
+            if not isinstance(pair, list) or len(pair) != 2:
+                raise MalformedInput(f"key '{named}': expected [least, most]")
+            least, most = (self._number(x, named) for x in pair)
+            if not 0 <= least <= most:
+                raise MalformedInput(f"key '{named}': expected 0 <= least <= most, got [{least}, {most}]")
+            bounds.append((family, least, most))
+        return tuple(bounds)
+
+
+def _space_vectors(value: object, key: str) -> tuple[tuple[int, ...], ...]:
+    if not isinstance(value, list):
+        raise MalformedInput(f"key '{key}': expected a list of [dx, dy, dz] triples")
+    vectors = []
+    for item in value:
+        if (not isinstance(item, list) or len(item) != 3 or not all(type(v) is int for v in item)
+                or not any(item) or max(map(abs, item)) > 64):
+            raise MalformedInput(f"key '{key}': expected non-zero [dx, dy, dz] triples of small numbers, got {item!r}")
+        vectors.append(tuple(item))
+    return tuple(vectors)
+
+
+def space_symmetrised(vectors: tuple[tuple[int, ...], ...]) -> tuple[tuple[int, ...], ...]:
+    """`vectors` and their images under the cube's 48 symmetries (axes permuted, signs flipped),
+    one per line.
+
+    >>> space_symmetrised(((0, 0, 1),))
+    ((0, 0, 1), (0, 1, 0), (1, 0, 0))
+    """
+    found: set[tuple[int, ...]] = set()
+    for vector in vectors:
+        for order in permutations(vector):
+            for signs in product((1, -1), repeat=3):
+                image = tuple(s * x for s, x in zip(signs, order, strict=True))
+                found.add(max(image, tuple(-x for x in image)))
+    return tuple(sorted(found))
 
 
 def symmetrised(vectors: tuple[Cell, ...], square: bool) -> tuple[Cell, ...]:

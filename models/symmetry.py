@@ -9,8 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from functools import partial
+from itertools import permutations, product
 
-from queens.models.ir import ConstraintModel
+from queens.models.ir import ConstraintModel, Var
 from queens.models.pieces import Cell
 
 
@@ -49,9 +51,75 @@ def symmetry_group(model: ConstraintModel) -> tuple[Transform, ...]:
             return frozenset(t(c, model.rows, model.cols) for c in cells)
         return (
             image(model.cells),
-            frozenset((image(line.cells), line.kind) for line in model.lines),
+            frozenset((image(line.cells), line.bounds) for line in model.lines),
             frozenset(image(cover) for cover in model.covers),
             image(model.fixed),
         )
     reference = signature(_RECTANGLE[0])
     return tuple(t for t in board_transforms(model.rows, model.cols) if signature(t) == reference)
+
+
+Mapping = Callable[[Var], Var]
+Move = Callable[[Var], Var]
+
+
+def _space_transforms(shape: tuple[int, ...]) -> list[Move]:
+    """Every permutation of the axes followed by any flips: the 48 symmetries of a cube (and of
+    a box, those that fit its sides survive `army_symmetry_group`'s check)."""
+    transforms: list[Move] = []
+    for order in permutations(range(len(shape))):
+        for flips in product((False, True), repeat=len(shape)):
+            def move(cell: tuple[int, ...], order: tuple[int, ...] = order,
+                     flips: tuple[bool, ...] = flips) -> tuple[int, ...]:
+                moved = [cell[axis] for axis in order]
+                pairs = enumerate(zip(moved, flips, strict=True))
+                return tuple(shape[i] - 1 - x if flip else x for i, (x, flip) in pairs)
+            transforms.append(move)
+    return transforms
+
+
+def _plane_move(transform: Transform, shape: tuple[int, ...], cell: Var) -> Var:
+    return transform(cell, shape[0], shape[1])
+
+
+def army_symmetry_group(model: ConstraintModel, shape: tuple[int, ...], armies: int) -> list[Mapping]:
+    """The maps of (army, cell) variables that keep a model with armies: a board symmetry
+    together with a permutation of the armies (two armies of the same piece and count swap).
+    Found, as for one army, by checking that the map carries the model onto itself.
+
+    >>> from queens.models.armies import Army, ArmyPuzzle
+    >>> from queens.models.army_lowering import lower_armies
+    >>> peaceable = ArmyPuzzle((4, 4), (Army("w", goal="maximise"), Army("b", goal="maximise")), within=False)
+    >>> len(army_symmetry_group(lower_armies(peaceable), (4, 4), 2))
+    16
+    """
+    boards: list[Move]
+    if len(shape) == 2:
+        boards = [partial(_plane_move, t, shape) for t in board_transforms(*shape)]
+    else:
+        boards = _space_transforms(shape)
+    reference = _army_signature(model, lambda var: var)
+    group: list[Mapping] = []
+    for board in boards:
+        for order in permutations(range(armies)):
+            def mapping(var: Var, board: Callable[..., Var] = board, order: tuple[int, ...] = order) -> Var:
+                return (order[var[0]], board(var[1]))
+            if _army_signature(model, mapping) == reference:
+                group.append(mapping)
+    return group
+
+
+def _army_signature(model: ConstraintModel, mapping: Mapping) -> tuple[object, ...]:
+    def image(cells: Iterable[Var]) -> frozenset[Var]:
+        return frozenset(mapping(c) for c in cells)
+    goals = model.objective.groups if model.objective else ()
+    return (image(model.cells), frozenset((image(line.cells), line.bounds) for line in model.lines),
+            frozenset(image(cover) for cover in model.covers), image(model.fixed),
+            frozenset(image(group) for group in goals))
+
+
+def canonical_armies(placement: Iterable[Var], group: list[Mapping]) -> tuple[Var, ...]:
+    """The least image of a placement of (army, cell) variables under `group`: one
+    representative per symmetry class."""
+    cells = list(placement)
+    return min(tuple(sorted(mapping(c) for c in cells)) for mapping in group)

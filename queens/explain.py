@@ -17,6 +17,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from queens.models import ConstraintModel, LinearKey, LineFamily, Puzzle, QueensError, lower
+from queens.models.armies import Army, ArmyPuzzle
+from queens.models.army_lowering import lower_armies
 from queens.solvers import get_backend
 
 MAX_COMPILED_CELLS = 1024
@@ -100,10 +102,58 @@ class Explanation:
         }
 
 
-def explain(puzzle: Puzzle) -> Explanation:
+def explain(puzzle: Puzzle | ArmyPuzzle) -> Explanation:
     """The model of `puzzle` in math notation and what every backend compiles it to."""
+    if isinstance(puzzle, ArmyPuzzle):
+        described = describe_armies(puzzle)
+        return Explanation(described, compile_sizes(_army_model(puzzle)))
     model = lower(puzzle)
     return Explanation(describe_model(puzzle, model), compile_sizes(model))
+
+
+def _army_model(puzzle: ArmyPuzzle) -> ConstraintModel:
+    """The model shown: with open copies (colouring), as many as the board's last side."""
+    return lower_armies(puzzle.with_copies(puzzle.shape[-1]) if puzzle.copies_open else puzzle)
+
+
+def _bounds_text(family: LineFamily) -> str:
+    bounds = {line.bounds for line in family.lines}
+    if len(bounds) != 1:
+        return "between its bounds"
+    low, high = bounds.pop()
+    return f"= {low}" if low == high else (f"≤ {high}" if low == 0 else f"∈ [{low}, {high}]")
+
+
+def describe_armies(puzzle: ArmyPuzzle) -> ModelDescription:
+    """The model of a puzzle with armies: x[a,p] = 1 when army a has a piece on cell p."""
+    model = _army_model(puzzle)
+    armies = ", ".join(f"{a}: {army.name} ({army.piece.name})" for a, army in enumerate(model_armies(puzzle)))
+    variables = (f"x[a,p] ∈ {{0, 1}} for each army a and open cell p ({len(model.cells):,} in all; "
+                 f"armies {armies})")
+    groups = []
+    for family in model.families:
+        pairs = {len(line.cells) for line in family.lines} == {2}
+        formula = ("x[a,p] + x[b,q] ≤ 1" if pairs and _bounds_text(family) == "≤ 1"
+                   else f"Σ{{ x[a,p] : (a,p) ∈ L }} {_bounds_text(family)}")
+        groups.append(ConstraintGroup(family.name, formula, "for each pair" if pairs else "for each L",
+                                      len(family.lines)))
+    if model.covers:
+        groups.append(ConstraintGroup("covers", "Σ{ x[a,p] : p = s or a's piece on p attacks s } ≥ 1",
+                                      "for each square s", len(model.covers), "domination"))
+    if model.fixed:
+        groups.append(ConstraintGroup("fixed", "x[a,p] = 1", "for each pre-placed piece", len(model.fixed)))
+    if model.objective is not None:
+        groups.append(ConstraintGroup("objective", f"{model.objective.sense} m, Σ_p x[a,p] = m",
+                                      "for each army with the goal", 0, "the goal, not a constraint"))
+    reasons = []
+    if puzzle.copies_open:
+        reasons.append(f"copies = minimise: shown with {len(model_armies(puzzle))} copies; the solver asks k copies "
+                       "from the longest line up, the first k that works is the fewest")
+    return ModelDescription(puzzle.name, variables, len(model.cells), tuple(groups), tuple(reasons))
+
+
+def model_armies(puzzle: ArmyPuzzle) -> tuple[Army, ...]:
+    return (puzzle.with_copies(puzzle.shape[-1]) if puzzle.copies_open else puzzle).armies
 
 
 # --- the model in notation ---------------------------------------------------------------

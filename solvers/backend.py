@@ -15,6 +15,7 @@ from __future__ import annotations
 import time
 from abc import ABC, abstractmethod
 from collections.abc import Iterator
+from dataclasses import dataclass
 from enum import Enum
 from typing import ClassVar
 
@@ -53,6 +54,18 @@ def seconds_left(deadline: float | None, message: str) -> float:
     if left <= 0:
         raise TimeLimit(message)
     return left
+
+
+@dataclass(frozen=True)
+class Optimum:
+    """What an optimiser reached: the best solution found and its value (pieces per group), and
+    whether that value is proved optimal; when it is not (the time ran out), `bound` is the best
+    value not yet ruled out (at least `value` when maximising, at most when minimising)."""
+
+    solution: Placement | None
+    value: int | None
+    proved: bool
+    bound: int | None = None
 
 
 class Backend(ABC):
@@ -117,3 +130,45 @@ class Backend(ABC):
             if found is not None:
                 return found
         return None
+
+    def optimise(self, model: ConstraintModel, deadline: float | None) -> Optimum:
+        """The objective's best value, by one question per value. Minimising: m = least, least
+        + 1, ... until m pieces per group are possible (`ConstraintModel.at_value`). Maximising
+        a downward-closed model: "at least m + 1 per group?" after each answer with m (its extra
+        pieces dropped), until the answer is no: then no larger m works either. Maximising any
+        other model: from the largest m down to the first possible. Each "no" is this
+        backend's proof (an UNSAT answer, an exhausted search), so the optimum is proved."""
+        objective = model.objective
+        assert objective is not None
+        if objective.sense == "minimise" or not model.downward_closed:
+            return self._scan(model, deadline)
+        best = Optimum(None, None, False, objective.top)
+        value = objective.least
+        while value <= objective.top:
+            try:
+                found = self.find(model.at_least_value(value), deadline)
+            except TimeLimit:
+                return best
+            if found is None:
+                return Optimum(best.solution, best.value, True, best.value)
+            reached = min(len(set(found).intersection(group)) for group in objective.groups)
+            best = Optimum(model.trimmed(found, reached), reached, False, objective.top)
+            value = reached + 1
+        return Optimum(best.solution, best.value, True, best.value)
+
+    def _scan(self, model: ConstraintModel, deadline: float | None) -> Optimum:
+        """Minimising upward, or maximising downward: the first value possible is the optimum."""
+        objective = model.objective
+        assert objective is not None
+        values = range(objective.least, objective.top + 1)
+        minimising = objective.sense == "minimise"
+        bound = objective.least if minimising else objective.top
+        for value in values if minimising else reversed(values):
+            try:
+                found = self.find(model.at_value(value), deadline)
+            except TimeLimit:
+                return Optimum(None, None, False, bound)
+            if found is not None:
+                return Optimum(found, value, True)
+            bound = value + 1 if minimising else value - 1
+        return Optimum(None, None, True)

@@ -1,7 +1,8 @@
 """The `cpsat` backend: OR-Tools CP-SAT, in two viewpoints.
 
-- `boolean` (default): one Boolean per cell, AddExactlyOne/AddAtMostOne per line, a clause
-  per cover, a linear sum for the size or the objective.
+- `boolean` (default): one Boolean per cell, AddExactlyOne/AddAtMostOne per line (a linear
+  sum between its bounds for any other per-line bound), a clause per cover, a linear sum for
+  the size or the objective.
 - `alldifferent`: the classic integer viewpoint, q[r] = column of the piece in row r, with
   one AllDifferent per line family that has a linear key (columns q[r], diagonals q[r] - r,
   anti-diagonals q[r] + r; modulo n on a torus). Lines without a key (knight pairs, lines cut
@@ -22,10 +23,11 @@ measured on 8x8 queen domination, proving optimality by `minimize` took 24.6 s a
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from dataclasses import replace
 
 from ortools.sat.python import cp_model
-from queens.models import ConstraintModel, LineKind, Placement, TimeLimit, Unsupported
-from queens.solvers.backend import Backend, seconds_left
+from queens.models import ConstraintModel, Placement, TimeLimit, Unsupported
+from queens.solvers.backend import Backend, Optimum, seconds_left
 from queens.solvers.enumeration import callback_stream
 
 VIEWPOINTS = ("boolean", "alldifferent")
@@ -66,11 +68,7 @@ class CpSat(Backend):
             if skip_keyed and family.key is not None:
                 continue  # already an AllDifferent (or the rows themselves)
             for line in family.lines:
-                literals = [cell[c] for c in line.cells]
-                if line.kind is LineKind.EXACTLY_ONE:
-                    cp.add_exactly_one(literals)
-                else:
-                    cp.add_at_most_one(literals)
+                _post_line(cp, [cell[c] for c in line.cells], line.at_least, line.at_most)
         for cover in model.covers:
             cp.add_bool_or([cell[c] for c in cover])
         for c in model.fixed:
@@ -80,6 +78,7 @@ class CpSat(Backend):
         if in_order:
             cp.add_decision_strategy([cell[c] for c in model.cells], cp_model.CHOOSE_FIRST, cp_model.SELECT_MAX_VALUE)
         chosen = sorted(cell.items())
+        self._variables = cell  # what `optimise` posts its objective over
 
         def decode(value: Callable[[object], int]) -> Placement:
             return tuple(c for c, var in chosen if value(var))
@@ -89,11 +88,19 @@ class CpSat(Backend):
                       "constraints": len(proto.constraints)}
         return cp, decode
 
+    def supports(self, model: ConstraintModel) -> str | None:
+        if self.viewpoint == "alldifferent":
+            if model.row_family is None:
+                return "the cpsat alldifferent viewpoint needs exactly one piece in every row"
+            if not model.one_per_line:
+                return "the cpsat alldifferent viewpoint needs at most one piece per line"
+        return None
+
     @staticmethod
     def _integer_view(cp: cp_model.CpModel, model: ConstraintModel) -> dict:
         rows = model.row_family
-        if rows is None:
-            raise Unsupported("the alldifferent viewpoint needs exactly one piece in every row")
+        if rows is None or not model.one_per_line:
+            raise Unsupported("the alldifferent viewpoint needs exactly one piece in every row, one per line")
         q = {}
         for line in rows.lines:
             r = line.cells[0][0]
@@ -155,6 +162,29 @@ class CpSat(Backend):
             raise Unsupported("cpsat rejected the model as invalid")
         raise TimeLimit("cpsat: time limit reached without an answer")
 
+    def optimise(self, model: ConstraintModel, deadline: float | None) -> Optimum:
+        """CP-SAT's own optimiser: every group's sum equals one integer m, and m is maximised or
+        minimised; status OPTIMAL is the proof, and at the time limit the best m found comes with
+        CP-SAT's bound on the optimum."""
+        objective = model.objective
+        assert objective is not None
+        cp, decode = self._build(replace(model, objective=None))
+        value = cp.new_int_var(objective.least, objective.top, "m")
+        for group in objective.groups:
+            cp.add(sum(self._variables[c] for c in group) == value)
+        (cp.maximize if objective.sense == "maximise" else cp.minimize)(value)
+        solver = self._solver(deadline, enumerating=True)
+        status = solver.solve(cp)
+        self._record(solver)
+        if status == cp_model.INFEASIBLE:
+            return Optimum(None, None, True)
+        if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+            bound = round(solver.best_objective_bound) if status == cp_model.UNKNOWN else None
+            return Optimum(None, None, False, bound)
+        best = decode(solver.boolean_value)
+        return Optimum(best, round(solver.objective_value), status == cp_model.OPTIMAL,
+                       round(solver.best_objective_bound))
+
     def solutions(self, model: ConstraintModel, deadline: float | None) -> Iterator[Placement]:
         cp, decode = self._build(model, in_order=True)
         solver = self._solver(deadline, enumerating=True)
@@ -174,3 +204,13 @@ class CpSat(Backend):
         self._record(solver)
         if outcome and outcome[0] in (cp_model.FEASIBLE, cp_model.UNKNOWN):
             raise TimeLimit("cpsat: time limit reached while enumerating")
+
+
+def _post_line(cp: cp_model.CpModel, literals: list, at_least: int, at_most: int) -> None:
+    """at_least <= sum(literals) <= at_most, with CP-SAT's own constraints for one piece."""
+    if (at_least, at_most) == (1, 1):
+        cp.add_exactly_one(literals)
+    elif (at_least, at_most) == (0, 1):
+        cp.add_at_most_one(literals)
+    else:
+        cp.add_linear_constraint(sum(literals), at_least, at_most)

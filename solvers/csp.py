@@ -6,26 +6,31 @@
   counting Q(12) (experiments/results/defaults.md): 3.7 s against 10.9 s for AllDifferent
   plus one Python predicate per pair of rows and family, because it hides the few conflicting
   values instead of calling a predicate on every value left in the domain.
-- `boolean`: one 0/1 variable per cell with sum constraints per line, cover and size; it
-  handles every model, slowly.
+- `boolean`: one 0/1 variable per cell with sum constraints per line (between its bounds),
+  cover and size; it handles every model, slowly.
 Enumeration uses python-constraint2's OptimizedBacktrackingSolver (a fixed variable order,
 cheap per node); one solution uses its BacktrackingSolver, which picks the row with the fewest
-columns left at every step (minimum remaining values): 100-queens in 0.1 s, where the fixed
-order does not finish in 30 s. python-constraint2 cannot be interrupted inside its search, so
-the deadline is checked between solutions.
+columns left at every step (minimum remaining values), ties broken middle rows first, and
+tries centre columns first (a queen in the middle blocks the fewest cells of the rows left).
+python-constraint2 has no time limit of its own, so one `Deadline` constraint over every
+variable, which the search calls at every node, looks at the clock and stops the search.
 """
 
 from __future__ import annotations
 
+import itertools
+import random
 import time
 from collections import defaultdict
 from collections.abc import Iterator
 
 import constraint
-from queens.models import Cell, ConstraintModel, LineFamily, LineKind, Placement, TimeLimit, Unsupported
+from queens.models import Cell, ConstraintModel, LineFamily, Placement, TimeLimit, Unsupported
 from queens.solvers.backend import Backend
 
 VIEWPOINTS = ("rows", "boolean")
+RESTART_NODES = 4
+"""A first find attempt's nodes per row (sqrt of the cells); measured on n-queens, n = 50..300."""
 
 
 class SharedLines:
@@ -37,7 +42,7 @@ class SharedLines:
 
     def __init__(self, model: ConstraintModel, rows: LineFamily) -> None:
         self._lines_of: dict[Cell, list[dict[int, list[int]]]] = defaultdict(list)
-        self.row_pairs: set[tuple[int, int]] = set()
+        partners: dict[int, int] = defaultdict(int)  # row -> bitmask of the rows it shares a line with
         for family in model.families:
             if family is rows:
                 continue
@@ -47,11 +52,25 @@ class SharedLines:
                     by_row[r].append(c)
                 for cell in line.cells:
                     self._lines_of[cell].append(by_row)
-                present = sorted(by_row)
-                self.row_pairs.update((a, b) for i, a in enumerate(present) for b in present[i + 1:])
+                mask = sum(1 << r for r in by_row)
+                for r in by_row:
+                    partners[r] |= mask
+        self.row_pairs = {(a, b) for a, mask in partners.items() for b in _bits_above(mask, a)}
 
     def columns(self, cell: Cell, row: int) -> tuple[int, ...]:
         return tuple(sorted({c for by_row in self._lines_of.get(cell, ()) for c in by_row.get(row, ())}))
+
+
+def _bits_above(mask: int, a: int) -> list[int]:
+    """The set bits of `mask` above bit `a`: the rows after row `a` it shares a line with."""
+    mask >>= a + 1
+    found, b = [], a + 1
+    while mask:
+        if mask & 1:
+            found.append(b)
+        mask >>= 1
+        b += 1
+    return found
 
 
 class RowPairConflicts(constraint.Constraint):
@@ -99,6 +118,28 @@ class RowPairConflicts(constraint.Constraint):
         return True
 
 
+class _Restart(Exception):
+    """A find attempt used its node budget: start again with other value orders."""
+
+
+class Budget(constraint.Constraint):
+    """Always satisfied; stops the search at `deadline` (TimeLimit) or after `nodes` calls
+    (a restart). Scoped over every variable, so the search calls it at every node; the clock
+    is read every 256 calls (cheap)."""
+
+    def __init__(self, deadline: float | None, nodes: float | None = None) -> None:
+        self.deadline, self.nodes = deadline, nodes
+        self.calls = 0
+
+    def __call__(self, variables, domains, assignments, forwardcheck=False):
+        self.calls += 1
+        if self.nodes is not None and self.calls > self.nodes:
+            raise _Restart
+        if self.deadline is not None and not self.calls & 255 and time.monotonic() > self.deadline:
+            raise TimeLimit("csp: time limit reached")
+        return True
+
+
 def _iterate(problem: constraint.Problem) -> Iterator[dict]:
     """The solutions. python-constraint2 preprocesses the constraints when the search starts
     and fails with min()/max() of an empty sequence when that empties a domain; an empty
@@ -128,21 +169,31 @@ class Csp(Backend):
     def _build_for_size(self, model: ConstraintModel) -> None:
         self._problem(model)
 
-    def _problem(self, model: ConstraintModel) -> tuple[constraint.Problem, callable]:
-        viewpoint = self.viewpoint or ("rows" if model.row_family is not None else "boolean")
+    def supports(self, model: ConstraintModel) -> str | None:
+        if self.viewpoint == "rows":
+            return _rows_refusal(model)
+        return None
+
+    def _problem(self, model: ConstraintModel, budget: Budget | None = None,
+                 shuffle: random.Random | None = None) -> tuple[constraint.Problem, callable]:
+        viewpoint = self.viewpoint or ("boolean" if _rows_refusal(model) else "rows")
         build = self._rows if viewpoint == "rows" else self._boolean
         problem, decode = build(model)
+        if shuffle is not None:
+            for domain in problem._variables.values():
+                shuffle.shuffle(domain)
+        if budget is not None:
+            problem.addConstraint(budget, list(problem._variables))
         self.stats = {"viewpoint": viewpoint, "variables": len(problem._variables),
                       "constraints": len(problem._constraints)}
         return problem, decode
 
     @staticmethod
     def _rows(model: ConstraintModel):
+        refusal = _rows_refusal(model)
+        if refusal:
+            raise Unsupported(refusal)
         rows = model.row_family
-        if rows is None:
-            raise Unsupported("the csp rows viewpoint needs exactly one piece in every row")
-        if model.covers:
-            raise Unsupported("the csp rows viewpoint has no covers; use viewpoint='boolean'")
         problem = constraint.Problem()
         fixed = dict(model.fixed)
         for line in rows.lines:
@@ -159,12 +210,18 @@ class Csp(Backend):
     @staticmethod
     def _boolean(model: ConstraintModel):
         problem = constraint.Problem()
-        name = {cell: f"x{cell[0]}_{cell[1]}" for cell in model.cells}
+        name = {cell: f"x{model.index[cell]}" for cell in model.cells}
         for cell, var in name.items():
             problem.addVariable(var, [1] if cell in model.fixed else [0, 1])
         for line in model.lines:
-            kind = constraint.ExactSumConstraint if line.kind is LineKind.EXACTLY_ONE else constraint.MaxSumConstraint
-            problem.addConstraint(kind(1), [name[c] for c in line.cells])
+            scope = [name[c] for c in line.cells]
+            if line.at_least == line.at_most:
+                problem.addConstraint(constraint.ExactSumConstraint(line.at_most), scope)
+                continue
+            if line.at_most < len(scope):
+                problem.addConstraint(constraint.MaxSumConstraint(line.at_most), scope)
+            if line.at_least > 0:
+                problem.addConstraint(constraint.MinSumConstraint(line.at_least), scope)
         for cover in model.covers:
             problem.addConstraint(constraint.MinSumConstraint(1), [name[c] for c in cover])
         if model.size is not None and not model.size_implied:
@@ -176,18 +233,46 @@ class Csp(Backend):
         return problem, decode
 
     def solutions(self, model: ConstraintModel, deadline: float | None) -> Iterator[Placement]:
-        return self._stream(model, deadline, constraint.OptimizedBacktrackingSolver())
+        return self._stream(model, Budget(deadline), constraint.OptimizedBacktrackingSolver())
 
-    def _stream(self, model: ConstraintModel, deadline: float | None, solver: constraint.Solver) -> Iterator[Placement]:
-        problem, decode = self._problem(model)
+    def _stream(self, model: ConstraintModel, budget: Budget, solver: constraint.Solver,
+                shuffle: random.Random | None = None) -> Iterator[Placement]:
+        problem, decode = self._problem(model, budget, shuffle)
         problem.setSolver(solver)
         found = 0
-        for solution in _iterate(problem):
-            if deadline is not None and time.monotonic() > deadline:
-                raise TimeLimit("csp: time limit reached while enumerating", partial=found)
-            found += 1
-            yield decode(solution)
+        try:
+            for solution in _iterate(problem):
+                found += 1
+                yield decode(solution)
+        except TimeLimit:
+            raise TimeLimit("csp: time limit reached", partial=found) from None
         self.stats["solutions"] = found
 
     def find(self, model: ConstraintModel, deadline: float | None) -> Placement | None:
-        return next(iter(self._stream(model, deadline, constraint.BacktrackingSolver())), None)
+        """Backtracking with restarts: each attempt tries the values in a new (seeded) random
+        order and stops after a node budget that grows by half each time, so one unlucky
+        order cannot trap the search (the heavy tail of n-queens: the board order finds
+        100 queens in 0.5 s and 200 in none in 10 s); the last attempt's budget always
+        grows, so a model without solutions is still proved so."""
+        nodes = RESTART_NODES * max(1, len(model.cells) ** 0.5)
+        for attempt in itertools.count():
+            try:
+                budget = Budget(deadline, nodes)
+                found = next(iter(self._stream(model, budget, constraint.BacktrackingSolver(),
+                                               random.Random(attempt))), None)
+                self.stats["restarts"] = attempt
+                return found
+            except _Restart:
+                nodes *= 1.5
+        return None
+
+
+def _rows_refusal(model: ConstraintModel) -> str | None:
+    """Why the rows viewpoint cannot hold `model`, or None."""
+    if model.row_family is None:
+        return "the csp rows viewpoint needs exactly one piece in every row"
+    if not model.one_per_line:
+        return "the csp rows viewpoint needs at most one piece per line; use viewpoint='boolean'"
+    if model.covers:
+        return "the csp rows viewpoint has no covers; use viewpoint='boolean'"
+    return None

@@ -1,4 +1,5 @@
-"""A puzzle written out for other solvers: DIMACS CNF, MiniZinc (model + data), OPB.
+"""A puzzle written out for other solvers: DIMACS CNF, MiniZinc (model + data), OPB, and its
+conflict graph in DIMACS .col (graph colouring).
 
 Every format numbers the board the same way, so a learner can read one file against another:
 cell (r, c) is variable r * cols + c + 1 (x1 is the top-left corner, row by row). DIMACS puts
@@ -16,11 +17,13 @@ of the encoding.
 
 from __future__ import annotations
 
-from queens.models import ConstraintModel, LineKind, Puzzle, Unsupported, lower
+from queens.models import ConstraintModel, Puzzle, Unsupported, lower
+from queens.models.armies import ArmyPuzzle
+from queens.models.army_lowering import lower_armies
 from queens.models.pieces import Cell
 from queens.solvers.sat import DEFAULT_ENCODING, ENCODINGS, cnf
 
-FORMATS = ("dimacs", "mzn", "opb")
+FORMATS = ("dimacs", "mzn", "opb", "dimacs-col")
 
 
 def variable(model: ConstraintModel, cell: Cell) -> int:
@@ -85,8 +88,8 @@ def dimacs(puzzle: Puzzle, encoding: str = DEFAULT_ENCODING, *, size: int | None
 def opb(puzzle: Puzzle, *, size: int | None = None) -> str:
     """The puzzle as a pseudo-Boolean problem (OPB, the PB competition format).
 
-    Only `>=` and `=` are used (some readers reject `<=`): "at most one" is written as
-    -x1 -x2 ... >= -1. A minimising puzzle gets the objective `min: +1 x1 ... ;`.
+    Only `>=` and `=` are used (some readers reject `<=`): "at most k" is written as
+    -x1 -x2 ... >= -k. A minimising puzzle gets the objective `min: +1 x1 ... ;`.
     """
     model = _decision_model(puzzle, size, "opb")
 
@@ -95,10 +98,13 @@ def opb(puzzle: Puzzle, *, size: int | None = None) -> str:
 
     constraints = []
     for line in model.lines:
-        if line.kind is LineKind.EXACTLY_ONE:
-            constraints.append(f"{terms(line.cells)} = 1 ;")
-        else:
-            constraints.append(f"{terms(line.cells, -1)} >= -1 ;")
+        if line.at_least == line.at_most:
+            constraints.append(f"{terms(line.cells)} = {line.at_most} ;")
+            continue
+        if line.at_most < len(line.cells):
+            constraints.append(f"{terms(line.cells, -1)} >= -{line.at_most} ;")
+        if line.at_least > 0:
+            constraints.append(f"{terms(line.cells)} >= {line.at_least} ;")
     constraints += [f"{terms(cover)} >= 1 ;" for cover in model.covers]
     constraints += [f"+1 x{variable(model, cell)} = 1 ;" for cell in sorted(model.fixed)]
     constraints += [f"+1 x{variable(model, cell)} = 0 ;" for cell in _blocked(model)]
@@ -113,8 +119,9 @@ def opb(puzzle: Puzzle, *, size: int | None = None) -> str:
 
 _MZN_MODEL = """\
 % {name}: the generic placement model of the queens suite.
-% Cell (r, c) is number r*cols + c + 1. The data file lists the lines (at most / exactly one
-% piece), the covers (at least one piece: domination), the fixed pieces and the blocked cells.
+% Cell (r, c) is number r*cols + c + 1. The data file lists the lines (between least[i] and
+% most[i] pieces: at most one, exactly one, two per row, ...), the covers (at least one
+% piece: domination), the fixed pieces and the blocked cells.
 int: rows;
 int: cols;
 set of int: CELL = 1..rows*cols;
@@ -122,9 +129,14 @@ array[CELL] of var bool: x;                      % x[i]: a piece stands on cell 
 
 int: nlines;
 array[1..nlines] of set of CELL: line;
-array[1..nlines] of bool: exact;                 % true: exactly one; false: at most one
+array[1..nlines] of int: least;
+array[1..nlines] of int: most;
 constraint forall(i in 1..nlines)(
-  if exact[i] then sum(c in line[i])(x[c]) = 1 else sum(c in line[i])(x[c]) <= 1 endif);
+  if most[i] = 1 then
+    if least[i] = 1 then sum(c in line[i])(x[c]) = 1 else sum(c in line[i])(x[c]) <= 1 endif
+  else
+    least[i] <= sum(c in line[i])(x[c]) /\\ sum(c in line[i])(x[c]) <= most[i]
+  endif);
 
 int: ncovers;
 array[1..ncovers] of set of CELL: cover;
@@ -163,7 +175,8 @@ def minizinc(puzzle: Puzzle, *, size: int | None = None) -> tuple[str, str]:
         f"cols = {model.cols};",
         f"nlines = {len(lines)};",
         "line = [" + ", ".join(_mzn_set(model, line.cells) for line in lines) + "];",
-        "exact = [" + ", ".join("true" if line.kind is LineKind.EXACTLY_ONE else "false" for line in lines) + "];",
+        "least = [" + ", ".join(str(line.at_least) for line in lines) + "];",
+        "most = [" + ", ".join(str(line.at_most) for line in lines) + "];",
         f"ncovers = {len(model.covers)};",
         "cover = [" + ", ".join(_mzn_set(model, cover) for cover in model.covers) + "];",
         f"fixed = {_mzn_set(model, model.fixed)};",
@@ -171,3 +184,27 @@ def minizinc(puzzle: Puzzle, *, size: int | None = None) -> tuple[str, str]:
         f"size = {-1 if model.size is None else model.size};",
     ]
     return _MZN_MODEL.format(name=puzzle.name, solve=solve), "\n".join(data) + "\n"
+
+
+def dimacs_col(puzzle: Puzzle | ArmyPuzzle) -> str:
+    """The conflict graph (cells that may not both hold a piece of one army) in DIMACS .col:
+    `p edge V E`, then `e u v` lines, vertex k the k-th open cell in board order. Each edge is
+    listed once per direction, as the published queen instances do (queen8_8: 64 vertices,
+    `p edge 64 1456` for 728 pairs), so the files compare line for line.
+
+    >>> from queens.models import NQueens
+    >>> dimacs_col(NQueens(2)).splitlines()[1:3]
+    ['p edge 4 12', 'e 1 2']
+    """
+    if isinstance(puzzle, ArmyPuzzle):
+        if len(puzzle.armies) != 1:
+            raise Unsupported("a conflict graph is drawn for one army; this puzzle has several")
+        model = lower_armies(puzzle.with_copies(1))
+    else:
+        model = lower(puzzle)
+    number = {cell: i + 1 for i, cell in enumerate(model.cells)}
+    edges = [(number[a], number[b]) for a in model.cells for b in sorted(model.conflicts[a], key=number.__getitem__)]
+    lines = [f"c {puzzle.name}: the conflict graph, vertex k = the k-th open cell row by row",
+             f"p edge {len(number)} {len(edges)}"]
+    lines += [f"e {u} {v}" for u, v in edges]
+    return "\n".join(lines) + "\n"

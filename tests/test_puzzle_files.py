@@ -35,8 +35,12 @@ AS_PYTHON = {  # file -> the Python family it writes down, and the sizes counted
 }
 
 
+WITH_ARMIES = {"peaceable", "colouring", "cube", "cube-squared", "independence", "queens-and-knights", "two-per-line"}
+"""Files that need an ArmyPuzzle, answered in tests/test_armies.py."""
+
+
 def test_every_shipped_file_is_listed_here() -> None:
-    assert {path.stem for path in PUZZLES.glob("*.toml")} == set(AS_PYTHON)
+    assert {path.stem for path in PUZZLES.glob("*.toml")} == set(AS_PYTHON) | WITH_ARMIES
 
 
 @pytest.mark.parametrize("name", sorted(AS_PYTHON))
@@ -85,7 +89,21 @@ BAD = [  # (file text, what the message names)
     ("[board]\nshape = [8, 8]\n[[army]]\ncount = 8\nfixed = [[0, 0], [1, 1]]", "attack each other"),
     ("[board]\nshape = [8, 8]\n[[army]]\ncount = 99", "do not fit"),
     ("[board]\nshape = [8, 8]\n[[army]]\ncount = true", "army.count"),
-    ("[board]\nshape = [8, 8]\n[[army]]\ncount = 8\n[[army]]\ncount = 8", "one army"),
+    ("[board]\nshape = [8, 8]\n[[army]]\ncount = 8\n[[army]]\ncount = 'maximum'", "army[1].count"),
+    ("[board]\nshape = [8, 8]\n[[army]]\ncount = {min = 3, max = 2}", "army.count"),
+    ("[board]\nshape = [8, 8]\n[[army]]\ncount = {least = 3}", "army.count.least"),
+    ("[board]\nshape = [8, 8]\n[[army]]\ncount = 8\ncopies = 0", "army.copies"),
+    ("[board]\nshape = [8, 8]\n[[army]]\ncopies = 'minimise'\n[[army]]\ncount = 1", "army.copies"),
+    ("[board]\nshape = [4, 4, 4]\nwrap = true\n[[army]]\ncount = 4", "board.wrap"),
+    ("[board]\nshape = [4, 4, 4]\n[[army]]\npiece = 'nightrider'\ncount = 4", "army.piece"),
+    ("[board]\nshape = [4, 4, 4]\n[[army]]\npiece = {rays = [[1, 0]]}\ncount = 4", "army.piece.rays"),
+    ("[board]\nshape = [4, 4, 4]\n[[army]]\nfixed = [[1, 1]]\ncount = 4", "army.fixed"),
+    ("[board]\nshape = [4, 4, 4]\nholes = [[1, 1, 9]]\n[[army]]\ncount = 4", "off the 4x4x4 board"),
+    ("[board]\nshape = [8, 8]\n[[army]]\ncount = 8\n[rules]\nper_line = { rows = [2] }", "rules.per_line.rows"),
+    ("[board]\nshape = [8, 8]\n[[army]]\ncount = 8\n[rules]\nper_line = { rays = [2, 2] }", "rules.per_line.rays"),
+    ("[board]\nshape = [8, 8]\n[[army]]\ncount = 8\n[rules]\npartition = 1", "rules.partition"),
+    ("[board]\nshape = [8, 8]\n[[army]]\ncount = 8\n[rules]\nbetween = 'war'", "rules.between"),
+    ("[board]\nshape = [8, 8]\nwrap = [true, 1]\n[[army]]\ncount = 8", "board.wrap"),
     ("title = 3\n[board]\nshape = [8, 8]\n[[army]]\ncount = 8", "title"),
 ]
 

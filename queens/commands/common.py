@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 
 import click
 from rich.console import Console
@@ -10,6 +11,7 @@ from rich.console import Console
 from queens.models import Cell
 from queens.models.alternatives import Alternatives
 from queens.models.families import FAMILIES, FamilyOptions, Target, build, reason_for_none
+from queens.models.puzzle_file import read
 from queens.solvers import BACKENDS
 from queens.solvers.backend import Task
 from queens.solvers.strategies import STRATEGIES
@@ -75,7 +77,20 @@ def puzzle_options(command: Callable) -> Callable:
         command = flag(command)
     command = click.option("-m", "m", type=int, default=None, help="Columns, for rectangular boards.")(command)
     command = click.option("-n", "n", type=int, required=True, help="Board size (rows).")(command)
-    return click.argument("family", type=FamilyChoice())(command)
+    return click.argument("family", type=FamilyOrFile())(command)
+
+
+class FamilyOrFile(FamilyChoice):
+    """A family name, or a puzzle file (a path ending in .toml, or any existing file)."""
+
+    name = "FAMILY|FILE"
+
+    def convert(self, value: object, param: click.Parameter | None, ctx: click.Context | None) -> object:
+        return str(value) if is_puzzle_file(str(value)) else super().convert(value, param, ctx)
+
+
+def is_puzzle_file(text: str) -> bool:
+    return text.endswith(".toml") or Path(text).is_file()
 
 
 def backend_options(*, allow_all: bool) -> Callable:
@@ -117,8 +132,13 @@ def _family_options(n: int, m: int | None) -> FamilyOptions:
 
 
 def make_puzzle(family: str, n: int, m: int | None) -> Target:
-    """The puzzle named on the command line."""
-    return build(family, _family_options(n, m))
+    """The puzzle named on the command line: a family's, or a puzzle file's for this n."""
+    if family in FAMILIES:
+        return build(family, _family_options(n, m))
+    options = _family_options(n, m)
+    if options.given:
+        raise click.UsageError(f"--{sorted(options.given)[0]} applies to a family; a puzzle file says it all")
+    return read(family, n).puzzle
 
 
 def backend_settings(viewpoint: str | None, encoding: str | None) -> dict[str, object]:
@@ -137,4 +157,4 @@ def describe(target: Target) -> dict:
 
 def explain_none(family: str, n: int, m: int | None) -> str | None:
     """Why the puzzle on the command line has no solution, when its family knows."""
-    return reason_for_none(family, _family_options(n, m))
+    return reason_for_none(family, _family_options(n, m)) if family in FAMILIES else None

@@ -14,6 +14,7 @@ import click
 from rich.table import Table
 
 from queens.commands.answer import answered_by, payload, print_payload
+from queens.commands.armies import answer_armies
 from queens.commands.common import (
     DISAGREES,
     backend_options,
@@ -28,6 +29,7 @@ from queens.commands.common import (
 )
 from queens.models import Unsupported
 from queens.models.alternatives import Alternatives
+from queens.models.armies import ArmyPuzzle
 from queens.models.errors import Refused
 from queens.models.families import Target
 from queens.native_count import LEDGER_FROM, native_count, native_count_options, plain_queens_n, requested_options
@@ -50,6 +52,12 @@ def count_command(family, n, m, backend, time_limit, viewpoint, encoding, method
     """Count solutions by the fastest exact strategy; --backend all compares every backend."""
     target = make_puzzle(family, n, m)
     settings = backend_settings(viewpoint, encoding)
+    if isinstance(target, ArmyPuzzle):
+        if backend == "all" or set(requested_options()) - {"unique"}:
+            raise click.UsageError("puzzles with armies are counted by one backend (--backend native|sat|cpsat|csp), "
+                                   "with --unique at most")
+        return answer_armies("count", target, backend, time_limit, settings, as_json,
+                             unique="unique" in requested_options())
     note = explain_none(family, n, m)
     chosen = None if method == "auto" else method
     if backend == "all":

@@ -11,6 +11,7 @@ import click
 from queens.commands.common import err, make_puzzle, puzzle_options
 from queens.commands.layout import one_puzzle
 from queens.models import BackendUnavailable, QueensError
+from queens.models.armies import ArmyPuzzle
 
 
 def _exporters() -> ModuleType:
@@ -48,10 +49,15 @@ class _LazyChoice(click.Choice):
 def export_command(family, n, m, format_name, encoding, size, output) -> int:
     """Write the puzzle for another solver; cell (r, c) is variable r*cols + c + 1 in every format."""
     export = _exporters()
-    puzzle = one_puzzle(make_puzzle(family, n, m), "export")
+    target = make_puzzle(family, n, m)
+    puzzle = target if isinstance(target, ArmyPuzzle) else one_puzzle(target, "export")
     if format_name != "dimacs" and encoding is not None:
         raise click.UsageError("--encoding applies to --format dimacs only")
-    if format_name == "dimacs":
+    if format_name == "dimacs-col":
+        files = {output: export.dimacs_col(puzzle)}
+    elif isinstance(puzzle, ArmyPuzzle):
+        raise click.UsageError(f"{puzzle.name} has armies: it exports as --format dimacs-col (its conflict graph)")
+    elif format_name == "dimacs":
         files = {output: export.dimacs(puzzle, encoding or export.DEFAULT_ENCODING, size=size)}
     elif format_name == "opb":
         files = {output: export.opb(puzzle, size=size)}

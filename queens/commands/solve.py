@@ -12,6 +12,7 @@ from pathlib import Path
 import click
 
 from queens.commands.answer import answered_by, payload, print_payload
+from queens.commands.armies import answer_armies
 from queens.commands.common import (
     backend_options,
     backend_settings,
@@ -25,6 +26,8 @@ from queens.commands.common import (
 )
 from queens.commands.large import check_writable, output_options, save_result
 from queens.models import Puzzle
+from queens.models.armies import ArmyPuzzle
+from queens.models.families import Target
 from queens.pictures import MAX_DRAWN, Board, heat_map
 from queens.solvers import Result, Status
 from queens.solvers.backend import Task
@@ -33,8 +36,7 @@ from queens.solvers.strategies import MAX_LISTED
 
 
 def _solve(family: str, n: int, m: int | None, backend: str | None, method: str | None,
-           time_limit: float | None, options: dict[str, object]) -> tuple[Puzzle, Result]:
-    target = make_puzzle(family, n, m)
+           time_limit: float | None, options: dict[str, object], target: Target) -> tuple[Puzzle, Result]:
     err.print(f"solving {target.name} ...")
     puzzle, result = solve_target(target, backend, method=method, time_limit=time_limit, **options)
     err.print(f"{result.status.value}: {answered_by(result)}")
@@ -53,12 +55,17 @@ def _exit_code(result: Result) -> int:
 @method_option(Task.SOLVE, Task.OPTIMISE, Task.COMPLETE)
 @output_options
 @json_option
+@click.option("--all-optimal", is_flag=True, help="Puzzles with a goal: list every optimal placement.")
 def solve_command(family, n, m, backend, time_limit, viewpoint, encoding, method, seed, out_path, fmt,
-                  as_json) -> int:
-    """Find one solution (the fewest pieces for domination), by the fastest strategy that can."""
+                  as_json, all_optimal) -> int:
+    """Find one solution (the fewest pieces for domination, the optimum of a puzzle file's goal),
+    by the fastest strategy that can."""
     check_writable(out_path)
     options = backend_settings(viewpoint, encoding) | ({} if seed is None else {"seed": seed})
-    puzzle, result = _solve(family, n, m, backend, None if method == "auto" else method, time_limit, options)
+    target = make_puzzle(family, n, m)
+    if isinstance(target, ArmyPuzzle):
+        return answer_armies("solve", target, backend, time_limit, options, as_json, all_optimal=all_optimal)
+    puzzle, result = _solve(family, n, m, backend, None if method == "auto" else method, time_limit, options, target)
     if out_path is not None:
         save_result(puzzle, result, out_path, fmt)
     if as_json:
@@ -99,7 +106,10 @@ def show_command(family, n, m, backend, time_limit, viewpoint, encoding, plain, 
         raise click.UsageError(f"show draws boards up to {MAX_DRAWN} wide; use solve for larger ones")
     for path in (svg_path, png_path, heat_path):
         check_writable(None if path is None else Path(path))
-    puzzle, result = _solve(family, n, m, backend, "search", time_limit, backend_settings(viewpoint, encoding))
+    target = make_puzzle(family, n, m)
+    if isinstance(target, ArmyPuzzle):
+        return answer_armies("show", target, backend, time_limit, backend_settings(viewpoint, encoding), as_json)
+    puzzle, result = _solve(family, n, m, backend, "search", time_limit, backend_settings(viewpoint, encoding), target)
     for path in (svg_path, png_path):
         if path:
             err.print(f"wrote {Board.of(puzzle, result).save(path)}")

@@ -13,7 +13,7 @@ stays the reference the fast counter is tested against.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 
 from queens.models import ConstraintModel, Placement, TimeLimit, Unsupported
 from queens.solvers.backend import Backend, seconds_left
@@ -25,10 +25,10 @@ BATCH = 4096
 """Solutions fetched from C per call when enumerating: large enough to amortise the call."""
 
 
-def _bits(cells: object, cols: int) -> int:
+def _bits(cells: Iterable[object], index: dict[object, int]) -> int:
     mask = 0
-    for r, c in cells:
-        mask |= 1 << (r * cols + c)
+    for cell in cells:
+        mask |= 1 << index[cell]
     return mask
 
 
@@ -50,30 +50,42 @@ class Native(Backend):
         self.threads = None if threads is None else check_threads(threads)
         self.counter = counter
 
+    def supports(self, model: ConstraintModel) -> str | None:
+        """The kernel keeps at most one piece per line (a conflict bitset per cell) and one
+        total size; an objective it answers value by value (`ConstraintModel.at_value`)."""
+        asked = model.at_value(model.objective.least) if model.objective else model
+        if not asked.one_per_line:
+            return "native: its kernel keeps at most one piece per line and counts pieces in all, not per army"
+        return None
+
     def _build_for_size(self, model: ConstraintModel) -> None:
         self._search(model if model.size is not None else model.with_size(len(model.fixed)))
 
-    def _search(self, model: ConstraintModel) -> tuple[_kernel.Search, int]:
-        ncells = model.rows * model.cols
+    def _search(self, model: ConstraintModel) -> tuple[_kernel.Search, list[object]]:
+        refusal = self.supports(model)
+        if refusal:
+            raise Unsupported(refusal)
+        ncells = model.width
+        index = model.index
         if ncells > _kernel.MAX_CELLS:
             raise Unsupported(f"native searches boards of at most {_kernel.MAX_CELLS} cells, got {ncells}")
         if model.size is None:
             raise Unsupported("native needs a fixed number of pieces (minimise goes through with_size)")
         width = (ncells + 63) // 64 * 8
         conflicts = [0] * ncells
-        for (r, c), others in model.conflicts.items():
-            conflicts[r * model.cols + c] = _bits(others, model.cols)
+        for cell, others in model.conflicts.items():
+            conflicts[index[cell]] = _bits(others, index)
         branch = model.branch_lines
         target = model.size - len(model.fixed)
         if target < 0:
             raise Unsupported("more fixed pieces than the model's size")
         search = _kernel.Search(
             ncells=ncells,
-            allowed=_bits(model.cells, model.cols).to_bytes(width, "little"),
+            allowed=_bits(model.cells, index).to_bytes(width, "little"),
             conflicts=b"".join(m.to_bytes(width, "little") for m in conflicts),
-            lines=b"".join(_bits(line.cells, model.cols).to_bytes(width, "little") for line in branch),
-            fixed=_bits(model.fixed, model.cols).to_bytes(width, "little"),
-            covers=b"".join(_bits(cover, model.cols).to_bytes(width, "little") for cover in model.covers),
+            lines=b"".join(_bits(line.cells, index).to_bytes(width, "little") for line in branch),
+            fixed=_bits(model.fixed, index).to_bytes(width, "little"),
+            covers=b"".join(_bits(cover, index).to_bytes(width, "little") for cover in model.covers),
             target=target,
         )
         self.stats = {
@@ -82,7 +94,8 @@ class Native(Backend):
             "branch lines": len(branch),
             "covers": len(model.covers),
         }
-        return search, model.cols
+        numbered = model.numbering or [divmod(i, model.cols) for i in range(ncells)]
+        return search, list(numbered)
 
     @staticmethod
     def _seconds_left(deadline: float | None) -> float:
@@ -114,11 +127,11 @@ class Native(Backend):
         return classes.total
 
     def solutions(self, model: ConstraintModel, deadline: float | None, batch: int = BATCH) -> Iterator[Placement]:
-        search, cols = self._search(model)
+        search, numbered = self._search(model)
         fixed = tuple(model.fixed)
         while not search.done:
             for chosen in search.next_batch(batch, self._seconds_left(deadline)):
-                yield fixed + tuple(divmod(i, cols) for i in chosen)
+                yield fixed + tuple(numbered[i] for i in chosen)
             if not search.done and deadline is not None and time.monotonic() >= deadline:
                 raise TimeLimit(f"native: stopped after {search.solutions} solutions", partial=search.solutions)
         self.stats["nodes"] = search.nodes

@@ -1,0 +1,237 @@
+"""Lower an `ArmyPuzzle` to the `ConstraintModel` every backend reads.
+
+A variable is (army, cell): army number `a` holds a piece on `cell`. The rules become:
+- one piece per cell: at most one army per cell (exactly one under `partition`);
+- `within`: for each army, its piece's lines (cut at blockers) hold at most one of its pieces,
+  and its leaps are two-cell lines, as in `queens.models.lowering`;
+- `between`: for two armies, a piece of one on x and of the other on y exclude each other when
+  either piece attacks the other's cell (two-cell lines);
+- `per_line`: a line with bounds (least, most) over all armies' pieces on each line of the family;
+- `cover`: each square without a blocker is occupied or attacked by some army;
+- the armies' sizes: a line with bounds over the army's cells, or the objective for a goal
+  (the armies marked "maximise" hold equal numbers).
+
+>>> from queens.models.armies import Army, ArmyPuzzle
+>>> model = lower_armies(ArmyPuzzle((3, 3), (Army("white", goal="maximise"), Army("black", goal="maximise")),
+...                                 within=False))
+>>> len(model.cells), model.objective.sense
+(18, 'maximise')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from itertools import combinations
+from typing import Protocol
+
+from queens.models.armies import Army, ArmyPuzzle, Moves, Vector
+from queens.models.errors import InvalidBoard
+from queens.models.geometry import Box, Coord, Topology
+from queens.models.ir import ConstraintModel, Line, LineFamily, Objective, Var
+
+PER_LINE_DIRECTIONS: dict[str, tuple[Vector, ...]] = {
+    "rows": ((0, 1),), "cols": ((1, 0),), "diagonals": ((1, 1), (1, -1)),
+}
+"""The line families `per_line` may bound, by name (2-D boards)."""
+
+
+class Board(Protocol):
+    def step(self, cell: Coord, vector: Coord) -> Coord | None: ...
+
+    def line(self, start: Coord, direction: Coord) -> list[Coord]: ...
+
+
+def board_of(puzzle: ArmyPuzzle) -> Board:
+    """How steps move on this board: the 2-D topology (plane, torus, cylinder), or a box."""
+    if puzzle.dimensions == 2:
+        wrap = puzzle.wrap or (False, False)
+        return Topology(puzzle.shape[0], puzzle.shape[1], (wrap[0], wrap[1]))  # type: ignore[return-value]
+    return Box(puzzle.shape)
+
+
+def lower_armies(puzzle: ArmyPuzzle) -> ConstraintModel:
+    """The constraint model of `puzzle` (its open copies, if any, must be fixed first)."""
+    if puzzle.copies_open:
+        raise ValueError("fix the number of copies first: ArmyPuzzle.with_copies")
+    board = board_of(puzzle)
+    open_cells = [c for c in puzzle.board_cells if c not in puzzle.holes | puzzle.blockers]
+    armies = range(len(puzzle.armies))
+    variables = tuple((a, c) for a in armies for c in open_cells)
+    families = [_cells_family(puzzle, open_cells)]
+    size = _total(puzzle, len(open_cells))
+    if puzzle.within:
+        families += [family for a in armies for family in _within(puzzle, board, a, size)]
+    if puzzle.between:
+        families += [_between(puzzle, board, a, b) for a, b in combinations(armies, 2)]
+    families += [_per_line(puzzle, board), _sizes(puzzle, open_cells)]
+    families = [f for f in families if f.lines]
+    fixed = frozenset((a, c) for a in armies for c in puzzle.armies[a].fixed)
+    return ConstraintModel(
+        rows=puzzle.shape[0], cols=len(puzzle.armies) * len(puzzle.board_cells) // puzzle.shape[0],
+        cells=variables, families=tuple(families),
+        covers=_covers(puzzle, board, set(open_cells)) if puzzle.cover else (),
+        fixed=fixed, objective=_objective(puzzle, open_cells, families),
+        size=size, size_implied=size is not None and any(f.exactly_one for f in families),
+        numbering=tuple((a, c) for a in armies for c in puzzle.board_cells),
+    )
+
+
+def _cells_family(puzzle: ArmyPuzzle, cells: list[Coord]) -> LineFamily:
+    least = 1 if puzzle.partition else 0
+    armies = range(len(puzzle.armies))
+    if len(puzzle.armies) == 1 and not puzzle.partition:
+        return LineFamily("one piece per cell", ())
+    return LineFamily("one piece per cell", tuple(Line(tuple((a, c) for a in armies), 1, least) for c in cells))
+
+
+def _segments(puzzle: ArmyPuzzle, board: Board, direction: Vector) -> Iterator[list[Coord]]:
+    """Every maximal run of cells along `direction`, cut at blockers, holes left out."""
+    seen: set[Coord] = set()
+    for start in puzzle.board_cells:
+        if start in seen:
+            continue
+        line = board.line(start, direction)
+        seen.update(line)
+        cuts = [i for i, cell in enumerate(line) if cell in puzzle.blockers]
+        if cuts and board.step(line[-1], direction) == line[0]:  # a closed line: start after a blocker
+            line = line[cuts[0] + 1:] + line[:cuts[0] + 1]
+        run: list[Coord] = []
+        for cell in line:
+            if cell in puzzle.blockers:
+                yield run
+                run = []
+            elif cell not in puzzle.holes:
+                run.append(cell)
+        yield run
+
+
+def _total(puzzle: ArmyPuzzle, cells: int) -> int | None:
+    """The number of pieces in all, when the rules fix it: one army of a fixed size, or a
+    partition (every open cell holds a piece)."""
+    if puzzle.partition:
+        return cells
+    army = puzzle.armies[0]
+    one = len(puzzle.armies) == 1 and army.goal is None and army.least == army.most
+    return army.least if one else None
+
+
+def _within(puzzle: ArmyPuzzle, board: Board, a: int, size: int | None) -> list[LineFamily]:
+    """One army's own lines; pigeonhole as in `queens.models.lowering`: when the army is all the
+    pieces and a direction cuts the board into exactly that many runs, each holds exactly one."""
+    army = puzzle.armies[a]
+    families = []
+    for ray in army.piece.rays:
+        runs = [run for run in _segments(puzzle, board, ray) if run]
+        exact = len(puzzle.armies) == 1 and len(runs) == size
+        lines = tuple(Line(tuple((a, c) for c in run), 1, int(exact)) for run in runs if exact or len(run) > 1)
+        families.append(LineFamily(f"{army.name} lines {ray}", lines))
+    leaps = tuple(Line(((a, x), (a, y))) for x, y in sorted(_leap_pairs(puzzle, board, army.piece)))
+    return [*families, LineFamily(f"{army.name} leaps", leaps)]
+
+
+def _leap_pairs(puzzle: ArmyPuzzle, board: Board, moves: Moves) -> set[tuple[Coord, Coord]]:
+    pairs: set[tuple[Coord, Coord]] = set()
+    blocked = puzzle.holes | puzzle.blockers
+    for x in puzzle.board_cells:
+        for leap in moves.leaps:
+            y = board.step(x, leap)
+            if y is not None and y != x and x not in blocked and y not in blocked:
+                pairs.add((min(x, y), max(x, y)))
+    return pairs
+
+
+def _attacked_pairs(puzzle: ArmyPuzzle, board: Board, moves: Moves) -> set[tuple[Coord, Coord]]:
+    """Unordered pairs of distinct open cells a piece with `moves` on one attacks the other."""
+    pairs = _leap_pairs(puzzle, board, moves)
+    for ray in moves.rays:
+        for run in _segments(puzzle, board, ray):
+            pairs.update((min(x, y), max(x, y)) for x, y in combinations(run, 2))
+    return pairs
+
+
+def _between(puzzle: ArmyPuzzle, board: Board, a: int, b: int) -> LineFamily:
+    first, second = puzzle.armies[a], puzzle.armies[b]
+    pairs = _attacked_pairs(puzzle, board, first.piece) | _attacked_pairs(puzzle, board, second.piece)
+    lines = [Line(((a, x), (b, y))) for p in sorted(pairs) for x, y in (p, p[::-1])]
+    return LineFamily(f"{first.name} and {second.name}", tuple(lines))
+
+
+def _per_line(puzzle: ArmyPuzzle, board: Board) -> LineFamily:
+    armies = range(len(puzzle.armies))
+    lines = []
+    for family, least, most in puzzle.per_line:
+        for direction in PER_LINE_DIRECTIONS[family]:
+            for run in _segments(puzzle, board, direction):
+                if least > len(run) * len(puzzle.armies):
+                    raise InvalidBoard(f"{least} pieces do not fit on a line of {family} with {len(run)} cells")
+                if run and (least > 0 or most < len(run) * len(puzzle.armies)):
+                    lines.append(Line(tuple((a, c) for c in run for a in armies), most, least))
+    return LineFamily("per-line bounds", tuple(lines))
+
+
+def _army_cells(puzzle: ArmyPuzzle, a: int, cells: list[Coord]) -> tuple[Var, ...]:
+    return tuple((a, c) for c in cells)
+
+
+def _sizes(puzzle: ArmyPuzzle, cells: list[Coord]) -> LineFamily:
+    lines = []
+    for a, army in enumerate(puzzle.armies):
+        if army.least > len(cells):
+            raise InvalidBoard(f"{army.least} pieces of {army.name} do not fit on {len(cells)} open cells")
+        most = len(cells) if army.most is None else army.most
+        is_size = len(puzzle.armies) == 1 and army.least == most == _total(puzzle, len(cells))
+        if army.goal is None and (army.least > 0 or most < len(cells)) and not is_size:
+            lines.append(Line(_army_cells(puzzle, a, cells), most, army.least))
+    return LineFamily("army sizes", tuple(lines))
+
+
+def _objective(puzzle: ArmyPuzzle, cells: list[Coord], families: list[LineFamily]) -> Objective | None:
+    goals: list[tuple[int, Army]] = [(a, army) for a, army in enumerate(puzzle.armies) if army.goal]
+    if not goals:
+        return None
+    sense = goals[0][1].goal
+    assert sense is not None
+    tops = [army.most for _, army in goals if army.most is not None]
+    tops += [capacity(family, _army_cells(puzzle, a, cells)) for a, _ in goals for family in families]
+    return Objective(sense, tuple(_army_cells(puzzle, a, cells) for a, _ in goals),
+                     least=max(max(len(army.fixed), army.least) for _, army in goals),
+                     most=min(tops) if tops else None)
+
+
+def capacity(family: LineFamily, group: tuple[Var, ...]) -> int:
+    """The most pieces `group` can hold by pigeonhole when the family's lines are disjoint and
+    inside the group (one army's rows): the lines' upper bounds plus one per cell on no line.
+    Otherwise the group's size (no bound). A maximiser that reaches it has its proof.
+
+    >>> rows = LineFamily("rows", (Line(((0, 0), (0, 1))), Line(((1, 0), (1, 1)))))
+    >>> capacity(rows, ((0, 0), (0, 1), (1, 0), (1, 1)))
+    2
+    """
+    members = set(group)
+    on_lines = [cell for line in family.lines for cell in line.cells]
+    if not family.lines or len(on_lines) != len(set(on_lines)) or not members.issuperset(on_lines):
+        return len(group)
+    return sum(line.at_most for line in family.lines) + len(members - set(on_lines))
+
+
+def _covers(puzzle: ArmyPuzzle, board: Board, cells: set[Coord]) -> tuple[tuple[Var, ...], ...]:
+    """For each square without a blocker: the (army, cell) whose piece would occupy or attack it."""
+    reach: dict[Coord, set[Var]] = {square: set() for square in puzzle.board_cells if square not in puzzle.blockers}
+    for a, army in enumerate(puzzle.armies):
+        for x, y in _attacked_pairs(puzzle, board, army.piece) | _reaching_holes(puzzle, board, army.piece):
+            if x in cells:
+                reach[y].add((a, x))
+            if y in cells:
+                reach[x].add((a, y))
+        for c in cells:
+            reach[c].add((a, c))
+    return tuple(tuple(sorted(found)) for _, found in sorted(reach.items()))
+
+
+def _reaching_holes(puzzle: ArmyPuzzle, board: Board, moves: Moves) -> set[tuple[Coord, Coord]]:
+    """Pairs (piece cell, hole) the piece attacks: holes hold no piece but must be covered."""
+    if not puzzle.holes:
+        return set()
+    open_board = ArmyPuzzle(puzzle.shape, puzzle.armies, puzzle.wrap, blockers=puzzle.blockers)
+    return {pair for pair in _attacked_pairs(open_board, board, moves)
+            if (pair[0] in puzzle.holes) != (pair[1] in puzzle.holes)}
