@@ -79,7 +79,8 @@ class CpSat(Backend):
         if model.size is not None and not model.size_implied:
             cp.add(sum(cell.values()) == model.size)
         if in_order:
-            cp.add_decision_strategy([cell[c] for c in model.cells], cp_model.CHOOSE_FIRST, cp_model.SELECT_MAX_VALUE)
+            cp.add_decision_strategy([cell[c] for c in model.cells if c in cell], cp_model.CHOOSE_FIRST,
+                                     cp_model.SELECT_MAX_VALUE)
         chosen = sorted(cell.items())
 
         def decode(value: Callable[[object], int]) -> Placement:
