@@ -44,6 +44,7 @@ bench: install ## benchmarks: backends and kernels side by side, and against the
 	$(BIN)/python -m queens.experiments.bench_encodings
 	$(BIN)/python -m queens.experiments.bench_native
 	$(BIN)/python -m queens.experiments.bench_backends
+	$(BIN)/python -m queens.experiments.bench_peers
 	$(BIN)/python -m queens.experiments.bench_large
 
 test-asan: install ## the native tests on C extensions built with ASan+UBSan (in a scratch copy)
