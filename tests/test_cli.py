@@ -13,7 +13,7 @@ def test_count_all_backends_agree_on_eight_queens(reference):
     result = run_cli("count", "nqueens", "-n", "8", "--backend", "all")
     assert result.returncode == 0, result.stderr
     rows = [line for line in result.stdout.splitlines() if f" {reference.term('A000170', 8)} " in line]
-    assert len(rows) == 4 and all("✓" in row for row in rows)
+    assert len(rows) >= 4 and all("✓" in row for row in rows)  # minizinc joins where installed
 
 
 def test_count_json_reports_ground_truth(reference):
@@ -21,7 +21,7 @@ def test_count_json_reports_ground_truth(reference):
     assert result.returncode == 0
     payload = json.loads(result.stdout)
     assert payload["ground_truth"] == reference.term("A000170", 7)
-    assert {r["backend"] for r in payload["results"]} == {"native", "cpsat", "sat", "csp"}
+    assert {r["backend"] for r in payload["results"]} >= {"native", "cpsat", "sat", "csp"}  # + minizinc where installed
     assert all(r["agrees"] for r in payload["results"])
 
 
