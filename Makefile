@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
 .PHONY: help install run test test-slow bench lint clean browser test-browser test-asan fuzz build-native cross-tools \
-        test-cross
+        test-cross minizinc
 
 help: ## this list
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
@@ -13,7 +13,7 @@ help: ## this list
 $(STAMP): pyproject.toml setup.py solvers/native/*.c solvers/native/*.h
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip setuptools==84.2.1  # the build's own pin: setup.py runs in the venv too (make test-asan)
-	$(BIN)/python -m pip install --quiet -e '.[test,dask]'
+	$(BIN)/python -m pip install --quiet -e '.[test,dask,minizinc,peers]'
 	touch $(STAMP)
 
 install: $(STAMP) ## create .venv and install the package (compiles the C extension)
@@ -24,7 +24,8 @@ build-native: install ## rebuild the C extensions with -march=native (this CPU o
 run: install ## the main job: every family on every backend, compared with ground truth
 	$(BIN)/python -m queens.experiments.main_job
 
-test: install ## the test suite (slow tests excluded)
+test: install ## the test suite (slow tests excluded); installs MiniZinc first when apt can
+	@$(MAKE) --no-print-directory minizinc || echo "minizinc not installed: its tests will be skipped" >&2
 	$(BIN)/python -m pytest -q
 
 browser: ## Debian's chromium + chromium-driver for the browser tests (apt-get, only when missing)
@@ -32,16 +33,22 @@ browser: ## Debian's chromium + chromium-driver for the browser tests (apt-get, 
 	  SUDO=$$([ "$$(id -u)" -eq 0 ] || echo sudo); \
 	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium chromium-driver; }
 
+minizinc: ## Debian's minizinc + flatzinc (Gecode) for the minizinc backend and the peers (apt-get, only when missing)
+	@command -v minizinc >/dev/null && command -v fzn-gecode >/dev/null || { \
+	  SUDO=$$([ "$$(id -u)" -eq 0 ] || echo sudo); \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq minizinc flatzinc; }
+
 test-browser: install browser ## the web explorer clicked through in headless Chromium
 	$(BIN)/python -m pytest -q tests/test_browser.py
 
 test-slow: install ## only the slow tests
 	$(BIN)/python -m pytest -q -m slow
 
-bench: install ## benchmarks: backends and kernels side by side
+bench: install ## benchmarks: backends and kernels side by side, and against the peers
 	$(BIN)/python -m queens.experiments.bench_encodings
 	$(BIN)/python -m queens.experiments.bench_native
 	$(BIN)/python -m queens.experiments.bench_backends
+	$(BIN)/python -m queens.experiments.bench_peers
 	$(BIN)/python -m queens.experiments.bench_large
 
 test-asan: install ## the native tests on C extensions built with ASan+UBSan (in a scratch copy)

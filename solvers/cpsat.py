@@ -59,24 +59,29 @@ class CpSat(Backend):
         """The CP-SAT model; `in_order` adds a decision strategy: cells in board order, piece first."""
         cp = cp_model.CpModel()
         if self.viewpoint == "boolean":
-            cell = {c: cp.new_bool_var(f"x{c[0]}_{c[1]}") for c in model.cells}
+            dead = _cleared_by_fixed(model)
+            cell = {c: cp.new_bool_var(f"x{c[0]}_{c[1]}") for c in model.cells if c not in dead}
             skip_keyed = False
         else:
             cell = self._integer_view(cp, model)
+            dead = set()
             skip_keyed = True
         for family in model.families:
             if skip_keyed and family.key is not None:
                 continue  # already an AllDifferent (or the rows themselves)
             for line in family.lines:
-                _post_line(cp, [cell[c] for c in line.cells], line.at_least, line.at_most)
+                if dead and line.at_most == 1 and model.fixed.intersection(line.cells):
+                    continue  # its piece is the fixed one; the others are not even variables
+                _post_line(cp, [cell[c] for c in line.cells if c not in dead], line.at_least, line.at_most)
         for cover in model.covers:
-            cp.add_bool_or([cell[c] for c in cover])
+            cp.add_bool_or([cell[c] for c in cover if c not in dead])
         for c in model.fixed:
             cp.add(cell[c] == 1)
         if model.size is not None and not model.size_implied:
             cp.add(sum(cell.values()) == model.size)
         if in_order:
-            cp.add_decision_strategy([cell[c] for c in model.cells], cp_model.CHOOSE_FIRST, cp_model.SELECT_MAX_VALUE)
+            cp.add_decision_strategy([cell[c] for c in model.cells if c in cell], cp_model.CHOOSE_FIRST,
+                                     cp_model.SELECT_MAX_VALUE)
         chosen = sorted(cell.items())
         self._variables = cell  # what `optimise` posts its objective over
 
@@ -214,3 +219,14 @@ def _post_line(cp: cp_model.CpModel, literals: list, at_least: int, at_most: int
         cp.add_at_most_one(literals)
     else:
         cp.add_linear_constraint(sum(literals), at_least, at_most)
+
+
+def _cleared_by_fixed(model: ConstraintModel) -> set:
+    """The cells that share an at-most-one line with a fixed piece: empty in every solution,
+    so they get no variable at all. A completion of 60 queens on 200 x 200 keeps about a
+    quarter of the 40,000 cells, which CP-SAT builds and searches in a fraction of the time."""
+    dead: set = set()
+    for line in model.lines:
+        if line.at_most == 1 and model.fixed.intersection(line.cells):
+            dead.update(line.cells)
+    return dead - model.fixed

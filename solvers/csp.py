@@ -178,7 +178,7 @@ class Csp(Backend):
                  shuffle: random.Random | None = None) -> tuple[constraint.Problem, callable]:
         viewpoint = self.viewpoint or ("boolean" if _rows_refusal(model) else "rows")
         build = self._rows if viewpoint == "rows" else self._boolean
-        problem, decode = build(model)
+        problem, decode = build(model, None if budget is None else budget.deadline)
         if shuffle is not None:
             for domain in problem._variables.values():
                 shuffle.shuffle(domain)
@@ -189,7 +189,7 @@ class Csp(Backend):
         return problem, decode
 
     @staticmethod
-    def _rows(model: ConstraintModel):
+    def _rows(model: ConstraintModel, deadline: float | None = None):
         refusal = _rows_refusal(model)
         if refusal:
             raise Unsupported(refusal)
@@ -200,7 +200,9 @@ class Csp(Backend):
             r = line.cells[0][0]
             problem.addVariable(r, [fixed[r]] if r in fixed else [c for _, c in line.cells])
         shared = SharedLines(model, rows)
-        for r1, r2 in sorted(shared.row_pairs):
+        for index, (r1, r2) in enumerate(sorted(shared.row_pairs)):
+            if deadline is not None and not index % 4096 and time.monotonic() > deadline:
+                raise TimeLimit("csp: time limit reached while building the row-pair tables")
             problem.addConstraint(RowPairConflicts(r1, r2, shared), (r1, r2))
 
         def decode(solution: dict) -> Placement:
@@ -208,7 +210,7 @@ class Csp(Backend):
         return problem, decode
 
     @staticmethod
-    def _boolean(model: ConstraintModel):
+    def _boolean(model: ConstraintModel, deadline: float | None = None):
         problem = constraint.Problem()
         name = {cell: f"x{model.index[cell]}" for cell in model.cells}
         for cell, var in name.items():

@@ -166,11 +166,16 @@ def minizinc(puzzle: Puzzle, *, size: int | None = None) -> tuple[str, str]:
     The model is the same for every family; only the solve item differs (satisfy, or
     minimize the number of pieces). Run it with `minizinc model.mzn data.dzn`.
     """
-    model = _decision_model(puzzle, size, "mzn")
+    return minizinc_of(_decision_model(puzzle, size, "mzn"), puzzle.name)
+
+
+def minizinc_of(model: ConstraintModel, name: str = "a placement puzzle") -> tuple[str, str]:
+    """The MiniZinc model and data of a lowered model: what `minizinc` writes, and what the
+    `minizinc` backend (solvers/minizinc.py) hands to the MiniZinc binary."""
     lines = list(model.lines)
     solve = "solve minimize sum(x);" if model.minimise else "solve satisfy;"
     data = [
-        f"% {puzzle.name}",
+        f"% {name}",
         f"rows = {model.rows};",
         f"cols = {model.cols};",
         f"nlines = {len(lines)};",
@@ -183,7 +188,7 @@ def minizinc(puzzle: Puzzle, *, size: int | None = None) -> tuple[str, str]:
         f"blocked = {_mzn_set(model, _blocked(model))};",
         f"size = {-1 if model.size is None else model.size};",
     ]
-    return _MZN_MODEL.format(name=puzzle.name, solve=solve), "\n".join(data) + "\n"
+    return _MZN_MODEL.format(name=name, solve=solve), "\n".join(data) + "\n"
 
 
 def dimacs_col(puzzle: Puzzle | ArmyPuzzle) -> str:

@@ -15,6 +15,7 @@ BACKENDS: dict[str, tuple[str, str, str]] = {
     "cpsat": ("queens.solvers.cpsat", "CpSat", "pip install ortools"),
     "sat": ("queens.solvers.sat", "Sat", "pip install python-sat"),
     "csp": ("queens.solvers.csp", "Csp", "pip install python-constraint2"),
+    "minizinc": ("queens.solvers.minizinc", "MiniZinc", "pip install -e '.[minizinc]' and the minizinc binary"),
 }
 
 

@@ -51,6 +51,11 @@ COUNT_ENCODING = "pairwise"
 ONE_ONLY = frozenset({"pairwise", "bitwise", "ladder"})
 """Encodings pysat offers for a bound of one only; a line holding up to k > 1 pieces falls back
 to `DEFAULT_ENCODING` when no encoding was named, and is refused when one of these was."""
+CONFLICT_SLICE = 20_000
+"""Conflicts per call for solvers that cannot be interrupted: well under a second of CaDiCaL."""
+SLICED = frozenset({"cadical103", "cadical153", "cadical195"})
+"""pysat's CaDiCaL has no `interrupt()`; it stops at a conflict budget instead and keeps what it
+learnt, so with a deadline it runs in CONFLICT_SLICE slices with a look at the clock between."""
 SOLVERS = {NATIVE: "minicard", "cnf": "cadical195"}
 """The pysat solver for each kind of formula, when none is asked for."""
 
@@ -169,11 +174,12 @@ class Sat(Backend):
         solver, cell_of = self._loaded(model, encoding)
         if greedy:
             solver.set_phases(list(cell_of))
-        stop = _alarm(solver, deadline)
+        sliced = self.stats["solver"] in SLICED
+        stop = None if sliced else _alarm(solver, deadline)
         with solver:
             blocks = 0
             try:
-                while self._solve(solver, deadline, blocks):
+                while self._solve(solver, deadline, blocks, sliced):
                     chosen = [v for v in solver.get_model() if 0 < v and v in cell_of]
                     yield tuple(sorted(cell_of[v] for v in chosen))
                     if model.size is not None:  # all solutions have the same size: block the set
@@ -188,12 +194,20 @@ class Sat(Backend):
                 self.stats.update(blocking_clauses=blocks, **self._solver_stats(solver))
 
     @staticmethod
-    def _solve(solver: Solver, deadline: float | None, found: int) -> bool:
-        """One SAT call; at the deadline the alarm interrupts it and this raises TimeLimit
-        carrying the `found` solutions so far (a lower bound)."""
+    def _solve(solver: Solver, deadline: float | None, found: int, sliced: bool) -> bool:
+        """One SAT call; at the deadline the alarm interrupts it (or, `sliced`, the clock is
+        read between conflict budgets) and this raises TimeLimit carrying the `found`
+        solutions so far (a lower bound)."""
         if deadline is None:
             return solver.solve()
-        answer = solver.solve_limited(expect_interrupt=True) if time.monotonic() < deadline else None
+        answer = None
+        while answer is None and time.monotonic() < deadline:
+            if sliced:
+                solver.conf_budget(CONFLICT_SLICE)
+                answer = solver.solve_limited()
+            else:
+                answer = solver.solve_limited(expect_interrupt=True)
+                break
         if answer is None:
             raise TimeLimit("sat: time limit reached", partial=found)
         return answer

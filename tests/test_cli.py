@@ -14,7 +14,7 @@ def test_count_all_backends_agree_on_eight_queens(reference):
     result = run_cli("count", "nqueens", "-n", "8", "--backend", "all")
     assert result.returncode == 0, result.stderr
     rows = [line for line in result.stdout.splitlines() if f" {reference.term('A000170', 8)} " in line]
-    assert len(rows) == 4 and all("✓" in row for row in rows)
+    assert len(rows) >= 4 and all("✓" in row for row in rows)  # minizinc joins where installed
 
 
 def test_count_json_reports_ground_truth(reference):
@@ -22,8 +22,9 @@ def test_count_json_reports_ground_truth(reference):
     assert result.returncode == 0
     payload = json.loads(result.stdout)
     assert payload["details"]["ground_truth"] == reference.term("A000170", 7)
-    assert {r["backend"] for r in payload["details"]["results"]} == set(BACKENDS)
-    assert all(r["agrees"] for r in payload["details"]["results"])
+    rows = payload["details"]["results"]
+    assert {r["backend"] for r in rows} == set(BACKENDS)  # a backend that cannot answer has its n/a row
+    assert all(r["agrees"] for r in rows if r["status"] != "n/a")
 
 
 def test_solve_prints_a_verified_board():
