@@ -26,7 +26,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from queens.models import Completion, InvalidBoard, NQueens
-from queens.models.catalogue import FAMILIES
+from queens.models.families import of_size
 from queens.models.generate import planted, random_placement
 from queens.solvers import Result, Status, count, solve
 from queens.solvers.local_search import random_solution
@@ -92,7 +92,7 @@ def domination(sizes: range = range(1, 11), limit: float = 120) -> None:
         times, right = [], True
         for n in sizes:
             start = time.perf_counter()
-            result = solve(FAMILIES["domination"](n), backend, time_limit=limit)
+            result = solve(of_size("domination", n), backend, time_limit=limit)
             times.append(time.perf_counter() - start)
             right &= result.status is Status.OPTIMAL and result.objective == terms("A075458", n)
             if result.status is Status.LIMIT:

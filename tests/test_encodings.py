@@ -8,7 +8,7 @@ families whose counts OEIS knows.
 from __future__ import annotations
 
 import pytest
-from queens.models.catalogue import FAMILIES
+from queens.models.families import of_size
 from queens.solvers import Status, count
 from queens.solvers.sat import ENCODINGS, NATIVE
 
@@ -19,7 +19,7 @@ CASES = [("nqueens", 6, "A000170"), ("kings", 5, "A002464"), ("toroidal", 5, "A0
 @pytest.mark.parametrize("encoding", [*ENCODINGS, NATIVE])
 @pytest.mark.parametrize("family,n,sequence", CASES)
 def test_every_encoding_counts_like_oeis(encoding, family, n, sequence, reference):
-    result = count(FAMILIES[family](n), "sat", encoding=encoding, split=False)
+    result = count(of_size(family, n), "sat", encoding=encoding, split=False)
     assert result.status is Status.COMPLETE
     assert result.count == reference.term(sequence, n)
 
@@ -27,5 +27,5 @@ def test_every_encoding_counts_like_oeis(encoding, family, n, sequence, referenc
 @pytest.mark.parametrize("encoding", [*ENCODINGS, NATIVE])
 def test_every_encoding_finds_the_minimum_dominating_sets(encoding, reference):
     """Domination adds covers (clauses) and a size constraint to each encoding's lines."""
-    result = count(FAMILIES["domination"](4), "sat", encoding=encoding)
+    result = count(of_size("domination", 4), "sat", encoding=encoding)
     assert (result.objective, result.count) == (reference.term("A075458", 4), reference.term("A002564", 4))

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 from queens.models import NQueens, lower
-from queens.models.catalogue import FAMILIES
+from queens.models.families import of_size
 from queens.solvers import Status, count, get_backend, solve
 from queens.solvers.minizinc import MiniZinc
 
@@ -22,13 +22,13 @@ def available() -> None:
 
 @pytest.mark.parametrize("family,n,sequence", CASES)
 def test_minizinc_counts_like_oeis(available, family, n, sequence, reference):
-    result = count(FAMILIES[family](n), "minizinc", split=False)
+    result = count(of_size(family, n), "minizinc", split=False)
     assert result.status is Status.COMPLETE
     assert result.count == reference.term(sequence, n)
 
 
 def test_minizinc_minimises_domination(available, reference):
-    result = count(FAMILIES["domination"](5), "minizinc")
+    result = count(of_size("domination", 5), "minizinc")
     assert (result.objective, result.count) == (reference.term("A075458", 5), reference.term("A002564", 5))
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 from queens.models import NQueens
-from queens.models.catalogue import FAMILIES
+from queens.models.families import of_size
 from queens.solvers import BACKENDS, Status, count, solve
 
 CASES = [("nqueens", 11, "A000170"), ("kings", 9, "A002464"), ("toroidal", 13, "A051906")]
@@ -20,7 +20,7 @@ LIMIT = 0.05
 @pytest.mark.parametrize("family,n,sequence", CASES)
 def test_a_count_cut_off_is_a_flagged_lower_bound(backend, family, n, sequence, reference):
     truth = reference.term(sequence, n)
-    result = count(FAMILIES[family](n), backend, time_limit=LIMIT, split=False)
+    result = count(of_size(family, n), backend, time_limit=LIMIT, split=False)
     assert result.status in (Status.LIMIT, Status.COMPLETE)
     if result.status is Status.LIMIT:
         assert result.count is not None and 0 <= result.count <= truth
