@@ -321,50 +321,66 @@ static void lane_leaf(Classes *out, int n, uint32_t b1, uint32_t b2, const uint3
 
 /* ---- the scalar search ------------------------------------------------------------------- */
 
-/* Count the leaves under a task (a valid prefix), adding them to `out`. The rows' rules are
- * looked up per row (`rows`) and row b2's side rule is applied only at row b2, so the inner
- * loop is the classic bitboard step plus one well-predicted test. */
+/* Count the leaves under a task (a valid prefix), adding them to `out`.
+ *
+ * The cost of a depth-first search is mostly the CPU's wrong guesses at its branches, so the
+ * loop keeps one hard-to-guess branch per queen placed: does the new row have a candidate?
+ * Saving a row that has siblings left, and going back to the nearest saved row when a row runs
+ * out, are selects rather than branches. The last row is entered like any other (its rule
+ * leaves one column at most, and no row comes after it), so the test for a leaf is made only
+ * at the dead ends, where it is almost always false. The diagonal masks are not cut to the
+ * board (the row rules are), which keeps one more value out of the loop's registers. */
 static void scalar_task(const Prefix *t, int n, Classes *out) {
     Branch b;
     branch_of(t, n, &b);
-    uint32_t rows[MAX_N + 1];    /* the rules that do not depend on the columns taken */
+    uint32_t rows[MAX_N + 1];    /* the rules that do not depend on the columns taken; none past the last row */
     for (int y = 0; y < n; y++) rows[y] = allowed(&b, y, b.mask);
-    int q[MAX_N];
-    for (int y = 0; y < t->depth; y++) q[y] = t->col[y];
+    rows[n] = 0;
+    uint32_t row[MAX_N];         /* each row's queen, as a bit: columns are needed only at the leaves */
+    for (int y = 0; y < t->depth; y++) row[y] = 1u << t->col[y];
     const int corner = b.b2 < 0, last = n - 1;
-    struct { uint32_t avail, c, l, r; int y; } stack[MAX_N];
-    int sp = 0, y = t->depth;
-    uint32_t c, l, r;
+    /* the saved rows, one array per field: GCC would pack a struct's fields into one vector
+     * store, which costs more than the plain ones. Zeroed because the select below reads the
+     * slot at `sp` on every dead end, also when it keeps the current row and nothing was saved
+     * there yet. */
+    uint32_t save_avail[MAX_N] = {0}, save_c[MAX_N] = {0}, save_l[MAX_N] = {0}, save_r[MAX_N] = {0};
+    int save_y[MAX_N] = {0};
+    uint32_t sp = 0, c, l, r;
+    int y = t->depth;
     prefix_state(t, b.mask, &c, &l, &r);
     uint32_t avail = allowed(&b, y, c) & ~(c | l | r);
     u64 nodes = 0, asymmetric = 0;
-    for (;;) {
-        if (!avail) {
-            if (!sp) break;
-            sp--;
-            avail = stack[sp].avail; c = stack[sp].c; l = stack[sp].l; r = stack[sp].r; y = stack[sp].y;
-            continue;
-        }
+    while (avail) {
         uint32_t bit = avail & -avail;
         avail ^= bit;
         nodes++;
-        q[y] = __builtin_ctz(bit);
-        uint32_t nc = c | bit, nl = (l | bit) << 1 & b.mask, nr = (r | bit) >> 1;
+        row[y] = bit;
+        uint32_t nc = c | bit, nl = (l | bit) << 1, nr = (r | bit) >> 1;
         uint32_t next = rows[y + 1] & ~(nc | nl | nr);
         if (y + 1 == b.b2) next &= b.need[sides(nc, n)];
-        if (!next) continue;
-        if (y + 1 == last) {    /* one column is left and the last row may take it: a leaf */
-            nodes++;
-            q[last] = __builtin_ctz(next);
-            if (corner || plainly_asymmetric(1u << q[b.b1], 1u << q[b.b2], next, b.b2, n)) asymmetric++;
-            else tally(out, classify(q, n));
+        if (next) {             /* down, saving this row if it has siblings left */
+            save_avail[sp] = avail; save_c[sp] = c; save_l[sp] = l; save_r[sp] = r; save_y[sp] = y;
+            sp += avail != 0;
+            c = nc; l = nl; r = nr; avail = next; y++;
             continue;
         }
-        if (avail) {            /* come back to the siblings later; a finished row needs no entry */
-            stack[sp].avail = avail; stack[sp].c = c; stack[sp].l = l; stack[sp].r = r; stack[sp].y = y;
-            sp++;
+        if (__builtin_expect(y == last, 0)) {      /* a queen in the last row: a leaf */
+            if (corner || plainly_asymmetric(row[b.b1], row[b.b2], bit, b.b2, n)) asymmetric++;
+            else {
+                int q[MAX_N];
+                for (int i = 0; i < n; i++) q[i] = __builtin_ctz(row[i]);
+                tally(out, classify(q, n));
+            }
         }
-        c = nc; l = nl; r = nr; avail = next; y++;
+        /* the row is out: take up the nearest saved row (none left: the task is done) */
+        uint32_t done = -(uint32_t)(avail == 0);     /* all ones when the row is out: sp steps back one */
+        if (__builtin_expect(done & (sp == 0), 0)) break;
+        sp += done;
+        avail ^= (avail ^ save_avail[sp]) & done;
+        c ^= (c ^ save_c[sp]) & done;
+        l ^= (l ^ save_l[sp]) & done;
+        r ^= (r ^ save_r[sp]) & done;
+        y ^= (y ^ save_y[sp]) & (int)done;
     }
     out->nodes += nodes;
     out->c8 += asymmetric;
