@@ -37,6 +37,9 @@ class MiniZinc(Backend):
         self.solver_name = solver
 
     def supports(self, model: ConstraintModel) -> str | None:
+        if model.numbering or model.objective is not None:
+            return ("minizinc: the MiniZinc export writes one army on a 2-D board (x[r, c]); "
+                    "this model numbers its variables by army or in 3-D")
         if shutil.which("minizinc") is None:
             return "minizinc: the MiniZinc binary is not on PATH (Debian: apt-get install minizinc flatzinc)"
         try:
