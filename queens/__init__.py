@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from queens.models import Puzzle
+    from queens.models.armies import ArmyPuzzle
 
 CARD_FOLDERS = ("models", "solvers", "experiments")
 """The card's folders, mapped as queens.<folder>: the same table as pyproject's package-dir."""
@@ -48,9 +49,10 @@ if all(os.path.isfile(os.path.join(_root, folder, "__init__.py")) for folder in 
     sys.meta_path.insert(0, _SourceTree(_root))
 
 
-def load(path: str | os.PathLike[str], n: int | None = None) -> Puzzle:
+def load(path: str | os.PathLike[str], n: int | None = None) -> Puzzle | ArmyPuzzle:
     """The puzzle a puzzle file describes (docs/puzzle-files.md), for the parameter `n`: the same
-    `Puzzle` a shipped family builds, ready for `queens.solvers.solve` / `count`."""
+    `Puzzle` a shipped family builds (an `ArmyPuzzle` when the file needs armies), ready for
+    `queens.solvers.solve` / `count`."""
     from queens.models.puzzle_file import load as load_file
 
     return load_file(path, n)

@@ -26,13 +26,14 @@ from collections.abc import Callable, Iterator
 from dataclasses import replace
 
 from ortools.sat.python import cp_model
-from queens.models import ConstraintModel, Placement, TimeLimit, Unsupported
+from queens.models import Cell, ConstraintModel, Placement, TimeLimit, Unsupported
 from queens.solvers.backend import Backend, Optimum, seconds_left
 from queens.solvers.enumeration import callback_stream
 
 VIEWPOINTS = ("boolean", "alldifferent")
 SEARCHES = {"portfolio": cp_model.PORTFOLIO_SEARCH, "automatic": cp_model.AUTOMATIC_SEARCH}
-Decode = Callable[[Callable[[object], int]], Placement]
+Decode = Callable[[Callable[[cp_model.IntVar], bool]], Placement]
+"""Turns a solver's value of each cell variable (`CpSolver.boolean_value`) into a placement."""
 
 
 class CpSat(Backend):
@@ -85,7 +86,7 @@ class CpSat(Backend):
         chosen = sorted(cell.items())
         self._variables = cell  # what `optimise` posts its objective over
 
-        def decode(value: Callable[[object], int]) -> Placement:
+        def decode(value: Callable[[cp_model.IntVar], bool]) -> Placement:
             return tuple(c for c, var in chosen if value(var))
 
         proto = cp.proto
@@ -102,11 +103,11 @@ class CpSat(Backend):
         return None
 
     @staticmethod
-    def _integer_view(cp: cp_model.CpModel, model: ConstraintModel) -> dict:
+    def _integer_view(cp: cp_model.CpModel, model: ConstraintModel) -> dict[Cell, cp_model.IntVar]:
         rows = model.row_family
         if rows is None or not model.one_per_line:
             raise Unsupported("the alldifferent viewpoint needs exactly one piece in every row, one per line")
-        q = {}
+        q: dict[int, cp_model.IntVar] = {}
         for line in rows.lines:
             r = line.cells[0][0]
             q[r] = cp.new_int_var_from_domain(cp_model.Domain.from_values([c for _, c in line.cells]), f"q{r}")
@@ -124,7 +125,7 @@ class CpSat(Backend):
                     expr = folded
                 terms.append(expr)
             cp.add_all_different(terms)
-        cell = {}
+        cell: dict[Cell, cp_model.IntVar] = {}
         for (r, c) in model.cells:  # channel Booleans for covers, fixed cells and keyless lines
             literal = cp.new_bool_var(f"x{r}_{c}")
             cp.add(q[r] == c).only_enforce_if(literal)
@@ -158,7 +159,7 @@ class CpSat(Backend):
         return self._outcome(solver, status, decode)
 
     @staticmethod
-    def _outcome(solver: cp_model.CpSolver, status: int, decode: Decode) -> Placement | None:
+    def _outcome(solver: cp_model.CpSolver, status: cp_model.CpSolverStatus, decode: Decode) -> Placement | None:
         if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
             return decode(solver.boolean_value)
         if status == cp_model.INFEASIBLE:
@@ -196,7 +197,7 @@ class CpSat(Backend):
         solver.parameters.search_branching = cp_model.FIXED_SEARCH
         solver.parameters.enumerate_all_solutions = True
         solver.parameters.num_workers = 1  # enumeration is single-threaded in CP-SAT
-        outcome: list[int] = []
+        outcome: list[cp_model.CpSolverStatus] = []
 
         def run(emit: Callable[[Placement], bool]) -> None:
             class Collector(cp_model.CpSolverSolutionCallback):
@@ -211,7 +212,7 @@ class CpSat(Backend):
             raise TimeLimit("cpsat: time limit reached while enumerating")
 
 
-def _post_line(cp: cp_model.CpModel, literals: list, at_least: int, at_most: int) -> None:
+def _post_line(cp: cp_model.CpModel, literals: list[cp_model.IntVar], at_least: int, at_most: int) -> None:
     """at_least <= sum(literals) <= at_most, with CP-SAT's own constraints for one piece."""
     if (at_least, at_most) == (1, 1):
         cp.add_exactly_one(literals)
@@ -221,11 +222,11 @@ def _post_line(cp: cp_model.CpModel, literals: list, at_least: int, at_most: int
         cp.add_linear_constraint(sum(literals), at_least, at_most)
 
 
-def _cleared_by_fixed(model: ConstraintModel) -> set:
+def _cleared_by_fixed(model: ConstraintModel) -> set[Cell]:
     """The cells that share an at-most-one line with a fixed piece: empty in every solution,
     so they get no variable at all. A completion of 60 queens on 200 x 200 keeps about a
     quarter of the 40,000 cells, which CP-SAT builds and searches in a fraction of the time."""
-    dead: set = set()
+    dead: set[Cell] = set()
     for line in model.lines:
         if line.at_most == 1 and model.fixed.intersection(line.cells):
             dead.update(line.cells)

@@ -22,7 +22,7 @@ import itertools
 import random
 import time
 from collections import defaultdict
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 
 import constraint
 from queens.models import Cell, ConstraintModel, LineFamily, Placement, TimeLimit, Unsupported
@@ -31,6 +31,11 @@ from queens.solvers.backend import Backend
 VIEWPOINTS = ("rows", "boolean")
 RESTART_NODES = 4
 """A first find attempt's nodes per row (sqrt of the cells); measured on n-queens, n = 50..300."""
+Var = int | str
+"""A python-constraint2 variable: a row (rows viewpoint) or a cell's name "x<index>" (boolean)."""
+Solution = dict[Var, int]
+"""A solution: each variable's value, a column (rows) or 0/1 (boolean)."""
+Decode = Callable[[Solution], Placement]
 
 
 class SharedLines:
@@ -73,7 +78,7 @@ def _bits_above(mask: int, a: int) -> list[int]:
     return found
 
 
-class RowPairConflicts(constraint.Constraint):
+class RowPairConflicts(constraint.Constraint):  # type: ignore[misc]  # python-constraint2 is untyped
     """Rows r1 and r2 may not take columns x, y when (r1, x) and (r2, y) share a line.
 
     When one row is assigned, forward checking hides exactly the conflicting columns from the
@@ -98,17 +103,22 @@ class RowPairConflicts(constraint.Constraint):
             found = self.backward[y] = self.lines.columns((self.second, y), self.first)
         return found
 
-    def __call__(self, variables, domains, assignments, forwardcheck=False, _unassigned=constraint.Unassigned):
-        x = assignments.get(self.first, _unassigned)
-        y = assignments.get(self.second, _unassigned)
-        if x is not _unassigned and y is not _unassigned:
+    def __call__(self, variables: Sequence[Var], domains: dict[Var, constraint.Domain],
+                 assignments: Solution, forwardcheck: object = False) -> bool:
+        # `forwardcheck`: the solvers pass True/False or their list of pushed domains (or None);
+        # only its truth is read. An assigned value is a column, never None, so None is "unassigned".
+        x = assignments.get(self.first)
+        y = assignments.get(self.second)
+        if x is not None and y is not None:
             return y not in self._hidden_by_first(x)
-        if not forwardcheck or (x is _unassigned and y is _unassigned):
+        if not forwardcheck:
             return True
-        if y is _unassigned:
+        if x is not None:
             other, hidden = self.second, self._hidden_by_first(x)
-        else:
+        elif y is not None:
             other, hidden = self.first, self._hidden_by_second(y)
+        else:
+            return True
         domain = domains[other]
         for value in hidden:
             if value in domain:
@@ -122,7 +132,7 @@ class _Restart(Exception):
     """A find attempt used its node budget: start again with other value orders."""
 
 
-class Budget(constraint.Constraint):
+class Budget(constraint.Constraint):  # type: ignore[misc]  # python-constraint2 is untyped
     """Always satisfied; stops the search at `deadline` (TimeLimit) or after `nodes` calls
     (a restart). Scoped over every variable, so the search calls it at every node; the clock
     is read every 256 calls (cheap)."""
@@ -131,7 +141,8 @@ class Budget(constraint.Constraint):
         self.deadline, self.nodes = deadline, nodes
         self.calls = 0
 
-    def __call__(self, variables, domains, assignments, forwardcheck=False):
+    def __call__(self, variables: Sequence[Var], domains: dict[Var, constraint.Domain],
+                 assignments: Solution, forwardcheck: object = False) -> bool:
         self.calls += 1
         if self.nodes is not None and self.calls > self.nodes:
             raise _Restart
@@ -140,7 +151,7 @@ class Budget(constraint.Constraint):
         return True
 
 
-def _iterate(problem: constraint.Problem) -> Iterator[dict]:
+def _iterate(problem: constraint.Problem) -> Iterator[Solution]:
     """The solutions. python-constraint2 preprocesses the constraints when the search starts
     and fails with min()/max() of an empty sequence when that empties a domain; an empty
     domain means there is no solution, so that failure, before any solution, is an answer."""
@@ -175,7 +186,7 @@ class Csp(Backend):
         return None
 
     def _problem(self, model: ConstraintModel, budget: Budget | None = None,
-                 shuffle: random.Random | None = None) -> tuple[constraint.Problem, callable]:
+                 shuffle: random.Random | None = None) -> tuple[constraint.Problem, Decode]:
         viewpoint = self.viewpoint or ("boolean" if _rows_refusal(model) else "rows")
         build = self._rows if viewpoint == "rows" else self._boolean
         problem, decode = build(model, None if budget is None else budget.deadline)
@@ -189,11 +200,12 @@ class Csp(Backend):
         return problem, decode
 
     @staticmethod
-    def _rows(model: ConstraintModel, deadline: float | None = None):
+    def _rows(model: ConstraintModel, deadline: float | None = None) -> tuple[constraint.Problem, Decode]:
         refusal = _rows_refusal(model)
         if refusal:
             raise Unsupported(refusal)
         rows = model.row_family
+        assert rows is not None  # _rows_refusal refuses every model without a row family
         problem = constraint.Problem()
         fixed = dict(model.fixed)
         for line in rows.lines:
@@ -205,12 +217,14 @@ class Csp(Backend):
                 raise TimeLimit("csp: time limit reached while building the row-pair tables")
             problem.addConstraint(RowPairConflicts(r1, r2, shared), (r1, r2))
 
-        def decode(solution: dict) -> Placement:
-            return tuple(sorted((r, c) for r, c in solution.items()))
+        row_ids = [line.cells[0][0] for line in rows.lines]  # the variables: every row, an int
+
+        def decode(solution: Solution) -> Placement:
+            return tuple(sorted((r, solution[r]) for r in row_ids))
         return problem, decode
 
     @staticmethod
-    def _boolean(model: ConstraintModel, deadline: float | None = None):
+    def _boolean(model: ConstraintModel, deadline: float | None = None) -> tuple[constraint.Problem, Decode]:
         problem = constraint.Problem()
         name = {cell: f"x{model.index[cell]}" for cell in model.cells}
         for cell, var in name.items():
@@ -228,9 +242,9 @@ class Csp(Backend):
             problem.addConstraint(constraint.MinSumConstraint(1), [name[c] for c in cover])
         if model.size is not None and not model.size_implied:
             problem.addConstraint(constraint.ExactSumConstraint(model.size), list(name.values()))
-        cell_of = {var: cell for cell, var in name.items()}
+        cell_of: dict[Var, Cell] = {var: cell for cell, var in name.items()}
 
-        def decode(solution: dict) -> Placement:
+        def decode(solution: Solution) -> Placement:
             return tuple(sorted(cell_of[var] for var, value in solution.items() if value))
         return problem, decode
 

@@ -10,20 +10,29 @@ a hard puzzle may take minutes to find.
 
 from __future__ import annotations
 
+import enum
 import queue
 import threading
 from collections.abc import Callable, Iterator
 from typing import TypeVar
 
 T = TypeVar("T")
-_DONE = object()
+
+
+class _Done(enum.Enum):
+    """The worker's end-of-stream marker: an enum member, so `is not _DONE` narrows the queue's items to T."""
+
+    DONE = enum.auto()
+
+
+_DONE = _Done.DONE
 
 
 def callback_stream(run: Callable[[Callable[[T], bool]], None],
                     halt: Callable[[], None] | None = None) -> Iterator[T]:
     """Yield what `run` emits. `run(emit)` calls `emit(item)`, which returns False to stop;
     `halt()`, if given, asks a running `run` to return soon (called when the consumer leaves)."""
-    handoff: queue.Queue = queue.Queue(maxsize=256)
+    handoff: queue.Queue[T | _Done] = queue.Queue(maxsize=256)
     stop = threading.Event()
     failure: list[BaseException] = []
 

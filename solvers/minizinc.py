@@ -17,14 +17,26 @@ from __future__ import annotations
 import shutil
 import time
 import warnings
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from datetime import timedelta
+from typing import TYPE_CHECKING, Protocol
 
 from queens.models import ConstraintModel, Placement, TimeLimit, Unsupported
 from queens.solvers.backend import Backend, seconds_left
 from queens.solvers.export import minizinc_of
 
+if TYPE_CHECKING:  # imported lazily at run time: the package is optional (supports() says when it is missing)
+    import minizinc
+
 DEFAULT_SOLVER = "gecode"
+
+
+class _Solution(Protocol):
+    """One solution of the exported model: minizinc-python builds its class at run time, with
+    the model's output variables as attributes; `x` is `array[CELL] of var bool: x`."""
+
+    @property
+    def x(self) -> Sequence[bool]: ...
 
 
 class MiniZinc(Backend):
@@ -52,7 +64,7 @@ class MiniZinc(Backend):
             return f"minizinc: no solver {self.solver_name!r} among those MiniZinc lists (minizinc --solvers)"
         return None
 
-    def _instance(self, model: ConstraintModel):
+    def _instance(self, model: ConstraintModel) -> minizinc.Instance:
         refusal = self.supports(model)
         if refusal:
             raise Unsupported(refusal)
@@ -69,7 +81,7 @@ class MiniZinc(Backend):
     def _build_for_size(self, model: ConstraintModel) -> None:
         self._instance(model)
 
-    def _run(self, model: ConstraintModel, deadline: float | None, **options: object):
+    def _run(self, model: ConstraintModel, deadline: float | None, **options: object) -> minizinc.Result:
         instance = self._instance(model)
         timeout = None
         if deadline is not None:
@@ -83,7 +95,7 @@ class MiniZinc(Backend):
         return result
 
     @staticmethod
-    def _placement(model: ConstraintModel, solution: object) -> Placement:
+    def _placement(model: ConstraintModel, solution: _Solution) -> Placement:
         x = solution.x  # x[i] is cell (r, c) with i = r * cols + c (0-based here)
         return tuple(divmod(i, model.cols) for i, held in enumerate(x) if held)
 

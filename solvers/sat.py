@@ -199,8 +199,9 @@ class Sat(Backend):
         read between conflict budgets) and this raises TimeLimit carrying the `found`
         solutions so far (a lower bound)."""
         if deadline is None:
-            return solver.solve()
-        answer = None
+            solved: bool = solver.solve()  # pysat is untyped: solve() returns True or False
+            return solved
+        answer: bool | None = None  # solve_limited(): True, False, or None when interrupted or out of budget
         while answer is None and time.monotonic() < deadline:
             if sliced:
                 solver.conf_budget(CONFLICT_SLICE)
@@ -233,11 +234,11 @@ def _alarm(solver: Solver, deadline: float | None) -> threading.Timer | None:
     return timer
 
 
-def _cardinality(literals: list[int], at_least: int, at_most: int, top: int, encoding: int) -> list:
+def _cardinality(literals: list[int], at_least: int, at_most: int, top: int, encoding: int) -> list[CNF]:
     """pysat's encodings of at_least <= sum(literals) <= at_most; none for a bound that always holds."""
     if at_least == at_most:
         return [CardEnc.equals(lits=literals, bound=at_most, top_id=top, encoding=encoding)]
-    parts = []
+    parts: list[CNF] = []
     if at_most < len(literals):
         parts.append(CardEnc.atmost(lits=literals, bound=at_most, top_id=top, encoding=encoding))
         top = max(top, parts[-1].nv)
