@@ -81,6 +81,8 @@ class _Worker:
         self.process.start()
         child.close()
         self.ready = False
+        self._stop_lock = threading.Lock()
+        self._stopped = False
 
     def ask(self, job: tuple, wait: float) -> tuple | None:
         """The worker's reply to `job`, or None if none came within `wait` seconds (or it died)."""
@@ -95,6 +97,13 @@ class _Worker:
             return None
 
     def stop(self) -> None:
+        """Kill the process and close the pipe, once: the pool's close (main thread) and a request
+        whose worker died (its own thread) may both ask at the same moment, and a pipe closed
+        twice at once fails with EBADF."""
+        with self._stop_lock:
+            if self._stopped:
+                return
+            self._stopped = True
         self.process.kill()
         self.process.join()
         self.connection.close()

@@ -35,6 +35,12 @@ from queens.solvers.native.ledger import Ledger
 ADDRESS = re.compile(r"^(tcp|tls|inproc|ucx)://[^\s/:]+(:\d+)?$")
 
 
+def _quiet_shutdown() -> None:
+    """Closing a client with tasks in flight (Ctrl-C, a time limit) cancels their futures, and
+    tornado logs each cancelled callback with a traceback: expected at this point, so silenced."""
+    logging.getLogger("tornado.application").setLevel(logging.CRITICAL)
+
+
 def count_classes_on_dask(n: int, address: str, *, workers: int | None = None, ledger: Ledger | None = None,
                           resume: bool = False, progress: Progress | None = None, deadline: float | None = None,
                           kernel: str = "auto", stats: Stats | None = None) -> SymmetryClasses:
@@ -59,6 +65,7 @@ def count_classes_on_dask(n: int, address: str, *, workers: int | None = None, l
                 client = stack.enter_context(Client(address, timeout="10s"))  # type: ignore[no-untyped-call]  # distributed: no hints
             except (OSError, TimeoutError) as error:
                 raise QueensError(f"cannot reach the Dask scheduler at {address}: {error}") from None
+        stack.callback(_quiet_shutdown)  # the stack unwinds last in, first out: before the client closes
         count = len(client.scheduler_info().get("workers", {})) or 1
         return run_subproblems(n, client.get_executor(), workers=count, ledger=ledger, resume=resume,
                                progress=progress, deadline=deadline, kernel=kernel, stop=None, stats=stats)
