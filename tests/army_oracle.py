@@ -145,22 +145,6 @@ def _fits(k: int, cells: list[Cell], queen: dict[Cell, set[Cell]], knight: dict[
     return False
 
 
-def two_per_line(n: int) -> int:
-    """Ways to put exactly two rooks in every row and every column of n x n (row by row)."""
-    def place(row: int, columns: tuple[int, ...]) -> int:
-        if row == n:
-            return int(all(c == 2 for c in columns))
-        total = 0
-        for a, b in combinations(range(n), 2):
-            if columns[a] < 2 and columns[b] < 2:
-                after = list(columns)
-                after[a] += 1
-                after[b] += 1
-                total += place(row + 1, tuple(after))
-        return total
-    return place(0, (0,) * n)
-
-
 def queen_graph_edges(rows: int, cols: int) -> int:
     """Undirected edges of the rows x cols queen graph: pairs of cells on one line."""
     cells = [(r, c) for r in range(rows) for c in range(cols)]

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
+from functools import cache
+from itertools import combinations
 
 Cell = tuple[int, int]
 
@@ -101,3 +103,21 @@ class Oracle:
             if ways:
                 return k, ways
         raise AssertionError("the full board always dominates")
+
+
+def two_per_line_count(n: int) -> int:
+    """Ways to put exactly two rooks in every row and column of n x n (OEIS A001499): rows one
+    after another, each putting two pieces in columns that hold fewer than two."""
+    @cache
+    def ways(row: int, held: tuple[int, ...]) -> int:
+        if row == n:
+            return int(all(h == 2 for h in held))
+        total = 0
+        for a, b in combinations(range(n), 2):
+            if held[a] < 2 and held[b] < 2:
+                after = list(held)
+                after[a] += 1
+                after[b] += 1
+                total += ways(row + 1, tuple(after))
+        return total
+    return ways(0, (0,) * n)

@@ -20,6 +20,7 @@ from queens.solvers.result import Status
 
 from tests import army_oracle
 from tests.conftest import REFERENCE, REPO
+from tests.oracle import two_per_line_count
 
 ALL = sorted(BACKENDS)
 
@@ -185,7 +186,7 @@ def two_rooks_per_line(n: int) -> ArmyPuzzle:
 
 
 def test_two_rooks_do_not_fit_one_row():
-    assert army_oracle.two_per_line(1) == 0
+    assert two_per_line_count(1) == 0
     with pytest.raises(InvalidBoard, match="do not fit"):
         lower_armies(two_rooks_per_line(1))
 
@@ -193,7 +194,7 @@ def test_two_rooks_do_not_fit_one_row():
 @pytest.mark.parametrize("n", range(2, 6))
 def test_two_rooks_per_line_match_a001499(n, reference):
     expected = reference.term("A001499", n)
-    assert army_oracle.two_per_line(n) == expected
+    assert two_per_line_count(n) == expected
     for backend in ("sat", "cpsat") + (("csp",) if n <= 4 else ()):
         assert count_armies(two_rooks_per_line(n), backend).count == expected
 

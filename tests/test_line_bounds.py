@@ -7,7 +7,6 @@ them or says why it cannot.
 
 from __future__ import annotations
 
-from functools import cache
 from itertools import combinations
 
 import pytest
@@ -15,31 +14,16 @@ from queens.models import ROOK, InvalidPlacement, Puzzle, lower, verify
 from queens.models.errors import BackendUnavailable
 from queens.solvers import BACKENDS, Status, count, get_backend
 
+from tests.oracle import two_per_line_count
+
 
 def two_per_line(n: int) -> Puzzle:
     return Puzzle(rows=n, cols=n, piece=ROOK, pieces=2 * n, per_line=2, title=f"{2 * n} rooks, two per line")
 
 
-def plain_two_per_line(n: int) -> int:
-    """Rows one after another, each putting two pieces in columns that hold fewer than two."""
-    @cache
-    def ways(row: int, held: tuple[int, ...]) -> int:
-        if row == n:
-            return int(all(h == 2 for h in held))
-        total = 0
-        for a, b in combinations(range(n), 2):
-            if held[a] < 2 and held[b] < 2:
-                after = list(held)
-                after[a] += 1
-                after[b] += 1
-                total += ways(row + 1, tuple(after))
-        return total
-    return ways(0, (0,) * n)
-
-
 @pytest.mark.parametrize("n", range(0, 7))
 def test_a001499_terms_match_a_plain_count(n, reference):
-    assert plain_two_per_line(n) == reference.term("A001499", n)
+    assert two_per_line_count(n) == reference.term("A001499", n)
 
 
 def test_the_lowering_derives_two_per_row_and_column():
