@@ -22,11 +22,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from itertools import combinations
-from typing import Protocol
 
 from queens.models.armies import Army, ArmyPuzzle, Moves, Vector
 from queens.models.errors import InvalidBoard
-from queens.models.geometry import Box, Coord, Topology
+from queens.models.geometry import Coord, Topology
 from queens.models.ir import ConstraintModel, Line, LineFamily, Objective, Var
 
 PER_LINE_DIRECTIONS: dict[str, tuple[Vector, ...]] = {
@@ -35,18 +34,9 @@ PER_LINE_DIRECTIONS: dict[str, tuple[Vector, ...]] = {
 """The line families `per_line` may bound, by name (2-D boards)."""
 
 
-class Board(Protocol):
-    def step(self, cell: Coord, vector: Coord) -> Coord | None: ...
-
-    def line(self, start: Coord, direction: Coord) -> list[Coord]: ...
-
-
-def board_of(puzzle: ArmyPuzzle) -> Board:
-    """How steps move on this board: the 2-D topology (plane, torus, cylinder), or a box."""
-    if puzzle.dimensions == 2:
-        wrap = puzzle.wrap or (False, False)
-        return Topology(puzzle.shape[0], puzzle.shape[1], (wrap[0], wrap[1]))  # type: ignore[return-value]
-    return Box(puzzle.shape)
+def board_of(puzzle: ArmyPuzzle) -> Topology:
+    """How steps move on this board: plane, torus, cylinder or cube."""
+    return Topology(puzzle.shape, tuple(puzzle.wrap) if puzzle.wrap else ())
 
 
 def lower_armies(puzzle: ArmyPuzzle) -> ConstraintModel:
@@ -84,7 +74,7 @@ def _cells_family(puzzle: ArmyPuzzle, cells: list[Coord]) -> LineFamily:
     return LineFamily("one piece per cell", tuple(Line(tuple((a, c) for a in armies), 1, least) for c in cells))
 
 
-def _segments(puzzle: ArmyPuzzle, board: Board, direction: Vector) -> Iterator[list[Coord]]:
+def _segments(puzzle: ArmyPuzzle, board: Topology, direction: Vector) -> Iterator[list[Coord]]:
     """Every maximal run of cells along `direction`, cut at blockers, holes left out."""
     seen: set[Coord] = set()
     for start in puzzle.board_cells:
@@ -115,7 +105,7 @@ def _total(puzzle: ArmyPuzzle, cells: int) -> int | None:
     return army.least if one else None
 
 
-def _within(puzzle: ArmyPuzzle, board: Board, a: int, size: int | None) -> list[LineFamily]:
+def _within(puzzle: ArmyPuzzle, board: Topology, a: int, size: int | None) -> list[LineFamily]:
     """One army's own lines; pigeonhole as in `queens.models.lowering`: when the army is all the
     pieces and a direction cuts the board into exactly that many runs, each holds exactly one."""
     army = puzzle.armies[a]
@@ -129,7 +119,7 @@ def _within(puzzle: ArmyPuzzle, board: Board, a: int, size: int | None) -> list[
     return [*families, LineFamily(f"{army.name} leaps", leaps)]
 
 
-def _leap_pairs(puzzle: ArmyPuzzle, board: Board, moves: Moves) -> set[tuple[Coord, Coord]]:
+def _leap_pairs(puzzle: ArmyPuzzle, board: Topology, moves: Moves) -> set[tuple[Coord, Coord]]:
     pairs: set[tuple[Coord, Coord]] = set()
     blocked = puzzle.holes | puzzle.blockers
     for x in puzzle.board_cells:
@@ -140,7 +130,7 @@ def _leap_pairs(puzzle: ArmyPuzzle, board: Board, moves: Moves) -> set[tuple[Coo
     return pairs
 
 
-def _attacked_pairs(puzzle: ArmyPuzzle, board: Board, moves: Moves) -> set[tuple[Coord, Coord]]:
+def _attacked_pairs(puzzle: ArmyPuzzle, board: Topology, moves: Moves) -> set[tuple[Coord, Coord]]:
     """Unordered pairs of distinct open cells a piece with `moves` on one attacks the other."""
     pairs = _leap_pairs(puzzle, board, moves)
     for ray in moves.rays:
@@ -149,14 +139,14 @@ def _attacked_pairs(puzzle: ArmyPuzzle, board: Board, moves: Moves) -> set[tuple
     return pairs
 
 
-def _between(puzzle: ArmyPuzzle, board: Board, a: int, b: int) -> LineFamily:
+def _between(puzzle: ArmyPuzzle, board: Topology, a: int, b: int) -> LineFamily:
     first, second = puzzle.armies[a], puzzle.armies[b]
     pairs = _attacked_pairs(puzzle, board, first.piece) | _attacked_pairs(puzzle, board, second.piece)
     lines = [Line(((a, x), (b, y))) for p in sorted(pairs) for x, y in (p, p[::-1])]
     return LineFamily(f"{first.name} and {second.name}", tuple(lines))
 
 
-def _per_line(puzzle: ArmyPuzzle, board: Board) -> LineFamily:
+def _per_line(puzzle: ArmyPuzzle, board: Topology) -> LineFamily:
     armies = range(len(puzzle.armies))
     lines = []
     for family, least, most in puzzle.per_line:
@@ -214,7 +204,7 @@ def capacity(family: LineFamily, group: tuple[Var, ...]) -> int:
     return sum(line.at_most for line in family.lines) + len(members - set(on_lines))
 
 
-def _covers(puzzle: ArmyPuzzle, board: Board, cells: set[Coord]) -> tuple[tuple[Var, ...], ...]:
+def _covers(puzzle: ArmyPuzzle, board: Topology, cells: set[Coord]) -> tuple[tuple[Var, ...], ...]:
     """For each square without a blocker: the (army, cell) whose piece would occupy or attack it."""
     reach: dict[Coord, set[Var]] = {square: set() for square in puzzle.board_cells if square not in puzzle.blockers}
     for a, army in enumerate(puzzle.armies):
@@ -228,7 +218,7 @@ def _covers(puzzle: ArmyPuzzle, board: Board, cells: set[Coord]) -> tuple[tuple[
     return tuple(tuple(sorted(found)) for _, found in sorted(reach.items()))
 
 
-def _reaching_holes(puzzle: ArmyPuzzle, board: Board, moves: Moves) -> set[tuple[Coord, Coord]]:
+def _reaching_holes(puzzle: ArmyPuzzle, board: Topology, moves: Moves) -> set[tuple[Coord, Coord]]:
     """Pairs (piece cell, hole) the piece attacks: holes hold no piece but must be covered."""
     if not puzzle.holes:
         return set()

@@ -9,8 +9,12 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from math import gcd
+from typing import overload
 
 from queens.models.pieces import Cell, Piece
+
+Coord = tuple[int, ...]
+"""A cell of a board of any dimension: (row, col) on a 2-D board, (x, y, z) on a cube."""
 
 
 @dataclass(frozen=True)
@@ -18,25 +22,42 @@ class Topology:
     """The board's shape and how its edges join: the one place that decides where a step lands.
 
     A plane stops at its edges; a torus wraps both axes; a cylinder wraps one (`wrap` holds one
-    flag per axis, rows then columns). Lines, the checker, the trace, the pictures and the
+    flag per axis); a cube is a 3-D shape. Lines, the checkers, the trace, the pictures and the
     conflict graph all move through `step` and `walk`, so a new board shape is one change here.
+    Holes are not a matter of topology: a line passes over a cell that holds no piece, so the
+    models leave such cells out of their variables instead.
 
-    >>> Topology(4, 4).step((3, 3), (1, 1)) is None
+    >>> Topology((4, 4)).step((3, 3), (1, 1)) is None
     True
-    >>> Topology(4, 4, wrap=(True, True)).step((3, 3), (1, 1))
+    >>> Topology((4, 4), wrap=(True, True)).step((3, 3), (1, 1))
     (0, 0)
-    >>> list(Topology(3, 3, wrap=(False, True)).walk((0, 1), (0, 1)))
+    >>> list(Topology((3, 3), wrap=(False, True)).walk((0, 1), (0, 1)))
     [(0, 2), (0, 0)]
+    >>> Topology((3, 3, 3)).line((1, 1, 1), (1, 1, 1))
+    [(0, 0, 0), (1, 1, 1), (2, 2, 2)]
     """
 
-    rows: int
-    cols: int
-    wrap: tuple[bool, bool] = (False, False)
+    shape: Coord
+    wrap: tuple[bool, ...] = ()
+
+    def __post_init__(self) -> None:
+        if not self.wrap:
+            object.__setattr__(self, "wrap", (False,) * len(self.shape))
+        if len(self.wrap) != len(self.shape):
+            raise ValueError(f"one wrap flag per axis: shape {self.shape}, wrap {self.wrap}")
 
     @classmethod
     def of(cls, rows: int, cols: int, toroidal: bool) -> Topology:
         """The plane, or the torus when `toroidal`."""
-        return cls(rows, cols, (toroidal, toroidal))
+        return cls((rows, cols), (toroidal, toroidal))
+
+    @property
+    def rows(self) -> int:
+        return self.shape[0]
+
+    @property
+    def cols(self) -> int:
+        return self.shape[1]
 
     @property
     def toroidal(self) -> bool:
@@ -44,36 +65,49 @@ class Topology:
 
     @property
     def keyed(self) -> bool:
-        """Whether `line_key` names lines: on the plane and on a square torus, not on a cylinder."""
-        return not any(self.wrap) or (self.toroidal and self.rows == self.cols)
+        """Whether `line_key` names lines: on the plane and on a square torus, not on a cylinder
+        or a cube."""
+        return len(self.shape) == 2 and (not any(self.wrap) or (self.toroidal and self.rows == self.cols))
 
-    def contains(self, cell: Cell) -> bool:
-        return 0 <= cell[0] < self.rows and 0 <= cell[1] < self.cols
+    def contains(self, cell: Coord) -> bool:
+        return all(0 <= x < side for x, side in zip(cell, self.shape, strict=True))
 
-    def step(self, cell: Cell, vector: Cell) -> Cell | None:
+    @overload
+    def step(self, cell: Cell, vector: Cell) -> Cell | None: ...
+    @overload
+    def step(self, cell: Coord, vector: Coord) -> Coord | None: ...
+
+    def step(self, cell: Coord, vector: Coord) -> Coord | None:
         """The cell `vector` away from `cell`, across a wrapped edge; None off the board."""
-        r, c = cell[0] + vector[0], cell[1] + vector[1]
-        if self.wrap[0]:
-            r %= self.rows
-        if self.wrap[1]:
-            c %= self.cols
-        return (r, c) if self.contains((r, c)) else None
+        moved = tuple((x + d) % side if wraps else x + d
+                      for x, d, side, wraps in zip(cell, vector, self.shape, self.wrap, strict=True))
+        return moved if self.contains(moved) else None
 
-    def walk(self, start: Cell, direction: Cell) -> Iterator[Cell]:
+    @overload
+    def walk(self, start: Cell, direction: Cell) -> Iterator[Cell]: ...
+    @overload
+    def walk(self, start: Coord, direction: Coord) -> Iterator[Coord]: ...
+
+    def walk(self, start: Coord, direction: Coord) -> Iterator[Coord]:
         """The cells after `start` along `direction`, to the edge (or once round a wrapped axis)."""
         cell = self.step(start, direction)
         while cell is not None and cell != start:
             yield cell
             cell = self.step(cell, direction)
 
-    def line(self, start: Cell, direction: Cell) -> list[Cell]:
+    @overload
+    def line(self, start: Cell, direction: Cell) -> list[Cell]: ...
+    @overload
+    def line(self, start: Coord, direction: Coord) -> list[Coord]: ...
+
+    def line(self, start: Coord, direction: Coord) -> list[Cell] | list[Coord]:
         """The whole line through `start` along `direction`, from its first cell (from `start`
         on a closed line, which has no first cell).
 
-        >>> Topology(3, 3).line((1, 1), (1, 1))
+        >>> Topology((3, 3)).line((1, 1), (1, 1))
         [(0, 0), (1, 1), (2, 2)]
         """
-        back = (-direction[0], -direction[1])
+        back = tuple(-d for d in direction)
         first = start
         while (previous := self.step(first, back)) is not None:
             if previous == start:
@@ -88,7 +122,7 @@ class Topology:
         columns (1, 0) give -c, diagonals (1, 1) give r - c, anti-diagonals (1, -1) give -(r + c).
         On a square torus it is taken modulo the side.
 
-        >>> Topology(8, 8).line_key((1, 1), (5, 2))
+        >>> Topology((8, 8)).line_key((1, 1), (5, 2))
         3
         """
         dr, dc = direction
@@ -153,38 +187,3 @@ def torus_is_safe(n: int) -> bool:
     """Pólya (1918): n queens fit on an n x n torus exactly when gcd(n, 6) == 1."""
     return gcd(n, 6) == 1
 
-
-Coord = tuple[int, ...]
-
-
-@dataclass(frozen=True)
-class Box:
-    """A board of any dimension with closed edges (a cube for 3-D queens): the same `step`,
-    `walk` and `line` as `Topology`, over coordinate tuples. Boards that wrap are 2-D
-    (`Topology`); a box never wraps.
-
-    >>> Box((3, 3, 3)).line((1, 1, 1), (1, 1, 1))
-    [(0, 0, 0), (1, 1, 1), (2, 2, 2)]
-    """
-
-    shape: Coord
-
-    def contains(self, cell: Coord) -> bool:
-        return all(0 <= x < side for x, side in zip(cell, self.shape, strict=True))
-
-    def step(self, cell: Coord, vector: Coord) -> Coord | None:
-        moved = tuple(x + d for x, d in zip(cell, vector, strict=True))
-        return moved if self.contains(moved) else None
-
-    def walk(self, start: Coord, direction: Coord) -> Iterator[Coord]:
-        cell = self.step(start, direction)
-        while cell is not None:
-            yield cell
-            cell = self.step(cell, direction)
-
-    def line(self, start: Coord, direction: Coord) -> list[Coord]:
-        back = tuple(-d for d in direction)
-        first = start
-        while (previous := self.step(first, back)) is not None:
-            first = previous
-        return [first, *self.walk(first, direction)]

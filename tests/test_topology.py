@@ -19,7 +19,7 @@ def boards(draw: st.DrawFn) -> tuple[Topology, tuple[int, int], tuple[int, int]]
     rows, cols = draw(st.integers(1, 7)), draw(st.integers(1, 7))
     wrap = (draw(st.booleans()), draw(st.booleans()))
     cell = (draw(st.integers(0, rows - 1)), draw(st.integers(0, cols - 1)))
-    return Topology(rows, cols, wrap), cell, draw(st.sampled_from(DIRECTIONS))
+    return Topology((rows, cols), wrap), cell, draw(st.sampled_from(DIRECTIONS))
 
 
 @given(boards())
@@ -52,7 +52,7 @@ def test_the_torus_closes_every_diagonal() -> None:
 
 
 def test_a_cylinder_wraps_rows_but_not_columns() -> None:
-    cylinder = Topology(4, 6, wrap=(False, True))
+    cylinder = Topology((4, 6), wrap=(False, True))
     assert cylinder.line((1, 2), (0, 1)) == [(1, 2), (1, 3), (1, 4), (1, 5), (1, 0), (1, 1)]
     assert cylinder.line((1, 2), (1, 0)) == [(0, 2), (1, 2), (2, 2), (3, 2)]
     assert not cylinder.keyed
@@ -62,7 +62,7 @@ def test_a_wrapped_row_holds_the_cells_of_a_plane_row() -> None:
     """Wrapping a row does not change which cells share it: the lowering's rows are the same sets."""
     plane = Puzzle(rows=4, cols=4, pieces=4)
     lines = {frozenset(line.cells) for line in lower(plane).lines}
-    assert {frozenset(Topology(4, 4, (False, True)).line((r, 0), (0, 1))) for r in range(4)} <= lines
+    assert {frozenset(Topology((4, 4), (False, True)).line((r, 0), (0, 1))) for r in range(4)} <= lines
 
 
 def test_the_queens_conflict_graph_is_read_from_the_lines() -> None:
