@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import ipaddress
 import signal
+import threading
 
 import click
 
@@ -15,14 +16,6 @@ from queens.commands.common import err
 from queens.models import QueensError
 from queens.web.api import TIME_LIMIT
 from queens.web.workers import WORKERS
-
-
-class _Stop(Exception):
-    """Raised in the main thread by the SIGTERM handler, as KeyboardInterrupt is by SIGINT."""
-
-
-def _on_sigterm(signum: int, frame: object) -> None:
-    raise _Stop
 
 
 def _loopback(ctx: click.Context, param: click.Parameter, value: str) -> str:
@@ -53,20 +46,24 @@ def serve_command(host: str, port: int, time_limit: float, workers: int) -> int:
     except OSError as error:
         raise QueensError(f"cannot listen on {host}:{port}: {error.strerror}") from None
     bound_host, bound_port = server.server_address[:2]
+    stopped_by: list[int] = []
+
+    def stop(signum: int, frame: object) -> None:
+        """Ask the serving loop to end, from a thread of its own: an exception raised here could
+        land anywhere in the main thread, even inside a lock that would then never be released."""
+        if not stopped_by:
+            stopped_by.append(signum)
+            threading.Thread(target=server.shutdown, name="stop", daemon=True).start()
+
     # Ctrl-C stops the explorer even when it was started with SIGINT ignored (`queens serve &`)
-    signal.signal(signal.SIGINT, signal.default_int_handler)
-    signal.signal(signal.SIGTERM, _on_sigterm)
+    signal.signal(signal.SIGINT, stop)
+    signal.signal(signal.SIGTERM, stop)
     err.print(f"queens explorer on http://{bound_host}:{bound_port}/  (Ctrl-C stops it)")
-    code = 0
     try:
         server.serve_forever()
-    except KeyboardInterrupt:
-        code = 128 + signal.SIGINT
-    except _Stop:
-        code = 128 + signal.SIGTERM
     finally:
         signal.signal(signal.SIGINT, signal.SIG_IGN)  # a second Ctrl-C must not cut the clean-up short
         signal.signal(signal.SIGTERM, signal.SIG_IGN)
         server.server_close()
     err.print("stopped")
-    return code
+    return 128 + stopped_by[0] if stopped_by else 0
