@@ -22,7 +22,7 @@ from dataclasses import dataclass, field, replace
 from typing import Literal
 
 from queens.models.errors import InvalidBoard, OffBoard
-from queens.models.geometry import Coord
+from queens.models.geometry import Coord, Topology
 from queens.models.pieces import PIECES, QUEEN, Piece
 
 Vector = tuple[int, ...]
@@ -112,9 +112,10 @@ class ArmyPuzzle:
             raise InvalidBoard("armies may maximise or minimise, not both in one puzzle")
         if sum(army.copies is None for army in self.armies) > 1:
             raise InvalidBoard("one army at most may minimise its copies")
+        board = Topology(self.shape)
         for army in self.armies:
             for cell in sorted(army.fixed | self.holes | self.blockers):
-                if len(cell) != len(self.shape) or not all(0 <= x < s for x, s in zip(cell, self.shape, strict=True)):
+                if len(cell) != len(self.shape) or not board.contains(cell):
                     raise OffBoard(f"cell {cell} is off the {self.size_text} board")
             if army.fixed & (self.holes | self.blockers):
                 raise InvalidBoard(f"a piece of {army.name} stands on a hole or blocker")

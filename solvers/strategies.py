@@ -278,7 +278,8 @@ def _columns(subject: Subject, columns: np.ndarray | None, strategy: Strategy, s
 SEARCH_WHY = "the backend's own search"
 STRATEGIES: tuple[Strategy, ...] = (
     FastCount("native", "fast", frozenset({Task.COUNT}),
-              "the D4 symmetry-class counter: the fastest exact count of plain n-queens (AVX2: 0.27x classic.c at n = 16)"),
+              "the D4 symmetry-class counter: the fastest exact count of plain n-queens "
+              "(AVX2: 0.27x classic.c at n = 16)"),
     Construction("python", "construct", frozenset({Task.SOLVE}),
                  "the O(n) explicit construction: no search at all (n = 10^7 in 0.44 s)"),
     Completion("native", "complete", frozenset({Task.SOLVE, Task.COMPLETE}),
