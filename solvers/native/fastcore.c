@@ -359,7 +359,7 @@ static inline __attribute__((always_inline)) void scalar_search(const Prefix *t,
         uint32_t bit = avail & -avail;
         avail &= avail - 1;
         nodes++;
-        uint32_t next = p & ~(bit | bit << 1 | bit >> 1);
+        uint32_t next = p & ~(bit * 7 >> 1);     /* bit and its two neighbours */
         if (next) {             /* down, saving this row if it has siblings left */
             row[y] = bit;
             save_avail[sp] = avail; save_c[sp] = c; save_l[sp] = l; save_r[sp] = r; save_p[sp] = p; save_y[sp] = y;
