@@ -3,9 +3,9 @@
 The fast counter (fastcore.c) is compiled once per instruction set into one portable binary:
 `scalar` everywhere, `sse2`, `avx2` and `avx512` on x86-64, `neon` on AArch64; `scalar` itself
 has two builds on x86-64, the baseline one and one with BMI1 and BMI2, and runs the one the CPU
-has (`SCALAR_BUILD`). At import it asks the CPU which it may run and picks the best (`auto`). `QUEENS_KERNEL=<name>` forces one,
-so each can be tested and benchmarked on one machine; a name the CPU cannot run is refused
-with one clear error, never a silent fallback.
+has (`SCALAR_BUILD`). At import it asks the CPU which it may run and picks the best (`auto`).
+`QUEENS_KERNEL=<name>` forces one, so each can be tested and benchmarked on one machine; a name
+the CPU cannot run is refused with one clear error, never a silent fallback.
 
 >>> choose_kernel("scalar").name
 'scalar'
