@@ -12,6 +12,8 @@ The rules, each a small pure function:
 
 from __future__ import annotations
 
+import itertools
+
 from queens.models.errors import InvalidBoard
 from queens.models.ir import ConstraintModel, Line, LinearKey, LineFamily
 from queens.models.pieces import Cell
@@ -36,9 +38,8 @@ def lower(puzzle: Puzzle) -> ConstraintModel:
             f"(at most {MAX_CELLS:,} cells); use a construction or local search instead"
         )
     blocked = puzzle.forbidden | puzzle.pawns
-    cells = tuple(
-        (r, c) for r in range(puzzle.rows) for c in range(puzzle.cols) if not blocked or (r, c) not in blocked
-    )
+    board = itertools.product(range(puzzle.rows), range(puzzle.cols))
+    cells = tuple(cell for cell in board if cell not in blocked) if blocked else tuple(board)
     families: list[LineFamily] = []
     if puzzle.independent:
         families += [_ray_family(puzzle, direction) for direction in puzzle.piece.rays]
@@ -61,16 +62,15 @@ def lower(puzzle: Puzzle) -> ConstraintModel:
 def _segments(puzzle: Puzzle, direction: Cell) -> list[list[Cell]]:
     """Every maximal run of cells along `direction`, cut at pawns, without forbidden cells."""
     topology = puzzle.topology
-    seen: set[Cell] = set()
     runs: list[list[Cell]] = []
-    for r in range(puzzle.rows):
-        for c in range(puzzle.cols):
-            if (r, c) in seen:
-                continue
-            line = topology.line((r, c), direction)
-            seen.update(line)
-            closed = topology.step(line[-1], direction) == line[0]
-            runs += _cut_at_pawns(line, puzzle.pawns, cyclic=closed)
+    for line in topology.lines(direction):
+        if not puzzle.pawns:
+            runs.append(line)
+            continue
+        closed = topology.step(line[-1], direction) == line[0]
+        runs += _cut_at_pawns(line, puzzle.pawns, cyclic=closed)
+    if not puzzle.forbidden:
+        return runs
     return [[cell for cell in run if cell not in puzzle.forbidden] for run in runs]
 
 

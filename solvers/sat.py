@@ -29,13 +29,15 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 from pysat.card import CardEnc, EncType
 from pysat.formula import CNF
 from pysat.solvers import Solver
 from queens.models import ConstraintModel, Placement, TimeLimit, Unsupported
+from queens.models.ir import Var
 from queens.solvers.backend import Backend
+from queens.solvers.order import seeded_order
 
 ENCODINGS = {
     name: getattr(EncType, name)
@@ -81,9 +83,11 @@ class Sat(Backend):
         self.encoding = encoding
         self.solver_name = solver
 
-    def _cnf(self, model: ConstraintModel, name: str | None = None) -> tuple[CNF, dict[int, tuple[int, int]]]:
-        """The CNF in encoding `name` (default: this backend's CNF encoding)."""
-        var = {cell: i + 1 for i, cell in enumerate(model.cells)}
+    def _cnf(self, model: ConstraintModel, name: str | None = None,
+             order: Sequence[Var] = ()) -> tuple[CNF, dict[int, tuple[int, int]]]:
+        """The CNF in encoding `name` (default: this backend's CNF encoding); cells numbered in
+        `order` (default: `model.cells`)."""
+        var = dict(zip(order or model.cells, range(1, len(model.cells) + 1), strict=True))
         cnf = CNF()
         top = len(var)
         name = name or (self.encoding if self.encoding in ENCODINGS else DEFAULT_ENCODING)
@@ -116,12 +120,14 @@ class Sat(Backend):
     def _build_for_size(self, model: ConstraintModel) -> None:
         self._cnf(model)
 
-    def _native(self, model: ConstraintModel, solver: Solver, solver_name: str) -> dict[int, tuple[int, int]]:
-        """Load `model` into a solver that keeps at-most-k constraints as they are (Minicard)."""
+    def _native(self, model: ConstraintModel, solver: Solver, solver_name: str,
+                order: Sequence[Var] = ()) -> dict[int, tuple[int, int]]:
+        """Load `model` into a solver that keeps at-most-k constraints as they are (Minicard),
+        cells numbered in `order` (default: `model.cells`)."""
         if not solver.supports_atmost():
             raise Unsupported(f"sat solver {solver_name!r} has no native cardinality constraints; "
                               f"use {SOLVERS[NATIVE]} or a CNF encoding")
-        var = {cell: i + 1 for i, cell in enumerate(model.cells)}
+        var = dict(zip(order or model.cells, range(1, len(model.cells) + 1), strict=True))
         clauses = cardinality = 0
         for line in model.lines:
             literals = [var[c] for c in line.cells]
@@ -147,18 +153,20 @@ class Sat(Backend):
                       "cardinality constraints": cardinality}
         return {v: c for c, v in var.items()}
 
-    def _loaded(self, model: ConstraintModel, encoding: str) -> tuple[Solver, dict[int, tuple[int, int]]]:
-        """A solver holding `model` in `encoding`, and which variable is which cell."""
+    def _loaded(self, model: ConstraintModel, encoding: str,
+                order: Sequence[Var] = ()) -> tuple[Solver, dict[int, tuple[int, int]]]:
+        """A solver holding `model` in `encoding`, cells numbered in `order`, and which
+        variable is which cell."""
         name = self.solver_name or SOLVERS[NATIVE if encoding == NATIVE else "cnf"]
         if encoding == NATIVE:
             solver = Solver(name=name)
             try:
-                cell_of = self._native(model, solver, name)
+                cell_of = self._native(model, solver, name, order)
             except Unsupported:
                 solver.delete()
                 raise
         else:
-            formula, cell_of = self._cnf(model, encoding)
+            formula, cell_of = self._cnf(model, encoding, order)
             solver = Solver(name=name, bootstrap_with=formula.clauses)
         self.stats["solver"] = name
         return solver, cell_of
@@ -170,8 +178,9 @@ class Sat(Backend):
                    *, greedy: bool = False) -> Iterator[Placement]:
         """Every solution by blocking clauses. `greedy` sets every cell's phase to "a piece here",
         so each decision places a piece and propagation clears its lines (one 1000-queens
-        solution: 483 k decisions instead of 2.8 M with the solvers' default phase "empty")."""
-        solver, cell_of = self._loaded(model, encoding)
+        solution: 483 k decisions instead of 2.8 M with the solvers' default phase "empty"), and
+        numbers the cells in `seeded_order`, which the solver's first decisions follow."""
+        solver, cell_of = self._loaded(model, encoding, seeded_order(model) if greedy else ())
         if greedy:
             solver.set_phases(list(cell_of))
         sliced = self.stats["solver"] in SLICED
