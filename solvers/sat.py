@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping
 
 from pysat.card import CardEnc, EncType
 from pysat.formula import CNF
@@ -37,7 +37,7 @@ from pysat.solvers import Solver
 from queens.models import ConstraintModel, Placement, TimeLimit, Unsupported
 from queens.models.ir import Var
 from queens.solvers.backend import Backend
-from queens.solvers.order import seeded_order
+from queens.solvers.order import seeded_numbering
 
 ENCODINGS = {
     name: getattr(EncType, name)
@@ -84,10 +84,10 @@ class Sat(Backend):
         self.solver_name = solver
 
     def _cnf(self, model: ConstraintModel, name: str | None = None,
-             order: Sequence[Var] = ()) -> tuple[CNF, dict[int, tuple[int, int]]]:
-        """The CNF in encoding `name` (default: this backend's CNF encoding); cells numbered in
-        `order` (default: `model.cells`)."""
-        var = dict(zip(order or model.cells, range(1, len(model.cells) + 1), strict=True))
+             number: Mapping[Var, int] | None = None) -> tuple[CNF, dict[int, tuple[int, int]]]:
+        """The CNF in encoding `name` (default: this backend's CNF encoding); cell c is variable
+        number[c] + 1 (default: the cells in the model's order)."""
+        var = _variables(model, number)
         cnf = CNF()
         top = len(var)
         name = name or (self.encoding if self.encoding in ENCODINGS else DEFAULT_ENCODING)
@@ -121,13 +121,13 @@ class Sat(Backend):
         self._cnf(model)
 
     def _native(self, model: ConstraintModel, solver: Solver, solver_name: str,
-                order: Sequence[Var] = ()) -> dict[int, tuple[int, int]]:
-        """Load `model` into a solver that keeps at-most-k constraints as they are (Minicard),
-        cells numbered in `order` (default: `model.cells`)."""
+                number: Mapping[Var, int] | None = None) -> dict[int, tuple[int, int]]:
+        """Load `model` into a solver that keeps at-most-k constraints as they are (Minicard);
+        cell c is variable number[c] + 1 (default: the cells in the model's order)."""
         if not solver.supports_atmost():
             raise Unsupported(f"sat solver {solver_name!r} has no native cardinality constraints; "
                               f"use {SOLVERS[NATIVE]} or a CNF encoding")
-        var = dict(zip(order or model.cells, range(1, len(model.cells) + 1), strict=True))
+        var = _variables(model, number)
         clauses = cardinality = 0
         for line in model.lines:
             literals = [var[c] for c in line.cells]
@@ -154,19 +154,19 @@ class Sat(Backend):
         return {v: c for c, v in var.items()}
 
     def _loaded(self, model: ConstraintModel, encoding: str,
-                order: Sequence[Var] = ()) -> tuple[Solver, dict[int, tuple[int, int]]]:
-        """A solver holding `model` in `encoding`, cells numbered in `order`, and which
+                number: Mapping[Var, int] | None = None) -> tuple[Solver, dict[int, tuple[int, int]]]:
+        """A solver holding `model` in `encoding`, cells numbered by `number`, and which
         variable is which cell."""
         name = self.solver_name or SOLVERS[NATIVE if encoding == NATIVE else "cnf"]
         if encoding == NATIVE:
             solver = Solver(name=name)
             try:
-                cell_of = self._native(model, solver, name, order)
+                cell_of = self._native(model, solver, name, number)
             except Unsupported:
                 solver.delete()
                 raise
         else:
-            formula, cell_of = self._cnf(model, encoding, order)
+            formula, cell_of = self._cnf(model, encoding, number)
             solver = Solver(name=name, bootstrap_with=formula.clauses)
         self.stats["solver"] = name
         return solver, cell_of
@@ -179,8 +179,8 @@ class Sat(Backend):
         """Every solution by blocking clauses. `greedy` sets every cell's phase to "a piece here",
         so each decision places a piece and propagation clears its lines (one 1000-queens
         solution: 483 k decisions instead of 2.8 M with the solvers' default phase "empty"), and
-        numbers the cells in `seeded_order`, which the solver's first decisions follow."""
-        solver, cell_of = self._loaded(model, encoding, seeded_order(model) if greedy else ())
+        numbers the cells by `seeded_numbering`, which the solver's first decisions follow."""
+        solver, cell_of = self._loaded(model, encoding, seeded_numbering(model) if greedy else None)
         if greedy:
             solver.set_phases(list(cell_of))
         sliced = self.stats["solver"] in SLICED
@@ -229,6 +229,13 @@ class Sat(Backend):
 
     def find(self, model: ConstraintModel, deadline: float | None) -> Placement | None:
         return next(iter(self._enumerate(model, deadline, self.encoding or NATIVE, greedy=True)), None)
+
+
+def _variables(model: ConstraintModel, number: Mapping[Var, int] | None) -> dict[Var, int]:
+    """Each cell's variable (from 1): number[c] + 1, or the cells in the model's order."""
+    if number is None:
+        return dict(zip(model.cells, range(1, len(model.cells) + 1), strict=True))
+    return {cell: n + 1 for cell, n in number.items()}
 
 
 def _alarm(solver: Solver, deadline: float | None) -> threading.Timer | None:
