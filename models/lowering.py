@@ -19,8 +19,10 @@ from queens.models.ir import ConstraintModel, Line, LinearKey, LineFamily
 from queens.models.pieces import Cell
 from queens.models.puzzle import Puzzle
 
-MAX_CELLS = 1_000_000
-"""Boards beyond 1000 x 1000 are not lowered: n^2 cell variables would not fit a backend."""
+MAX_CELLS = 4_000_000
+"""Boards beyond 2000 x 2000 are not lowered: n^2 cell variables would not fit a backend. At
+2000 x 2000 one n-queens solution costs sat 30 s of CPU and 3.6 GB, cpsat 37 s and 5.0 GB
+(measured for issue 15); each backend says in `Backend.cell_limit` how far it goes."""
 
 _FAMILY_NAMES = {(0, 1): "rows", (1, 0): "columns", (1, 1): "diagonals", (1, -1): "anti-diagonals"}
 

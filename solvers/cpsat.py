@@ -33,6 +33,7 @@ from dataclasses import replace
 from ortools.sat.python import cp_model, cp_model_helper
 from ortools.sat.python.cp_model_helper import SatParameters
 from queens.models import Cell, ConstraintModel, Placement, TimeLimit, Unsupported
+from queens.models.lowering import MAX_CELLS
 from queens.solvers.backend import Backend, Optimum, seconds_left
 from queens.solvers.enumeration import callback_stream
 from queens.solvers.order import plain_numbering, seeded_numbering
@@ -53,6 +54,7 @@ into a placement."""
 
 class CpSat(Backend):
     name = "cpsat"
+    cell_limit = MAX_CELLS  # one 2000-queens solution: 37 s of CPU, 5.0 GB (issue 15)
 
     def __init__(self, viewpoint: str = "boolean", workers: int | None = None, presolve: bool | None = None,
                  search: str = "greedy") -> None:

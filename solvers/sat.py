@@ -36,6 +36,7 @@ from pysat.formula import CNF
 from pysat.solvers import Solver
 from queens.models import ConstraintModel, Placement, TimeLimit, Unsupported
 from queens.models.ir import Var
+from queens.models.lowering import MAX_CELLS
 from queens.solvers.backend import Backend
 from queens.solvers.order import seeded_numbering
 
@@ -74,6 +75,7 @@ def cnf(model: ConstraintModel, encoding: str = DEFAULT_ENCODING) -> tuple[CNF, 
 
 class Sat(Backend):
     name = "sat"
+    cell_limit = MAX_CELLS  # one 2000-queens solution: 30 s of CPU, 3.6 GB (issue 15)
 
     def __init__(self, encoding: str | None = None, solver: str | None = None) -> None:
         """`encoding` None: `NATIVE` to find one solution, `COUNT_ENCODING` to enumerate."""
