@@ -97,8 +97,8 @@ class CpSat(Backend):
             dead = _cleared_by_fixed(model)
             number = seeded_numbering(model) if greedy else plain_numbering(model)
             if dead:  # number the live cells only, in the same order
-                live = sorted((n, c) for c, n in number.items() if c not in dead)
-                number = {c: i for i, (_, c) in enumerate(live)}
+                kept = sorted((n, c) for c, n in number.items() if c not in dead)
+                number = {c: i for i, (_, c) in enumerate(kept)}
             _add_booleans(cp.proto, len(number))
             skip_keyed = False
         else:
