@@ -40,11 +40,11 @@ def lower(puzzle: Puzzle) -> ConstraintModel:
             f"(at most {MAX_CELLS:,} cells); use a construction or local search instead"
         )
     blocked = puzzle.forbidden | puzzle.pawns
-    board = itertools.product(range(puzzle.rows), range(puzzle.cols))
-    cells = tuple(cell for cell in board if cell not in blocked) if blocked else tuple(board)
+    board = tuple(itertools.product(range(puzzle.rows), range(puzzle.cols)))
+    cells = tuple(cell for cell in board if cell not in blocked) if blocked else board
     families: list[LineFamily] = []
     if puzzle.independent:
-        families += [_ray_family(puzzle, direction) for direction in puzzle.piece.rays]
+        families += [_ray_family(puzzle, direction, board) for direction in puzzle.piece.rays]
         if puzzle.piece.leaps:
             families.append(_leap_family(puzzle, set(cells)))
     families = [f for f in families if f.lines]
@@ -61,11 +61,12 @@ def lower(puzzle: Puzzle) -> ConstraintModel:
     )
 
 
-def _segments(puzzle: Puzzle, direction: Cell) -> list[list[Cell]]:
-    """Every maximal run of cells along `direction`, cut at pawns, without forbidden cells."""
+def _segments(puzzle: Puzzle, direction: Cell, board: tuple[Cell, ...]) -> list[list[Cell]]:
+    """Every maximal run of cells along `direction`, cut at pawns, without forbidden cells;
+    made of `board`'s own cell objects where the topology can (see `Topology.lines`)."""
     topology = puzzle.topology
     runs: list[list[Cell]] = []
-    for line in topology.lines(direction):
+    for line in topology.lines(direction, board):
         if not puzzle.pawns:
             runs.append(line)
             continue
@@ -94,8 +95,8 @@ def _cut_at_pawns(line: list[Cell], pawns: frozenset[Cell], *, cyclic: bool) -> 
     return runs
 
 
-def _ray_family(puzzle: Puzzle, direction: Cell) -> LineFamily:
-    runs = [run for run in _segments(puzzle, direction) if run]
+def _ray_family(puzzle: Puzzle, direction: Cell, board: tuple[Cell, ...]) -> LineFamily:
+    runs = [run for run in _segments(puzzle, direction, board) if run]
     most = puzzle.per_line
     exact = puzzle.pieces is not None and len(runs) * most == puzzle.pieces
     lines = tuple(Line(tuple(run), most, most if exact else 0) for run in runs if exact or len(run) > most)

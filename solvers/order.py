@@ -14,15 +14,16 @@ ORDER_SEED = 0
 """The seed of `seeded_numbering`: fixed, so that a run finds the same solution every time."""
 
 
-def plain_numbering(model: ConstraintModel) -> dict[Var, int]:
-    """The cells numbered from 0 in the model's order."""
-    return dict(zip(model.cells, range(len(model.cells)), strict=True))
+def plain_numbering(model: ConstraintModel, first: int = 0) -> dict[Var, int]:
+    """The cells numbered from `first` in the model's order."""
+    return dict(zip(model.cells, range(first, first + len(model.cells)), strict=True))
 
 
-def seeded_numbering(model: ConstraintModel) -> dict[Var, int]:
-    """The cells numbered from 0 line by line along the model's exactly-one lines ("one queen
-    per row"), each line's cells in a seeded random order, then every other cell: a variable
-    order for a greedy search that takes the lines in turn and tries their cells in that order.
+def seeded_numbering(model: ConstraintModel, first: int = 0) -> dict[Var, int]:
+    """The cells numbered from `first` (a SAT solver's variables start at 1) line by line
+    along the model's exactly-one lines ("one queen per row"), each line's cells in a seeded
+    random order, then every other cell: a variable order for a greedy search that takes the
+    lines in turn and tries their cells in that order.
 
     A conflict-driven solver decides its still-untouched variables in the order of their numbers
     (ties in activity), so numbering the cells this way makes its first descent a randomised
@@ -37,12 +38,12 @@ def seeded_numbering(model: ConstraintModel) -> dict[Var, int]:
     """
     rng = np.random.default_rng(ORDER_SEED)
     number: dict[Var, int] = {}
-    taken = 0
+    taken = first
     for line in model.branch_lines:
         number.update(zip(line.cells, (rng.permutation(len(line.cells)) + taken).tolist(), strict=True))
         taken += len(line.cells)
-    if len(number) != taken:  # exactly-one lines that overlap: keep the model's order
-        return plain_numbering(model)
+    if len(number) != taken - first:  # exactly-one lines that overlap: keep the model's order
+        return plain_numbering(model, first)
     for cell in model.cells:
         if cell not in number:
             number[cell] = taken

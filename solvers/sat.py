@@ -38,7 +38,7 @@ from queens.models import ConstraintModel, Placement, TimeLimit, Unsupported
 from queens.models.ir import Var
 from queens.models.lowering import MAX_CELLS
 from queens.solvers.backend import Backend
-from queens.solvers.order import seeded_numbering
+from queens.solvers.order import plain_numbering, seeded_numbering
 
 ENCODINGS = {
     name: getattr(EncType, name)
@@ -88,7 +88,7 @@ class Sat(Backend):
     def _cnf(self, model: ConstraintModel, name: str | None = None,
              number: Mapping[Var, int] | None = None) -> tuple[CNF, dict[int, tuple[int, int]]]:
         """The CNF in encoding `name` (default: this backend's CNF encoding); cell c is variable
-        number[c] + 1 (default: the cells in the model's order)."""
+        number[c], numbered from 1 (default: the cells in the model's order)."""
         var = _variables(model, number)
         cnf = CNF()
         top = len(var)
@@ -125,7 +125,7 @@ class Sat(Backend):
     def _native(self, model: ConstraintModel, solver: Solver, solver_name: str,
                 number: Mapping[Var, int] | None = None) -> dict[int, tuple[int, int]]:
         """Load `model` into a solver that keeps at-most-k constraints as they are (Minicard);
-        cell c is variable number[c] + 1 (default: the cells in the model's order)."""
+        cell c is variable number[c], numbered from 1 (default: the cells in the model's order)."""
         if not solver.supports_atmost():
             raise Unsupported(f"sat solver {solver_name!r} has no native cardinality constraints; "
                               f"use {SOLVERS[NATIVE]} or a CNF encoding")
@@ -182,7 +182,7 @@ class Sat(Backend):
         so each decision places a piece and propagation clears its lines (one 1000-queens
         solution: 483 k decisions instead of 2.8 M with the solvers' default phase "empty"), and
         numbers the cells by `seeded_numbering`, which the solver's first decisions follow."""
-        solver, cell_of = self._loaded(model, encoding, seeded_numbering(model) if greedy else None)
+        solver, cell_of = self._loaded(model, encoding, seeded_numbering(model, 1) if greedy else None)
         if greedy:
             solver.set_phases(list(cell_of))
         sliced = self.stats["solver"] in SLICED
@@ -233,11 +233,9 @@ class Sat(Backend):
         return next(iter(self._enumerate(model, deadline, self.encoding or NATIVE, greedy=True)), None)
 
 
-def _variables(model: ConstraintModel, number: Mapping[Var, int] | None) -> dict[Var, int]:
-    """Each cell's variable (from 1): number[c] + 1, or the cells in the model's order."""
-    if number is None:
-        return dict(zip(model.cells, range(1, len(model.cells) + 1), strict=True))
-    return {cell: n + 1 for cell, n in number.items()}
+def _variables(model: ConstraintModel, number: Mapping[Var, int] | None) -> Mapping[Var, int]:
+    """Each cell's variable: number[c] (numbered from 1), or the cells in the model's order."""
+    return plain_numbering(model, 1) if number is None else number
 
 
 def _alarm(solver: Solver, deadline: float | None) -> threading.Timer | None:
