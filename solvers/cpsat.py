@@ -54,7 +54,7 @@ into a placement."""
 
 class CpSat(Backend):
     name = "cpsat"
-    cell_limit = MAX_CELLS  # one 2000-queens solution: 37 s of CPU, 5.0 GB (issue 15)
+    cell_limit = MAX_CELLS  # one 2000-queens solution: 27 s of CPU, at most 5.0 GB (bench_backends.md)
 
     def __init__(self, viewpoint: str = "boolean", workers: int | None = None, presolve: bool | None = None,
                  search: str = "greedy") -> None:
