@@ -17,7 +17,9 @@ from typing import Unpack
 
 from queens.models import BackendError, ConstraintModel, Placement, Puzzle, TimeLimit, Unsupported, lower, verify
 from queens.solvers.backend import Backend, Task, deadline_after
+from queens.solvers.deadline_child import call_until
 from queens.solvers.options import SearchOptions
+from queens.solvers.progress import EVERY, Progress, report
 from queens.solvers.registry import get_backend
 from queens.solvers.result import Result, Status
 
@@ -32,6 +34,17 @@ def solve(puzzle: Puzzle, backend: str = "cpsat", *, time_limit: float | None = 
     """One solution (the fewest pieces, when the puzzle minimises), verified."""
     engine = get_backend(backend, **options)
     deadline = deadline_after(time_limit)
+    start = time.perf_counter()
+    try:
+        return call_until(deadline, _solve, engine, puzzle, deadline)
+    except TimeLimit as stopped:  # killed at the deadline: what it had is lost with it
+        return Result(backend, Status.LIMIT, wall_time=time.perf_counter() - start, stats={"stopped": str(stopped)})
+
+
+def _solve(engine: Backend, puzzle: Puzzle, deadline: float | None) -> Result:
+    """`solve` once the deadline is set: lowering, the backend's search and the check, in the
+    process `call_until` runs it in."""
+    backend = engine.name
     model = _checked_model(engine, puzzle, Task.SOLVE)
     start = time.perf_counter()
     try:
@@ -89,10 +102,20 @@ def count(puzzle: Puzzle, backend: str = "cpsat", *, time_limit: float | None = 
 
         return count_split(puzzle, backend, time_limit=time_limit, processes=processes, **options)
     deadline = deadline_after(time_limit)
+    start = time.perf_counter()
+    try:
+        return call_until(deadline, _count, engine, puzzle, deadline)
+    except TimeLimit as stopped:  # killed at the deadline: it had reported `partial` solutions
+        return Result(backend, Status.LIMIT, count=stopped.partial or 0, wall_time=time.perf_counter() - start,
+                      stats={"stopped": str(stopped)})
+
+
+def _count(engine: Backend, puzzle: Puzzle, deadline: float | None) -> Result:
+    """`count` once the deadline is set, without splitting, in the process `call_until` runs it in."""
     model = _checked_model(engine, puzzle, Task.COUNT)
     start = time.perf_counter()
     objective = None
-    total = 0
+    tally = _Tally()
     try:
         if model.minimise:
             best = engine.minimise(model, deadline)
@@ -101,21 +124,36 @@ def count(puzzle: Puzzle, backend: str = "cpsat", *, time_limit: float | None = 
             sized = model if objective is None else model.with_size(objective)
             fast = engine.count(sized, deadline)
             if fast is not None:
-                total = fast
+                tally.total = fast
             else:
-                seen: set[Placement] = set()
-                for found in engine.solutions(sized, deadline):
-                    solution = verify(puzzle, found)
-                    if solution in seen:
-                        raise BackendError(f"{engine.name} returned the solution {solution} twice")
-                    seen.add(solution)
-                    total = len(seen)
+                tally.enumerate(engine, puzzle, engine.solutions(sized, deadline))
     except TimeLimit as limit:
-        partial = total if limit.partial is None else limit.partial
-        return Result(backend, Status.LIMIT, count=partial, objective=objective,
+        partial = tally.total if limit.partial is None else limit.partial
+        return Result(engine.name, Status.LIMIT, count=partial, objective=objective,
                       wall_time=time.perf_counter() - start, stats=engine.stats)
-    return Result(backend, Status.COMPLETE, count=total, objective=objective,
+    return Result(engine.name, Status.COMPLETE, count=tally.total, objective=objective,
                   wall_time=time.perf_counter() - start, stats=engine.stats)
+
+
+class _Tally:
+    """The solutions of an enumeration, each verified and checked to be new, reported as the
+    count goes (`queens.solvers.progress`, every `EVERY` seconds at most)."""
+
+    def __init__(self) -> None:
+        self.total = 0
+
+    def enumerate(self, engine: Backend, puzzle: Puzzle, found: Iterator[Placement]) -> None:
+        seen: set[Placement] = set()
+        next_report = time.monotonic() + EVERY
+        for placement in found:
+            solution = verify(puzzle, placement)
+            if solution in seen:
+                raise BackendError(f"{engine.name} returned the solution {solution} twice")
+            seen.add(solution)
+            self.total = len(seen)
+            if (now := time.monotonic()) >= next_report:
+                report(Progress(solutions=self.total))
+                next_report = now + EVERY
 
 
 def _checked_model(engine: Backend, puzzle: Puzzle, task: Task) -> ConstraintModel:

@@ -27,6 +27,7 @@ from queens.commands.common import (
     out,
     puzzle_options,
 )
+from queens.commands.progress import progress_option, showing_progress
 from queens.models import Unsupported
 from queens.models.alternatives import Alternatives
 from queens.models.armies import ArmyPuzzle
@@ -47,9 +48,15 @@ from queens.solvers.strategy import Subject
 @backend_options(allow_all=True)
 @method_option(Task.COUNT)
 @json_option
+@progress_option
 @native_count_options
-def count_command(family, n, m, backend, time_limit, viewpoint, encoding, method, as_json) -> int:
+def count_command(family, n, m, backend, time_limit, viewpoint, encoding, method, as_json, progress) -> int:
     """Count solutions by the fastest exact strategy; --backend all compares every backend."""
+    with showing_progress(progress):
+        return _count_command(family, n, m, backend, time_limit, viewpoint, encoding, method, as_json)
+
+
+def _count_command(family, n, m, backend, time_limit, viewpoint, encoding, method, as_json) -> int:
     target = make_puzzle(family, n, m)
     settings = backend_settings(viewpoint, encoding)
     if isinstance(target, ArmyPuzzle):

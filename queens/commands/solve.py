@@ -25,6 +25,7 @@ from queens.commands.common import (
     puzzle_options,
 )
 from queens.commands.large import check_writable, output_options, save_result
+from queens.commands.progress import progress_option, showing_progress
 from queens.models import Puzzle
 from queens.models.armies import ArmyPuzzle
 from queens.models.families import Target
@@ -56,10 +57,18 @@ def _exit_code(result: Result) -> int:
 @output_options
 @json_option
 @click.option("--all-optimal", is_flag=True, help="Puzzles with a goal: list every optimal placement.")
+@progress_option
 def solve_command(family, n, m, backend, time_limit, viewpoint, encoding, method, seed, out_path, fmt,
-                  as_json, all_optimal) -> int:
+                  as_json, all_optimal, progress) -> int:
     """Find one solution (the fewest pieces for domination, the optimum of a puzzle file's goal),
     by the fastest strategy that can."""
+    with showing_progress(progress):
+        return _solve_command(family, n, m, backend, time_limit, viewpoint, encoding, method, seed, out_path, fmt,
+                              as_json, all_optimal)
+
+
+def _solve_command(family, n, m, backend, time_limit, viewpoint, encoding, method, seed, out_path, fmt,
+                   as_json, all_optimal) -> int:
     check_writable(out_path)
     options = backend_settings(viewpoint, encoding) | ({} if seed is None else {"seed": seed})
     target = make_puzzle(family, n, m)
