@@ -12,14 +12,14 @@ own rules, and the time limit is turned into one deadline for the backend to hon
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Unpack
 
 from queens.models import BackendError, ConstraintModel, Placement, Puzzle, TimeLimit, Unsupported, lower, verify
 from queens.solvers.backend import Backend, Task, deadline_after
 from queens.solvers.deadline_child import call_until
 from queens.solvers.options import SearchOptions
-from queens.solvers.progress import EVERY, Progress, report
+from queens.solvers.progress import counted
 from queens.solvers.registry import get_backend
 from queens.solvers.result import Result, Status
 
@@ -34,11 +34,20 @@ def solve(puzzle: Puzzle, backend: str = "cpsat", *, time_limit: float | None = 
     """One solution (the fewest pieces, when the puzzle minimises), verified."""
     engine = get_backend(backend, **options)
     deadline = deadline_after(time_limit)
+    return within(deadline, backend, _solve, engine, puzzle, deadline)
+
+
+def within(deadline: float | None, backend: str, function: Callable[..., Result], *args: object,
+           counting: bool = False) -> Result:
+    """`function(*args)`, a Result, computed in a child process killed a little after the
+    deadline (`queens.solvers.deadline_child`). When the child is killed, a LIMIT result
+    instead, with (`counting`) the solutions it had reported counting as a lower bound."""
     start = time.perf_counter()
     try:
-        return call_until(deadline, _solve, engine, puzzle, deadline)
-    except TimeLimit as stopped:  # killed at the deadline: what it had is lost with it
-        return Result(backend, Status.LIMIT, wall_time=time.perf_counter() - start, stats={"stopped": str(stopped)})
+        return call_until(deadline, function, *args)
+    except TimeLimit as stopped:
+        return Result(backend, Status.LIMIT, count=(stopped.partial or 0) if counting else None,
+                      wall_time=time.perf_counter() - start, stats={"stopped": str(stopped)})
 
 
 def _solve(engine: Backend, puzzle: Puzzle, deadline: float | None) -> Result:
@@ -102,12 +111,7 @@ def count(puzzle: Puzzle, backend: str = "cpsat", *, time_limit: float | None = 
 
         return count_split(puzzle, backend, time_limit=time_limit, processes=processes, **options)
     deadline = deadline_after(time_limit)
-    start = time.perf_counter()
-    try:
-        return call_until(deadline, _count, engine, puzzle, deadline)
-    except TimeLimit as stopped:  # killed at the deadline: it had reported `partial` solutions
-        return Result(backend, Status.LIMIT, count=stopped.partial or 0, wall_time=time.perf_counter() - start,
-                      stats={"stopped": str(stopped)})
+    return within(deadline, backend, _count, engine, puzzle, deadline, counting=True)
 
 
 def _count(engine: Backend, puzzle: Puzzle, deadline: float | None) -> Result:
@@ -137,23 +141,20 @@ def _count(engine: Backend, puzzle: Puzzle, deadline: float | None) -> Result:
 
 class _Tally:
     """The solutions of an enumeration, each verified and checked to be new, reported as the
-    count goes (`queens.solvers.progress`, every `EVERY` seconds at most)."""
+    count goes (`queens.solvers.progress.counted`)."""
 
     def __init__(self) -> None:
         self.total = 0
 
     def enumerate(self, engine: Backend, puzzle: Puzzle, found: Iterator[Placement]) -> None:
         seen: set[Placement] = set()
-        next_report = time.monotonic() + EVERY
         for placement in found:
             solution = verify(puzzle, placement)
             if solution in seen:
                 raise BackendError(f"{engine.name} returned the solution {solution} twice")
             seen.add(solution)
             self.total = len(seen)
-            if (now := time.monotonic()) >= next_report:
-                report(Progress(solutions=self.total))
-                next_report = now + EVERY
+            counted(self.total)
 
 
 def _checked_model(engine: Backend, puzzle: Puzzle, task: Task) -> ConstraintModel:

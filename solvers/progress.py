@@ -19,6 +19,7 @@ its parent, where the parent's listeners get them.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -42,6 +43,17 @@ class Progress:
 Listener = Callable[[Progress], None]
 _listeners: list[Listener] = []
 _last = Progress()
+_next_count = 0.0
+
+
+def counted(solutions: int) -> None:
+    """Report the solutions found so far, at most every `EVERY` seconds: cheap enough to call
+    at every solution of an enumeration."""
+    global _next_count
+    now = time.monotonic()
+    if now >= _next_count:
+        _next_count = now + EVERY
+        report(Progress(solutions=solutions))
 
 
 def report(progress: Progress) -> None:
