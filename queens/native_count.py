@@ -26,6 +26,7 @@ import click
 
 from queens.commands.answer import payload, print_payload
 from queens.commands.common import err, out
+from queens.commands.progress import progress_shown
 from queens.models import Puzzle, TimeLimit
 from queens.models.outline import outline
 from queens.solvers import Result, Status, native
@@ -128,7 +129,8 @@ def native_count(puzzle: Puzzle, n: int | None, backend: str | None, time_limit:
         start = time.perf_counter()
         stats: dict = {}
         try:
-            classes = _count(n, options, ledger, deadline, stats)
+            with progress_shown():
+                classes = _count(n, options, ledger, deadline, stats)
         except (KeyboardInterrupt, TimeLimit) as stopped:
             kept = f"finished subproblems are kept in {path}; run again with --resume" if ledger else (
                 f"nothing kept (counts of n < {LEDGER_FROM} keep a ledger only with --ledger or --resume)")

@@ -80,7 +80,7 @@ def listening(listener: Listener, *, alone: bool = False) -> Iterator[None]:
     """Send the reports to `listener` inside the block (`alone`: to it only, not to those
     installed before; what a forked child does with the listeners it inherited)."""
     global _last
-    before = _listeners.copy()
+    before, last = _listeners.copy(), _last
     if alone:
         _listeners.clear()
     _listeners.append(listener)
@@ -89,3 +89,18 @@ def listening(listener: Listener, *, alone: bool = False) -> Iterator[None]:
         yield
     finally:
         _listeners[:] = before
+        _last = last
+
+
+@contextmanager
+def translated(translate: Callable[[Progress], Progress]) -> Iterator[None]:
+    """Inside the block, the listeners get each report translated: a part of a run (one
+    subproblem) reporting as the whole (the subproblems before it, plus this one so far)."""
+    outer = tuple(_listeners)
+
+    def forward(progress: Progress) -> None:
+        for listener in outer:
+            listener(translate(progress))
+
+    with listening(forward, alone=True):
+        yield

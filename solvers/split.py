@@ -21,7 +21,7 @@ puzzle with an off-centre queen simply gets no such saving.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from itertools import product
 from typing import Unpack
@@ -32,7 +32,7 @@ from queens.solvers.backend import Task, deadline_after
 from queens.solvers.cores import default_threads
 from queens.solvers.options import SearchOptions
 from queens.solvers.process_pool import run_in_processes
-from queens.solvers.progress import Progress, report
+from queens.solvers.progress import Progress, report, translated
 from queens.solvers.registry import get_backend
 from queens.solvers.result import Result, Status
 
@@ -107,6 +107,15 @@ class _Tally:
         self.solutions += self.parts[index].weight * (result.count or 0)
         report(Progress(solutions=self.solutions, done=self.done, total=len(self.parts)))
 
+    def so_far(self, index: int) -> Callable[[Progress], Progress]:
+        """How a report of subproblem `index`, counting here, reads for the whole count."""
+        weight = self.parts[index].weight
+
+        def whole(part: Progress) -> Progress:
+            return Progress(solutions=self.solutions + weight * (part.solutions or 0), done=self.done,
+                            total=len(self.parts))
+        return whole
+
 
 def _count_one(puzzle: Puzzle, extra: frozenset[Cell], backend: str, deadline: float | None,
                options: SearchOptions) -> Result:
@@ -142,7 +151,8 @@ def count_split(puzzle: Puzzle, backend: str = "cpsat", *, time_limit: float | N
     if workers == 1 or len(parts) == 1:
         results: list[Result | None] = []
         for index, job in enumerate(jobs):
-            one = _count_one(*job)
+            with translated(tally.so_far(index)):
+                one = _count_one(*job)
             tally(index, one)
             results.append(one)
     else:

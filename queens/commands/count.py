@@ -27,7 +27,7 @@ from queens.commands.common import (
     out,
     puzzle_options,
 )
-from queens.commands.progress import progress_option, showing_progress
+from queens.commands.progress import progress_option, progress_shown
 from queens.models import Unsupported
 from queens.models.alternatives import Alternatives
 from queens.models.armies import ArmyPuzzle
@@ -52,11 +52,6 @@ from queens.solvers.strategy import Subject
 @native_count_options
 def count_command(family, n, m, backend, time_limit, viewpoint, encoding, method, as_json, progress) -> int:
     """Count solutions by the fastest exact strategy; --backend all compares every backend."""
-    with showing_progress(progress):
-        return _count_command(family, n, m, backend, time_limit, viewpoint, encoding, method, as_json)
-
-
-def _count_command(family, n, m, backend, time_limit, viewpoint, encoding, method, as_json) -> int:
     target = make_puzzle(family, n, m)
     settings = backend_settings(viewpoint, encoding)
     if isinstance(target, ArmyPuzzle):
@@ -86,14 +81,16 @@ def _count(target: Target, backend: str | None, method: str | None, time_limit: 
     plain count went to the fast counter with its ledger (which prints its own report)."""
     if isinstance(target, Alternatives):
         err.print(f"counting {target.name} over {len(target.choices):,} layouts ...")
-        return count_target(target, backend, method=method, time_limit=time_limit, **settings)
+        with progress_shown():
+            return count_target(target, backend, method=method, time_limit=time_limit, **settings)
     subject = Subject(target)
     choice = route(Task.COUNT, subject, backend, method, settings)
     err.print(f"counting {target.name} with {choice.strategy.name} ...", markup=False)
     if isinstance(choice.strategy, FastCount) and target.rows >= LEDGER_FROM:
         native_count(target, target.rows, "native", time_limit, settings, as_json=_as_json())
         return None
-    return run(choice, subject, Task.COUNT, time_limit, settings)
+    with progress_shown():
+        return run(choice, subject, Task.COUNT, time_limit, settings)
 
 
 def _as_json() -> bool:
@@ -147,7 +144,8 @@ def _compare(target: Target, time_limit: float | None, note: str | None, as_json
     for name in BACKENDS:
         err.print(f"counting {target.name} with {name} ...")
         try:
-            results.append(count_target(target, name, time_limit=time_limit))
+            with progress_shown():
+                results.append(count_target(target, name, time_limit=time_limit))
         except Refused as refusal:
             refused[name] = "; ".join(refusal.reasons)
         except Unsupported as refusal:

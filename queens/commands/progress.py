@@ -17,7 +17,7 @@ from __future__ import annotations
 import sys
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from typing import TextIO
 
 import click
@@ -69,6 +69,14 @@ class ProgressLine:
         if self.terminal and self.shown is not None:
             self.stream.write("\r\x1b[K")
             self.stream.flush()
+
+
+def progress_shown() -> AbstractContextManager[None]:
+    """`showing_progress` as the command line asks: --progress, --no-progress, or (neither, or a
+    command without the option) on a terminal. Commands wrap the work alone in it, not the
+    printing of the answer, so the line is wiped before the answer is printed."""
+    context = click.get_current_context(silent=True)
+    return showing_progress(None if context is None else context.params.get("progress"))
 
 
 @contextmanager
