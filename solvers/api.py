@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterator
+from functools import lru_cache
 from typing import Unpack
 
 from queens.models import BackendError, ConstraintModel, Placement, Puzzle, TimeLimit, Unsupported, lower, verify
@@ -38,16 +39,17 @@ def solve(puzzle: Puzzle, backend: str = "cpsat", *, time_limit: float | None = 
 
 
 def within(deadline: float | None, backend: str, function: Callable[..., Result], *args: object,
-           counting: bool = False) -> Result:
+           counting: bool = False, method: str = "search") -> Result:
     """`function(*args)`, a Result, computed in a child process killed a little after the
     deadline (`queens.solvers.deadline_child`). When the child is killed, a LIMIT result
-    instead, with (`counting`) the solutions it had reported counting as a lower bound."""
+    of `backend`/`method` instead, with (`counting`) the solutions it had reported counting as
+    a lower bound."""
     start = time.perf_counter()
     try:
         return call_until(deadline, function, *args)
     except TimeLimit as stopped:
         return Result(backend, Status.LIMIT, count=(stopped.partial or 0) if counting else None,
-                      wall_time=time.perf_counter() - start, stats={"stopped": str(stopped)})
+                      wall_time=time.perf_counter() - start, stats={"stopped": str(stopped)}, method=method)
 
 
 def _solve(engine: Backend, puzzle: Puzzle, deadline: float | None) -> Result:
@@ -157,13 +159,20 @@ class _Tally:
             counted(self.total)
 
 
+@lru_cache(maxsize=1)
+def lowered(puzzle: Puzzle) -> ConstraintModel:
+    """`lower(puzzle)`, kept for the next call: the router lowers a puzzle to choose a strategy,
+    and the backend it chooses needs the same model (200 x 200: 0.5 s of CPU, each time)."""
+    return lower(puzzle)
+
+
 def _checked_model(engine: Backend, puzzle: Puzzle, task: Task) -> ConstraintModel:
     """The puzzle's model, once the backend has said it can answer it: its size limits are read
     before the model is built, its structural checks on the model."""
     refusal = engine.limits(puzzle.rows, puzzle.cols, task)
     if refusal:
         raise Unsupported(refusal)
-    model = lower(puzzle)
+    model = lowered(puzzle)
     refusal = engine.supports(model)
     if refusal:
         raise Unsupported(refusal)

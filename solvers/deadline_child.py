@@ -58,6 +58,8 @@ def call_until(deadline: float | None, function: Callable[..., T], *args: object
     if kill_at is None or _killable or not hasattr(os, "fork"):
         return function(*args)
     reading, writing = os.pipe()
+    sys.stdout.flush()  # what is buffered here is written once, by this process, not by the child too
+    sys.stderr.flush()
     pid = os.fork()
     if pid == 0:  # the child: never returns
         os.close(reading)
@@ -138,6 +140,8 @@ def _run_child(writing: int, function: Callable[..., object], args: tuple[object
                     outcome: tuple[object, ...] = ("value", function(*args))
                 except BaseException as error:  # sent to the parent, raised there
                     outcome = ("error", type(error), error.args, vars(error))
+            sys.stdout.flush()  # what the call printed (the CLI's announcement), before the answer
+            sys.stderr.flush()
             try:
                 send(outcome)
             except Exception as error:  # an unpicklable answer or error: a bug, reported as such

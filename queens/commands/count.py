@@ -38,7 +38,7 @@ from queens.reference import ground_truth
 from queens.solvers import BACKENDS, Result, Status
 from queens.solvers.backend import Task
 from queens.solvers.classes import count_classes, count_target
-from queens.solvers.router import route, run
+from queens.solvers.router import Choice, answer, route
 from queens.solvers.strategies import FastCount
 from queens.solvers.strategy import Subject
 
@@ -83,14 +83,19 @@ def _count(target: Target, backend: str | None, method: str | None, time_limit: 
         err.print(f"counting {target.name} over {len(target.choices):,} layouts ...")
         with progress_shown():
             return count_target(target, backend, method=method, time_limit=time_limit, **settings)
-    subject = Subject(target)
-    choice = route(Task.COUNT, subject, backend, method, settings)
-    err.print(f"counting {target.name} with {choice.strategy.name} ...", markup=False)
-    if isinstance(choice.strategy, FastCount) and target.rows >= LEDGER_FROM:
-        native_count(target, target.rows, "native", time_limit, settings, as_json=_as_json())
-        return None
+
+    def announce(choice: Choice) -> None:
+        err.print(f"counting {target.name} with {choice.strategy.name} ...", markup=False)
+
+    if plain_queens_n(target) is not None and target.rows >= LEDGER_FROM:  # telling costs no lowering
+        choice = route(Task.COUNT, Subject(target), backend, method, settings)
+        if isinstance(choice.strategy, FastCount):  # a long count: the fast counter with its ledger
+            announce(choice)
+            native_count(target, target.rows, "native", time_limit, settings, as_json=_as_json())
+            return None
     with progress_shown():
-        return run(choice, subject, Task.COUNT, time_limit, settings)
+        return answer(Task.COUNT, target, backend=backend, method=method, time_limit=time_limit, announce=announce,
+                      **settings)
 
 
 def _as_json() -> bool:
