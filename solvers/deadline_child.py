@@ -80,8 +80,17 @@ def call_until(deadline: float | None, function: Callable[..., T], *args: object
         kill_group(pid)
         raise TimeLimit("stopped at the time limit (the search could not be interrupted in time)",
                         partial=outcome.solutions)
-    os.waitpid(pid, 0)
+    _, status = os.waitpid(pid, 0)
+    if outcome == ("crashed",):  # out of memory in C++ (std::bad_alloc), a segfault, ...
+        raise BackendError(f"the solver process died without an answer ({_death(status)})")
     return cast(T, _unpack(outcome))
+
+
+def _death(status: int) -> str:
+    """How a child ended, from its wait status."""
+    if os.WIFSIGNALED(status):
+        return f"killed by {signal.Signals(os.WTERMSIG(status)).name}"
+    return f"exit code {os.WEXITSTATUS(status)}"
 
 
 def kill_time(deadline: float | None) -> float | None:
@@ -177,7 +186,7 @@ def _listen(reading: int, kill_at: float) -> tuple[object, ...] | Progress:
             continue
         chunk = os.read(reading, 1 << 16)
         if not chunk:  # the child ended without an outcome: it crashed
-            raise BackendError("the solver process ended without an answer (it crashed)")
+            return ("crashed",)
         buffer += chunk
         while len(buffer) >= 4 and len(buffer) >= 4 + (size := int.from_bytes(buffer[:4], "big")):
             message: tuple[object, ...] = pickle.loads(buffer[4:4 + size])

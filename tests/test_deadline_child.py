@@ -15,7 +15,7 @@ import time
 from pathlib import Path
 
 import pytest
-from queens.models import AttackingQueens, TimeLimit
+from queens.models import AttackingQueens, BackendError, TimeLimit
 from queens.solvers.deadline_child import call_until
 from queens.solvers.process_pool import run_in_processes
 from queens.solvers.progress import Progress, listening, report
@@ -90,3 +90,8 @@ def _sleep_or_square(x: int) -> int:
 
 def test_no_deadline_no_child() -> None:
     assert call_until(None, os.getpid) == os.getpid()
+
+
+def test_a_child_that_dies_is_an_error_that_says_how() -> None:
+    with pytest.raises(BackendError, match="SIGABRT"):
+        call_until(time.monotonic() + 30, os.abort)
