@@ -118,13 +118,17 @@ def execute(run: Run) -> dict:
                 "cpu": None, "peak_mib": None, "stats": {},
                 "error": f"killed {GRACE:.0f} s after the {run.time_limit:g} s limit"}
     try:
-        return json.loads(out)
+        record: dict = json.loads(out)
     except json.JSONDecodeError:
         memory = any(sign in err for sign in _MEMORY_SIGNS) or child.returncode == -signal.SIGKILL
         last = (err.strip().splitlines() or [f"exit code {child.returncode}"])[-1]
         return {"status": "memout" if memory else "error", "outcome": None, "answer": None,
                 "wall": time.perf_counter() - start, "cpu": None, "peak_mib": None, "stats": {},
                 "error": f"child died ({last[:300]})"}
+    if record["status"] == "error" and any(sign in err for sign in _MEMORY_SIGNS):
+        # the search's own process (queens.solvers.deadline_child) died of it, and this one said so
+        record.update(status="memout", error=f"out of memory (limit {run.memory_limit} MiB): {record['error']}")
+    return record
 
 
 def sequential(runs: list[Run]) -> Iterator[tuple[Run, dict]]:

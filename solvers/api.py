@@ -12,12 +12,15 @@ own rules, and the time limit is turned into one deadline for the backend to hon
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from functools import lru_cache
 from typing import Unpack
 
 from queens.models import BackendError, ConstraintModel, Placement, Puzzle, TimeLimit, Unsupported, lower, verify
 from queens.solvers.backend import Backend, Task, deadline_after
+from queens.solvers.deadline_child import call_until
 from queens.solvers.options import SearchOptions
+from queens.solvers.progress import counted
 from queens.solvers.registry import get_backend
 from queens.solvers.result import Result, Status
 
@@ -28,13 +31,33 @@ it pays for the processes' start-up (Q(12): cpsat 8.4 s -> 2.7 s, csp 3.6 -> 1.1
 
 
 def solve(puzzle: Puzzle, backend: str = "cpsat", *, time_limit: float | None = None,
-          model: ConstraintModel | None = None, **options: Unpack[SearchOptions]) -> Result:
-    """One solution (the fewest pieces, when the puzzle minimises), verified. `model`: the
-    puzzle's model when the caller has lowered it already (the router has, to ask the backend;
-    lowering 1000 x 1000 again would cost a second or more)."""
+          **options: Unpack[SearchOptions]) -> Result:
+    """One solution (the fewest pieces, when the puzzle minimises), verified. The puzzle is
+    lowered once (`lowered`): the router's model is the backend's."""
     engine = get_backend(backend, **options)
     deadline = deadline_after(time_limit)
-    model = _checked_model(engine, puzzle, Task.SOLVE, model)
+    return within(deadline, backend, _solve, engine, puzzle, deadline)
+
+
+def within(deadline: float | None, backend: str, function: Callable[..., Result], *args: object,
+           counting: bool = False, method: str = "search") -> Result:
+    """`function(*args)`, a Result, computed in a child process killed a little after the
+    deadline (`queens.solvers.deadline_child`). When the child is killed, a LIMIT result
+    of `backend`/`method` instead, with (`counting`) the solutions it had reported counting as
+    a lower bound."""
+    start = time.perf_counter()
+    try:
+        return call_until(deadline, function, *args)
+    except TimeLimit as stopped:
+        return Result(backend, Status.LIMIT, count=(stopped.partial or 0) if counting else None,
+                      wall_time=time.perf_counter() - start, stats={"stopped": str(stopped)}, method=method)
+
+
+def _solve(engine: Backend, puzzle: Puzzle, deadline: float | None) -> Result:
+    """`solve` once the deadline is set: lowering, the backend's search and the check, in the
+    process `call_until` runs it in."""
+    backend = engine.name
+    model = _checked_model(engine, puzzle, Task.SOLVE)
     start = time.perf_counter()
     try:
         found = engine.minimise(model, deadline) if model.minimise else engine.find(model, deadline)
@@ -91,10 +114,15 @@ def count(puzzle: Puzzle, backend: str = "cpsat", *, time_limit: float | None = 
 
         return count_split(puzzle, backend, time_limit=time_limit, processes=processes, **options)
     deadline = deadline_after(time_limit)
+    return within(deadline, backend, _count, engine, puzzle, deadline, counting=True)
+
+
+def _count(engine: Backend, puzzle: Puzzle, deadline: float | None) -> Result:
+    """`count` once the deadline is set, without splitting, in the process `call_until` runs it in."""
     model = _checked_model(engine, puzzle, Task.COUNT)
     start = time.perf_counter()
     objective = None
-    total = 0
+    tally = _Tally()
     try:
         if model.minimise:
             best = engine.minimise(model, deadline)
@@ -103,31 +131,49 @@ def count(puzzle: Puzzle, backend: str = "cpsat", *, time_limit: float | None = 
             sized = model if objective is None else model.with_size(objective)
             fast = engine.count(sized, deadline)
             if fast is not None:
-                total = fast
+                tally.total = fast
             else:
-                seen: set[Placement] = set()
-                for found in engine.solutions(sized, deadline):
-                    solution = verify(puzzle, found)
-                    if solution in seen:
-                        raise BackendError(f"{engine.name} returned the solution {solution} twice")
-                    seen.add(solution)
-                    total = len(seen)
+                tally.enumerate(engine, puzzle, engine.solutions(sized, deadline))
     except TimeLimit as limit:
-        partial = total if limit.partial is None else limit.partial
-        return Result(backend, Status.LIMIT, count=partial, objective=objective,
+        partial = tally.total if limit.partial is None else limit.partial
+        return Result(engine.name, Status.LIMIT, count=partial, objective=objective,
                       wall_time=time.perf_counter() - start, stats=engine.stats)
-    return Result(backend, Status.COMPLETE, count=total, objective=objective,
+    return Result(engine.name, Status.COMPLETE, count=tally.total, objective=objective,
                   wall_time=time.perf_counter() - start, stats=engine.stats)
 
 
-def _checked_model(engine: Backend, puzzle: Puzzle, task: Task,
-                   model: ConstraintModel | None = None) -> ConstraintModel:
-    """The puzzle's model (`model`, or lowered here), once the backend has said it can answer
-    it: its size limits are read before the model is built, its structural checks on the model."""
+class _Tally:
+    """The solutions of an enumeration, each verified and checked to be new, reported as the
+    count goes (`queens.solvers.progress.counted`)."""
+
+    def __init__(self) -> None:
+        self.total = 0
+
+    def enumerate(self, engine: Backend, puzzle: Puzzle, found: Iterator[Placement]) -> None:
+        seen: set[Placement] = set()
+        for placement in found:
+            solution = verify(puzzle, placement)
+            if solution in seen:
+                raise BackendError(f"{engine.name} returned the solution {solution} twice")
+            seen.add(solution)
+            self.total = len(seen)
+            counted(self.total)
+
+
+@lru_cache(maxsize=1)
+def lowered(puzzle: Puzzle) -> ConstraintModel:
+    """`lower(puzzle)`, kept for the next call: the router lowers a puzzle to choose a strategy,
+    and the backend it chooses needs the same model (200 x 200: 0.5 s of CPU, each time)."""
+    return lower(puzzle)
+
+
+def _checked_model(engine: Backend, puzzle: Puzzle, task: Task) -> ConstraintModel:
+    """The puzzle's model, once the backend has said it can answer it: its size limits are read
+    before the model is built, its structural checks on the model."""
     refusal = engine.limits(puzzle.rows, puzzle.cols, task)
     if refusal:
         raise Unsupported(refusal)
-    model = lower(puzzle) if model is None else model
+    model = lowered(puzzle)
     refusal = engine.supports(model)
     if refusal:
         raise Unsupported(refusal)

@@ -21,7 +21,7 @@ puzzle with an off-centre queen simply gets no such saving.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from itertools import product
 from typing import Unpack
@@ -32,6 +32,7 @@ from queens.solvers.backend import Task, deadline_after
 from queens.solvers.cores import default_threads
 from queens.solvers.options import SearchOptions
 from queens.solvers.process_pool import run_in_processes
+from queens.solvers.progress import Progress, report, translated
 from queens.solvers.registry import get_backend
 from queens.solvers.result import Result, Status
 
@@ -94,6 +95,28 @@ def plan(model: ConstraintModel, processes: int) -> tuple[Subproblem, ...]:
     return first
 
 
+class _Tally:
+    """The weighted count of the subproblems finished so far, reported as each one finishes
+    (`queens.solvers.progress`): subproblems done out of all, solutions so far."""
+
+    def __init__(self, parts: tuple[Subproblem, ...]) -> None:
+        self.parts, self.done, self.solutions = parts, 0, 0
+
+    def __call__(self, index: int, result: Result) -> None:
+        self.done += 1
+        self.solutions += self.parts[index].weight * (result.count or 0)
+        report(Progress(solutions=self.solutions, done=self.done, total=len(self.parts)))
+
+    def so_far(self, index: int) -> Callable[[Progress], Progress]:
+        """How a report of subproblem `index`, counting here, reads for the whole count."""
+        weight = self.parts[index].weight
+
+        def whole(part: Progress) -> Progress:
+            return Progress(solutions=self.solutions + weight * (part.solutions or 0), done=self.done,
+                            total=len(self.parts))
+        return whole
+
+
 def _count_one(puzzle: Puzzle, extra: frozenset[Cell], backend: str, deadline: float | None,
                options: SearchOptions) -> Result:
     """`queens.solvers.count` on the puzzle with `extra` pre-placed, within the shared deadline.
@@ -123,15 +146,24 @@ def count_split(puzzle: Puzzle, backend: str = "cpsat", *, time_limit: float | N
     model = lower(puzzle)
     parts = plan(model, workers)
     jobs = [(puzzle, part.fixed, backend, deadline, options.copy()) for part in parts]
+    tally = _Tally(parts)
+    report(Progress(solutions=0, done=0, total=len(parts)))
     if workers == 1 or len(parts) == 1:
-        results = [_count_one(*job) for job in jobs]
+        results: list[Result | None] = []
+        for index, job in enumerate(jobs):
+            with translated(tally.so_far(index)):
+                one = _count_one(*job)
+            tally(index, one)
+            results.append(one)
     else:
-        results = run_in_processes(_count_one, jobs, workers=min(workers, len(parts)))
-    total = sum(part.weight * (result.count or 0) for part, result in zip(parts, results, strict=True))
-    complete = all(result.status is Status.COMPLETE for result in results)
+        results = run_in_processes(_count_one, jobs, workers=min(workers, len(parts)), deadline=deadline,
+                                   finished=tally)
+    done = [result or Result(backend, Status.LIMIT, count=0) for result in results]  # None: killed at the deadline
+    total = sum(part.weight * (result.count or 0) for part, result in zip(parts, done, strict=True))
+    complete = all(result.status is Status.COMPLETE for result in done)
     stats: dict[str, int | float | str] = {"subproblems": len(parts), "processes": min(workers, len(parts)),
                                            "weight": sum(part.weight for part in parts)}
-    for result in results:
+    for result in done:
         for key, value in result.stats.items():
             if isinstance(value, int | float) and not isinstance(value, bool):
                 so_far = stats.get(key, 0)

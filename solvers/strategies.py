@@ -87,7 +87,7 @@ class Search(Strategy):
                 own = own.copy()
                 own["counter"] = "simple"
             return count(subject.puzzle, self.backend, time_limit=time_limit, split=False, **own)
-        return solve(subject.puzzle, self.backend, time_limit=time_limit, model=subject.model, **own)
+        return solve(subject.puzzle, self.backend, time_limit=time_limit, **own)
 
 
 @dataclass(frozen=True)

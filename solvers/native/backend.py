@@ -20,6 +20,7 @@ from queens.solvers.backend import Backend, seconds_left
 from queens.solvers.native import _kernel
 from queens.solvers.native.counting import MAX_N, check_threads, count_classes
 from queens.solvers.native.structure import plain_queens_size
+from queens.solvers.progress import Progress, report
 
 BATCH = 4096
 """Solutions fetched from C per call when enumerating: large enough to amortise the call."""
@@ -33,6 +34,11 @@ def _bits(cells: Iterable[object], index: dict[object, int]) -> int:
 
 
 COUNTERS = ("auto", "fast", "simple")
+
+
+def _report(done: int, total: int, solutions: int) -> None:
+    """The fast counter's progress, to whoever listens (`queens.solvers.progress`)."""
+    report(Progress(solutions=solutions, done=done, total=total))
 
 
 class Native(Backend):
@@ -122,7 +128,7 @@ class Native(Backend):
                                   f"{MAX_N}")
             return None
         self.stats = {"counter": "fast (symmetry classes)"}
-        classes = count_classes(n, threads=self.threads, deadline=deadline, stats=self.stats)
+        classes = count_classes(n, threads=self.threads, deadline=deadline, stats=self.stats, progress=_report)
         self.stats["fundamental"] = classes.fundamental
         return classes.total
 
