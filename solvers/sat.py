@@ -34,7 +34,7 @@ from collections.abc import Iterator
 from pysat.card import CardEnc, EncType
 from pysat.formula import CNF
 from pysat.solvers import Solver
-from queens.models import ConstraintModel, Placement, TimeLimit, Unsupported
+from queens.models import Cell, ConstraintModel, Placement, TimeLimit, Unsupported
 from queens.solvers.backend import Backend
 
 ENCODINGS = {
@@ -99,6 +99,8 @@ class Sat(Backend):
             cnf.append([var[c] for c in cover])
         for c in model.fixed:
             cnf.append([var[c]])
+        lex, top = lex_clauses(model, var, top)
+        cnf.extend(lex)
         if model.size is not None and not model.size_implied:
             part = CardEnc.equals(lits=list(var.values()), bound=model.size, top_id=top,
                                   encoding=EncType.totalizer)
@@ -138,7 +140,10 @@ class Sat(Backend):
             solver.add_clause([var[c] for c in cover])
         for c in model.fixed:
             solver.add_clause([var[c]])
-        clauses += len(model.covers) + len(model.fixed)
+        lex, _ = lex_clauses(model, var, len(var))
+        for clause in lex:
+            solver.add_clause(clause)
+        clauses += len(model.covers) + len(model.fixed) + len(lex)
         if model.size is not None and not model.size_implied:
             solver.add_atmost(list(var.values()), model.size)
             solver.add_atmost([-v for v in var.values()], len(var) - model.size)  # at least size
@@ -220,6 +225,25 @@ class Sat(Backend):
 
     def find(self, model: ConstraintModel, deadline: float | None) -> Placement | None:
         return next(iter(self._enumerate(model, deadline, self.encoding or NATIVE, greedy=True)), None)
+
+
+def lex_clauses(model: ConstraintModel, var: dict[Cell, int], top: int) -> tuple[list[list[int]], int]:
+    """The model's lex chains in CNF, and the new top variable: per pair (a_i, b_i) of a chain,
+    with e_i "equal so far" (e_1 true, no variable): e_i -> a_i or not b_i, and e_i and not
+    a_i -> e_(i+1), e_i and b_i -> e_(i+1) (Aloul et al.'s three clauses). An e may be true when
+    the prefix differs: it then only asks more, and enumeration blocks cell variables only."""
+    clauses: list[list[int]] = []
+    for chain in model.lex:
+        equal = None
+        for i, (a, b) in enumerate(chain):
+            when = [] if equal is None else [-equal]
+            clauses.append([*when, var[a], -var[b]])
+            if i == len(chain) - 1:
+                break
+            top += 1
+            clauses += [[*when, var[a], top], [*when, -var[b], top]]
+            equal = top
+    return clauses, top
 
 
 def _alarm(solver: Solver, deadline: float | None) -> threading.Timer | None:
