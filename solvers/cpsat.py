@@ -57,7 +57,8 @@ class CpSat(Backend):
         self._build(model)
 
     def _build(self, model: ConstraintModel, *, in_order: bool = False) -> tuple[cp_model.CpModel, Decode]:
-        """The CP-SAT model; `in_order` adds a decision strategy: cells in board order, piece first."""
+        """The CP-SAT model; `in_order` adds a decision strategy: cells in board order (in the lex
+        chains' order when the model has them: middle rows first), piece first."""
         cp = cp_model.CpModel()
         if self.viewpoint == "boolean":
             dead = _cleared_by_fixed(model)
@@ -83,7 +84,8 @@ class CpSat(Backend):
         if model.lex:
             _post_lex(cp, model, cell)
         if in_order:
-            cp.add_decision_strategy([cell[c] for c in model.cells if c in cell], cp_model.CHOOSE_FIRST,
+            order = model.lex.order if model.lex else model.cells
+            cp.add_decision_strategy([cell[c] for c in order if c in cell], cp_model.CHOOSE_FIRST,
                                      cp_model.SELECT_MAX_VALUE)
         chosen = sorted(cell.items())
         self._variables = cell  # what `optimise` posts its objective over
@@ -230,7 +232,8 @@ def _post_lex(cp: cp_model.CpModel, model: ConstraintModel, cell: dict[Cell, cp_
     all solutions lists each placement once. A cell cleared by a fixed piece is the constant 0."""
     empty = cp.new_bool_var("empty")
     cp.add(empty == 0)
-    for k, chain in enumerate(model.lex):
+    assert model.lex is not None
+    for k, chain in enumerate(model.lex.chains):
         equal = None  # e_1: true
         for i, (a, b) in enumerate(chain):
             x, y = cell.get(a, empty), cell.get(b, empty)

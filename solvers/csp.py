@@ -25,7 +25,7 @@ from collections import defaultdict
 from collections.abc import Callable, Iterator, Sequence
 
 import constraint
-from queens.models import Cell, ConstraintModel, LineFamily, Placement, TimeLimit, Unsupported
+from queens.models import Cell, ConstraintModel, Line, LineFamily, Placement, TimeLimit, Unsupported
 from queens.solvers.backend import Backend
 
 VIEWPOINTS = ("rows", "boolean")
@@ -263,7 +263,7 @@ class Csp(Backend):
         assert rows is not None  # _rows_refusal refuses every model without a row family
         problem = constraint.Problem()
         fixed = dict(model.fixed)
-        for line in rows.lines:
+        for line in _in_lex_order(model, rows.lines):
             r = line.cells[0][0]
             problem.addVariable(r, [fixed[r]] if r in fixed else [c for _, c in line.cells])
         shared = SharedLines(model, rows)
@@ -272,7 +272,7 @@ class Csp(Backend):
                 raise TimeLimit("csp: time limit reached while building the row-pair tables")
             problem.addConstraint(RowPairConflicts(r1, r2, shared), (r1, r2))
         if model.lex:
-            chains = [[((a[0], a[1]), (b[0], b[1])) for a, b in chain] for chain in model.lex]
+            chains = [[((a[0], a[1]), (b[0], b[1])) for a, b in chain] for chain in model.lex.chains]
             problem.addConstraint(LexLeader(chains), list(problem._variables))
 
         row_ids = [line.cells[0][0] for line in rows.lines]  # the variables: every row, an int
@@ -301,7 +301,7 @@ class Csp(Backend):
         if model.size is not None and not model.size_implied:
             problem.addConstraint(constraint.ExactSumConstraint(model.size), list(name.values()))
         if model.lex:
-            chains = [[((name[a], 1), (name[b], 1)) for a, b in chain] for chain in model.lex]
+            chains = [[((name[a], 1), (name[b], 1)) for a, b in chain] for chain in model.lex.chains]
             problem.addConstraint(LexLeader(chains), list(name.values()))
         cell_of: dict[Var, Cell] = {var: cell for cell, var in name.items()}
 
@@ -342,6 +342,15 @@ class Csp(Backend):
             except _Restart:
                 nodes *= 1.5
         return None
+
+
+def _in_lex_order(model: ConstraintModel, lines: tuple[Line, ...]) -> list[Line]:
+    """The rows in the order the search takes them (python-constraint2 keeps the order variables
+    were added in among equals): board order, or the lex chains' order (middle rows first)."""
+    if model.lex is None:
+        return list(lines)
+    position = {cell: i for i, cell in enumerate(model.lex.order)}
+    return sorted(lines, key=lambda line: min(position[c] for c in line.cells))
 
 
 def _rows_refusal(model: ConstraintModel) -> str | None:

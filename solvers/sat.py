@@ -233,7 +233,7 @@ def lex_clauses(model: ConstraintModel, var: dict[Cell, int], top: int) -> tuple
     a_i -> e_(i+1), e_i and b_i -> e_(i+1) (Aloul et al.'s three clauses). An e may be true when
     the prefix differs: it then only asks more, and enumeration blocks cell variables only."""
     clauses: list[list[int]] = []
-    for chain in model.lex:
+    for chain in model.lex.chains if model.lex else ():
         equal = None
         for i, (a, b) in enumerate(chain):
             when = [] if equal is None else [-equal]
