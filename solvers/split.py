@@ -25,7 +25,7 @@ Measured on Q(13) and Q(14) (experiments/results/symmetry.md).
 >>> from queens.models.symmetry import lex_leader
 >>> leading = lex_leader(lower(NQueens(5)), symmetry_group(lower(NQueens(5))))
 >>> [(sorted(s.fixed), s.weight) for s in subproblems(leading, lines=1)]
-[([(0, 0)], 1), ([(0, 1)], 1), ([(0, 2)], 1)]
+[([(2, 0)], 1), ([(2, 1)], 1), ([(2, 2)], 1)]
 >>> count_split(NQueens(6), "cpsat", processes=1).count
 4
 """
