@@ -133,21 +133,19 @@ class Orbits:
     """
 
     def __init__(self, model: ConstraintModel, group: Iterable[Transform]) -> None:
-        position = {cell: i for i, cell in enumerate(lex_order(model))}
-        self.images = [{cell: position[t(cell, model.rows, model.cols)] for cell in model.cells} for t in group]
-        self.position = position
+        # a placement read in lex order as one integer, its first cell the highest bit: the
+        # leader is the class's largest integer (the sorted cells come first)
+        self.bit = {cell: 1 << i for i, cell in enumerate(reversed(lex_order(model)))}
+        self.images = [{cell: self.bit[t(cell, model.rows, model.cols)] for cell in model.cells} for t in group]
 
     def size(self, placement: Iterable[Var]) -> int | None:
         """The size of the placement's class, or None when the placement does not lead it."""
         cells = list(placement)
-        own = sorted(self.position[c] for c in cells)
-        same = 0
-        for image in self.images:
-            moved = sorted(image[c] for c in cells)
-            if moved < own:
-                return None
-            same += moved == own
-        return len(self.images) // same
+        own = sum(self.bit[c] for c in cells)
+        images = [sum(image[c] for c in cells) for image in self.images]
+        if max(images) != own:
+            return None
+        return len(images) // images.count(own)
 
 
 Mapping = Callable[[Var], Var]

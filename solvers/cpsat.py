@@ -196,7 +196,8 @@ class CpSat(Backend):
                        round(solver.best_objective_bound))
 
     def solutions(self, model: ConstraintModel, deadline: float | None) -> Iterator[Placement]:
-        cp, decode = self._build(model, in_order=True)
+        cp, _ = self._build(model, in_order=True)
+        decode = _reader(cp, model, self._variables)
         solver = self._solver(deadline, enumerating=True)
         solver.parameters.search_branching = cp_model.FIXED_SEARCH
         solver.parameters.enumerate_all_solutions = True
@@ -206,7 +207,7 @@ class CpSat(Backend):
         def run(emit: Callable[[Placement], bool]) -> None:
             class Collector(cp_model.CpSolverSolutionCallback):
                 def on_solution_callback(self) -> None:
-                    if not emit(decode(self.boolean_value)):
+                    if not emit(decode(self)):
                         self.stop_search()
             outcome.append(solver.solve(cp, Collector()))
 
@@ -224,6 +225,32 @@ def _post_line(cp: cp_model.CpModel, literals: list[cp_model.IntVar], at_least: 
         cp.add_at_most_one(literals)
     else:
         cp.add_linear_constraint(sum(literals), at_least, at_most)
+
+
+def _reader(cp: cp_model.CpModel, model: ConstraintModel,
+            cell: dict[Cell, cp_model.IntVar]) -> Callable[[cp_model.CpSolverSolutionCallback], Placement]:
+    """How an enumeration reads each solution, fast: every 1-value read costs a call into CP-SAT
+    (0.6 us by index, 2 us by `boolean_value`), so each line of an exactly-one family gets an
+    integer "which of its cells" (fully defined by the cells: no duplicate solutions) and one
+    read per line instead of one per cell (Q(14): 14 reads, not 196); other cells are read one
+    by one, by index."""
+    family = next((f for f in model.families if f.exactly_one), None)
+    lines = [[c for c in line.cells if c in cell] for line in family.lines] if family else []
+    lines = [line for line in lines if line]
+    covered = {c for line in lines for c in line}
+    which = []
+    for i, line in enumerate(lines):
+        where = cp.new_int_var(0, len(line) - 1, f"which{i}")
+        cp.add(where == sum(k * cell[c] for k, c in enumerate(line)))
+        which.append((where.index, line))
+    rest = [(var.index, c) for c, var in cell.items() if c not in covered]
+
+    def read(solution: cp_model.CpSolverSolutionCallback) -> Placement:
+        value, held = solution.SolutionIntegerValue, solution.SolutionBooleanValue
+        found = [line[value(index)] for index, line in which]
+        found += [c for index, c in rest if held(index)]
+        return tuple(sorted(found))
+    return read
 
 
 def _post_lex(cp: cp_model.CpModel, model: ConstraintModel, cell: dict[Cell, cp_model.IntVar]) -> None:

@@ -185,7 +185,7 @@ class Sat(Backend):
             blocks = 0
             try:
                 while self._solve(solver, deadline, blocks, sliced):
-                    chosen = [v for v in solver.get_model() if 0 < v and v in cell_of]
+                    chosen = [v for v in solver.get_model()[:len(cell_of)] if v > 0]  # cells are 1..N
                     yield tuple(sorted(cell_of[v] for v in chosen))
                     if model.size is not None:  # all solutions have the same size: block the set
                         solver.add_clause([-v for v in chosen])
