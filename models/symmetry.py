@@ -104,21 +104,24 @@ def lex_leader(model: ConstraintModel, group: Iterable[Transform]) -> Constraint
     chains: list[LexChain] = []
     for t in group:
         tied: dict[Var, Var] = {}
-
-        def root(cell: Var) -> Var:
-            while tied.get(cell, cell) != cell:
-                cell = tied[cell]
-            return cell
         pairs = []
         for cell in order:
             image = t(cell, model.rows, model.cols)
-            a, b = root(cell), root(image)
+            a, b = _root(tied, cell), _root(tied, image)
             if a != b:
                 pairs.append((cell, image))
                 tied[a] = b
         if pairs:
             chains.append(tuple(pairs))
     return replace(model, lex=LexLeader(order, tuple(chains)))
+
+
+def _root(tied: dict[Var, Var], cell: Var) -> Var:
+    """The cell that stands for every cell tied to `cell` (union-find without path compression:
+    the chains are short)."""
+    while tied.get(cell, cell) != cell:
+        cell = tied[cell]
+    return cell
 
 
 class Orbits:

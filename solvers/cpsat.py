@@ -261,10 +261,10 @@ def _post_lex(cp: cp_model.CpModel, model: ConstraintModel, cell: dict[Cell, cp_
     cp.add(empty == 0)
     assert model.lex is not None
     for k, chain in enumerate(model.lex.chains):
-        equal = None  # e_1: true
+        equal: cp_model.IntVar | None = None  # e_1: true
         for i, (a, b) in enumerate(chain):
             x, y = cell.get(a, empty), cell.get(b, empty)
-            when = [] if equal is None else [~equal]
+            when: list[cp_model.LiteralT] = [] if equal is None else [~equal]
             cp.add_bool_or([*when, x, ~y])  # x >= y while equal so far
             if i == len(chain) - 1:
                 break

@@ -233,10 +233,11 @@ def lex_clauses(model: ConstraintModel, var: dict[Cell, int], top: int) -> tuple
     a_i -> e_(i+1), e_i and b_i -> e_(i+1) (Aloul et al.'s three clauses). An e may be true when
     the prefix differs: it then only asks more, and enumeration blocks cell variables only."""
     clauses: list[list[int]] = []
-    for chain in model.lex.chains if model.lex else ():
-        equal = None
+    chains = model.lex.chains if model.lex else ()
+    for chain in chains:
+        equal: int | None = None
         for i, (a, b) in enumerate(chain):
-            when = [] if equal is None else [-equal]
+            when: list[int] = [] if equal is None else [-equal]
             clauses.append([*when, var[a], -var[b]])
             if i == len(chain) - 1:
                 break

@@ -111,7 +111,8 @@ def _may_lead(model: ConstraintModel, pieces: frozenset[Cell]) -> bool:
     a forces b empty, and a known piece on b forces one on a; an unknown pair stops the walk."""
     empty = {cell for line in model.lines if line.at_most == 1 and pieces.intersection(line.cells)
              for cell in line.cells} - pieces
-    for chain in model.lex.chains if model.lex else ():
+    chains = model.lex.chains if model.lex else ()
+    for chain in chains:
         known: dict[Var, bool] = {}
         for a, b in chain:
             x = known.get(a, True if a in pieces else False if a in empty else None)
