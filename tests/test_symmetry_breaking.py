@@ -8,15 +8,19 @@ completion puzzle gets a smaller one and a rectangle the Klein four-group.
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from queens.models import Completion, ConstraintModel, NQueens, Puzzle, lower, symmetry_group
 from queens.models.families import FAMILIES, FamilyOptions, build
 from queens.models.pieces_families import RectangularQueens
 from queens.models.symmetry import Orbits, lex_leader
 from queens.models.toroidal import Toroidal
-from queens.solvers import BACKENDS, Backend, Status, count, get_backend
+from queens.solvers import BACKENDS, Backend, Status, count, get_backend, solutions
+from queens.solvers.api import breaking
 from queens.solvers.split import subproblems
 
+from tests.cli import run_main
 from tests.oracle import two_per_line_count
 
 ENUMERATING = [name for name in BACKENDS if type(get_backend(name)).count is Backend.count]
@@ -106,8 +110,6 @@ def test_an_off_centre_queen_leaves_nothing_to_break():
 def test_a_backend_without_lex_chains_counts_every_solution_and_says_why():
     """native refuses lex chains; when asked to enumerate-count it never is (it counts natively),
     so the refusal is read through `breaking`, as `count` reads it for minizinc."""
-    from queens.solvers.api import breaking
-
     chosen = breaking(get_backend("native"), lower(NQueens(6)), True)
     assert chosen.orbits is None and chosen.note.startswith("off (native: ")
 
@@ -126,8 +128,6 @@ def test_leaders_are_one_per_class_and_their_orbits_add_up(reference):
     """Through Orbits: of Q(8)'s 92 solutions (native, no symmetry), 12 lead their class (A002562)."""
     model = lower(NQueens(8))
     orbits = Orbits(model, symmetry_group(model))
-    from queens.solvers import solutions
-
     sizes = [orbits.size(s) for s in solutions(NQueens(8), "native")]
     leaders = [s for s in sizes if s is not None]
     assert len(leaders) == reference.term("A002562", 8)
@@ -140,3 +140,13 @@ def test_split_drops_subproblems_that_hold_no_leader():
     kept = subproblems(leading, lines=1)
     assert {s.weight for s in kept} == {1}
     assert sorted(c for s in kept for (_, c) in s.fixed) == [0, 1, 2]  # the left half of a middle row
+
+
+def test_the_cli_turns_symmetry_breaking_off_and_says_so():
+    broken = json.loads(run_main("count", "nqueens", "-n", "8", "-b", "sat", "--json").stdout)
+    plain = json.loads(run_main("count", "nqueens", "-n", "8", "-b", "sat", "--no-symmetry", "--json").stdout)
+    assert broken["count"] == plain["count"] == ground_truth(NQueens(8))
+    assert broken["stats"]["symmetry"].startswith("lex-leader over a group of 8")
+    assert plain["stats"]["symmetry"] == "off (asked)"
+    refused = run_main("count", "nqueens", "-n", "8", "-b", "native", "--no-symmetry")
+    assert refused.returncode != 0 and "symmetry: not an option of native" in refused.stderr
