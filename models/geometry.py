@@ -6,7 +6,9 @@ the constraints it is checking.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+import itertools
+import math
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from math import gcd
 from typing import overload
@@ -114,6 +116,78 @@ class Topology:
                 return [start, *self.walk(start, direction)]
             first = previous
         return [first, *self.walk(first, direction)]
+
+    @overload
+    def lines(self, direction: Cell, board: Sequence[Cell] = ()) -> list[list[Cell]]: ...
+    @overload
+    def lines(self, direction: Coord, board: Sequence[Coord] = ()) -> list[list[Coord]]: ...
+
+    def lines(self, direction: Coord, board: Sequence[Coord] = ()) -> list[list[Cell]] | list[list[Coord]]:
+        """Every line along `direction`, each once and in order from its first cell (as `line`).
+
+        A line that leaves the board starts on the band of cells one step from an edge that
+        does not wrap, so those lines are laid out by arithmetic from their starts (1000 x 1000
+        queens: 0.3 s for the four families instead of 6 s cell by cell through `step`); closed
+        lines (every moving axis wraps) are found by a scan of the board.
+
+        `board`, every cell in row-major order (as `itertools.product` of the sides), makes the
+        open lines of a board without wrapping out of those same objects, picked by their flat
+        index: no new tuples (10^6 cells: 4 x 10^6 fewer), and a dict keyed by the board's
+        cells finds a line's cells by identity (the sat and cpsat models look up every one).
+
+        >>> Topology((2, 3)).lines((1, 1))
+        [[(0, 0), (1, 1)], [(0, 1), (1, 2)], [(0, 2)], [(1, 0)]]
+        >>> Topology((2, 2), wrap=(True, True)).lines((0, 1))
+        [[(0, 0), (0, 1)], [(1, 0), (1, 1)]]
+        """
+        moving = [i for i, d in enumerate(direction) if d]
+        if all(self.wrap[i] for i in moving):
+            return self._closed_lines(direction)
+        bands = [
+            itertools.product(*(
+                (range(d) if d > 0 else range(side + d, side)) if i == axis else range(side)
+                for i, (side, d) in enumerate(zip(self.shape, direction, strict=True))
+            ))
+            for axis in moving if not self.wrap[axis]
+        ]
+        starts = sorted({cell for band in bands for cell in band if self.contains(cell)})  # a leap longer than a side
+        if board and not any(self.wrap):
+            return [self._open_run_of(board, start, direction) for start in starts]
+        return [self._open_run(start, direction) for start in starts]
+
+    def _steps(self, start: Coord, direction: Coord) -> int:
+        """How many steps from `start` before a non-wrapping axis leaves the board."""
+        return min((side - 1 - x) // d if d > 0 else x // -d
+                   for x, d, side, wraps in zip(start, direction, self.shape, self.wrap, strict=True)
+                   if d and not wraps)
+
+    def _open_run_of(self, board: Sequence[Coord], start: Coord, direction: Coord) -> list[Coord]:
+        """The line from `start`, its cells taken from `board` by flat index (no wrapping)."""
+        strides = [math.prod(self.shape[i + 1:]) for i in range(len(self.shape))]
+        first = sum(x * s for x, s in zip(start, strides, strict=True))
+        step = sum(d * s for d, s in zip(direction, strides, strict=True))
+        length = self._steps(start, direction) + 1
+        if length == 1:  # a leap as long as a side can have a flat step of 0
+            return [board[first]]
+        return list(map(board.__getitem__, range(first, first + length * step, step)))
+
+    def _open_run(self, start: Coord, direction: Coord) -> list[Coord]:
+        """The line from `start` until a non-wrapping axis leaves the board."""
+        length = self._steps(start, direction) + 1
+        axes = [itertools.repeat(x, length) if not d
+                else [(x + k * d) % side for k in range(length)] if wraps
+                else range(x, x + length * d, d)
+                for x, d, side, wraps in zip(start, direction, self.shape, self.wrap, strict=True)]
+        return list(zip(*axes, strict=False))
+
+    def _closed_lines(self, direction: Coord) -> list[list[Coord]]:
+        seen: set[Coord] = set()
+        found: list[list[Coord]] = []
+        for cell in itertools.product(*(range(side) for side in self.shape)):
+            if cell not in seen:
+                found.append(self.line(cell, direction))
+                seen.update(found[-1])
+        return found
 
     def line_key(self, direction: Cell, cell: Cell) -> int:
         """An integer that is the same for every cell of one line along `direction`.

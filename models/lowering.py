@@ -12,13 +12,18 @@ The rules, each a small pure function:
 
 from __future__ import annotations
 
+import itertools
+
 from queens.models.errors import InvalidBoard
 from queens.models.ir import ConstraintModel, Line, LinearKey, LineFamily
 from queens.models.pieces import Cell
 from queens.models.puzzle import Puzzle
 
-MAX_CELLS = 1_000_000
-"""Boards beyond 1000 x 1000 are not lowered: n^2 cell variables would not fit a backend."""
+MAX_CELLS = 4_000_000
+"""Boards beyond 2000 x 2000 are not lowered: n^2 cell variables would not fit a backend. At
+2000 x 2000 one n-queens solution costs sat 19 s of CPU and at most 3.6 GB, cpsat 27 s and at
+most 5.0 GB (experiments/results/bench_backends.md); each backend says in `Backend.cell_limit`
+how far it goes."""
 
 _FAMILY_NAMES = {(0, 1): "rows", (1, 0): "columns", (1, 1): "diagonals", (1, -1): "anti-diagonals"}
 
@@ -36,12 +41,11 @@ def lower(puzzle: Puzzle) -> ConstraintModel:
             f"(at most {MAX_CELLS:,} cells); use a construction or local search instead"
         )
     blocked = puzzle.forbidden | puzzle.pawns
-    cells = tuple(
-        (r, c) for r in range(puzzle.rows) for c in range(puzzle.cols) if not blocked or (r, c) not in blocked
-    )
+    board = tuple(itertools.product(range(puzzle.rows), range(puzzle.cols)))
+    cells = tuple(cell for cell in board if cell not in blocked) if blocked else board
     families: list[LineFamily] = []
     if puzzle.independent:
-        families += [_ray_family(puzzle, direction) for direction in puzzle.piece.rays]
+        families += [_ray_family(puzzle, direction, board) for direction in puzzle.piece.rays]
         if puzzle.piece.leaps:
             families.append(_leap_family(puzzle, set(cells)))
     families = [f for f in families if f.lines]
@@ -58,19 +62,19 @@ def lower(puzzle: Puzzle) -> ConstraintModel:
     )
 
 
-def _segments(puzzle: Puzzle, direction: Cell) -> list[list[Cell]]:
-    """Every maximal run of cells along `direction`, cut at pawns, without forbidden cells."""
+def _segments(puzzle: Puzzle, direction: Cell, board: tuple[Cell, ...]) -> list[list[Cell]]:
+    """Every maximal run of cells along `direction`, cut at pawns, without forbidden cells;
+    made of `board`'s own cell objects where the topology can (see `Topology.lines`)."""
     topology = puzzle.topology
-    seen: set[Cell] = set()
     runs: list[list[Cell]] = []
-    for r in range(puzzle.rows):
-        for c in range(puzzle.cols):
-            if (r, c) in seen:
-                continue
-            line = topology.line((r, c), direction)
-            seen.update(line)
-            closed = topology.step(line[-1], direction) == line[0]
-            runs += _cut_at_pawns(line, puzzle.pawns, cyclic=closed)
+    for line in topology.lines(direction, board):
+        if not puzzle.pawns:
+            runs.append(line)
+            continue
+        closed = topology.step(line[-1], direction) == line[0]
+        runs += _cut_at_pawns(line, puzzle.pawns, cyclic=closed)
+    if not puzzle.forbidden:
+        return runs
     return [[cell for cell in run if cell not in puzzle.forbidden] for run in runs]
 
 
@@ -92,8 +96,8 @@ def _cut_at_pawns(line: list[Cell], pawns: frozenset[Cell], *, cyclic: bool) -> 
     return runs
 
 
-def _ray_family(puzzle: Puzzle, direction: Cell) -> LineFamily:
-    runs = [run for run in _segments(puzzle, direction) if run]
+def _ray_family(puzzle: Puzzle, direction: Cell, board: tuple[Cell, ...]) -> LineFamily:
+    runs = [run for run in _segments(puzzle, direction, board) if run]
     most = puzzle.per_line
     exact = puzzle.pieces is not None and len(runs) * most == puzzle.pieces
     lines = tuple(Line(tuple(run), most, most if exact else 0) for run in runs if exact or len(run) > most)

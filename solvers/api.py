@@ -40,11 +40,13 @@ it pays for the processes' start-up (Q(12): cpsat 8.4 s -> 2.7 s, csp 3.6 -> 1.1
 
 
 def solve(puzzle: Puzzle, backend: str = "cpsat", *, time_limit: float | None = None,
-          **options: Unpack[SearchOptions]) -> Result:
-    """One solution (the fewest pieces, when the puzzle minimises), verified."""
+          model: ConstraintModel | None = None, **options: Unpack[SearchOptions]) -> Result:
+    """One solution (the fewest pieces, when the puzzle minimises), verified. `model`: the
+    puzzle's model when the caller has lowered it already (the router has, to ask the backend;
+    lowering 1000 x 1000 again would cost a second or more)."""
     engine = get_backend(backend, **options)
     deadline = deadline_after(time_limit)
-    model = _checked_model(engine, puzzle, Task.SOLVE)
+    model = _checked_model(engine, puzzle, Task.SOLVE, model)
     start = time.perf_counter()
     try:
         found = engine.minimise(model, deadline) if model.minimise else engine.find(model, deadline)
@@ -189,13 +191,14 @@ def _enumerate(engine: Backend, puzzle: Puzzle, model: ConstraintModel, deadline
         tally.stats["enumerated"] = len(seen)
 
 
-def _checked_model(engine: Backend, puzzle: Puzzle, task: Task) -> ConstraintModel:
-    """The puzzle's model, once the backend has said it can answer it: its size limits are read
-    before the model is built, its structural checks on the model."""
+def _checked_model(engine: Backend, puzzle: Puzzle, task: Task,
+                   model: ConstraintModel | None = None) -> ConstraintModel:
+    """The puzzle's model (`model`, or lowered here), once the backend has said it can answer
+    it: its size limits are read before the model is built, its structural checks on the model."""
     refusal = engine.limits(puzzle.rows, puzzle.cols, task)
     if refusal:
         raise Unsupported(refusal)
-    model = lower(puzzle)
+    model = lower(puzzle) if model is None else model
     refusal = engine.supports(model)
     if refusal:
         raise Unsupported(refusal)

@@ -20,7 +20,10 @@ from enum import Enum
 from typing import ClassVar
 
 from queens.models import ConstraintModel, Placement, TimeLimit, Unsupported
-from queens.models.lowering import MAX_CELLS
+
+MODEL_CELLS = 1_000_000
+"""Most cells a backend builds a model of unless it says more (1000 x 1000); sat and cpsat,
+which find one solution at 2000 x 2000, go to the lowering's MAX_CELLS."""
 
 
 class Task(Enum):
@@ -72,7 +75,7 @@ class Backend(ABC):
     name: ClassVar[str]
     count_limit: ClassVar[int] = 400
     """Most cells this backend will try to count on: past 20 x 20 a count by enumeration is absurd."""
-    cell_limit: ClassVar[int] = MAX_CELLS
+    cell_limit: ClassVar[int] = MODEL_CELLS
     """Most cells this backend builds a model of at all."""
 
     def __init__(self) -> None:

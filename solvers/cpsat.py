@@ -10,12 +10,17 @@
 
 Tuning, measured (experiments/results/defaults.md): to find one solution presolve is off, since
 there it only costs time (200-queens: 1.9 s with it, 0.5 s without), and it is on to enumerate,
-where it does no harm; one solution is searched with the portfolio of branching heuristics
-(`search="portfolio"`): 1000 queens in 22 s, where CP-SAT's automatic choice found none in
-40 s. Enumeration branches on the cells in board order (FIXED_SEARCH), a plain depth-first
-search that counted Q(12) in 5.4 s against 8.4 s with CP-SAT's default search; with lex chains
-(counting one solution per symmetry class) in the chains' order, middle rows first (Q(13): 2.0 s
-against 6.0 s in board order, experiments/results/symmetry.md).
+where it does no harm. One solution is searched `greedy` when the model has exactly-one lines
+and no covers: cells numbered by `seeded_numbering` (each row's cells in a seeded random
+order), CP-SAT's SAT search told to decide them in that order with a piece first (GREEDY), on
+one worker. 1000 queens: 979 branches and no conflict, the solve 2.6 s of CPU where the
+portfolio took 18-23 s (and CP-SAT's automatic choice found none in 40 s); a second worker
+only loads the 10^6 Booleans again (8.4 s of CPU). Otherwise (domination, whose "none with k"
+proofs need probing) the portfolio of branching heuristics (`search="portfolio"`).
+Enumeration branches on the cells in board order (FIXED_SEARCH), a plain depth-first search
+that counted Q(12) in 5.4 s against 8.4 s with CP-SAT's default search; with lex chains (counting one
+solution per symmetry class) in the chains' order, middle rows first (Q(13): 2.0 s against 6.0 s
+in board order, experiments/results/symmetry.md).
 
 Minimisation uses the generic iterative bound (Backend.minimise), not CP-SAT's objective:
 measured on 8x8 queen domination, proving optimality by `minimize` took 24.6 s against
@@ -24,25 +29,38 @@ measured on 8x8 queen domination, proving optimality by `minimize` took 24.6 s a
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import replace
 
-from ortools.sat.python import cp_model
+from ortools.sat.python import cp_model, cp_model_helper
+from ortools.sat.python.cp_model_helper import SatParameters
 from queens.models import Cell, ConstraintModel, Placement, TimeLimit, Unsupported
+from queens.models.ir import LexLeader
+from queens.models.lowering import MAX_CELLS
 from queens.solvers.backend import Backend, Optimum, seconds_left
 from queens.solvers.enumeration import callback_stream
+from queens.solvers.order import plain_numbering, seeded_numbering
 
 VIEWPOINTS = ("boolean", "alldifferent")
-SEARCHES = {"portfolio": cp_model.PORTFOLIO_SEARCH, "automatic": cp_model.AUTOMATIC_SEARCH}
-Decode = Callable[[Callable[[cp_model.IntVar], bool]], Placement]
-"""Turns a solver's value of each cell variable (`CpSolver.boolean_value`) into a placement."""
+SEARCHES = {"greedy": cp_model.AUTOMATIC_SEARCH, "portfolio": cp_model.PORTFOLIO_SEARCH,
+            "automatic": cp_model.AUTOMATIC_SEARCH}
+GREEDY = {"initial_polarity": SatParameters.POLARITY_TRUE, "preferred_variable_order": SatParameters.IN_ORDER,
+          "cp_model_probing_level": 0, "use_sat_inprocessing": False, "linearization_level": 0,
+          "symmetry_level": 0}
+"""CP-SAT's parameters for the `greedy` search (see the module docstring): its SAT search decides
+the cells in the order of their numbers (`seeded_numbering`), a piece first, and skips the probing,
+inprocessing, linear relaxation and symmetry detection that cost seconds on 10^6 Booleans."""
+Decode = Callable[[Callable[[int], bool]], Placement]
+"""Turns a solver's value of each variable, by its index in the proto (`SolutionBooleanValue`),
+into a placement."""
 
 
 class CpSat(Backend):
     name = "cpsat"
+    cell_limit = MAX_CELLS  # one 2000-queens solution: 27 s of CPU, at most 5.0 GB (bench_backends.md)
 
     def __init__(self, viewpoint: str = "boolean", workers: int | None = None, presolve: bool | None = None,
-                 search: str = "portfolio") -> None:
+                 search: str = "greedy") -> None:
         """`presolve` None: off to find one solution, on to enumerate (see the module docstring)."""
         super().__init__()
         if viewpoint not in VIEWPOINTS:
@@ -58,16 +76,37 @@ class CpSat(Backend):
     def _build_for_size(self, model: ConstraintModel) -> None:
         self._build(model)
 
-    def _build(self, model: ConstraintModel, *, in_order: bool = False) -> tuple[cp_model.CpModel, Decode]:
+    def _greedy(self, model: ConstraintModel) -> bool:
+        """Whether to find one solution by the `greedy` search: asked for, and the model has
+        exactly-one lines to take in turn and no covers (a domination's proofs of "none with k"
+        need CP-SAT's probing and relaxation)."""
+        return self.search == "greedy" and bool(model.branch_lines) and not model.covers
+
+    @property
+    def _fallback(self) -> str:
+        """The search where `greedy` does not apply: the portfolio."""
+        return "portfolio" if self.search == "greedy" else self.search
+
+    def _build(self, model: ConstraintModel, *, in_order: bool = False,
+               greedy: bool = False) -> tuple[cp_model.CpModel, Decode]:
         """The CP-SAT model; `in_order` adds a decision strategy: cells in board order (in the lex
-        chains' order when the model has them: middle rows first), piece first."""
+        chains' order when the model has them: middle rows first), piece first; `greedy` numbers
+        the cells by `seeded_numbering`.
+
+        Constraints go into the proto as lists of variable indices and the Booleans are made in
+        bulk (`_add_booleans`): a Python object per variable costs microseconds, seconds for the
+        10^6 cells of 1000 x 1000."""
         cp = cp_model.CpModel()
         if self.viewpoint == "boolean":
             dead = _cleared_by_fixed(model)
-            cell = {c: cp.new_bool_var(f"x{c[0]}_{c[1]}") for c in model.cells if c not in dead}
+            number = seeded_numbering(model) if greedy else plain_numbering(model)
+            if dead:  # number the live cells only, in the same order
+                kept = sorted((n, c) for c, n in number.items() if c not in dead)
+                number = {c: i for i, (_, c) in enumerate(kept)}
+            _add_booleans(cp.proto, len(number))
             skip_keyed = False
         else:
-            cell = self._integer_view(cp, model)
+            number = {c: var.index for c, var in self._integer_view(cp, model).items()}
             dead = set()
             skip_keyed = True
         for family in model.families:
@@ -76,24 +115,21 @@ class CpSat(Backend):
             for line in family.lines:
                 if dead and line.at_most == 1 and model.fixed.intersection(line.cells):
                     continue  # its piece is the fixed one; the others are not even variables
-                _post_line(cp, [cell[c] for c in line.cells if c not in dead], line.at_least, line.at_most)
+                live = [c for c in line.cells if c not in dead] if dead else line.cells
+                _post_line(cp, [number[c] for c in live], line.at_least, line.at_most)
         for cover in model.covers:
-            cp.add_bool_or([cell[c] for c in cover if c not in dead])
+            cp.proto.constraints.add().bool_or.literals.extend([number[c] for c in cover if c not in dead])
         for c in model.fixed:
-            cp.add(cell[c] == 1)
+            cp.proto.constraints.add().bool_or.literals.append(number[c])
         if model.size is not None and not model.size_implied:
-            cp.add(sum(cell.values()) == model.size)
-        if model.lex:
-            _post_lex(cp, model, cell)
+            _post_line(cp, list(number.values()), model.size, model.size)
+        _post_lex(cp, model.lex, number)
         if in_order:
-            order = model.lex.order if model.lex else model.cells
-            cp.add_decision_strategy([cell[c] for c in order if c in cell], cp_model.CHOOSE_FIRST,
-                                     cp_model.SELECT_MAX_VALUE)
-        chosen = sorted(cell.items())
-        self._variables = cell  # what `optimise` posts its objective over
+            _decide_in_order(cp, model, number)
+        self._number = number  # what `optimise` posts its objective over
 
-        def decode(value: Callable[[cp_model.IntVar], bool]) -> Placement:
-            return tuple(c for c, var in chosen if value(var))
+        def decode(value: Callable[[int], bool]) -> Placement:
+            return tuple(sorted(c for c, index in number.items() if value(index)))
 
         proto = cp.proto
         self.stats = {"viewpoint": self.viewpoint, "variables": len(proto.variables),
@@ -139,7 +175,7 @@ class CpSat(Backend):
             cell[(r, c)] = literal
         return cell
 
-    def _solver(self, deadline: float | None, *, enumerating: bool = False) -> cp_model.CpSolver:
+    def _solver(self, deadline: float | None, *, enumerating: bool = False, greedy: bool = False) -> cp_model.CpSolver:
         solver = cp_model.CpSolver()
         # CP-SAT's own SIGINT handler replaces Python's while it solves (and aborts the process
         # with std::bad_function_call when the solve runs off the main thread): Ctrl-C stays Python's
@@ -149,7 +185,13 @@ class CpSat(Backend):
         if self.workers:
             solver.parameters.num_workers = self.workers
         solver.parameters.cp_model_presolve = enumerating if self.presolve is None else self.presolve
-        solver.parameters.search_branching = SEARCHES[self.search]
+        if greedy:
+            for key, value in GREEDY.items():
+                setattr(solver.parameters, key, value)
+            solver.parameters.search_branching = SEARCHES["greedy"]
+            solver.parameters.num_workers = self.workers or 1  # a second worker loads the model again
+        else:
+            solver.parameters.search_branching = SEARCHES[self._fallback]
         return solver
 
     def _record(self, solver: cp_model.CpSolver) -> None:
@@ -158,16 +200,19 @@ class CpSat(Backend):
 
     # --- the interface -------------------------------------------------------------------
     def find(self, model: ConstraintModel, deadline: float | None) -> Placement | None:
-        cp, decode = self._build(model)
-        solver = self._solver(deadline)
+        greedy = self._greedy(model)
+        cp, decode = self._build(model, greedy=greedy)
+        solver = self._solver(deadline, greedy=greedy)
         status = solver.solve(cp)
         self._record(solver)
+        self.stats["search"] = "greedy" if greedy else self._fallback
         return self._outcome(solver, status, decode)
 
     @staticmethod
     def _outcome(solver: cp_model.CpSolver, status: cp_model.CpSolverStatus, decode: Decode) -> Placement | None:
         if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-            return decode(solver.boolean_value)
+            values = list(solver.response_proto.solution)
+            return decode(values.__getitem__)
         if status == cp_model.INFEASIBLE:
             return None
         if status == cp_model.MODEL_INVALID:
@@ -183,7 +228,7 @@ class CpSat(Backend):
         cp, decode = self._build(replace(model, objective=None))
         value = cp.new_int_var(objective.least, objective.top, "m")
         for group in objective.groups:
-            cp.add(sum(self._variables[c] for c in group) == value)
+            cp.add(sum(cp.get_bool_var_from_proto_index(self._number[c]) for c in group) == value)
         (cp.maximize if objective.sense == "maximise" else cp.minimize)(value)
         solver = self._solver(deadline, enumerating=True)
         status = solver.solve(cp)
@@ -193,13 +238,13 @@ class CpSat(Backend):
         if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
             bound = round(solver.best_objective_bound) if status == cp_model.UNKNOWN else None
             return Optimum(None, None, False, bound)
-        best = decode(solver.boolean_value)
+        best = decode(list(solver.response_proto.solution).__getitem__)
         return Optimum(best, round(solver.objective_value), status == cp_model.OPTIMAL,
                        round(solver.best_objective_bound))
 
     def solutions(self, model: ConstraintModel, deadline: float | None) -> Iterator[Placement]:
         cp, _ = self._build(model, in_order=True)
-        decode = _reader(cp, model, self._variables)
+        decode = _reader(cp, model, self._number)
         solver = self._solver(deadline, enumerating=True)
         solver.parameters.search_branching = cp_model.FIXED_SEARCH
         solver.parameters.enumerate_all_solutions = True
@@ -219,33 +264,37 @@ class CpSat(Backend):
             raise TimeLimit("cpsat: time limit reached while enumerating")
 
 
-def _post_line(cp: cp_model.CpModel, literals: list[cp_model.IntVar], at_least: int, at_most: int) -> None:
-    """at_least <= sum(literals) <= at_most, with CP-SAT's own constraints for one piece."""
+def _post_line(cp: cp_model.CpModel, literals: list[int], at_least: int, at_most: int) -> None:
+    """at_least <= sum(literals) <= at_most over Booleans given by index, with CP-SAT's own
+    constraints for one piece."""
+    constraint = cp.proto.constraints.add()
     if (at_least, at_most) == (1, 1):
-        cp.add_exactly_one(literals)
+        constraint.exactly_one.literals.extend(literals)
     elif (at_least, at_most) == (0, 1):
-        cp.add_at_most_one(literals)
+        constraint.at_most_one.literals.extend(literals)
     else:
-        cp.add_linear_constraint(sum(literals), at_least, at_most)
+        constraint.linear.vars.extend(literals)
+        constraint.linear.coeffs.extend([1] * len(literals))
+        constraint.linear.domain.extend((at_least, at_most))
 
 
 def _reader(cp: cp_model.CpModel, model: ConstraintModel,
-            cell: dict[Cell, cp_model.IntVar]) -> Callable[[cp_model.CpSolverSolutionCallback], Placement]:
+            number: Mapping[Cell, int]) -> Callable[[cp_model.CpSolverSolutionCallback], Placement]:
     """How an enumeration reads each solution, fast: every 1-value read costs a call into CP-SAT
     (0.6 us by index, 2 us by `boolean_value`), so each line of an exactly-one family gets an
     integer "which of its cells" (fully defined by the cells: no duplicate solutions) and one
     read per line instead of one per cell (Q(14): 14 reads, not 196); other cells are read one
     by one, by index."""
     family = next((f for f in model.families if f.exactly_one), None)
-    lines = [[c for c in line.cells if c in cell] for line in family.lines] if family else []
+    lines = [[c for c in line.cells if c in number] for line in family.lines] if family else []
     lines = [line for line in lines if line]
     covered = {c for line in lines for c in line}
     which = []
     for i, line in enumerate(lines):
         where = cp.new_int_var(0, len(line) - 1, f"which{i}")
-        cp.add(where == sum(k * cell[c] for k, c in enumerate(line)))
+        cp.add(where == sum(k * cp.get_bool_var_from_proto_index(number[c]) for k, c in enumerate(line)))
         which.append((where.index, line))
-    rest = [(var.index, c) for c, var in cell.items() if c not in covered]
+    rest = [(index, c) for c, index in number.items() if c not in covered]
 
     def read(solution: cp_model.CpSolverSolutionCallback) -> Placement:
         value, held = solution.SolutionIntegerValue, solution.SolutionBooleanValue
@@ -255,17 +304,28 @@ def _reader(cp: cp_model.CpModel, model: ConstraintModel,
     return read
 
 
-def _post_lex(cp: cp_model.CpModel, model: ConstraintModel, cell: dict[Cell, cp_model.IntVar]) -> None:
-    """Each lex chain as clauses over "equal so far" literals: e_1 is true, e_i -> x[a_i] >= x[b_i],
+def _decide_in_order(cp: cp_model.CpModel, model: ConstraintModel, number: Mapping[Cell, int]) -> None:
+    """Branch on the cells in board order (the lex chains' order when there are chains), a piece first."""
+    order = model.lex.order if model.lex else model.cells
+    cp.add_decision_strategy([cp.get_bool_var_from_proto_index(number[c]) for c in order if c in number],
+                             cp_model.CHOOSE_FIRST, cp_model.SELECT_MAX_VALUE)
+
+
+def _post_lex(cp: cp_model.CpModel, lex: LexLeader | None, number: Mapping[Cell, int]) -> None:
+    """Each lex chain (if any) as clauses over "equal so far" literals: e_1 is true, e_i -> x[a_i] >= x[b_i],
     and e_(i+1) <-> e_i and x[a_i] == x[b_i]. Every e is a function of the cells, so enumerating
     all solutions lists each placement once. A cell cleared by a fixed piece is the constant 0."""
+    if lex is None:
+        return
     empty = cp.new_bool_var("empty")
     cp.add(empty == 0)
-    assert model.lex is not None
-    for k, chain in enumerate(model.lex.chains):
+
+    def literal(c: Cell) -> cp_model.IntVar:
+        return cp.get_bool_var_from_proto_index(number[c]) if c in number else empty
+    for k, chain in enumerate(lex.chains):
         equal: cp_model.IntVar | None = None  # e_1: true
         for i, (a, b) in enumerate(chain):
-            x, y = cell.get(a, empty), cell.get(b, empty)
+            x, y = literal(a), literal(b)
             when: list[cp_model.LiteralT] = [] if equal is None else [~equal]
             cp.add_bool_or([*when, x, ~y])  # x >= y while equal so far
             if i == len(chain) - 1:
@@ -278,6 +338,24 @@ def _post_lex(cp: cp_model.CpModel, model: ConstraintModel, cell: dict[Cell, cp_
             if equal is not None:
                 cp.add_implication(follows, equal)  # ... and equal before
             equal = follows
+
+
+def _add_booleans(proto: cp_model_helper.CpModelProto, count: int) -> None:
+    """`count` Boolean variables, numbered from 0 (the proto must have none yet), made by
+    merging blocks of doubling size: 1000 x 1000 in 0.5 s, against several seconds one by one."""
+    block = cp_model_helper.CpModelProto()
+    block.variables.add().domain.extend((0, 1))
+    size = 1
+    while True:
+        if count & size:
+            proto.merge_from(block)
+            count -= size
+        if not count:
+            return
+        twin = cp_model_helper.CpModelProto()
+        twin.copy_from(block)
+        block.merge_from(twin)
+        size *= 2
 
 
 def _cleared_by_fixed(model: ConstraintModel) -> set[Cell]:

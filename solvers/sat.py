@@ -29,13 +29,16 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 
 from pysat.card import CardEnc, EncType
 from pysat.formula import CNF
 from pysat.solvers import Solver
-from queens.models import Cell, ConstraintModel, Placement, TimeLimit, Unsupported
+from queens.models import ConstraintModel, Placement, TimeLimit, Unsupported
+from queens.models.ir import Var
+from queens.models.lowering import MAX_CELLS
 from queens.solvers.backend import Backend
+from queens.solvers.order import plain_numbering, seeded_numbering
 
 ENCODINGS = {
     name: getattr(EncType, name)
@@ -72,6 +75,7 @@ def cnf(model: ConstraintModel, encoding: str = DEFAULT_ENCODING) -> tuple[CNF, 
 
 class Sat(Backend):
     name = "sat"
+    cell_limit = MAX_CELLS  # one 2000-queens solution: 19 s of CPU, at most 3.6 GB (bench_backends.md)
 
     def __init__(self, encoding: str | None = None, solver: str | None = None) -> None:
         """`encoding` None: `NATIVE` to find one solution, `COUNT_ENCODING` to enumerate."""
@@ -81,9 +85,11 @@ class Sat(Backend):
         self.encoding = encoding
         self.solver_name = solver
 
-    def _cnf(self, model: ConstraintModel, name: str | None = None) -> tuple[CNF, dict[int, tuple[int, int]]]:
-        """The CNF in encoding `name` (default: this backend's CNF encoding)."""
-        var = {cell: i + 1 for i, cell in enumerate(model.cells)}
+    def _cnf(self, model: ConstraintModel, name: str | None = None,
+             number: Mapping[Var, int] | None = None) -> tuple[CNF, dict[int, tuple[int, int]]]:
+        """The CNF in encoding `name` (default: this backend's CNF encoding); cell c is variable
+        number[c], numbered from 1 (default: the cells in the model's order)."""
+        var = _variables(model, number)
         cnf = CNF()
         top = len(var)
         name = name or (self.encoding if self.encoding in ENCODINGS else DEFAULT_ENCODING)
@@ -118,12 +124,14 @@ class Sat(Backend):
     def _build_for_size(self, model: ConstraintModel) -> None:
         self._cnf(model)
 
-    def _native(self, model: ConstraintModel, solver: Solver, solver_name: str) -> dict[int, tuple[int, int]]:
-        """Load `model` into a solver that keeps at-most-k constraints as they are (Minicard)."""
+    def _native(self, model: ConstraintModel, solver: Solver, solver_name: str,
+                number: Mapping[Var, int] | None = None) -> dict[int, tuple[int, int]]:
+        """Load `model` into a solver that keeps at-most-k constraints as they are (Minicard);
+        cell c is variable number[c], numbered from 1 (default: the cells in the model's order)."""
         if not solver.supports_atmost():
             raise Unsupported(f"sat solver {solver_name!r} has no native cardinality constraints; "
                               f"use {SOLVERS[NATIVE]} or a CNF encoding")
-        var = {cell: i + 1 for i, cell in enumerate(model.cells)}
+        var = _variables(model, number)
         clauses = cardinality = 0
         for line in model.lines:
             literals = [var[c] for c in line.cells]
@@ -152,18 +160,20 @@ class Sat(Backend):
                       "cardinality constraints": cardinality}
         return {v: c for c, v in var.items()}
 
-    def _loaded(self, model: ConstraintModel, encoding: str) -> tuple[Solver, dict[int, tuple[int, int]]]:
-        """A solver holding `model` in `encoding`, and which variable is which cell."""
+    def _loaded(self, model: ConstraintModel, encoding: str,
+                number: Mapping[Var, int] | None = None) -> tuple[Solver, dict[int, tuple[int, int]]]:
+        """A solver holding `model` in `encoding`, cells numbered by `number`, and which
+        variable is which cell."""
         name = self.solver_name or SOLVERS[NATIVE if encoding == NATIVE else "cnf"]
         if encoding == NATIVE:
             solver = Solver(name=name)
             try:
-                cell_of = self._native(model, solver, name)
+                cell_of = self._native(model, solver, name, number)
             except Unsupported:
                 solver.delete()
                 raise
         else:
-            formula, cell_of = self._cnf(model, encoding)
+            formula, cell_of = self._cnf(model, encoding, number)
             solver = Solver(name=name, bootstrap_with=formula.clauses)
         self.stats["solver"] = name
         return solver, cell_of
@@ -175,8 +185,9 @@ class Sat(Backend):
                    *, greedy: bool = False) -> Iterator[Placement]:
         """Every solution by blocking clauses. `greedy` sets every cell's phase to "a piece here",
         so each decision places a piece and propagation clears its lines (one 1000-queens
-        solution: 483 k decisions instead of 2.8 M with the solvers' default phase "empty")."""
-        solver, cell_of = self._loaded(model, encoding)
+        solution: 483 k decisions instead of 2.8 M with the solvers' default phase "empty"), and
+        numbers the cells by `seeded_numbering`, which the solver's first decisions follow."""
+        solver, cell_of = self._loaded(model, encoding, seeded_numbering(model, 1) if greedy else None)
         if greedy:
             solver.set_phases(list(cell_of))
         sliced = self.stats["solver"] in SLICED
@@ -227,7 +238,12 @@ class Sat(Backend):
         return next(iter(self._enumerate(model, deadline, self.encoding or NATIVE, greedy=True)), None)
 
 
-def lex_clauses(model: ConstraintModel, var: dict[Cell, int], top: int) -> tuple[list[list[int]], int]:
+def _variables(model: ConstraintModel, number: Mapping[Var, int] | None) -> Mapping[Var, int]:
+    """Each cell's variable: number[c] (numbered from 1), or the cells in the model's order."""
+    return plain_numbering(model, 1) if number is None else number
+
+
+def lex_clauses(model: ConstraintModel, var: Mapping[Var, int], top: int) -> tuple[list[list[int]], int]:
     """The model's lex chains in CNF, and the new top variable: per pair (a_i, b_i) of a chain,
     with e_i "equal so far" (e_1 true, no variable): e_i -> a_i or not b_i, and e_i and not
     a_i -> e_(i+1), e_i and b_i -> e_(i+1) (Aloul et al.'s three clauses). An e may be true when

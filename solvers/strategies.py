@@ -88,7 +88,7 @@ class Search(Strategy):
                 own = own.copy()
                 own["counter"] = "simple"
             return count(subject.puzzle, self.backend, time_limit=time_limit, split=False, symmetry=symmetry, **own)
-        return solve(subject.puzzle, self.backend, time_limit=time_limit, **own)
+        return solve(subject.puzzle, self.backend, time_limit=time_limit, model=subject.model, **own)
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,7 @@
-"""Every kernel of the fast counter this CPU runs, forced one by one: exact counts (OEIS A000170,
-A002562), the same classes and nodes per subproblem as the scalar kernel, and a clear refusal
-of the kernels it cannot run, in Python and on the command line (`queens info`, exit 2)."""
+"""Every kernel of the fast counter this CPU runs, forced one by one, and the scalar kernel's
+baseline build: exact counts (OEIS A000170, A002562), the same classes and nodes per subproblem
+as the scalar kernel, and a clear refusal of the kernels it cannot run, in Python and on the
+command line (`queens info`, exit 2)."""
 
 from __future__ import annotations
 
@@ -39,7 +40,17 @@ def test_the_environment_forces_a_kernel(kernel: str, monkeypatch: pytest.Monkey
     assert count_classes(12).total == reference.term("A000170", 12)
 
 
-@pytest.mark.parametrize("kernel", RUNNABLE)
+def test_the_scalar_kernels_baseline_build_counts_exactly(reference) -> None:
+    """`scalar` runs its BMI1/BMI2 build where the CPU has them (SCALAR_BUILD); its baseline
+    build, what other CPUs run, is checked here on any CPU."""
+    for n in range(4, 15):
+        counted = _fast.count(n, subproblems(n), kernel="scalar-baseline")
+        c2, c4, c8, _ = (sum(column) for column in zip(*counted, strict=True))
+        assert (n, 2 * c2 + 4 * c4 + 8 * c8) == (n, reference.term("A000170", n))
+        assert (n, c2 + c4 + c8) == (n, reference.term("A002562", n))
+
+
+@pytest.mark.parametrize("kernel", [*RUNNABLE, "scalar-baseline"])
 def test_each_kernel_walks_the_scalar_tree(kernel: str) -> None:
     """Same classes and same nodes per subproblem: the lanes visit exactly the scalar search's nodes."""
     keys = subproblems(13)
@@ -75,6 +86,7 @@ def test_info_says_which_kernel_runs_and_why() -> None:
     assert lines["kernel"].strip() == _fast.BEST
     assert lines["why"].strip().startswith("auto: the best of")
     assert lines["CPU features seen"].split() == _fast.FEATURES.split() or not _fast.FEATURES
+    assert lines["scalar kernel's build"].strip() == _fast.SCALAR_BUILD in ("baseline", "bmi1+bmi2")
 
 
 @pytest.mark.parametrize("kernel", RUNNABLE)

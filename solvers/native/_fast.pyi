@@ -3,6 +3,7 @@ from collections.abc import Sequence
 
 BEST: str
 FEATURES: str
+SCALAR_BUILD: str
 KERNELS: tuple[str, ...]
 SUPPORTED: tuple[str, ...]
 MAX_N: int

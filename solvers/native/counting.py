@@ -129,8 +129,8 @@ def count_classes(n: int, *, threads: int | None = None, ledger: Ledger | None =
             stop[0] = 1  # queued batches return at once; the pool's exit then joins quickly
 
 
-Counted = tuple[str, Classes, int]
-"""A finished subproblem: its key, its classes, the nodes its search visited."""
+Counted = tuple[tuple[int, ...], Classes, int]
+"""A finished subproblem: its columns, its classes, the nodes its search visited."""
 
 
 def run_subproblems(n: int, executor: Executor, *, workers: int, ledger: Ledger | None, resume: bool,
@@ -146,8 +146,11 @@ def run_subproblems(n: int, executor: Executor, *, workers: int, ledger: Ledger 
         return SymmetryClasses(0, 0, 0, whole_board=1) if n == 1 else NO_SOLUTIONS
     keys = subproblems(n)
     done = ledger.finished(n, KERNEL_VERSION) if ledger is not None and resume else {}
-    total = _sum(done[subproblem_key(key)] for key in keys if subproblem_key(key) in done)
-    todo = [key for key in keys if subproblem_key(key) not in done]
+    total, todo = NO_SOLUTIONS, keys
+    if done:  # (naming thousands of keys costs the main thread CPU that two workers want)
+        named = [(key, subproblem_key(key)) for key in keys]
+        total = _sum(done[name] for _, name in named if name in done)
+        todo = [key for key, name in named if name not in done]
     stats.update(subproblems=len(keys), resumed=len(keys) - len(todo), nodes=0)
     finished = len(keys) - len(todo)
     if progress:
@@ -167,7 +170,7 @@ def run_subproblems(n: int, executor: Executor, *, workers: int, ledger: Ledger 
         nodes += sum(searched for *_, searched in results)
         stats["nodes"] = nodes
         if ledger is not None:
-            ledger.record(n, KERNEL_VERSION, [(key, classes) for key, classes, _ in results])
+            ledger.record(n, KERNEL_VERSION, [(subproblem_key(key), classes) for key, classes, _ in results])
 
     try:
         while pending and (deadline is None or time.monotonic() < deadline):
@@ -192,7 +195,7 @@ def _finished(ready: set[Batch], pending: dict[Batch, list[tuple[int, ...]]]) ->
     results: list[Counted] = []
     for future in ready:
         batch = pending.pop(future)
-        results += [(subproblem_key(key), (c2, c4, c8), nodes)
+        results += [(key, (c2, c4, c8), nodes)
                     for key, counted in zip(batch, future.result(), strict=True) if counted is not None
                     for c2, c4, c8, nodes in [counted]]
     return results
@@ -220,10 +223,10 @@ def batches(keys: list[tuple[int, ...]], workers: int) -> list[list[tuple[int, .
 
 
 def _sum(counts: Iterable[Classes]) -> SymmetryClasses:
-    total = NO_SOLUTIONS
+    quarter = half = asymmetric = 0
     for c2, c4, c8 in counts:
-        total += SymmetryClasses(c2, c4, c8)
-    return total
+        quarter, half, asymmetric = quarter + c2, half + c4, asymmetric + c8
+    return SymmetryClasses(quarter, half, asymmetric)
 
 
 def _check_size(n: int) -> None:

@@ -323,74 +323,96 @@ static void lane_leaf(Classes *out, int n, uint32_t b1, uint32_t b2, const uint3
 
 /* Count the leaves under a task (a valid prefix), adding them to `out`.
  *
- * The cost of a depth-first search is mostly the CPU's wrong guesses at its branches, so the
- * loop keeps one hard-to-guess branch per queen placed: does the new row have a candidate?
- * Saving a row that has siblings left, and going back to the nearest saved row when a row runs
- * out, are selects rather than branches. The last row is entered like any other (its rule
- * leaves one column at most, and no row comes after it), so the test for a leaf is made only
- * at the dead ends, where it is almost always false. The diagonal masks are not cut to the
- * board (the row rules are), which keeps one more value out of the loop's registers. */
-static void scalar_task(const Prefix *t, int n, Classes *out) {
-    Branch b;
-    branch_of(t, n, &b);
+ * A depth-first search pays mostly for the CPU's wrong guesses at its branches and for the
+ * work on the path from one queen to the next, so the loop keeps both short:
+ *   - one hard-to-guess branch per queen placed: does the next row keep a column? The next
+ *     row's free columns before this row's queen (`p`) are worked out once per row, on the way
+ *     down, so a queen costs only `p` less the three columns it attacks there;
+ *   - a row is saved on the way down only when it has siblings left, so a row that runs out
+ *     goes back to the nearest saved row in one step (and a task with no saved row is done);
+ *   - row b2's rule is applied once, on entering row b2 (a row it leaves empty runs out at
+ *     once, having placed no queen, so the nodes are the lanes' nodes all the same); the
+ *     corner branch, which has no such rule and no leaf to classify, has its own copy of the
+ *     loop (`corner` is a constant at each call);
+ *   - the last row is entered like any other (its rule leaves one column at most, and no row
+ *     comes after it), so the test for a leaf is made only at the dead ends.
+ * The diagonal masks are not cut to the board (the row rules are). */
+static inline __attribute__((always_inline)) void scalar_search(const Prefix *t, int n, Classes *out,
+                                                                const Branch *branch, const int corner) {
+    const Branch b = *branch;
     uint32_t rows[MAX_N + 1];    /* the rules that do not depend on the columns taken; none past the last row */
     for (int y = 0; y < n; y++) rows[y] = allowed(&b, y, b.mask);
     rows[n] = 0;
     uint32_t row[MAX_N];         /* each row's queen, as a bit: columns are needed only at the leaves */
     for (int y = 0; y < t->depth; y++) row[y] = 1u << t->col[y];
-    const int corner = b.b2 < 0, last = n - 1;
-    /* the saved rows, one array per field: GCC would pack a struct's fields into one vector
-     * store, which costs more than the plain ones. Zeroed because the select below reads the
-     * slot at `sp` on every dead end, also when it keeps the current row and nothing was saved
-     * there yet. */
-    uint32_t save_avail[MAX_N] = {0}, save_c[MAX_N] = {0}, save_l[MAX_N] = {0}, save_r[MAX_N] = {0};
-    int save_y[MAX_N] = {0};
-    uint32_t sp = 0, c, l, r;
-    int y = t->depth;
+    const long last = n - 1, b2 = corner ? -1 : b.b2;
+    uint32_t save_avail[MAX_N], save_c[MAX_N], save_l[MAX_N], save_r[MAX_N], save_p[MAX_N];
+    long save_y[MAX_N];
+    long sp = 0, y = t->depth;
+    uint32_t c, l, r;
     prefix_state(t, b.mask, &c, &l, &r);
-    uint32_t avail = allowed(&b, y, c) & ~(c | l | r);
+    uint32_t avail = allowed(&b, (int)y, c) & ~(c | l | r);
+    uint32_t p = rows[y + 1] & ~(c | l << 1 | r >> 1);
     u64 nodes = 0, asymmetric = 0;
-    while (avail) {
+    if (!avail) return;
+    for (;;) {
         uint32_t bit = avail & -avail;
-        avail ^= bit;
+        avail &= avail - 1;
         nodes++;
-        row[y] = bit;
-        uint32_t nc = c | bit, nl = (l | bit) << 1, nr = (r | bit) >> 1;
-        uint32_t next = rows[y + 1] & ~(nc | nl | nr);
-        if (y + 1 == b.b2) next &= b.need[sides(nc, n)];
+        uint32_t next = p & ~(bit * 7 >> 1);     /* bit and its two neighbours */
         if (next) {             /* down, saving this row if it has siblings left */
-            save_avail[sp] = avail; save_c[sp] = c; save_l[sp] = l; save_r[sp] = r; save_y[sp] = y;
+            row[y] = bit;
+            save_avail[sp] = avail; save_c[sp] = c; save_l[sp] = l; save_r[sp] = r; save_p[sp] = p; save_y[sp] = y;
             sp += avail != 0;
-            c = nc; l = nl; r = nr; avail = next; y++;
+            c |= bit; l = (l | bit) << 1; r = (r | bit) >> 1; y++;
+            p = rows[y + 1] & ~(c | l << 1 | r >> 1);
+            avail = next;
+            if (!corner && __builtin_expect(y == b2, 0)) {
+                avail &= b.need[sides(c, n)];
+                if (!avail) goto row_out;
+            }
             continue;
         }
         if (__builtin_expect(y == last, 0)) {      /* a queen in the last row: a leaf */
-            if (corner || plainly_asymmetric(row[b.b1], row[b.b2], bit, b.b2, n)) asymmetric++;
+            if (corner || plainly_asymmetric(row[b.b1], row[b2], bit, (int)b2, n)) asymmetric++;
             else {
                 int q[MAX_N];
+                row[last] = bit;
                 for (int i = 0; i < n; i++) q[i] = __builtin_ctz(row[i]);
                 tally(out, classify(q, n));
             }
         }
-        /* the row is out: take up the nearest saved row (none left: the task is done) */
-        uint32_t done = -(uint32_t)(avail == 0);     /* all ones when the row is out: sp steps back one */
-        if (__builtin_expect(done & (sp == 0), 0)) break;
-        sp += done;
-        avail ^= (avail ^ save_avail[sp]) & done;
-        c ^= (c ^ save_c[sp]) & done;
-        l ^= (l ^ save_l[sp]) & done;
-        r ^= (r ^ save_r[sp]) & done;
-        y ^= (y ^ save_y[sp]) & (int)done;
+        if (avail) continue;
+    row_out:                    /* take up the nearest saved row; none left: the task is done */
+        if (!sp) break;
+        sp--;
+        avail = save_avail[sp]; c = save_c[sp]; l = save_l[sp]; r = save_r[sp]; p = save_p[sp]; y = save_y[sp];
     }
     out->nodes += nodes;
     out->c8 += asymmetric;
 }
 
-static int run_scalar(Work *w) {
+/* The scalar kernel is compiled twice on x86-64: for any CPU, and with BMI1 and BMI2 (blsi,
+ * blsr, andn, shlx: a shorter loop), which run_scalar takes when the CPU has them. */
+#define SCALAR_TASK(name, target)                                                          \
+    target static void name(const Prefix *t, int n, Classes *out) {                        \
+        Branch b;                                                                          \
+        branch_of(t, n, &b);                                                               \
+        if (b.b2 < 0) scalar_search(t, n, out, &b, 1);                                     \
+        else scalar_search(t, n, out, &b, 0);                                              \
+    }
+SCALAR_TASK(scalar_task, )
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+SCALAR_TASK(scalar_task_bmi, __attribute__((target("bmi,bmi2"))))
+#endif
+
+typedef void ScalarTask(const Prefix *t, int n, Classes *out);
+
+static int run_scalar(Work *w, ScalarTask *task_fn) {
     Prefix task;
     long sub;
     while (!stop_requested(w) && next_task(w, &task, &sub)) {
-        scalar_task(&task, w->n, &w->counts[sub]);
+        task_fn(&task, w->n, &w->counts[sub]);
         w->pending[sub]--;
     }
     return 0;
@@ -470,12 +492,21 @@ const char *fq_cpu_features(void) {
     }
     return seen;
 }
+
+/* The scalar kernel's build for this CPU. */
+static ScalarTask *best_scalar(void) { return cpu_has("bmi") && cpu_has("bmi2") ? scalar_task_bmi : scalar_task; }
+
+const char *fq_scalar_build(void) { return best_scalar() == scalar_task ? "baseline" : "bmi1+bmi2"; }
 #elif defined(HAVE_NEON)
 int fq_kernel_supported(FqKernel k) { return k == FQ_SCALAR || k == FQ_NEON; }   /* AArch64 always has NEON */
 const char *fq_cpu_features(void) { return "asimd"; }
 #else
 int fq_kernel_supported(FqKernel k) { return k == FQ_SCALAR; }
 const char *fq_cpu_features(void) { return ""; }
+#endif
+#ifndef HAVE_X86
+static ScalarTask *best_scalar(void) { return scalar_task; }
+const char *fq_scalar_build(void) { return "baseline"; }
 #endif
 
 int fq_kernel_compiled(FqKernel k) {
@@ -510,7 +541,8 @@ static int run_kernel(Work *w, FqKernel k) {
 #ifdef HAVE_NEON
     case FQ_NEON: return run_neon(w);
 #endif
-    default: return run_scalar(w);
+    case FQ_SCALAR_BASELINE: return run_scalar(w, scalar_task);
+    default: return run_scalar(w, best_scalar());
     }
 }
 
@@ -529,7 +561,7 @@ int fq_count(int n, const Prefix *subs, long nsubs, FqKernel k, const volatile c
     if (!w.pending) return -1;
     w.task_depth = task_depth(n, subs[0].depth);
     walker_start(&w.walker, &subs[0], n, w.task_depth);
-    int status = fq_kernel_supported(k) ? run_kernel(&w, k) : run_scalar(&w);
+    int status = fq_kernel_supported(k) || k == FQ_SCALAR_BASELINE ? run_kernel(&w, k) : run_scalar(&w, best_scalar());
     for (long i = 0; i < nsubs; i++) finished[i] = w.cut[i] && w.pending[i] == 0;
     free(w.pending);
     return status;

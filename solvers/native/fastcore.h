@@ -19,6 +19,10 @@ typedef struct { int depth; uint8_t col[FQ_MAX_N]; } FqPrefix;
 /* The kernels compiled into this binary, in order of preference (best last). */
 typedef enum { FQ_SCALAR, FQ_SSE2, FQ_NEON, FQ_AVX2, FQ_AVX512, FQ_KERNELS } FqKernel;
 
+/* Not a kernel of its own: the scalar kernel in its baseline build, whatever the CPU has, so
+ * that tests check that build too on a CPU where `scalar` runs another (fq_scalar_build). */
+#define FQ_SCALAR_BASELINE ((FqKernel)FQ_KERNELS)
+
 extern const char *const fq_kernel_names[FQ_KERNELS];
 
 /* Whether kernel k is in this binary (x86-64: scalar, sse2, avx2, avx512; AArch64: scalar, neon). */
@@ -26,6 +30,10 @@ int fq_kernel_compiled(FqKernel k);
 
 /* Whether kernel k is in this binary and the CPU can run it. */
 int fq_kernel_supported(FqKernel k);
+
+/* Which build of the scalar kernel this CPU runs: "bmi1+bmi2" (x86-64 with BMI1 and BMI2) or
+ * "baseline" (any CPU of the architecture). */
+const char *fq_scalar_build(void);
 
 /* The best kernel the CPU can run: what 'auto' means. */
 FqKernel fq_best_kernel(void);
@@ -43,9 +51,10 @@ long fq_subproblems(int n, int depth, FqPrefix *out, long cap);
 /* Whether `p` is a subproblem the search can start from (2 <= depth <= n-2, canonical). */
 int fq_prefix_valid(const FqPrefix *p, int n);
 
-/* Count the subproblems `subs` (all of one depth, all valid) with kernel k, adding each one's
- * classes to counts[i] and setting finished[i] when it is counted to the end. A nonzero byte
- * at `stop` (may be NULL) makes the count return early, leaving some unfinished. Returns 0, or
+/* Count the subproblems `subs` (all of one depth, all valid) with kernel k (or
+ * FQ_SCALAR_BASELINE), adding each one's classes to counts[i] and setting finished[i] when it
+ * is counted to the end. A nonzero byte at `stop` (may be NULL) makes the count return early,
+ * leaving some unfinished. Returns 0, or
  * -1 when memory ran out (nothing counted). Thread-safe: callers may run several at once.
  * Ask fq_kernel_supported first: a kernel the CPU lacks is not run (it would stop the process
  * on an illegal instruction); the scalar kernel counts instead. */

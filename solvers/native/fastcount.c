@@ -105,11 +105,13 @@ fail:
     return -1;
 }
 
-/* The kernel a caller names: 'auto' (the best this CPU runs), a kernel's name, or 'vector'
- * (the AVX-512 lanes, the name this module used before there were several); -1 with an
- * exception when this binary or this CPU cannot run it. */
+/* The kernel a caller names: 'auto' (the best this CPU runs), a kernel's name, 'vector'
+ * (the AVX-512 lanes, the name this module used before there were several) or
+ * 'scalar-baseline' (the scalar kernel's baseline build, for tests); -1 with an exception when
+ * this binary or this CPU cannot run it. */
 static int kernel_of(const char *name) {
     if (!strcmp(name, "auto")) return fq_best_kernel();
+    if (!strcmp(name, "scalar-baseline")) return FQ_SCALAR_BASELINE;
     int k = fq_kernel_index(strcmp(name, "vector") ? name : "avx512");
     if (k < 0) {
         PyErr_Format(PyExc_ValueError, "kernel must be 'auto' or one of scalar, sse2, avx2, avx512, neon; got '%s'",
@@ -183,7 +185,8 @@ static PyMethodDef methods[] = {
     {"count", (PyCFunction)(void (*)(void))py_count, METH_VARARGS | METH_KEYWORDS,
      "count(n, subproblems, kernel='auto', stop=None) -> per subproblem (C2, C4, C8, nodes), or None if it was\n"
      "stopped before finishing (a nonzero first byte of the `stop` buffer stops the count early).\n"
-     "kernel: 'auto' (the best this CPU runs) or a name in KERNELS (SUPPORTED: this CPU's). Runs without the GIL."},
+     "kernel: 'auto' (the best this CPU runs), a name in KERNELS (SUPPORTED: this CPU's) or 'scalar-baseline'\n"
+     "(the scalar kernel's baseline build, whatever SCALAR_BUILD is). Runs without the GIL."},
     {NULL}
 };
 
@@ -208,13 +211,15 @@ static PyObject *kernel_names(int (*keep)(FqKernel)) {
 }
 
 /* Module constants: MAX_N, VERSION; KERNELS (in this binary), SUPPORTED (this CPU runs them),
- * BEST (what 'auto' runs), FEATURES (the CPU features the dispatcher saw), VECTOR (AVX-512). */
+ * BEST (what 'auto' runs), FEATURES (the CPU features the dispatcher saw), SCALAR_BUILD (the
+ * scalar kernel's build this CPU runs), VECTOR (AVX-512). */
 static int add_constants(PyObject *m) {
     PyObject *compiled = kernel_names(fq_kernel_compiled), *supported = kernel_names(fq_kernel_supported);
     int failed = PyModule_AddIntConstant(m, "MAX_N", MAX_N) < 0 || PyModule_AddIntConstant(m, "VERSION", FQ_VERSION) < 0
         || PyModule_AddObjectRef(m, "KERNELS", compiled) < 0 || PyModule_AddObjectRef(m, "SUPPORTED", supported) < 0
         || PyModule_AddStringConstant(m, "BEST", fq_kernel_names[fq_best_kernel()]) < 0
         || PyModule_AddStringConstant(m, "FEATURES", fq_cpu_features()) < 0
+        || PyModule_AddStringConstant(m, "SCALAR_BUILD", fq_scalar_build()) < 0
         || PyModule_AddObjectRef(m, "VECTOR", fq_kernel_supported(FQ_AVX512) ? Py_True : Py_False) < 0;
     Py_XDECREF(compiled);
     Py_XDECREF(supported);

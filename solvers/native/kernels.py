@@ -1,10 +1,11 @@
 """Which kernel of the fast counter runs, and why.
 
 The fast counter (fastcore.c) is compiled once per instruction set into one portable binary:
-`scalar` everywhere, `sse2`, `avx2` and `avx512` on x86-64, `neon` on AArch64. At import it
-asks the CPU which it may run and picks the best (`auto`). `QUEENS_KERNEL=<name>` forces one,
-so each can be tested and benchmarked on one machine; a name the CPU cannot run is refused
-with one clear error, never a silent fallback.
+`scalar` everywhere, `sse2`, `avx2` and `avx512` on x86-64, `neon` on AArch64; `scalar` itself
+has two builds on x86-64, the baseline one and one with BMI1 and BMI2, and runs the one the CPU
+has (`SCALAR_BUILD`). At import it asks the CPU which it may run and picks the best (`auto`).
+`QUEENS_KERNEL=<name>` forces one, so each can be tested and benchmarked on one machine; a name
+the CPU cannot run is refused with one clear error, never a silent fallback.
 
 >>> choose_kernel("scalar").name
 'scalar'
@@ -41,6 +42,8 @@ class KernelChoice:
     features: tuple[str, ...]
     compiled: tuple[str, ...]
     supported: tuple[str, ...]
+    scalar_build: str
+    """The scalar kernel's build this CPU runs: 'bmi1+bmi2' (x86-64 with BMI1 and BMI2) or 'baseline'."""
 
     @property
     def forced(self) -> bool:
@@ -75,4 +78,5 @@ def choose_kernel(requested: str = "auto") -> KernelChoice:
 
 def _choice(name: str, chosen_by: str) -> KernelChoice:
     return KernelChoice(name=name, chosen_by=chosen_by, features=tuple(_fast.FEATURES.split()),
-                        compiled=tuple(_fast.KERNELS), supported=tuple(_fast.SUPPORTED))
+                        compiled=tuple(_fast.KERNELS), supported=tuple(_fast.SUPPORTED),
+                        scalar_build=_fast.SCALAR_BUILD)

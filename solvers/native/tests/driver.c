@@ -2,7 +2,8 @@
  * with any C compiler for any target, which is how `make test-cross` checks the NEON and scalar
  * kernels on AArch64 under qemu-aarch64.
  *
- *   driver check [N]          every kernel this CPU runs, n = 1..N (default 12): all solutions
+ *   driver check [N]          every kernel this CPU runs and the scalar kernel's baseline build
+ *                             ("baseline"), n = 1..N (default 12): all solutions
  *                             against this file's own plain brute force, the D4 classes against
  *                             the OEIS terms written below; exit 1 on any difference
  *   driver count N [KERNEL]   Q(N) with one kernel (default: the best), and the seconds taken
@@ -55,9 +56,10 @@ static int classes(int n, FqKernel k, FqClasses *sum) {
 static int check(int largest) {
     int failures = 0;
     printf("CPU features: %s\n", fq_cpu_features()[0] ? fq_cpu_features() : "(none asked)");
-    printf("%-7s %3s %12s %12s %10s %10s  %s\n", "kernel", "n", "solutions", "brute force", "D4 unique", "A002562", "");
-    for (int k = 0; k < FQ_KERNELS; k++) {
-        if (!fq_kernel_supported((FqKernel)k)) continue;
+    printf("%-8s %3s %12s %12s %10s %10s  %s\n", "kernel", "n", "solutions", "brute force", "D4 unique", "A002562", "");
+    for (int k = 0; k <= FQ_KERNELS; k++) {     /* FQ_KERNELS: the scalar kernel's baseline build */
+        if (k < FQ_KERNELS && !fq_kernel_supported((FqKernel)k)) continue;
+        const char *name = k < FQ_KERNELS ? fq_kernel_names[k] : "baseline";
         for (int n = 1; n <= largest; n++) {
             FqClasses sum;
             int lone = classes(n, (FqKernel)k, &sum);
@@ -66,7 +68,7 @@ static int check(int largest) {
             unsigned long long expected = brute(n, 0, 0, 0, 0);
             int ok = total == expected && unique == A002562[n - 1];
             failures += !ok;
-            printf("%-7s %3d %12llu %12llu %10llu %10llu  %s\n", fq_kernel_names[k], n, total, expected, unique,
+            printf("%-8s %3d %12llu %12llu %10llu %10llu  %s\n", name, n, total, expected, unique,
                    A002562[n - 1], ok ? "ok" : "DIFFERENT");
         }
     }
