@@ -105,6 +105,8 @@ class Sat(Backend):
             cnf.append([var[c] for c in cover])
         for c in model.fixed:
             cnf.append([var[c]])
+        lex, top = lex_clauses(model, var, top)
+        cnf.extend(lex)
         if model.size is not None and not model.size_implied:
             part = CardEnc.equals(lits=list(var.values()), bound=model.size, top_id=top,
                                   encoding=EncType.totalizer)
@@ -146,7 +148,10 @@ class Sat(Backend):
             solver.add_clause([var[c] for c in cover])
         for c in model.fixed:
             solver.add_clause([var[c]])
-        clauses += len(model.covers) + len(model.fixed)
+        lex, _ = lex_clauses(model, var, len(var))
+        for clause in lex:
+            solver.add_clause(clause)
+        clauses += len(model.covers) + len(model.fixed) + len(lex)
         if model.size is not None and not model.size_implied:
             solver.add_atmost(list(var.values()), model.size)
             solver.add_atmost([-v for v in var.values()], len(var) - model.size)  # at least size
@@ -191,7 +196,7 @@ class Sat(Backend):
             blocks = 0
             try:
                 while self._solve(solver, deadline, blocks, sliced):
-                    chosen = [v for v in solver.get_model() if 0 < v and v in cell_of]
+                    chosen = [v for v in solver.get_model()[:len(cell_of)] if v > 0]  # cells are 1..N
                     yield tuple(sorted(cell_of[v] for v in chosen))
                     if model.size is not None:  # all solutions have the same size: block the set
                         solver.add_clause([-v for v in chosen])
@@ -236,6 +241,26 @@ class Sat(Backend):
 def _variables(model: ConstraintModel, number: Mapping[Var, int] | None) -> Mapping[Var, int]:
     """Each cell's variable: number[c] (numbered from 1), or the cells in the model's order."""
     return plain_numbering(model, 1) if number is None else number
+
+
+def lex_clauses(model: ConstraintModel, var: Mapping[Var, int], top: int) -> tuple[list[list[int]], int]:
+    """The model's lex chains in CNF, and the new top variable: per pair (a_i, b_i) of a chain,
+    with e_i "equal so far" (e_1 true, no variable): e_i -> a_i or not b_i, and e_i and not
+    a_i -> e_(i+1), e_i and b_i -> e_(i+1) (Aloul et al.'s three clauses). An e may be true when
+    the prefix differs: it then only asks more, and enumeration blocks cell variables only."""
+    clauses: list[list[int]] = []
+    chains = model.lex.chains if model.lex else ()
+    for chain in chains:
+        equal: int | None = None
+        for i, (a, b) in enumerate(chain):
+            when: list[int] = [] if equal is None else [-equal]
+            clauses.append([*when, var[a], -var[b]])
+            if i == len(chain) - 1:
+                break
+            top += 1
+            clauses += [[*when, var[a], top], [*when, -var[b], top]]
+            equal = top
+    return clauses, top
 
 
 def _alarm(solver: Solver, deadline: float | None) -> threading.Timer | None:
