@@ -3,16 +3,21 @@
 The group is found, not declared: a transform belongs to it when it maps the model's cells,
 lines, covers and fixed cells onto themselves. So a completion puzzle with an off-centre queen
 gets a smaller group automatically, and no family has to state its symmetries by hand.
+
+Counting uses the group to look at one solution per symmetry class: `lex_leader` adds to the
+model the constraints "the cells, read in board order, are lexicographically at least their image
+under every symmetry" (X >=lex sigma(X), a piece above an empty cell), so a backend that compiles
+them enumerates only each class's leader, and `Orbits` says how many solutions each stands for.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import partial
 from itertools import permutations, product
 
-from queens.models.ir import ConstraintModel, Var
+from queens.models.ir import ConstraintModel, LexChain, Var
 from queens.models.pieces import Cell
 
 
@@ -23,6 +28,10 @@ class Transform:
 
     def __call__(self, cell: Cell, rows: int, cols: int) -> Cell:
         return self.apply(cell, rows, cols)
+
+    def __reduce__(self) -> tuple[Callable[[str], Transform], tuple[str]]:
+        """Pickled by name (its function is a lambda): the split hands a group to its processes."""
+        return transform_named, (self.name,)
 
 
 _RECTANGLE = (
@@ -37,6 +46,10 @@ _SQUARE_ONLY = (
     Transform("transpose", lambda p, n, m: (p[1], p[0])),
     Transform("anti-transpose", lambda p, n, m: (n - 1 - p[1], n - 1 - p[0])),
 )
+
+
+def transform_named(name: str) -> Transform:
+    return next(t for t in _RECTANGLE + _SQUARE_ONLY if t.name == name)
 
 
 def board_transforms(rows: int, cols: int) -> tuple[Transform, ...]:
@@ -57,6 +70,67 @@ def symmetry_group(model: ConstraintModel) -> tuple[Transform, ...]:
         )
     reference = signature(_RECTANGLE[0])
     return tuple(t for t in board_transforms(model.rows, model.cols) if signature(t) == reference)
+
+
+def lex_leader(model: ConstraintModel, group: Iterable[Transform]) -> ConstraintModel:
+    """`model` with one lex chain per non-identity symmetry in `group`: its solutions are the
+    leaders of their classes, the solution whose cells, sorted in `model.cells` order, come first.
+
+    Chain for sigma: the pairs (c, sigma(c)) for c in `model.cells` order (x >=lex sigma^-1(x);
+    the group holds every inverse, so all together they say x >=lex sigma(x) for every sigma),
+    less the pairs already equal whenever all earlier pairs are (a fixed point, or a pair of
+    cells an earlier equality ties together): those can never be the first to differ.
+
+    >>> from queens.models import NQueens, lower
+    >>> [len(chain) for chain in lex_leader(lower(NQueens(4)), symmetry_group(lower(NQueens(4)))).lex]
+    [8, 8, 8, 12, 12, 6, 6]
+    """
+    chains: list[LexChain] = []
+    for t in group:
+        tied: dict[Var, Var] = {}
+
+        def root(cell: Var) -> Var:
+            while tied.get(cell, cell) != cell:
+                cell = tied[cell]
+            return cell
+        pairs = []
+        for cell in model.cells:
+            image = t(cell, model.rows, model.cols)
+            a, b = root(cell), root(image)
+            if a != b:
+                pairs.append((cell, image))
+                tied[a] = b
+        if pairs:
+            chains.append(tuple(pairs))
+    return replace(model, lex=tuple(chains))
+
+
+class Orbits:
+    """Which solution leads its symmetry class under `group` (the one `lex_leader` keeps), and
+    how many solutions that class holds: |group| / |the symmetries that map the solution to itself|.
+
+    >>> from queens.models import NQueens, lower
+    >>> orbits = Orbits(lower(NQueens(5)), symmetry_group(lower(NQueens(5))))
+    >>> orbits.size(((0, 0), (1, 2), (2, 4), (3, 1), (4, 3))), orbits.size(((0, 1), (1, 3), (2, 0), (3, 2), (4, 4)))
+    (8, None)
+    """
+
+    def __init__(self, model: ConstraintModel, group: Iterable[Transform]) -> None:
+        position = {cell: i for i, cell in enumerate(model.cells)}
+        self.images = [{cell: position[t(cell, model.rows, model.cols)] for cell in model.cells} for t in group]
+        self.position = position
+
+    def size(self, placement: Iterable[Var]) -> int | None:
+        """The size of the placement's class, or None when the placement does not lead it."""
+        cells = list(placement)
+        own = sorted(self.position[c] for c in cells)
+        same = 0
+        for image in self.images:
+            moved = sorted(image[c] for c in cells)
+            if moved < own:
+                return None
+            same += moved == own
+        return len(self.images) // same
 
 
 Mapping = Callable[[Var], Var]
@@ -124,20 +198,3 @@ def canonical_armies(placement: Iterable[Var], group: list[Mapping]) -> tuple[Va
     cells = list(placement)
     return min(tuple(sorted(mapping(c) for c in cells)) for mapping in group)
 
-
-def lex_leader_pairs(model: ConstraintModel) -> list[list[tuple[Var, Var]]]:
-    """For each symmetry of `model` but the identity, the cells in `model.cells` order paired
-    with their images (cells the transform keeps in place left out): what a lex-leader
-    constraint compares. A solver that keeps only solutions no symmetry makes lexicographically
-    larger (x >=lex x o t for every t) keeps one of each symmetry class, so a "yes or no" or an
-    optimisation question loses nothing and searches up to |group| times less.
-
-    >>> from queens.models import lower
-    >>> from queens.models.families import of_size
-    >>> pairs = lex_leader_pairs(lower(of_size("domination", 3)))
-    >>> len(pairs), pairs[0][:2]
-    (7, [((0, 0), (2, 2)), ((0, 1), (2, 1))])
-    """
-    group = [t for t in symmetry_group(model) if t.name != "identity"]
-    return [[(c, t(c, model.rows, model.cols)) for c in model.cells if t(c, model.rows, model.cols) != c]
-            for t in group]

@@ -12,10 +12,13 @@ own rules, and the time limit is turned into one deadline for the backend to hon
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
 from typing import Unpack
 
-from queens.models import BackendError, ConstraintModel, Placement, Puzzle, TimeLimit, Unsupported, lower, verify
+from queens.models import (BackendError, ConstraintModel, Placement, Puzzle, TimeLimit, Unsupported, lower,
+                           symmetry_group, verify)
+from queens.models.symmetry import Orbits, Transform, lex_leader
 from queens.solvers.backend import Backend, Task, deadline_after
 from queens.solvers.options import SearchOptions
 from queens.solvers.registry import get_backend
@@ -67,14 +70,20 @@ def solutions(puzzle: Puzzle, backend: str = "cpsat", *, time_limit: float | Non
 
 
 def count(puzzle: Puzzle, backend: str = "cpsat", *, time_limit: float | None = None,
-          split: bool | None = None, processes: int | None = None, **options: Unpack[SearchOptions]) -> Result:
+          split: bool | None = None, processes: int | None = None, symmetry: bool = True,
+          group: Sequence[Transform] | None = None, **options: Unpack[SearchOptions]) -> Result:
     """The number of solutions (of optimal ones, when the puzzle minimises).
 
     Backends that can count without enumerating (native) do so; the others enumerate, and
-    every solution they find is verified and checked to be new. `split=True` counts by
-    decomposition in `processes` processes (solvers/split.py: first row fixed, symmetric
-    subproblems counted once), each subproblem through this same function. The default,
-    None, splits for enumerating backends from `AUTO_SPLIT_CELLS` up.
+    every solution they find is verified and checked to be new. With `symmetry` (the default)
+    they enumerate one solution per class under the puzzle's symmetry group (lex-leader
+    constraints, `queens.models.symmetry.lex_leader`), each checked to lead its class and
+    counted with the class's size; `stats["symmetry"]` says whether it was used, or why not.
+    `group` overrides the group (the split passes the whole puzzle's to its subproblems, whose
+    extra pieces shrink their own). `split=True` counts by decomposition in `processes`
+    processes (solvers/split.py: first row fixed, subproblems side by side), each subproblem
+    through this same function. The default, None, splits for enumerating backends from
+    `AUTO_SPLIT_CELLS` up.
     """
     engine = get_backend(backend, **options)
     refusal = engine.limits(puzzle.rows, puzzle.cols, Task.COUNT)  # before any work: splitting costs too
@@ -87,12 +96,13 @@ def count(puzzle: Puzzle, backend: str = "cpsat", *, time_limit: float | None = 
     if split:
         from queens.solvers.split import count_split  # split calls back into count: imported here
 
-        return count_split(puzzle, backend, time_limit=time_limit, processes=processes, **options)
+        return count_split(puzzle, backend, time_limit=time_limit, processes=processes, symmetry=symmetry,
+                           **options)
     deadline = deadline_after(time_limit)
     model = _checked_model(engine, puzzle, Task.COUNT)
     start = time.perf_counter()
     objective = None
-    total = 0
+    tally = _Tally()
     try:
         if model.minimise:
             best = engine.minimise(model, deadline)
@@ -101,21 +111,73 @@ def count(puzzle: Puzzle, backend: str = "cpsat", *, time_limit: float | None = 
             sized = model if objective is None else model.with_size(objective)
             fast = engine.count(sized, deadline)
             if fast is not None:
-                total = fast
+                tally.total = fast
             else:
-                seen: set[Placement] = set()
-                for found in engine.solutions(sized, deadline):
-                    solution = verify(puzzle, found)
-                    if solution in seen:
-                        raise BackendError(f"{engine.name} returned the solution {solution} twice")
-                    seen.add(solution)
-                    total = len(seen)
+                _enumerate(engine, puzzle, sized, deadline, breaking(engine, sized, symmetry, group), tally)
     except TimeLimit as limit:
-        partial = total if limit.partial is None else limit.partial
+        partial = tally.total if limit.partial is None or tally.enumerated else limit.partial
         return Result(backend, Status.LIMIT, count=partial, objective=objective,
-                      wall_time=time.perf_counter() - start, stats=engine.stats)
-    return Result(backend, Status.COMPLETE, count=total, objective=objective,
-                  wall_time=time.perf_counter() - start, stats=engine.stats)
+                      wall_time=time.perf_counter() - start, stats={**engine.stats, **tally.stats})
+    return Result(backend, Status.COMPLETE, count=tally.total, objective=objective,
+                  wall_time=time.perf_counter() - start, stats={**engine.stats, **tally.stats})
+
+
+@dataclass
+class _Tally:
+    """A count so far (a lower bound when the time runs out) and what to report about it."""
+
+    total: int = 0
+    enumerated: bool = False
+    stats: dict[str, int | float | str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Breaking:
+    """What `count` enumerates: `model`, with lex chains when `orbits` weighs each leader found by
+    its class's size; `note` says which, or why the symmetries are not broken."""
+
+    model: ConstraintModel
+    orbits: Orbits | None
+    note: str
+
+
+def breaking(engine: Backend, model: ConstraintModel, symmetry: bool,
+             group: Sequence[Transform] | None = None) -> Breaking:
+    """The lex-leader model for `engine`, when asked, useful (a group beyond the identity) and
+    supported (`engine.supports` on the model with its chains: a backend that cannot compile
+    them says why, and counts every solution instead)."""
+    if not symmetry:
+        return Breaking(model, None, "off (asked)")
+    if model.numbering:
+        return Breaking(model, None, "off (the variables are not the cells of one board)")
+    group = symmetry_group(model) if group is None else tuple(group)
+    if len(group) == 1:
+        return Breaking(model, None, "none to break (the puzzle's only symmetry is the identity)")
+    lexed = lex_leader(model, group)
+    refusal = engine.supports(lexed)
+    if refusal:
+        return Breaking(model, None, f"off ({refusal})")
+    return Breaking(lexed, Orbits(model, group),
+                    f"lex-leader over a group of {len(group)}: one solution per class, weighted by its size")
+
+
+def _enumerate(engine: Backend, puzzle: Puzzle, model: ConstraintModel, deadline: float | None,
+               breaks: Breaking, tally: _Tally) -> None:
+    """Count `breaks.model`'s solutions into `tally`, each verified, new, and (with lex chains) the
+    leader of its class, counted with the class's size."""
+    tally.enumerated = True
+    tally.stats["symmetry"] = breaks.note
+    seen: set[Placement] = set()
+    for found in engine.solutions(breaks.model, deadline):
+        solution = verify(puzzle, found)
+        if solution in seen:
+            raise BackendError(f"{engine.name} returned the solution {solution} twice")
+        seen.add(solution)
+        weight = 1 if breaks.orbits is None else breaks.orbits.size(solution)
+        if weight is None:
+            raise BackendError(f"{engine.name} returned {solution}, which does not lead its symmetry class")
+        tally.total += weight
+        tally.stats["enumerated"] = len(seen)
 
 
 def _checked_model(engine: Backend, puzzle: Puzzle, task: Task) -> ConstraintModel:

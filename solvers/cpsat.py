@@ -80,6 +80,8 @@ class CpSat(Backend):
             cp.add(cell[c] == 1)
         if model.size is not None and not model.size_implied:
             cp.add(sum(cell.values()) == model.size)
+        if model.lex:
+            _post_lex(cp, model, cell)
         if in_order:
             cp.add_decision_strategy([cell[c] for c in model.cells if c in cell], cp_model.CHOOSE_FIRST,
                                      cp_model.SELECT_MAX_VALUE)
@@ -220,6 +222,30 @@ def _post_line(cp: cp_model.CpModel, literals: list[cp_model.IntVar], at_least: 
         cp.add_at_most_one(literals)
     else:
         cp.add_linear_constraint(sum(literals), at_least, at_most)
+
+
+def _post_lex(cp: cp_model.CpModel, model: ConstraintModel, cell: dict[Cell, cp_model.IntVar]) -> None:
+    """Each lex chain as clauses over "equal so far" literals: e_1 is true, e_i -> x[a_i] >= x[b_i],
+    and e_(i+1) <-> e_i and x[a_i] == x[b_i]. Every e is a function of the cells, so enumerating
+    all solutions lists each placement once. A cell cleared by a fixed piece is the constant 0."""
+    empty = cp.new_bool_var("empty")
+    cp.add(empty == 0)
+    for k, chain in enumerate(model.lex):
+        equal = None  # e_1: true
+        for i, (a, b) in enumerate(chain):
+            x, y = cell.get(a, empty), cell.get(b, empty)
+            when = [] if equal is None else [~equal]
+            cp.add_bool_or([*when, x, ~y])  # x >= y while equal so far
+            if i == len(chain) - 1:
+                break
+            follows = cp.new_bool_var(f"lex{k}_{i}")
+            cp.add_bool_or([*when, x, follows])   # equal so far, x = 0 (so y = 0): still equal
+            cp.add_bool_or([*when, ~y, follows])  # equal so far, y = 1 (so x = 1): still equal
+            cp.add_bool_or([~follows, ~x, y])     # still equal: x == y ...
+            cp.add_bool_or([~follows, x, ~y])
+            if equal is not None:
+                cp.add_implication(follows, equal)  # ... and equal before
+            equal = follows
 
 
 def _cleared_by_fixed(model: ConstraintModel) -> set[Cell]:

@@ -128,6 +128,61 @@ class RowPairConflicts(constraint.Constraint):  # type: ignore[misc]  # python-c
         return True
 
 
+class LexLeader(constraint.Constraint):  # type: ignore[misc]  # python-constraint2 is untyped
+    """The model's lex chains over cells, each cell a (variable, value) test: a row holding that
+    column (rows viewpoint), or a cell variable holding 1 (boolean). Scoped over every variable.
+
+    At each node every chain is walked while its pairs are equal: a pair decided either way ends
+    the walk (held, or the node fails); a known empty a empties b and a known piece on b puts one
+    on a (forward checking hides the values), and the walk goes on; an open pair stops it. A cell
+    is known once its variable is assigned, or empty once its value is gone from the domain.
+    """
+
+    def __init__(self, chains: Sequence[Sequence[tuple[tuple[Var, int], tuple[Var, int]]]]) -> None:
+        self.chains = chains
+
+    def __call__(self, variables: Sequence[Var], domains: dict[Var, constraint.Domain],
+                 assignments: Solution, forwardcheck: object = False) -> bool:
+        for chain in self.chains:
+            for (u, p), (v, q) in chain:
+                x = _piece(u, p, domains, assignments)
+                y = _piece(v, q, domains, assignments)
+                if x is None and y is None:
+                    break
+                if x is None or y is None:
+                    if not forwardcheck or (x is None and y is False) or (y is None and x is True):
+                        break  # open: either value keeps the chain
+                    if not (_force_piece(u, p, domains) if x is None else _force_empty(v, q, domains)):
+                        return False
+                    continue
+                if x != y:
+                    if x < y:
+                        return False
+                    break
+        return True
+
+
+def _piece(var: Var, value: int, domains: dict[Var, constraint.Domain], assignments: Solution) -> bool | None:
+    """Whether the cell (var holds value) holds a piece: known when assigned or when ruled out."""
+    held = assignments.get(var)
+    if held is not None:
+        return held == value
+    return None if value in domains[var] else False
+
+
+def _force_empty(var: Var, value: int, domains: dict[Var, constraint.Domain]) -> bool:
+    domain = domains[var]
+    domain.hideValue(value)
+    return bool(domain)
+
+
+def _force_piece(var: Var, value: int, domains: dict[Var, constraint.Domain]) -> bool:
+    domain = domains[var]
+    for other in [v for v in domain if v != value]:
+        domain.hideValue(other)
+    return bool(domain)
+
+
 class _Restart(Exception):
     """A find attempt used its node budget: start again with other value orders."""
 
@@ -216,6 +271,9 @@ class Csp(Backend):
             if deadline is not None and not index % 4096 and time.monotonic() > deadline:
                 raise TimeLimit("csp: time limit reached while building the row-pair tables")
             problem.addConstraint(RowPairConflicts(r1, r2, shared), (r1, r2))
+        if model.lex:
+            chains = [[((a[0], a[1]), (b[0], b[1])) for a, b in chain] for chain in model.lex]
+            problem.addConstraint(LexLeader(chains), list(problem._variables))
 
         row_ids = [line.cells[0][0] for line in rows.lines]  # the variables: every row, an int
 
@@ -242,6 +300,9 @@ class Csp(Backend):
             problem.addConstraint(constraint.MinSumConstraint(1), [name[c] for c in cover])
         if model.size is not None and not model.size_implied:
             problem.addConstraint(constraint.ExactSumConstraint(model.size), list(name.values()))
+        if model.lex:
+            chains = [[((name[a], 1), (name[b], 1)) for a, b in chain] for chain in model.lex]
+            problem.addConstraint(LexLeader(chains), list(name.values()))
         cell_of: dict[Var, Cell] = {var: cell for cell, var in name.items()}
 
         def decode(solution: Solution) -> Placement:

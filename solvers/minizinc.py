@@ -52,6 +52,8 @@ class MiniZinc(Backend):
         if model.numbering or model.objective is not None:
             return ("minizinc: the MiniZinc export writes one army on a 2-D board (x[r, c]); "
                     "this model numbers its variables by army or in 3-D")
+        if model.lex:
+            return "minizinc: the MiniZinc export writes no lex-leader constraints"
         if shutil.which("minizinc") is None:
             return "minizinc: the MiniZinc binary is not on PATH (Debian: apt-get install minizinc flatzinc)"
         try:

@@ -34,8 +34,8 @@ from collections.abc import Iterator
 from pysat.card import CardEnc, EncType, ITotalizer
 from pysat.formula import CNF
 from pysat.solvers import Solver
-from queens.models import ConstraintModel, Placement, TimeLimit, Unsupported
-from queens.models.symmetry import lex_leader_pairs
+from queens.models import Cell, ConstraintModel, Placement, TimeLimit, Unsupported, symmetry_group
+from queens.models.symmetry import lex_leader
 from queens.solvers.backend import Backend
 
 ENCODINGS = {
@@ -103,6 +103,8 @@ class Sat(Backend):
             cnf.append([var[c] for c in cover])
         for c in model.fixed:
             cnf.append([var[c]])
+        lex, top = lex_clauses(model, var, top)
+        cnf.extend(lex)
         if model.size is not None and not model.size_implied:
             part = CardEnc.equals(lits=list(var.values()), bound=model.size, top_id=top,
                                   encoding=EncType.totalizer)
@@ -142,7 +144,10 @@ class Sat(Backend):
             solver.add_clause([var[c] for c in cover])
         for c in model.fixed:
             solver.add_clause([var[c]])
-        clauses += len(model.covers) + len(model.fixed)
+        lex, _ = lex_clauses(model, var, len(var))
+        for clause in lex:
+            solver.add_clause(clause)
+        clauses += len(model.covers) + len(model.fixed) + len(lex)
         if model.size is not None and not model.size_implied:
             solver.add_atmost(list(var.values()), model.size)
             solver.add_atmost([-v for v in var.values()], len(var) - model.size)  # at least size
@@ -230,12 +235,13 @@ class Sat(Backend):
         """The fewest pieces, on one incremental solver: "at most k pieces?" for k = 0, 1, 2, ...
         as an assumption on a totalizer over the cells (Bailleux & Boufkhad 2003; pysat's
         ITotalizer, its bound raised as k grows), so what the solver learnt proving "not k"
-        serves for k + 1. Lex-leader constraints over the model's symmetry group keep one
-        solution of each symmetry class, which loses no optimum (measured: queen domination
+        serves for k + 1. Lex-leader chains over the model's symmetry group (`lex_leader`) keep
+        one solution of each symmetry class, which loses no optimum (measured: queen domination
         n = 12 in 4.6 s instead of 23.8 s of CPU)."""
+        group = () if model.numbering or model.lex else symmetry_group(model)
+        if len(group) > 1:
+            model = lex_leader(model, group)
         solver, cell_of = self._loaded(model, self.encoding or MINIMISE_ENCODING)
-        for clause in _lex_leader(model, solver.nof_vars()):
-            solver.add_clause(clause)
         cells = list(cell_of)
         least = len(model.fixed)
         total = ITotalizer(lits=cells, ubound=min(least, len(cells) - 1) + 1, top_id=solver.nof_vars())
@@ -267,6 +273,25 @@ class Sat(Backend):
             solver.delete()
 
 
+def lex_clauses(model: ConstraintModel, var: dict[Cell, int], top: int) -> tuple[list[list[int]], int]:
+    """The model's lex chains in CNF, and the new top variable: per pair (a_i, b_i) of a chain,
+    with e_i "equal so far" (e_1 true, no variable): e_i -> a_i or not b_i, and e_i and not
+    a_i -> e_(i+1), e_i and b_i -> e_(i+1) (Aloul et al.'s three clauses). An e may be true when
+    the prefix differs: it then only asks more, and enumeration blocks cell variables only."""
+    clauses: list[list[int]] = []
+    for chain in model.lex:
+        equal = None
+        for i, (a, b) in enumerate(chain):
+            when = [] if equal is None else [-equal]
+            clauses.append([*when, var[a], -var[b]])
+            if i == len(chain) - 1:
+                break
+            top += 1
+            clauses += [[*when, var[a], top], [*when, -var[b], top]]
+            equal = top
+    return clauses, top
+
+
 def _alarm(solver: Solver, deadline: float | None) -> threading.Timer | None:
     """A timer that interrupts `solver` at `deadline` (pysat's `interrupt()`, which every
     solver the backend offers honours inside `solve_limited(expect_interrupt=True)`): one
@@ -291,22 +316,3 @@ def _cardinality(literals: list[int], at_least: int, at_most: int, top: int, enc
         parts.append(CardEnc.atleast(lits=literals, bound=at_least, top_id=top, encoding=encoding))
     return parts
 
-
-def _lex_leader(model: ConstraintModel, top: int) -> list[list[int]]:
-    """Clauses that keep a solution x only when x >=lex x o t for every symmetry t of the model
-    (`lex_leader_pairs`; cell variables numbered 1.. in `model.cells` order, auxiliaries after
-    `top`): e_i, "the first i pairs are equal", carries the comparison along the pairs, and
-    while it holds, t's image may not hold a piece where x has none."""
-    var = {cell: i + 1 for i, cell in enumerate(model.cells)}
-    clauses: list[list[int]] = []
-    for pairs in lex_leader_pairs(model):
-        equal: list[int] = []  # [] before the first pair: "equal so far" holds trivially
-        for i, (cell, image) in enumerate(pairs):
-            x, y = var[cell], var[image]
-            clauses.append([*equal, x, -y])  # equal so far -> x >= y here
-            if i == len(pairs) - 1:
-                break
-            top += 1
-            clauses += [[*equal, x, y, top], [*equal, -x, -y, top]]  # still equal after this pair
-            equal = [-top]
-    return clauses

@@ -56,6 +56,8 @@ class Native(Backend):
         asked = model.at_value(model.objective.least) if model.objective else model
         if not asked.one_per_line:
             return "native: its kernel keeps at most one piece per line and counts pieces in all, not per army"
+        if model.lex:
+            return "native: its kernel has no lex-leader constraints (it counts without enumerating)"
         return None
 
     def _build_for_size(self, model: ConstraintModel) -> None:
