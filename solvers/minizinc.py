@@ -1,7 +1,9 @@
 """The `minizinc` backend: the suite's own MiniZinc export, solved by the MiniZinc binary.
 
 The model goes through `queens.solvers.export.minizinc_of` (the same text `queens export
---format mzn` writes), so the export is exercised by a real client. The `minizinc` Python
+--format mzn` writes), so the export is exercised by a real client: the row viewpoint (q[r] =
+the column of row r's piece, an alldifferent per keyed family of lines) where the model has one
+piece in every row, the Boolean x[cell] model otherwise. The `minizinc` Python
 package runs the binary; any solver MiniZinc lists can be named (`solver="chuffed"`), Gecode
 by default. Finding, enumerating (`all_solutions`) and minimising (`solve minimize`) are one
 MiniZinc call each, with the time left as MiniZinc's own timeout; a cut-off enumeration is
@@ -23,7 +25,7 @@ from typing import TYPE_CHECKING, Protocol
 
 from queens.models import ConstraintModel, Placement, TimeLimit, Unsupported
 from queens.solvers.backend import Backend, seconds_left
-from queens.solvers.export import minizinc_of
+from queens.solvers.export import minizinc_of, row_viewpoint
 
 if TYPE_CHECKING:  # imported lazily at run time: the package is optional (supports() says when it is missing)
     import minizinc
@@ -33,10 +35,14 @@ DEFAULT_SOLVER = "gecode"
 
 class _Solution(Protocol):
     """One solution of the exported model: minizinc-python builds its class at run time, with
-    the model's output variables as attributes; `x` is `array[CELL] of var bool: x`."""
+    the model's output variables as attributes: `x` (`array[CELL] of var bool`) in the Boolean
+    model, `q` (`array[0..rows-1] of var int`) in the row viewpoint; the other is absent."""
 
     @property
     def x(self) -> Sequence[bool]: ...
+
+    @property
+    def q(self) -> Sequence[int]: ...
 
 
 class MiniZinc(Backend):
@@ -98,6 +104,8 @@ class MiniZinc(Backend):
 
     @staticmethod
     def _placement(model: ConstraintModel, solution: _Solution) -> Placement:
+        if row_viewpoint(model) is not None:
+            return tuple(enumerate(solution.q))  # q[r]: the column of row r's piece
         x = solution.x  # x[i] is cell (r, c) with i = r * cols + c (0-based here)
         return tuple(divmod(i, model.cols) for i, held in enumerate(x) if held)
 
