@@ -41,6 +41,16 @@ x[b1], x[b2], ... (a piece, 1, above an empty cell, 0): at the first pair whose 
 the piece is on a."""
 
 
+@dataclass(frozen=True)
+class LexLeader:
+    """One solution per symmetry class: the cells read in `order` are lexicographically at least
+    their image under each symmetry (one chain per symmetry). A backend that searches in a fixed
+    order searches in `order`, so the chains are decided as early as they can be."""
+
+    order: tuple[Var, ...]
+    chains: tuple[LexChain, ...]
+
+
 class LineKind(Enum):
     AT_MOST_ONE = "at most one"
     EXACTLY_ONE = "exactly one"
@@ -150,8 +160,8 @@ class ConstraintModel:
     objective: Objective | None = None
     numbering: tuple[Var, ...] = ()
     """Every variable in the order of its number, when that is not the board's r * cols + c."""
-    lex: tuple[LexChain, ...] = ()
-    """Lex-leader chains: only one solution per symmetry class is wanted (counting; empty otherwise)."""
+    lex: LexLeader | None = None
+    """Only one solution per symmetry class is wanted (counting; None otherwise)."""
 
     @cached_property
     def index(self) -> dict[Var, int]:

@@ -16,8 +16,17 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Unpack
 
-from queens.models import (BackendError, ConstraintModel, Placement, Puzzle, TimeLimit, Unsupported, lower,
-                           symmetry_group, verify)
+from queens.models import (
+    BackendError,
+    ConstraintModel,
+    Placement,
+    Puzzle,
+    TimeLimit,
+    Unsupported,
+    lower,
+    symmetry_group,
+    verify,
+)
 from queens.models.symmetry import Orbits, Transform, lex_leader
 from queens.solvers.backend import Backend, Task, deadline_after
 from queens.solvers.options import SearchOptions

@@ -57,7 +57,8 @@ class CpSat(Backend):
         self._build(model)
 
     def _build(self, model: ConstraintModel, *, in_order: bool = False) -> tuple[cp_model.CpModel, Decode]:
-        """The CP-SAT model; `in_order` adds a decision strategy: cells in board order, piece first."""
+        """The CP-SAT model; `in_order` adds a decision strategy: cells in board order (in the lex
+        chains' order when the model has them: middle rows first), piece first."""
         cp = cp_model.CpModel()
         if self.viewpoint == "boolean":
             dead = _cleared_by_fixed(model)
@@ -83,7 +84,8 @@ class CpSat(Backend):
         if model.lex:
             _post_lex(cp, model, cell)
         if in_order:
-            cp.add_decision_strategy([cell[c] for c in model.cells if c in cell], cp_model.CHOOSE_FIRST,
+            order = model.lex.order if model.lex else model.cells
+            cp.add_decision_strategy([cell[c] for c in order if c in cell], cp_model.CHOOSE_FIRST,
                                      cp_model.SELECT_MAX_VALUE)
         chosen = sorted(cell.items())
         self._variables = cell  # what `optimise` posts its objective over
@@ -194,7 +196,8 @@ class CpSat(Backend):
                        round(solver.best_objective_bound))
 
     def solutions(self, model: ConstraintModel, deadline: float | None) -> Iterator[Placement]:
-        cp, decode = self._build(model, in_order=True)
+        cp, _ = self._build(model, in_order=True)
+        decode = _reader(cp, model, self._variables)
         solver = self._solver(deadline, enumerating=True)
         solver.parameters.search_branching = cp_model.FIXED_SEARCH
         solver.parameters.enumerate_all_solutions = True
@@ -204,7 +207,7 @@ class CpSat(Backend):
         def run(emit: Callable[[Placement], bool]) -> None:
             class Collector(cp_model.CpSolverSolutionCallback):
                 def on_solution_callback(self) -> None:
-                    if not emit(decode(self.boolean_value)):
+                    if not emit(decode(self)):
                         self.stop_search()
             outcome.append(solver.solve(cp, Collector()))
 
@@ -224,17 +227,44 @@ def _post_line(cp: cp_model.CpModel, literals: list[cp_model.IntVar], at_least: 
         cp.add_linear_constraint(sum(literals), at_least, at_most)
 
 
+def _reader(cp: cp_model.CpModel, model: ConstraintModel,
+            cell: dict[Cell, cp_model.IntVar]) -> Callable[[cp_model.CpSolverSolutionCallback], Placement]:
+    """How an enumeration reads each solution, fast: every 1-value read costs a call into CP-SAT
+    (0.6 us by index, 2 us by `boolean_value`), so each line of an exactly-one family gets an
+    integer "which of its cells" (fully defined by the cells: no duplicate solutions) and one
+    read per line instead of one per cell (Q(14): 14 reads, not 196); other cells are read one
+    by one, by index."""
+    family = next((f for f in model.families if f.exactly_one), None)
+    lines = [[c for c in line.cells if c in cell] for line in family.lines] if family else []
+    lines = [line for line in lines if line]
+    covered = {c for line in lines for c in line}
+    which = []
+    for i, line in enumerate(lines):
+        where = cp.new_int_var(0, len(line) - 1, f"which{i}")
+        cp.add(where == sum(k * cell[c] for k, c in enumerate(line)))
+        which.append((where.index, line))
+    rest = [(var.index, c) for c, var in cell.items() if c not in covered]
+
+    def read(solution: cp_model.CpSolverSolutionCallback) -> Placement:
+        value, held = solution.SolutionIntegerValue, solution.SolutionBooleanValue
+        found = [line[value(index)] for index, line in which]
+        found += [c for index, c in rest if held(index)]
+        return tuple(sorted(found))
+    return read
+
+
 def _post_lex(cp: cp_model.CpModel, model: ConstraintModel, cell: dict[Cell, cp_model.IntVar]) -> None:
     """Each lex chain as clauses over "equal so far" literals: e_1 is true, e_i -> x[a_i] >= x[b_i],
     and e_(i+1) <-> e_i and x[a_i] == x[b_i]. Every e is a function of the cells, so enumerating
     all solutions lists each placement once. A cell cleared by a fixed piece is the constant 0."""
     empty = cp.new_bool_var("empty")
     cp.add(empty == 0)
-    for k, chain in enumerate(model.lex):
-        equal = None  # e_1: true
+    assert model.lex is not None
+    for k, chain in enumerate(model.lex.chains):
+        equal: cp_model.IntVar | None = None  # e_1: true
         for i, (a, b) in enumerate(chain):
             x, y = cell.get(a, empty), cell.get(b, empty)
-            when = [] if equal is None else [~equal]
+            when: list[cp_model.LiteralT] = [] if equal is None else [~equal]
             cp.add_bool_or([*when, x, ~y])  # x >= y while equal so far
             if i == len(chain) - 1:
                 break

@@ -189,7 +189,7 @@ class Sat(Backend):
             blocks = 0
             try:
                 while self._solve(solver, deadline, blocks, sliced):
-                    chosen = [v for v in solver.get_model() if 0 < v and v in cell_of]
+                    chosen = [v for v in solver.get_model()[:len(cell_of)] if v > 0]  # cells are 1..N
                     yield tuple(sorted(cell_of[v] for v in chosen))
                     if model.size is not None:  # all solutions have the same size: block the set
                         solver.add_clause([-v for v in chosen])
@@ -279,10 +279,11 @@ def lex_clauses(model: ConstraintModel, var: dict[Cell, int], top: int) -> tuple
     a_i -> e_(i+1), e_i and b_i -> e_(i+1) (Aloul et al.'s three clauses). An e may be true when
     the prefix differs: it then only asks more, and enumeration blocks cell variables only."""
     clauses: list[list[int]] = []
-    for chain in model.lex:
-        equal = None
+    chains = model.lex.chains if model.lex else ()
+    for chain in chains:
+        equal: int | None = None
         for i, (a, b) in enumerate(chain):
-            when = [] if equal is None else [-equal]
+            when: list[int] = [] if equal is None else [-equal]
             clauses.append([*when, var[a], -var[b]])
             if i == len(chain) - 1:
                 break

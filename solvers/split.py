@@ -15,8 +15,9 @@ When the backend breaks symmetry by lex-leader constraints (`queens.solvers.api.
 default), that weighting would count twice: then every subproblem has weight 1 and keeps the
 whole puzzle's group (its own, with the extra pieces, is smaller), each counts the class
 leaders it holds with their class sizes, and a subproblem whose fixed pieces already break a
-lex chain (it holds no leader: the queen right of the middle of the first row) is dropped
-before it is started. Measured on Q(13) and Q(14) (experiments/results/symmetry.md).
+lex chain (it holds no leader: the queen right of the centre of the middle row) is dropped
+before it is started; the lines fixed are then the first the chains read (the middle rows).
+Measured on Q(13) and Q(14) (experiments/results/symmetry.md).
 
 >>> from queens.models import NQueens
 >>> [(sorted(s.fixed), s.weight) for s in subproblems(lower(NQueens(4)), lines=1)]
@@ -24,7 +25,7 @@ before it is started. Measured on Q(13) and Q(14) (experiments/results/symmetry.
 >>> from queens.models.symmetry import lex_leader
 >>> leading = lex_leader(lower(NQueens(5)), symmetry_group(lower(NQueens(5))))
 >>> [(sorted(s.fixed), s.weight) for s in subproblems(leading, lines=1)]
-[([(0, 0)], 1), ([(0, 1)], 1), ([(0, 2)], 1)]
+[([(2, 0)], 1), ([(2, 1)], 1), ([(2, 2)], 1)]
 >>> count_split(NQueens(6), "cpsat", processes=1).count
 4
 """
@@ -38,7 +39,7 @@ from itertools import product
 from typing import Unpack
 
 from queens.models import Cell, ConstraintModel, Puzzle, Unsupported, lower, symmetry_group
-from queens.models.ir import Var
+from queens.models.ir import Line, Var
 from queens.models.symmetry import Transform
 from queens.solvers.api import breaking, count
 from queens.solvers.backend import Task, deadline_after
@@ -70,7 +71,7 @@ def subproblems(model: ConstraintModel, lines: int = 1) -> tuple[Subproblem, ...
     leader, weight 1. A model without an exactly-one family, or that minimises, is not split:
     one subproblem, itself.
     """
-    branch = model.branch_lines[:lines]
+    branch = _first_lines(model)[:lines]
     if not branch or model.minimise:
         return (Subproblem(frozenset(), 1),)
     keep = [set(line.cells) for line in branch]
@@ -94,6 +95,15 @@ def subproblems(model: ConstraintModel, lines: int = 1) -> tuple[Subproblem, ...
     return tuple(found)
 
 
+def _first_lines(model: ConstraintModel) -> list[Line]:
+    """The open exactly-one lines in board order, or in the lex chains' order (middle rows
+    first): fixing the first lines the chains read lets `_may_lead` drop subproblems."""
+    if model.lex is None:
+        return model.branch_lines
+    position = {cell: i for i, cell in enumerate(model.lex.order)}
+    return sorted(model.branch_lines, key=lambda line: min(position[c] for c in line.cells))
+
+
 def _may_lead(model: ConstraintModel, pieces: frozenset[Cell]) -> bool:
     """False when `pieces` already break one of `model.lex`'s chains, so no solution holding them
     leads its class. A cell is known to hold a piece (in `pieces`) or none (it shares an
@@ -101,7 +111,8 @@ def _may_lead(model: ConstraintModel, pieces: frozenset[Cell]) -> bool:
     a forces b empty, and a known piece on b forces one on a; an unknown pair stops the walk."""
     empty = {cell for line in model.lines if line.at_most == 1 and pieces.intersection(line.cells)
              for cell in line.cells} - pieces
-    for chain in model.lex:
+    chains = model.lex.chains if model.lex else ()
+    for chain in chains:
         known: dict[Var, bool] = {}
         for a, b in chain:
             x = known.get(a, True if a in pieces else False if a in empty else None)

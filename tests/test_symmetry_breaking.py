@@ -139,4 +139,4 @@ def test_split_drops_subproblems_that_hold_no_leader():
     leading = lex_leader(model, symmetry_group(model))
     kept = subproblems(leading, lines=1)
     assert {s.weight for s in kept} == {1}
-    assert sorted(c for s in kept for (_, c) in s.fixed) == [0, 1, 2]  # the left half of the first row
+    assert sorted(c for s in kept for (_, c) in s.fixed) == [0, 1, 2]  # the left half of a middle row

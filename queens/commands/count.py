@@ -46,12 +46,17 @@ from queens.solvers.strategy import Subject
 @puzzle_options
 @backend_options(allow_all=True)
 @method_option(Task.COUNT)
+@click.option("--symmetry/--no-symmetry", default=None,
+              help="Backends that count by enumerating list one solution per symmetry class (lex-leader "
+                   "constraints) and add its class size (default); --no-symmetry lists every solution.")
 @json_option
 @native_count_options
-def count_command(family, n, m, backend, time_limit, viewpoint, encoding, method, as_json) -> int:
+def count_command(family, n, m, backend, time_limit, viewpoint, encoding, method, symmetry, as_json) -> int:
     """Count solutions by the fastest exact strategy; --backend all compares every backend."""
     target = make_puzzle(family, n, m)
     settings = backend_settings(viewpoint, encoding)
+    if symmetry is not None:
+        settings["symmetry"] = symmetry
     if isinstance(target, ArmyPuzzle):
         if backend == "all" or set(requested_options()) - {"unique"}:
             raise click.UsageError("puzzles with armies are counted by one backend (--backend native|sat|cpsat|csp), "
@@ -63,7 +68,7 @@ def count_command(family, n, m, backend, time_limit, viewpoint, encoding, method
     if backend == "all":
         if settings or chosen:
             raise click.UsageError("--backend all compares every backend with its defaults: "
-                                   "--viewpoint, --encoding and --method apply to one backend")
+                                   "--viewpoint, --encoding, --symmetry and --method apply to one backend")
         return _compare(target, time_limit, note, as_json)
     if requested_options():
         return _counter_options(target, backend, chosen, time_limit, settings, as_json)
@@ -105,6 +110,8 @@ def _report(target: Target, result: Result, time_limit: float | None, note: str 
         out.print(_count_line(target.name, result), markup=False)
         if result.why:
             out.print(f"strategy: {result.backend}/{result.method}, {result.why}", markup=False)
+        if "symmetry" in result.stats:
+            out.print(f"symmetry: {result.stats['symmetry']}", markup=False)
         _print_notes(result.objective, why_none, agrees, truth)
     return _exit_code([result], [agrees])
 
