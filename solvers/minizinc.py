@@ -103,8 +103,10 @@ class MiniZinc(Backend):
         return result
 
     @staticmethod
-    def _placement(model: ConstraintModel, solution: _Solution) -> Placement:
-        if row_viewpoint(model) is not None:
+    def _placement(model: ConstraintModel, solution: _Solution, rows: bool) -> Placement:
+        """The cells of `solution`, of the row viewpoint when `rows` (`row_viewpoint`, asked once
+        per run: it costs more than reading a solution)."""
+        if rows:
             return tuple(enumerate(solution.q))  # q[r]: the column of row r's piece
         x = solution.x  # x[i] is cell (r, c) with i = r * cols + c (0-based here)
         return tuple(divmod(i, model.cols) for i, held in enumerate(x) if held)
@@ -123,9 +125,9 @@ class MiniZinc(Backend):
         if result.status is Status.UNSATISFIABLE:
             return None
         if result.status in (Status.SATISFIED, Status.ALL_SOLUTIONS) and not model.minimise:
-            return self._placement(model, result.solution)
+            return self._placement(model, result.solution, row_viewpoint(model) is not None)
         if result.status is Status.OPTIMAL_SOLUTION:
-            return self._placement(model, result.solution)
+            return self._placement(model, result.solution, row_viewpoint(model) is not None)
         if result.status is Status.ERROR:
             raise Unsupported(f"minizinc ({self.solver_name}) failed on this model")
         raise TimeLimit("minizinc: time limit reached without a proved answer")
@@ -136,8 +138,9 @@ class MiniZinc(Backend):
         start = time.monotonic()
         result = self._run(model, deadline, all_solutions=True)
         found = result.solution or []
+        rows = row_viewpoint(model) is not None
         for solution in found:
-            yield self._placement(model, solution)
+            yield self._placement(model, solution, rows)
         self.stats["solver_wall_time"] = round(time.monotonic() - start, 6)
         if result.status is Status.ERROR:
             raise Unsupported(f"minizinc ({self.solver_name}) failed on this model")
