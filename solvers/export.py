@@ -136,15 +136,27 @@ constraint forall(i in 1..ncovers)(exists(c in cover[i])(held(c)));
 
 set of CELL: fixed;
 constraint forall(c in fixed)(held(c));
+
+% lex-leader chains (counting one solution per symmetry class): chain k pairs the cells
+% lexa[i] and lexb[i] for i in lexstart[k]..lexstart[k+1]-1, and the first pair that differs
+% has the piece on lexa[i]
+int: nchains;
+array[1..nchains+1] of int: lexstart;
+array[int] of CELL: lexa;
+array[int] of CELL: lexb;
+constraint forall(k in 1..nchains)(
+  lex_greatereq([held(lexa[i]) | i in lexstart[k]..lexstart[k+1]-1],
+                [held(lexb[i]) | i in lexstart[k]..lexstart[k+1]-1]));
 """
-"""The lines, covers and fixed pieces, said of `held(c)` (cell c holds a piece): the part both
-MiniZinc models share, whatever their variables."""
+"""The lines, covers, fixed pieces and lex-leader chains, said of `held(c)` (cell c holds a
+piece): the part both MiniZinc models share, whatever their variables."""
 
 _MZN_BOOLEAN = """\
 % {name}: the generic placement model of the queens suite.
 % Cell (r, c) is number r*cols + c + 1. The data file lists the lines (between least[i] and
 % most[i] pieces: at most one, exactly one, two per row, ...), the covers (at least one
 % piece: domination), the fixed pieces and the blocked cells.
+include "lex_greatereq.mzn";
 int: rows;
 int: cols;
 set of int: CELL = 1..rows*cols;
@@ -170,6 +182,7 @@ _MZN_ROWS = """\
 % Lines without a key (cut by pawns, knight pairs) and fixed pieces talk about cells: cell
 % (r, c) is number r*cols + c + 1, and held(i) says that cell i holds a piece.
 include "alldifferent.mzn";
+include "lex_greatereq.mzn";
 int: rows;
 int: cols;
 set of int: CELL = 1..rows*cols;
@@ -244,6 +257,7 @@ def minizinc_of(model: ConstraintModel, name: str = "a placement puzzle") -> tup
         f"ncovers = {len(model.covers)};",
         "cover = [" + ", ".join(_mzn_set(model, cover) for cover in model.covers) + "];",
         f"fixed = {_mzn_set(model, model.fixed)};",
+        *_mzn_lex(model),
     ]
     if rows is None:
         data += [f"blocked = {_mzn_set(model, _blocked(model))};",
@@ -261,6 +275,19 @@ def minizinc_of(model: ConstraintModel, name: str = "a placement puzzle") -> tup
         "modulus = [" + ", ".join(str(key.modulus or 0) for key in keys) + "];",
     ]
     return _MZN_ROWS.format(name=name, placement=_MZN_PLACEMENT), "\n".join(data) + "\n"
+
+
+def _mzn_lex(model: ConstraintModel) -> list[str]:
+    """The data of the model's lex-leader chains (none: nchains = 0)."""
+    chains = model.lex.chains if model.lex else ()
+    starts = [1]
+    for chain in chains:
+        starts.append(starts[-1] + len(chain))
+    pairs = [pair for chain in chains for pair in chain]
+    return [f"nchains = {len(chains)};",
+            "lexstart = [" + ", ".join(map(str, starts)) + "];",
+            "lexa = [" + ", ".join(str(variable(model, a)) for a, _ in pairs) + "];",
+            "lexb = [" + ", ".join(str(variable(model, b)) for _, b in pairs) + "];"]
 
 
 def dimacs_col(puzzle: Puzzle | ArmyPuzzle) -> str:
