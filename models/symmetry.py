@@ -215,3 +215,4 @@ def canonical_armies(placement: Iterable[Var], group: list[Mapping]) -> tuple[Va
     representative per symmetry class."""
     cells = list(placement)
     return min(tuple(sorted(mapping(c) for c in cells)) for mapping in group)
+
