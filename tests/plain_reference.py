@@ -1,6 +1,6 @@
 """Plain-Python twins of the C searches, written for reading rather than speed.
 
-- `count_model`: kernel.c's search over the generic model (sets instead of bitsets, the same
+- `count_model`: kernelcore.c's search over the generic model (sets instead of bitsets, the same
   branching: one cell of each exactly-one line of the first such family, or cells in increasing
   order when there is none; covers checked at the leaf).
 - `count_queens`: queens on a board with blocked cells and pre-placed queens, from first
@@ -26,7 +26,7 @@ KERNELS = ["scalar", "vector"] if _fast.VECTOR else ["scalar"]
 """The fast counter's kernels on this machine, each checked against this twin."""
 
 def count_model(model: ConstraintModel) -> int:
-    """The number of solutions of `model`, by kernel.c's search."""
+    """The number of solutions of `model`, by kernelcore.c's search."""
     conflicts: dict[Cell, set[Cell]] = defaultdict(set)
     for line in model.lines:
         for cell in line.cells:

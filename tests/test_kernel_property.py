@@ -1,6 +1,6 @@
 """Hypothesis drives the C kernels with random boards against their plain-Python twins.
 
-The simple kernel (kernel.c, through the native backend) on n <= 10 boards with random blocked
+The simple kernel (kernelcore.c, through the native backend) on n <= 10 boards with random blocked
 cells and pre-placed queens, and on other pieces with domination covers; the fast counter
 (fastcount.c) on random sets of its subproblems, both kernels, n <= 10.
 """

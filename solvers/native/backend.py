@@ -1,4 +1,4 @@
-"""The `native` backend: the C bitset search (kernel.c), fed from the constraint model.
+"""The `native` backend: the C bitset search (kernelcore.c, bound by kernel.c), fed from the constraint model.
 
 Here the model becomes bitsets over the board's cells (cell (r, c) is bit r*cols + c): each
 cell's conflicts (the cells sharing a line with it), the exactly-one lines to branch on, the
