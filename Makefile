@@ -66,11 +66,15 @@ cross-tools: ## Debian's AArch64 cross compiler and qemu-user for test-cross (ap
 	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq \
 	    gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user; }
 
-test-cross: cross-tools ## the fast counter's C core for AArch64 under qemu: NEON and scalar kernels, n = 1..12
+CROSS_CC := aarch64-linux-gnu-gcc -O2 -std=gnu11 -Wall -Wextra -Wno-unused-parameter
+test-cross: cross-tools ## both C cores for AArch64 under qemu, n = 1..12: the fast counter's NEON and scalar kernels, the simple kernel with blocked cells
 	@scratch=$$(mktemp -d) && trap 'rm -rf "$$scratch"' EXIT && \
-	aarch64-linux-gnu-gcc -O2 -std=gnu11 -Wall -Wextra -Wno-unused-parameter -o "$$scratch/driver" \
-	  solvers/native/fastcore.c solvers/native/tests/driver.c && \
-	qemu-aarch64 -L /usr/aarch64-linux-gnu "$$scratch/driver" check 12
+	$(CROSS_CC) -o "$$scratch/driver" solvers/native/fastcore.c solvers/native/tests/driver.c && \
+	$(CROSS_CC) -o "$$scratch/kerneldriver" solvers/native/kernelcore.c solvers/native/tests/kerneldriver.c && \
+	qemu-aarch64 -L /usr/aarch64-linux-gnu "$$scratch/driver" check 12; fast=$$?; echo && \
+	qemu-aarch64 -L /usr/aarch64-linux-gnu "$$scratch/kerneldriver" 12; simple=$$?; echo && \
+	if [ $$fast -eq 0 ] && [ $$simple -eq 0 ]; then echo "test-cross: both cores all equal"; \
+	else echo "test-cross: DIFFERENCES (fast counter exit $$fast, simple kernel exit $$simple)"; exit 1; fi
 
 FUZZ_RUNS  ?= 1000000
 FUZZ_CALLS ?= 100000

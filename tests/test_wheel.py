@@ -55,7 +55,7 @@ def test_the_sdist_carries_the_c_sources(dist: Path) -> None:
     with tarfile.open(_one(list(dist.glob("*.tar.gz")))) as sdist:
         names = {name.split("/", 1)[1] for name in sdist.getnames() if "/" in name}
     for source in ("fastcount.c", "fastcore.c", "fastcore.h", "lanes.h", "lanes_avx512.h", "common.h",
-                   "kernel.c", "tests/driver.c"):
+                   "kernel.c", "kernelcore.c", "kernelcore.h", "tests/driver.c", "tests/kerneldriver.c"):
         assert f"solvers/native/{source}" in names
 
 

@@ -1,6 +1,7 @@
 /* A test driver for the fast counter's plain C core (fastcore.c), with no Python: it builds
  * with any C compiler for any target, which is how `make test-cross` checks the NEON and scalar
- * kernels on AArch64 under qemu-aarch64.
+ * kernels on AArch64 under qemu-aarch64 (kerneldriver.c does the same for the simple kernel's
+ * core, with blocked cells).
  *
  *   driver check [N]          every kernel this CPU runs and the scalar kernel's baseline build
  *                             ("baseline"), n = 1..N (default 12): all solutions
@@ -55,6 +56,7 @@ static int classes(int n, FqKernel k, FqClasses *sum) {
 
 static int check(int largest) {
     int failures = 0;
+    printf("fast counter (fastcore.c): each kernel this CPU runs, plain n queens\n");
     printf("CPU features: %s\n", fq_cpu_features()[0] ? fq_cpu_features() : "(none asked)");
     printf("%-8s %3s %12s %12s %10s %10s  %s\n", "kernel", "n", "solutions", "brute force", "D4 unique", "A002562", "");
     for (int k = 0; k <= FQ_KERNELS; k++) {     /* FQ_KERNELS: the scalar kernel's baseline build */
