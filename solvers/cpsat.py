@@ -37,7 +37,7 @@ from queens.models import Cell, ConstraintModel, Placement, TimeLimit, Unsupport
 from queens.models.lowering import MAX_CELLS
 from queens.solvers.backend import Backend, Optimum, seconds_left
 from queens.solvers.enumeration import callback_stream
-from queens.solvers.order import literals, plain_numbering, positions, seeded_numbering
+from queens.solvers.order import line_literals, literals, plain_numbering, positions, seeded_numbering
 
 VIEWPOINTS = ("boolean", "alldifferent")
 SEARCHES = {"greedy": cp_model.AUTOMATIC_SEARCH, "portfolio": cp_model.PORTFOLIO_SEARCH,
@@ -113,7 +113,7 @@ class CpSat(Backend):
                   for line in family.lines  # a keyed family is already an AllDifferent (or the rows)
                   if not (dead and line.at_most == 1 and model.fixed.intersection(line.cells))]
         # a line through a fixed piece is left out: the others on it are not even variables
-        for line, chosen in zip(posted, literals(model, [line.cells for line in posted], number), strict=True):
+        for line, chosen in zip(posted, line_literals(model, posted, number), strict=True):
             _post_line(cp, (chosen[chosen >= 0] if dead else chosen).tolist(), line.at_least, line.at_most)
         for chosen in literals(model, model.covers, number):
             cp.proto.constraints.add().bool_or.literals.extend(chosen[chosen >= 0].tolist())

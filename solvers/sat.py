@@ -40,7 +40,7 @@ from queens.models import ConstraintModel, Placement, TimeLimit, Unsupported
 from queens.models.ir import Line
 from queens.models.lowering import MAX_CELLS
 from queens.solvers.backend import Backend
-from queens.solvers.order import literals, plain_numbering, positions, seeded_numbering
+from queens.solvers.order import line_literals, literals, plain_numbering, positions, seeded_numbering
 
 ENCODINGS = {
     name: getattr(EncType, name)
@@ -248,7 +248,7 @@ def _variables(model: ConstraintModel, number: np.ndarray | None) -> np.ndarray:
 def _line_variables(model: ConstraintModel, var: np.ndarray) -> Iterator[tuple[Line, list[int]]]:
     """Each line and its cells' variables, read in one pass (solvers/order.py)."""
     lines = list(model.lines)
-    for line, chosen in zip(lines, literals(model, [line.cells for line in lines], var), strict=True):
+    for line, chosen in zip(lines, line_literals(model, lines, var), strict=True):
         yield line, chosen.tolist()
 
 
