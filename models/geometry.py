@@ -118,11 +118,12 @@ class Topology:
         return [first, *self.walk(first, direction)]
 
     @overload
-    def lines(self, direction: Cell, board: Sequence[Cell] = ()) -> list[Sequence[Cell]]: ...
+    def lines(self, direction: Cell, board: Sequence[Cell] = ()) -> Sequence[Sequence[Cell]]: ...
     @overload
-    def lines(self, direction: Coord, board: Sequence[Coord] = ()) -> list[Sequence[Coord]]: ...
+    def lines(self, direction: Coord, board: Sequence[Coord] = ()) -> Sequence[Sequence[Coord]]: ...
 
-    def lines(self, direction: Coord, board: Sequence[Coord] = ()) -> list[Sequence[Cell]] | list[Sequence[Coord]]:
+    def lines(self, direction: Coord,
+              board: Sequence[Coord] = ()) -> Sequence[Sequence[Cell]] | Sequence[Sequence[Coord]]:
         """Every line along `direction`, each once and in order from its first cell (as `line`).
 
         A line that leaves the board starts on the band of cells one step from an edge that

@@ -42,7 +42,8 @@ def _placed(model: ConstraintModel, flat: np.ndarray) -> np.ndarray:
         return flat  # every board cell is a variable, in board order: position = flat index
     where = np.full(model.width, -1, dtype=np.int64)
     where[positions_of_cells(model)] = np.arange(len(model.cells))
-    return where[flat]
+    placed: np.ndarray = where[flat]
+    return placed
 
 
 def positions_of_cells(model: ConstraintModel) -> np.ndarray:

@@ -32,7 +32,6 @@ import time
 from collections.abc import Iterator
 
 import numpy as np
-
 from pysat.card import CardEnc, EncType
 from pysat.formula import CNF
 from pysat.solvers import Solver
@@ -254,7 +253,8 @@ def _line_variables(model: ConstraintModel, var: np.ndarray) -> Iterator[tuple[L
 
 def _fixed_variables(model: ConstraintModel, var: np.ndarray) -> list[int]:
     fixed = sorted(model.fixed)
-    return var[positions(model, fixed, len(fixed))].tolist()
+    chosen: list[int] = var[positions(model, fixed, len(fixed))].tolist()
+    return chosen
 
 
 def _alarm(solver: Solver, deadline: float | None) -> threading.Timer | None:
