@@ -22,8 +22,8 @@ from queens.models.puzzle import Puzzle
 
 MAX_CELLS = 4_000_000
 """Boards beyond 2000 x 2000 are not lowered: n^2 cell variables would not fit a backend. At
-2000 x 2000 one n-queens solution costs sat 19 s of CPU and at most 3.6 GB, cpsat 27 s and at
-most 5.0 GB (experiments/results/bench_backends.md); each backend says in `Backend.cell_limit`
+2000 x 2000 one n-queens solution costs sat 9 s of CPU and at most 1.3 GB, cpsat 16 s and at
+most 3.2 GB (experiments/results/bench_backends.md, defaults.md); each backend says in `Backend.cell_limit`
 how far it goes."""
 
 _FAMILY_NAMES = {(0, 1): "rows", (1, 0): "columns", (1, 1): "diagonals", (1, -1): "anti-diagonals"}

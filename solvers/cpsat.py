@@ -56,7 +56,7 @@ Decode = Callable[[Values], Placement]
 
 class CpSat(Backend):
     name = "cpsat"
-    cell_limit = MAX_CELLS  # one 2000-queens solution: 27 s of CPU, at most 5.0 GB (bench_backends.md)
+    cell_limit = MAX_CELLS  # one 2000-queens solution: 16 s of CPU, at most 3.2 GB (bench_backends.md)
 
     def __init__(self, viewpoint: str = "boolean", workers: int | None = None, presolve: bool | None = None,
                  search: str = "greedy") -> None:

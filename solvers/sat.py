@@ -77,7 +77,7 @@ def cnf(model: ConstraintModel, encoding: str = DEFAULT_ENCODING) -> tuple[CNF, 
 
 class Sat(Backend):
     name = "sat"
-    cell_limit = MAX_CELLS  # one 2000-queens solution: 19 s of CPU, at most 3.6 GB (bench_backends.md)
+    cell_limit = MAX_CELLS  # one 2000-queens solution: 9 s of CPU, at most 1.3 GB (bench_backends.md)
 
     def __init__(self, encoding: str | None = None, solver: str | None = None) -> None:
         """`encoding` None: `NATIVE` to find one solution, `COUNT_ENCODING` to enumerate."""
