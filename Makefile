@@ -44,11 +44,11 @@ test-browser: install browser ## the web explorer clicked through in headless Ch
 test-slow: install ## only the slow tests
 	$(BIN)/python -m pytest -q -m slow
 
-bench: install ## benchmarks: backends and kernels side by side, and against the peers
+bench: install ## benchmarks: backends and kernels side by side, and against the peers (writes experiments/results/peers.md)
 	$(BIN)/python -m queens.experiments.bench_encodings
 	$(BIN)/python -m queens.experiments.bench_native
 	$(BIN)/python -m queens.experiments.bench_backends
-	$(BIN)/python -m queens.experiments.bench_peers
+	$(BIN)/python -m queens.experiments.bench_peers --output experiments/results/peers.md
 	$(BIN)/python -m queens.experiments.bench_large
 
 test-asan: install ## the native tests on C extensions built with ASan+UBSan (in a scratch copy)

@@ -2,7 +2,9 @@
 
 Each job is the whole public call (`queens.solvers.solve` / `count`: lowering, solving,
 verifying every solution), no constructed solution as a hint, medians of REPEATS runs (one
-run where a single run already takes a minute; the table says so). Every answer is checked:
+run where a single run already takes a minute; the table says so), wall and CPU seconds (this
+process, its threads and its children: CP-SAT's workers, MiniZinc), with the load average at
+the start and the end, since a loaded machine stretches wall times. Every answer is checked:
 counts against OEIS A000170, domination numbers against A075458, completions by the checker
 (planted instances must be solvable; a "no" must be proved, never a time limit).
 
@@ -20,12 +22,14 @@ Run: python -m queens.experiments.bench_backends   (also `make bench`); prints M
 from __future__ import annotations
 
 import json
+import os
 import statistics
 import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
 
+from queens.experiments.runner import cpu_seconds
 from queens.models import Completion, InvalidBoard, NQueens, Unsupported
 from queens.models.families import of_size
 from queens.models.generate import planted, random_placement
@@ -41,18 +45,20 @@ def terms(sequence: str, n: int) -> int:
     return entry["terms"][n - entry["offset"]]
 
 
-def median_run(job: Callable[[], Result], repeats: int = REPEATS,
-               cpu: list[float] | None = None) -> tuple[float, Result, list[float]]:
-    """The median wall time of `repeats` runs, the last result, and every time; `cpu` collects
-    each run's CPU seconds (every thread of this process: CP-SAT's workers too)."""
-    times, result = [], None
+def median_run(job: Callable[[], Result], repeats: int = REPEATS) -> tuple[float, Result, list[float], float]:
+    """The median wall time of `repeats` runs, the last result, every wall time, and the median CPU
+    time (every thread of this process, CP-SAT's workers too, and its children: the split's)."""
+    times, cpus, result = [], [], None
     for _ in range(repeats):
-        start, used = time.perf_counter(), time.process_time()
+        cpu, start = cpu_seconds(), time.perf_counter()
         result = job()
         times.append(time.perf_counter() - start)
-        if cpu is not None:
-            cpu.append(time.process_time() - used)
-    return statistics.median(times), result, times
+        cpus.append(cpu_seconds() - cpu)
+    return statistics.median(times), result, times, statistics.median(cpus)
+
+
+def load() -> str:
+    return "load average " + " / ".join(f"{x:.2f}" for x in os.getloadavg()) + " (1 / 5 / 15 min)"
 
 
 def shown(times: list[float]) -> str:
@@ -66,72 +72,79 @@ def one_solution() -> None:
     jobs = [("cpsat", 1000, 60, REPEATS, 5.0), ("sat", 1000, 60, REPEATS, 5.0), ("csp", 200, 30, REPEATS, 5.0),
             ("csp", 1000, 30, 1, 10.0), ("cpsat", 2000, 60, 1, 5.0), ("sat", 2000, 60, 1, 5.0)]
     for backend, n, limit, repeats, target in jobs:
-        cpu: list[float] = []
         try:
-            seconds, result, times = median_run(lambda b=backend, n=n, t=limit: solve(NQueens(n), b, time_limit=t),
-                                                repeats, cpu)
+            seconds, result, times, cpu = median_run(
+                lambda b=backend, n=n, t=limit: solve(NQueens(n), b, time_limit=t), repeats)
         except (InvalidBoard, Unsupported) as refused:
             print(f"| {backend} | {n} | – | – | – | refused: {refused} | ≤ {target:g} s | ✗ |", flush=True)
             continue
         met = "✓" if result.status is Status.SOLVED and seconds <= target else "✗"
-        print(f"| {backend} | {n} | {seconds:.2f} | {shown(times)} | {shown(cpu)} | {result.status.value} "
+        print(f"| {backend} | {n} | {seconds:.2f} | {shown(times)} | {cpu:.2f} | {result.status.value} "
               f"| ≤ {target:g} s | {met} |", flush=True)
 
 
 def counting(n: int = 14, limit: float = 60) -> None:
     truth = terms("A000170", n)
-    print(f"\n## Counting Q({n}) = {truth:,} (one run each, limit {limit:g} s: a cut-off count is a lower bound)\n")
-    print("| backend | seconds | count | status | target ≤ 10 s |")
-    print("|---|---:|---:|---|:---:|")
+    print(f"\n## Counting Q({n}) = {truth:,} (medians of {REPEATS} runs, limit {limit:g} s: a cut-off count is a "
+          "lower bound)\n")
+    print("| backend | median s | runs | median CPU s | count | status | target ≤ 10 s |")
+    print("|---|---:|---|---:|---:|---|:---:|")
     for backend in ("cpsat", "sat", "csp"):
-        seconds, result, _ = median_run(lambda b=backend: count(NQueens(n), b, time_limit=limit), 1)
+        seconds, result, times, cpu = median_run(lambda b=backend: count(NQueens(n), b, time_limit=limit))
         assert result.count <= truth and (result.status is not Status.COMPLETE or result.count == truth), result
         met = "✓" if result.status is Status.COMPLETE and seconds <= 10 else "✗"
-        print(f"| {backend} | {seconds:.1f} | {result.count:,} | {result.status.value} | {met} |", flush=True)
+        print(f"| {backend} | {seconds:.1f} | {shown(times)} | {cpu:.1f} | {result.count:,} | {result.status.value} "
+              f"| {met} |", flush=True)
 
 
 def domination(sizes: range = range(1, 11), limit: float = 120) -> None:
-    print(f"\n## Queen domination number, n = {sizes.start}..{sizes.stop - 1}, proved optimal (one run each)\n")
-    print("| backend | total s | per n (s) | all optimal = A075458 | target ≤ 60 s |")
-    print("|---|---:|---|:---:|:---:|")
+    print(f"\n## Queen domination number, n = {sizes.start}..{sizes.stop - 1}, proved optimal "
+          f"(medians of {REPEATS} runs of the whole range)\n")
+    print("| backend | total s | CPU s | per n (s, median run) | all optimal = A075458 | target ≤ 60 s |")
+    print("|---|---:|---:|---|:---:|:---:|")
     for backend in ("cpsat", "sat"):
-        times, right = [], True
-        for n in sizes:
-            start = time.perf_counter()
-            result = solve(of_size("domination", n), backend, time_limit=limit)
-            times.append(time.perf_counter() - start)
-            right &= result.status is Status.OPTIMAL and result.objective == terms("A075458", n)
-            if result.status is Status.LIMIT:
-                break
-        total = sum(times)
-        print(f"| {backend} | {total:.1f} | {shown(times)} | {'✓' if right else '✗'} "
+        runs = []
+        for _ in range(REPEATS):
+            cpu, times, right = cpu_seconds(), [], True
+            for n in sizes:
+                start = time.perf_counter()
+                result = solve(of_size("domination", n), backend, time_limit=limit)
+                times.append(time.perf_counter() - start)
+                right &= result.status is Status.OPTIMAL and result.objective == terms("A075458", n)
+                if result.status is Status.LIMIT:
+                    break
+            runs.append((sum(times), cpu_seconds() - cpu, times, right))
+        total, cpu, times, _ = sorted(runs, key=lambda run: run[0])[len(runs) // 2]
+        right = all(run[3] for run in runs)
+        print(f"| {backend} | {total:.1f} | {cpu:.1f} | {shown(times)} | {'✓' if right else '✗'} "
               f"| {'✓' if right and total <= 60 else '✗'} |", flush=True)
 
 
 def completion(n: int = 200, k: int = 60, seeds: range = range(3)) -> None:
     print(f"\n## Completion, n = {n}, k = {k} pre-placed (median over seeds {seeds.start}..{seeds.stop - 1})\n")
-    print("| backend | instances | median s | per seed (s) | answers | target ≤ 1 s |")
-    print("|---|---|---:|---|---|:---:|")
+    print("| backend | instances | median s | per seed (s) | median CPU s | answers | target ≤ 1 s |")
+    print("|---|---|---:|---|---:|---|:---:|")
     kinds = {"planted": lambda seed: planted(random_solution(n, seed=seed), k, seed),
              "random (GJN)": lambda seed: random_placement(n, k, seed),
              "random (GJN), k = 180": lambda seed: random_placement(n, 180, seed)}
     for backend in ("cpsat", "sat"):
         for kind, make in kinds.items():
-            times, answers = [], []
+            times, cpus, answers = [], [], []
             for seed in seeds:
                 puzzle = Completion(n, make(seed))
-                start = time.perf_counter()
-                result = solve(puzzle, backend, time_limit=30)
-                times.append(time.perf_counter() - start)
+                _, result, [seconds], cpu = median_run(lambda p=puzzle, b=backend: solve(p, b, time_limit=30), 1)
+                times.append(seconds)
+                cpus.append(cpu)
                 answers.append(result.status.value)
                 assert result.status is not Status.INFEASIBLE or kind != "planted", "a planted instance has a solution"
             seconds = statistics.median(times)
             proved = all(a in ("solved", "no solution") for a in answers)
-            print(f"| {backend} | {kind} | {seconds:.2f} | {shown(times)} | {', '.join(answers)} "
-                  f"| {'✓' if proved and seconds <= 1 else '✗'} |", flush=True)
+            print(f"| {backend} | {kind} | {seconds:.2f} | {shown(times)} | {statistics.median(cpus):.2f} "
+                  f"| {', '.join(answers)} | {'✓' if proved and seconds <= 1 else '✗'} |", flush=True)
 
 
 def main() -> int:
+    print(f"Measured from {load()}.\n")
     if sys.argv[1:] == ["--one-solution"]:  # the first table alone (minutes, not the whole run)
         one_solution()
         return 0
@@ -139,6 +152,7 @@ def main() -> int:
     counting()
     domination()
     completion()
+    print(f"\nEnded at {load()}.")
     return 0
 
 

@@ -8,14 +8,21 @@ The suite's own MiniZinc export runs as the `minizinc` backend. A peer that is n
 (or cannot take the model) is skipped with its reason, never faked.
 
 Each backend's time is shown as a ratio to the best peer on the same puzzle and size (below 1:
-the suite is faster). Times are medians of REPEATS whole calls; every answer is checked against
-OEIS A000170 (counts) or as "a solution was found" (peers report it; the suite's checker verifies).
+the suite is faster). Times are medians of REPEATS whole calls, wall and CPU seconds (threads and
+child processes too: CP-SAT's workers, MiniZinc and Gecode), with the load average at the start
+and the end; every answer is checked against OEIS A000170 (counts) or as "a solution was found"
+(peers report it; the suite's checker verifies). The table closes with what one MiniZinc call
+costs before any search (an empty model through the same Python package), which bounds how
+close the `minizinc` backend and the MiniZinc peer can come to an in-process solver.
 
-Run: python -m queens.experiments.bench_peers   (also `make bench`); prints Markdown.
+Run: python -m queens.experiments.bench_peers [--output FILE]   (`make bench` writes
+experiments/results/peers.md); prints Markdown, and writes it to FILE once the run has ended.
 """
 
 from __future__ import annotations
 
+import argparse
+import os
 import shutil
 import statistics
 import subprocess
@@ -25,7 +32,8 @@ from collections.abc import Callable
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
-from queens.experiments.bench_backends import terms
+from queens.experiments.bench_backends import load, terms
+from queens.experiments.runner import cpu_seconds
 from queens.models import NQueens, QueensError
 from queens.solvers import Status, count, solve
 
@@ -90,17 +98,34 @@ def versions() -> dict[str, str]:
     return found
 
 
-def timed(job: Callable[[], object]) -> tuple[float, object, str | None]:
-    """Median seconds of REPEATS runs, the last answer, and the reason when the job cannot run."""
-    times, answer = [], None
+def timed(job: Callable[[], object]) -> tuple[float, float, object, str | None]:
+    """Median wall and CPU seconds of REPEATS runs, the last answer, and the reason when the job cannot run."""
+    times, cpus, answer = [], [], None
     for _ in range(REPEATS):
-        start = time.perf_counter()
+        cpu, start = cpu_seconds(), time.perf_counter()
         try:
             answer = job()
         except (ImportError, QueensError, RuntimeError) as error:
-            return 0.0, None, f"{type(error).__name__}: {str(error).splitlines()[0][:120]}"
+            return 0.0, 0.0, None, f"{type(error).__name__}: {str(error).splitlines()[0][:120]}"
         times.append(time.perf_counter() - start)
-    return statistics.median(times), answer, None
+        cpus.append(cpu_seconds() - cpu)
+    return statistics.median(times), statistics.median(cpus), answer, None
+
+
+def minizinc_start_up() -> str:
+    """What one call through the minizinc package costs with nothing to search: the model's
+    analysis, the compilation and Gecode's start, each a process of its own."""
+    def empty() -> None:
+        import minizinc
+
+        model = minizinc.Model()
+        model.add_string("var 0..1: x;\nsolve satisfy;\n")
+        minizinc.Instance(minizinc.Solver.lookup("gecode"), model).solve()
+    seconds, cpu, _, reason = timed(empty)
+    if reason:
+        return f"MiniZinc's cost per call not measured ({reason})"
+    return (f"One MiniZinc call on an empty model (python-minizinc: analyse, compile, start Gecode) takes "
+            f"{seconds:.3f} s wall, {cpu:.3f} s CPU: the floor under every MiniZinc row")
 
 
 def _suite(task: str, n: int, backend: str) -> int | None:
@@ -115,35 +140,53 @@ def _expected(task: str, n: int) -> int:
     return terms("A000170", n) if task == "count" else 1
 
 
-def main() -> int:
-    print("## The suite's backends against their peers (seconds, medians of 3; ratio = backend / best peer)\n")
-    print("Versions: " + ", ".join(f"{k} {v}" for k, v in versions().items()) + "\n")
+def table(lines: list[str]) -> None:
+    """Print each line as it comes (a run takes minutes) and keep it for the file."""
+    def emit(line: str = "") -> None:
+        print(line, flush=True)
+        lines.append(line)
+
+    emit(f"## The suite's backends against their peers (seconds, medians of {REPEATS}; ratio = backend / best peer)\n")
+    emit(f"Measured from {load()}. Versions: " + ", ".join(f"{k} {v}" for k, v in versions().items()) + "\n")
     notes: list[str] = []
-    print("| puzzle | who | seconds | ratio to best peer | answer |")
-    print("|---|---|---:|---:|---|")
+    emit("| puzzle | who | seconds | CPU s | ratio to best peer | answer |")
+    emit("|---|---|---:|---:|---:|---|")
     for task, n in PUZZLES:
         label = f"count Q({n})" if task == "count" else f"one {n}-queens solution"
         expected, peer_times = _expected(task, n), {}
         for name, (job, _) in PEERS.items():
-            seconds, answer, reason = timed(lambda job=job, task=task, n=n: job(task, n))
+            seconds, cpu, answer, reason = timed(lambda job=job, task=task, n=n: job(task, n))
             if reason:
                 notes.append(f"{name} on {label}: skipped ({reason})")
                 continue
             ok = answer == expected
             if ok:
                 peer_times[name] = seconds
-            print(f"| {label} | peer: {name} | {seconds:.3f} | | {answer if ok else f'{answer} ✗'} |", flush=True)
+            emit(f"| {label} | peer: {name} | {seconds:.3f} | {cpu:.3f} | | {answer if ok else f'{answer} ✗'} |")
         best = min(peer_times.values(), default=None)
         for backend in BACKENDS:
-            seconds, answer, reason = timed(lambda backend=backend, task=task, n=n: _suite(task, n, backend))
+            seconds, cpu, answer, reason = timed(lambda backend=backend, task=task, n=n: _suite(task, n, backend))
             if reason:
                 notes.append(f"{backend} on {label}: n/a ({reason})")
                 continue
             ratio = f"{seconds / best:.2f}×" if best and answer == expected else "–"
             shown = answer if answer == expected else f"{answer} (limit or wrong) ✗"
-            print(f"| {label} | **{backend}** | {seconds:.3f} | {ratio} | {shown} |", flush=True)
-    if notes:
-        print("\nNotes:\n" + "\n".join(f"- {note}" for note in notes))
+            emit(f"| {label} | **{backend}** | {seconds:.3f} | {cpu:.3f} | {ratio} | {shown} |")
+    notes.append(minizinc_start_up())
+    emit("\nNotes:\n" + "\n".join(f"- {note}" for note in notes))
+    emit(f"\nEnded at {load()}.")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="The suite's backends against their peers, in Markdown.")
+    parser.add_argument("--output", type=Path, help="also write the table here once the run has ended")
+    args = parser.parse_args(argv)
+    lines: list[str] = []
+    table(lines)
+    if args.output:  # written whole at the end: an interrupted run leaves the last table in place
+        partial = args.output.with_suffix(".partial")
+        partial.write_text("\n".join(lines) + "\n")
+        os.replace(partial, args.output)
     return 0
 
 

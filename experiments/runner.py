@@ -54,7 +54,7 @@ def _limit_self(memory_mib: int) -> None:
         pass  # not Linux: the runner's kill at the time limit still bounds the run
 
 
-def _cpu_seconds() -> float:
+def cpu_seconds() -> float:
     mine, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
     return mine.ru_utime + mine.ru_stime + children.ru_utime + children.ru_stime
 
@@ -65,10 +65,10 @@ def measure(run: Run) -> dict:
     from queens.solvers import Status, count, get_backend, solve
 
     record: dict = {"status": "error", "outcome": None, "answer": None, "wall": None, "stats": {}, "error": None}
-    cpu = _cpu_seconds()
+    cpu = cpu_seconds()
     try:
         get_backend(run.backend, **dict(run.options))  # imports the solver library before the clocks start
-        cpu, start = _cpu_seconds(), time.perf_counter()
+        cpu, start = cpu_seconds(), time.perf_counter()
         puzzle = run.puzzle()
         if run.task == "count":
             result = count(puzzle, run.backend, time_limit=run.time_limit, split=run.split,
@@ -86,7 +86,7 @@ def measure(run: Run) -> dict:
     except Exception as error:  # a solver's own failure: recorded with the run, not raised
         record["error"] = f"{type(error).__name__}: {error}"
     usage = max(resource.getrusage(who).ru_maxrss for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN))
-    record.update(cpu=_cpu_seconds() - cpu, peak_mib=usage / 1024)
+    record.update(cpu=cpu_seconds() - cpu, peak_mib=usage / 1024)
     return record
 
 
@@ -118,13 +118,17 @@ def execute(run: Run) -> dict:
                 "cpu": None, "peak_mib": None, "stats": {},
                 "error": f"killed {GRACE:.0f} s after the {run.time_limit:g} s limit"}
     try:
-        return json.loads(out)
+        record: dict = json.loads(out)
     except json.JSONDecodeError:
         memory = any(sign in err for sign in _MEMORY_SIGNS) or child.returncode == -signal.SIGKILL
         last = (err.strip().splitlines() or [f"exit code {child.returncode}"])[-1]
         return {"status": "memout" if memory else "error", "outcome": None, "answer": None,
                 "wall": time.perf_counter() - start, "cpu": None, "peak_mib": None, "stats": {},
                 "error": f"child died ({last[:300]})"}
+    if record["status"] == "error" and any(sign in err for sign in _MEMORY_SIGNS):
+        # the search's own process (queens.solvers.deadline_child) died of it, and this one said so
+        record.update(status="memout", error=f"out of memory (limit {run.memory_limit} MiB): {record['error']}")
+    return record
 
 
 def sequential(runs: list[Run]) -> Iterator[tuple[Run, dict]]:

@@ -7,7 +7,9 @@ that may hold a piece) and four kinds of constraint:
   exactly one), grouped in families (rows, columns, diagonals, knight pairs, ...);
 - *covers*: at least one piece among some cells (domination);
 - *fixed* cells that must hold a piece;
-- the *size*: how many pieces in all, or an objective to minimise it.
+- the *size*: how many pieces in all, or an objective to minimise it;
+- *lex chains* (only when counting with symmetry breaking, see `queens.models.symmetry.lex_leader`):
+  the cell vector is lexicographically at least its image under each symmetry.
 
 Puzzles with several armies or a third dimension (`queens.models.armies`) lower into the same
 form: their variables are (army, coordinates) keys, an army's size is a line over its cells
@@ -31,6 +33,22 @@ from typing import Any, Literal
 Var = Any
 """A variable's key: a board cell (r, c) in the plain lowering, (army, coordinates) with armies.
 Backends hash and sort keys and never look inside them."""
+
+
+LexChain = tuple[tuple[Var, Var], ...]
+"""Pairs (a1, b1), (a2, b2), ...: the vector x[a1], x[a2], ... is lexicographically at least
+x[b1], x[b2], ... (a piece, 1, above an empty cell, 0): at the first pair whose cells differ,
+the piece is on a."""
+
+
+@dataclass(frozen=True)
+class LexLeader:
+    """One solution per symmetry class: the cells read in `order` are lexicographically at least
+    their image under each symmetry (one chain per symmetry). A backend that searches in a fixed
+    order searches in `order`, so the chains are decided as early as they can be."""
+
+    order: tuple[Var, ...]
+    chains: tuple[LexChain, ...]
 
 
 class LineKind(Enum):
@@ -146,6 +164,8 @@ class ConstraintModel:
     objective: Objective | None = None
     numbering: tuple[Var, ...] = ()
     """Every variable in the order of its number, when that is not the board's r * cols + c."""
+    lex: LexLeader | None = None
+    """Only one solution per symmetry class is wanted (counting; None otherwise)."""
 
     @cached_property
     def index(self) -> dict[Var, int]:

@@ -23,14 +23,15 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import click
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
 from queens.commands.answer import payload, print_payload
 from queens.commands.common import err, out
+from queens.commands.progress import progress_shown
 from queens.models import Puzzle, TimeLimit
 from queens.models.outline import outline
 from queens.solvers import Result, Status, native
 from queens.solvers.cores import default_threads
+from queens.solvers.progress import Progress, report
 
 if TYPE_CHECKING:  # the C counter is imported when a count runs: `queens --help` works without it
     from queens.solvers.native.counting import SymmetryClasses
@@ -125,13 +126,12 @@ def native_count(puzzle: Puzzle, n: int | None, backend: str | None, time_limit:
         ledger = stack.enter_context(Ledger(path)) if keep_ledger else None
         if ledger is not None:
             _announce(ledger, n, bool(options.get("resume")))
-        bar = stack.enter_context(_progress_bar(puzzle.name))
         start = time.perf_counter()
         stats: dict = {}
         try:
-            classes = _count(n, options, ledger, deadline, bar, stats)
+            with progress_shown():
+                classes = _count(n, options, ledger, deadline, stats)
         except (KeyboardInterrupt, TimeLimit) as stopped:
-            bar.stop()
             kept = f"finished subproblems are kept in {path}; run again with --resume" if ledger else (
                 f"nothing kept (counts of n < {LEDGER_FROM} keep a ledger only with --ledger or --resume)")
             if isinstance(stopped, TimeLimit):
@@ -147,12 +147,9 @@ def native_count(puzzle: Puzzle, n: int | None, backend: str | None, time_limit:
     return 0
 
 
-def _count(n: int, options: dict, ledger: Ledger | None, deadline: float | None, bar: Progress,
-           stats: dict) -> SymmetryClasses:
-    task = bar.add_task("subproblems", total=None, solutions=0)
-
+def _count(n: int, options: dict, ledger: Ledger | None, deadline: float | None, stats: dict) -> SymmetryClasses:
     def progress(done: int, total: int, solutions: int) -> None:
-        bar.update(task, completed=done, total=total, solutions=solutions)
+        report(Progress(solutions=solutions, done=done, total=total))
 
     settings = {"ledger": ledger, "resume": bool(options.get("resume")), "progress": progress, "deadline": deadline,
                 "stats": stats}
@@ -190,13 +187,6 @@ def _mention_ignored(ledger: Ledger, n: int) -> None:
         listed = "; ".join(f"{rows:,} of n = {size} from counter {version}"
                            for (size, version), rows in sorted(other.items()))
         err.print(f"ignored (another n or counter version than n = {n}, {KERNEL_VERSION}): {listed}", markup=False)
-
-
-def _progress_bar(title: str) -> Progress:
-    """Subproblems done, solutions so far and the time left, on stderr (only on a terminal)."""
-    return Progress(TextColumn(f"{title}:"), BarColumn(), MofNCompleteColumn(), TextColumn("subproblems"),
-                    TextColumn("{task.fields[solutions]:,} solutions"), TimeRemainingColumn(),
-                    console=err, transient=True, disable=not err.is_terminal)
 
 
 def _report(puzzle: Puzzle, result: Result, classes: SymmetryClasses | None, options: dict, stats: dict,

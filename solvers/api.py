@@ -12,12 +12,27 @@ own rules, and the time limit is turned into one deadline for the backend to hon
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Unpack
 
-from queens.models import BackendError, ConstraintModel, Placement, Puzzle, TimeLimit, Unsupported, lower, verify
+from queens.models import (
+    BackendError,
+    ConstraintModel,
+    Placement,
+    Puzzle,
+    TimeLimit,
+    Unsupported,
+    lower,
+    symmetry_group,
+    verify,
+)
+from queens.models.symmetry import Orbits, Transform, lex_leader
 from queens.solvers.backend import Backend, Task, deadline_after
+from queens.solvers.deadline_child import call_until
 from queens.solvers.options import SearchOptions
+from queens.solvers.progress import counted
 from queens.solvers.registry import get_backend
 from queens.solvers.result import Result, Status
 
@@ -28,13 +43,33 @@ it pays for the processes' start-up (Q(12): cpsat 8.4 s -> 2.7 s, csp 3.6 -> 1.1
 
 
 def solve(puzzle: Puzzle, backend: str = "cpsat", *, time_limit: float | None = None,
-          model: ConstraintModel | None = None, **options: Unpack[SearchOptions]) -> Result:
-    """One solution (the fewest pieces, when the puzzle minimises), verified. `model`: the
-    puzzle's model when the caller has lowered it already (the router has, to ask the backend;
-    lowering 1000 x 1000 again would cost a second or more)."""
+          **options: Unpack[SearchOptions]) -> Result:
+    """One solution (the fewest pieces, when the puzzle minimises), verified. The puzzle is
+    lowered once (`lowered`): the router's model is the backend's."""
     engine = get_backend(backend, **options)
     deadline = deadline_after(time_limit)
-    model = _checked_model(engine, puzzle, Task.SOLVE, model)
+    return within(deadline, backend, _solve, engine, puzzle, deadline)
+
+
+def within(deadline: float | None, backend: str, function: Callable[..., Result], *args: object,
+           counting: bool = False, method: str = "search") -> Result:
+    """`function(*args)`, a Result, computed in a child process killed a little after the
+    deadline (`queens.solvers.deadline_child`). When the child is killed, a LIMIT result
+    of `backend`/`method` instead, with (`counting`) the solutions it had reported counting as
+    a lower bound."""
+    start = time.perf_counter()
+    try:
+        return call_until(deadline, function, *args)
+    except TimeLimit as stopped:
+        return Result(backend, Status.LIMIT, count=(stopped.partial or 0) if counting else None,
+                      wall_time=time.perf_counter() - start, stats={"stopped": str(stopped)}, method=method)
+
+
+def _solve(engine: Backend, puzzle: Puzzle, deadline: float | None) -> Result:
+    """`solve` once the deadline is set: lowering, the backend's search and the check, in the
+    process `call_until` runs it in."""
+    backend = engine.name
+    model = _checked_model(engine, puzzle, Task.SOLVE)
     start = time.perf_counter()
     try:
         found = engine.minimise(model, deadline) if model.minimise else engine.find(model, deadline)
@@ -69,14 +104,20 @@ def solutions(puzzle: Puzzle, backend: str = "cpsat", *, time_limit: float | Non
 
 
 def count(puzzle: Puzzle, backend: str = "cpsat", *, time_limit: float | None = None,
-          split: bool | None = None, processes: int | None = None, **options: Unpack[SearchOptions]) -> Result:
+          split: bool | None = None, processes: int | None = None, symmetry: bool = True,
+          group: Sequence[Transform] | None = None, **options: Unpack[SearchOptions]) -> Result:
     """The number of solutions (of optimal ones, when the puzzle minimises).
 
     Backends that can count without enumerating (native) do so; the others enumerate, and
-    every solution they find is verified and checked to be new. `split=True` counts by
-    decomposition in `processes` processes (solvers/split.py: first row fixed, symmetric
-    subproblems counted once), each subproblem through this same function. The default,
-    None, splits for enumerating backends from `AUTO_SPLIT_CELLS` up.
+    every solution they find is verified and checked to be new. With `symmetry` (the default)
+    they enumerate one solution per class under the puzzle's symmetry group (lex-leader
+    constraints, `queens.models.symmetry.lex_leader`), each checked to lead its class and
+    counted with the class's size; `stats["symmetry"]` says whether it was used, or why not.
+    `group` overrides the group (the split passes the whole puzzle's to its subproblems, whose
+    extra pieces shrink their own). `split=True` counts by decomposition in `processes`
+    processes (solvers/split.py: first row fixed, subproblems side by side), each subproblem
+    through this same function. The default, None, splits for enumerating backends from
+    `AUTO_SPLIT_CELLS` up.
     """
     engine = get_backend(backend, **options)
     refusal = engine.limits(puzzle.rows, puzzle.cols, Task.COUNT)  # before any work: splitting costs too
@@ -89,12 +130,19 @@ def count(puzzle: Puzzle, backend: str = "cpsat", *, time_limit: float | None = 
     if split:
         from queens.solvers.split import count_split  # split calls back into count: imported here
 
-        return count_split(puzzle, backend, time_limit=time_limit, processes=processes, **options)
+        return count_split(puzzle, backend, time_limit=time_limit, processes=processes, symmetry=symmetry,
+                           **options)
     deadline = deadline_after(time_limit)
+    return within(deadline, backend, _count, engine, puzzle, deadline, symmetry, group, counting=True)
+
+
+def _count(engine: Backend, puzzle: Puzzle, deadline: float | None, symmetry: bool,
+           group: Sequence[Transform] | None) -> Result:
+    """`count` once the deadline is set, without splitting, in the process `call_until` runs it in."""
     model = _checked_model(engine, puzzle, Task.COUNT)
     start = time.perf_counter()
     objective = None
-    total = 0
+    tally = _Tally()
     try:
         if model.minimise:
             best = engine.minimise(model, deadline)
@@ -103,31 +151,90 @@ def count(puzzle: Puzzle, backend: str = "cpsat", *, time_limit: float | None = 
             sized = model if objective is None else model.with_size(objective)
             fast = engine.count(sized, deadline)
             if fast is not None:
-                total = fast
+                tally.total = fast
             else:
-                seen: set[Placement] = set()
-                for found in engine.solutions(sized, deadline):
-                    solution = verify(puzzle, found)
-                    if solution in seen:
-                        raise BackendError(f"{engine.name} returned the solution {solution} twice")
-                    seen.add(solution)
-                    total = len(seen)
+                _enumerate(engine, puzzle, sized, deadline, breaking(engine, sized, symmetry, group), tally)
     except TimeLimit as limit:
-        partial = total if limit.partial is None else limit.partial
-        return Result(backend, Status.LIMIT, count=partial, objective=objective,
-                      wall_time=time.perf_counter() - start, stats=engine.stats)
-    return Result(backend, Status.COMPLETE, count=total, objective=objective,
-                  wall_time=time.perf_counter() - start, stats=engine.stats)
+        partial = tally.total if limit.partial is None or tally.enumerated else limit.partial
+        return Result(engine.name, Status.LIMIT, count=partial, objective=objective,
+                      wall_time=time.perf_counter() - start, stats={**engine.stats, **tally.stats})
+    return Result(engine.name, Status.COMPLETE, count=tally.total, objective=objective,
+                  wall_time=time.perf_counter() - start, stats={**engine.stats, **tally.stats})
 
 
-def _checked_model(engine: Backend, puzzle: Puzzle, task: Task,
-                   model: ConstraintModel | None = None) -> ConstraintModel:
-    """The puzzle's model (`model`, or lowered here), once the backend has said it can answer
-    it: its size limits are read before the model is built, its structural checks on the model."""
+@dataclass
+class _Tally:
+    """A count so far (a lower bound when the time runs out) and what to report about it."""
+
+    total: int = 0
+    enumerated: bool = False
+    stats: dict[str, int | float | str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Breaking:
+    """What `count` enumerates: `model`, with lex chains when `orbits` weighs each leader found by
+    its class's size; `note` says which, or why the symmetries are not broken."""
+
+    model: ConstraintModel
+    orbits: Orbits | None
+    note: str
+
+
+def breaking(engine: Backend, model: ConstraintModel, symmetry: bool,
+             group: Sequence[Transform] | None = None) -> Breaking:
+    """The lex-leader model for `engine`, when asked, useful (a group beyond the identity) and
+    supported (`engine.supports` on the model with its chains: a backend that cannot compile
+    them says why, and counts every solution instead)."""
+    if not symmetry:
+        return Breaking(model, None, "off (asked)")
+    if model.numbering:
+        return Breaking(model, None, "off (the variables are not the cells of one board)")
+    group = symmetry_group(model) if group is None else tuple(group)
+    if len(group) == 1:
+        return Breaking(model, None, "none to break (the puzzle's only symmetry is the identity)")
+    lexed = lex_leader(model, group)
+    refusal = engine.supports(lexed)
+    if refusal:
+        return Breaking(model, None, f"off ({refusal})")
+    return Breaking(lexed, Orbits(model, group),
+                    f"lex-leader over a group of {len(group)}: one solution per class, weighted by its size")
+
+
+def _enumerate(engine: Backend, puzzle: Puzzle, model: ConstraintModel, deadline: float | None,
+               breaks: Breaking, tally: _Tally) -> None:
+    """Count `breaks.model`'s solutions into `tally`, each verified, new, and (with lex chains) the
+    leader of its class, counted with the class's size."""
+    tally.enumerated = True
+    tally.stats["symmetry"] = breaks.note
+    seen: set[Placement] = set()
+    for found in engine.solutions(breaks.model, deadline):
+        solution = verify(puzzle, found)
+        if solution in seen:
+            raise BackendError(f"{engine.name} returned the solution {solution} twice")
+        seen.add(solution)
+        weight = 1 if breaks.orbits is None else breaks.orbits.size(solution)
+        if weight is None:
+            raise BackendError(f"{engine.name} returned {solution}, which does not lead its symmetry class")
+        tally.total += weight
+        tally.stats["enumerated"] = len(seen)
+        counted(tally.total)
+
+
+@lru_cache(maxsize=1)
+def lowered(puzzle: Puzzle) -> ConstraintModel:
+    """`lower(puzzle)`, kept for the next call: the router lowers a puzzle to choose a strategy,
+    and the backend it chooses needs the same model (200 x 200: 0.5 s of CPU, each time)."""
+    return lower(puzzle)
+
+
+def _checked_model(engine: Backend, puzzle: Puzzle, task: Task) -> ConstraintModel:
+    """The puzzle's model, once the backend has said it can answer it: its size limits are read
+    before the model is built, its structural checks on the model."""
     refusal = engine.limits(puzzle.rows, puzzle.cols, task)
     if refusal:
         raise Unsupported(refusal)
-    model = lower(puzzle) if model is None else model
+    model = lowered(puzzle)
     refusal = engine.supports(model)
     if refusal:
         raise Unsupported(refusal)

@@ -29,7 +29,9 @@ from queens.models.armies import ArmyPuzzle
 from queens.models.army_check import ArmyPlacement, verify_armies
 from queens.models.army_lowering import lower_armies
 from queens.models.symmetry import army_symmetry_group, canonical_armies
+from queens.solvers.api import within
 from queens.solvers.backend import Backend, Optimum, Task, deadline_after
+from queens.solvers.progress import counted
 from queens.solvers.registry import get_backend
 from queens.solvers.result import Result, Status
 
@@ -49,6 +51,11 @@ def solve_armies(puzzle: ArmyPuzzle, backend: str = "cpsat", *, time_limit: floa
     """One answer: the optimum with its proof when the puzzle has a goal, else any solution."""
     engine = get_backend(backend, **options)
     deadline = deadline_after(time_limit)
+    return within(deadline, backend, _solve_armies, engine, puzzle, deadline)
+
+
+def _solve_armies(engine: Backend, puzzle: ArmyPuzzle, deadline: float | None) -> Result:
+    backend = engine.name
     start = time.perf_counter()
     if puzzle.copies_open:
         return _fewest_copies(engine, puzzle, deadline, start)
@@ -136,6 +143,10 @@ def count_armies(puzzle: ArmyPuzzle, backend: str = "cpsat", *, time_limit: floa
     with swaps of interchangeable armies, `queens.models.symmetry.army_symmetry_group`)."""
     engine = get_backend(backend, **options)
     deadline = deadline_after(time_limit)
+    return within(deadline, backend, _count_armies, engine, puzzle, deadline, unique, counting=True)
+
+
+def _count_armies(engine: Backend, puzzle: ArmyPuzzle, deadline: float | None, unique: bool) -> Result:
     start = time.perf_counter()
     total, value = 0, None
     try:
@@ -167,6 +178,7 @@ def _enumerated(engine: Backend, puzzle: ArmyPuzzle, model: ConstraintModel, dea
         seen.add(solution)
         if unique:
             classes.add(canonical_armies(solution, group))
+        counted(len(classes) if unique else len(seen))  # what the count is of: a bound if it stops here
     return len(classes) if unique else len(seen)
 
 

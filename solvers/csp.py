@@ -25,7 +25,7 @@ from collections import defaultdict
 from collections.abc import Callable, Iterator, Sequence
 
 import constraint
-from queens.models import Cell, ConstraintModel, LineFamily, Placement, TimeLimit, Unsupported
+from queens.models import Cell, ConstraintModel, Line, LineFamily, Placement, TimeLimit, Unsupported
 from queens.solvers.backend import Backend
 
 VIEWPOINTS = ("rows", "boolean")
@@ -128,6 +128,63 @@ class RowPairConflicts(constraint.Constraint):  # type: ignore[misc]  # python-c
         return True
 
 
+class LexLeader(constraint.Constraint):  # type: ignore[misc]  # python-constraint2 is untyped
+    """The model's lex chains over cells, each cell a (variable, value) test: a row holding that
+    column (rows viewpoint), or a cell variable holding 1 (boolean). Scoped over every variable.
+
+    At each node every chain is walked while its pairs are equal: a pair decided either way ends
+    the walk (held, or the node fails); a known empty a empties b and a known piece on b puts one
+    on a (forward checking hides the values), and the walk goes on; an open pair stops it. A cell
+    is known once its variable is assigned, or empty once its value is gone from the domain.
+
+    What is known at a node stays known below it, so each chain's walk resumes where the parent
+    node's stopped: the search is depth-first and this is called at every node (its scope is
+    every variable), so the last walk saved at a smaller depth is the parent's.
+    """
+
+    def __init__(self, chains: Sequence[Sequence[tuple[tuple[Var, int], tuple[Var, int]]]]) -> None:
+        self.chains = [[(u, p, v, q) for (u, p), (v, q) in chain] for chain in chains]
+        self.saved: list[tuple[int, list[int]]] = [(-1, [0] * len(self.chains))]  # (depth, where each walk is)
+
+    def __call__(self, variables: Sequence[Var], domains: dict[Var, constraint.Domain],
+                 assignments: Solution, forwardcheck: object = False) -> bool:
+        depth = len(assignments)
+        saved = self.saved
+        while saved[-1][0] >= depth:
+            saved.pop()
+        walks = []
+        for chain, start in zip(self.chains, saved[-1][1], strict=True):
+            at = self._walk(chain, start, domains, assignments, bool(forwardcheck))
+            if at < 0:
+                return False
+            walks.append(at)
+        saved.append((depth, walks))
+        return True
+
+    @staticmethod
+    def _walk(chain: list[tuple[Var, int, Var, int]], at: int, domains: dict[Var, constraint.Domain],
+              assignments: Solution, forwardcheck: bool) -> int:
+        """Where the walk stops (len(chain) once the chain holds for good), or -1 if it breaks."""
+        held = assignments.get
+        while at < len(chain):
+            u, p, v, q = chain[at]
+            a, b = held(u), held(v)
+            x = (a == p) if a is not None else (False if p not in domains[u] else None)
+            y = (b == q) if b is not None else (False if q not in domains[v] else None)
+            if x is None or y is None:
+                if not forwardcheck or x is None and y is not True or y is None and x is not False:
+                    return at  # open: either value keeps the chain
+                domain = domains[v] if y is None else domains[u]
+                for value in ([q] if y is None else [w for w in domain if w != p]):
+                    domain.hideValue(value)
+                if not domain:
+                    return -1
+            elif x != y:
+                return len(chain) if x else -1
+            at += 1
+        return at
+
+
 class _Restart(Exception):
     """A find attempt used its node budget: start again with other value orders."""
 
@@ -208,7 +265,7 @@ class Csp(Backend):
         assert rows is not None  # _rows_refusal refuses every model without a row family
         problem = constraint.Problem()
         fixed = dict(model.fixed)
-        for line in rows.lines:
+        for line in _in_lex_order(model, rows.lines):
             r = line.cells[0][0]
             problem.addVariable(r, [fixed[r]] if r in fixed else [c for _, c in line.cells])
         shared = SharedLines(model, rows)
@@ -216,6 +273,9 @@ class Csp(Backend):
             if deadline is not None and not index % 4096 and time.monotonic() > deadline:
                 raise TimeLimit("csp: time limit reached while building the row-pair tables")
             problem.addConstraint(RowPairConflicts(r1, r2, shared), (r1, r2))
+        if model.lex:
+            chains = [[((a[0], a[1]), (b[0], b[1])) for a, b in chain] for chain in model.lex.chains]
+            problem.addConstraint(LexLeader(chains), list(problem._variables))
 
         row_ids = [line.cells[0][0] for line in rows.lines]  # the variables: every row, an int
 
@@ -242,6 +302,9 @@ class Csp(Backend):
             problem.addConstraint(constraint.MinSumConstraint(1), [name[c] for c in cover])
         if model.size is not None and not model.size_implied:
             problem.addConstraint(constraint.ExactSumConstraint(model.size), list(name.values()))
+        if model.lex:
+            chains = [[((name[a], 1), (name[b], 1)) for a, b in chain] for chain in model.lex.chains]
+            problem.addConstraint(LexLeader(chains), list(name.values()))
         cell_of: dict[Var, Cell] = {var: cell for cell, var in name.items()}
 
         def decode(solution: Solution) -> Placement:
@@ -281,6 +344,15 @@ class Csp(Backend):
             except _Restart:
                 nodes *= 1.5
         return None
+
+
+def _in_lex_order(model: ConstraintModel, lines: tuple[Line, ...]) -> list[Line]:
+    """The rows in the order the search takes them (python-constraint2 keeps the order variables
+    were added in among equals): board order, or the lex chains' order (middle rows first)."""
+    if model.lex is None:
+        return list(lines)
+    position = {cell: i for i, cell in enumerate(model.lex.order)}
+    return sorted(lines, key=lambda line: min(position[c] for c in line.cells))
 
 
 def _rows_refusal(model: ConstraintModel) -> str | None:

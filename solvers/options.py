@@ -1,5 +1,5 @@
 """The options a caller may give by name, with their types: every backend's own (its constructor's,
-see `queens.solvers.registry`) and the strategies' own (processes, seed, path, n).
+see `queens.solvers.registry`) and the strategies' own (processes, symmetry, seed, path, n).
 
 The router passes them on as keyword arguments, so they are a TypedDict: mypy checks each `**options`
 against the function it reaches, where a `dict[str, object]` would hide a clash with a named argument.
@@ -36,3 +36,4 @@ class Options(SearchOptions, total=False):
     """What the router (`answer`) takes as `**options` and hands to a strategy."""
 
     processes: int | None  # split
+    symmetry: bool  # counting by enumeration: lex-leader symmetry breaking (on unless False)

@@ -1,4 +1,5 @@
-"""Run jobs in worker processes that leave nothing behind when the parent is interrupted.
+"""Run jobs in worker processes that leave nothing behind when the parent is interrupted, and
+that are killed at the deadline.
 
 Ctrl-C in a terminal (and `timeout -s INT`) signals the whole process group: with a plain
 ProcessPoolExecutor every worker raised its own KeyboardInterrupt and printed a traceback, a
@@ -11,6 +12,12 @@ pool's manager thread fail with InvalidStateError. Here only the parent decides:
   is shut down without cancelling futures (the broken pool fails them itself), and the
   exception goes on: no orphan processes, no leaked semaphores, no second traceback.
 
+Each job is given the deadline and mostly stops by itself; a worker that has not finished its
+job a little after the deadline (`queens.solvers.deadline_child`'s slack) is killed the same
+way, and that job's result is None. While waiting, the parent hands each finished job to
+`finished` as it comes, and beats (`queens.solvers.progress.beat`) so that a progress display
+shows the time going by.
+
 >>> run_in_processes(pow, [(2, 10), (3, 3)], workers=2)
 [1024, 27]
 """
@@ -19,31 +26,70 @@ from __future__ import annotations
 
 import multiprocessing
 import signal
+import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from typing import TypeVar
+
+from queens.solvers.deadline_child import BEAT, kill_group, kill_time, killed_at_deadline
+from queens.solvers.progress import beat
 
 T = TypeVar("T")
 _PARENT_ONLY = {signal.SIGINT, signal.SIGTERM}
 
 
-def run_in_processes(function: Callable[..., T], jobs: Sequence[tuple[object, ...]], workers: int) -> list[T]:
-    """`[function(*job) for job in jobs]`, computed in `workers` spawned processes, in order."""
+def run_in_processes(function: Callable[..., T], jobs: Sequence[tuple[object, ...]], workers: int, *,
+                     deadline: float | None = None,
+                     finished: Callable[[int, T], None] | None = None) -> list[T | None]:
+    """`[function(*job) for job in jobs]`, computed in `workers` spawned processes, in order;
+    None for a job still running when the workers are killed at the deadline (see above).
+    `finished(index, result)` is called for each job as it finishes, in the order they do."""
     others = set(multiprocessing.active_children())
-    pool = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"))
+    pool = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"),
+                               initializer=killed_at_deadline)
+    results: list[T | None] = [None] * len(jobs)
     try:
         # The workers are spawned by the first submit: block the signals around it so that they
         # inherit the mask; a signal that arrives meanwhile is delivered here right after.
         blocked = signal.pthread_sigmask(signal.SIG_BLOCK, _PARENT_ONLY)
         try:
-            futures = [pool.submit(function, *job) for job in jobs]
+            futures = {pool.submit(function, *job): index for index, job in enumerate(jobs)}
         finally:
             signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
-        results = [future.result() for future in futures]
+        overran = _collect(futures, results, kill_time(deadline), finished)
     except BaseException:
-        for child in set(multiprocessing.active_children()) - others:  # this pool's workers only
-            child.kill()
+        _kill(others)
         pool.shutdown(wait=True)
         raise
+    if overran:
+        _kill(others)
     pool.shutdown(wait=True)
     return results
+
+
+def _collect(futures: dict[Future[T], int], results: list[T | None], kill_at: float | None,
+             finished: Callable[[int, T], None] | None) -> bool:
+    """Fill `results` as the jobs finish, until all have or `kill_at` comes (then True)."""
+    pending = set(futures)
+    while pending:
+        left = None if kill_at is None else kill_at - time.monotonic()
+        if left is not None and left <= 0:
+            return True
+        done, pending = wait(pending, timeout=BEAT if left is None else min(left, BEAT),
+                             return_when=FIRST_COMPLETED)
+        for future in done:
+            index = futures[future]
+            results[index] = result = future.result()
+            if finished is not None:
+                finished(index, result)
+        if not done:
+            beat()
+    return False
+
+
+def _kill(others: set[multiprocessing.process.BaseProcess]) -> None:
+    """Kill this pool's workers (the children that were not there before it), each with its
+    process group: whatever a worker started (the MiniZinc binary) goes with it."""
+    for child in set(multiprocessing.active_children()) - others:
+        if child.pid is not None:
+            kill_group(child.pid, reap=False)

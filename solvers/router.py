@@ -13,15 +13,18 @@ reason, and a puzzle that only the missing C extensions could answer says how to
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Unpack
 
 from queens.models import NativeMissing, Puzzle
 from queens.models.errors import BadOption, Refused
-from queens.solvers.backend import Task
+from queens.solvers.api import within
+from queens.solvers.backend import Task, deadline_after
 from queens.solvers.native import REBUILD
 from queens.solvers.options import Options
-from queens.solvers.result import Result
+from queens.solvers.result import Result, Status
 from queens.solvers.strategies import STRATEGIES
 from queens.solvers.strategy import Strategy, Subject
 
@@ -100,17 +103,36 @@ def _why(strategy: Strategy, refused: list[tuple[Strategy, str]], asked: bool) -
 
 
 def answer(task: Task, puzzle: Puzzle, *, backend: str | None = None, method: str | None = None,
-           time_limit: float | None = None, **options: Unpack[Options]) -> Result:
-    """Route and run: the answer of the best strategy, saying which and why.
+           time_limit: float | None = None, announce: Callable[[Choice], None] | None = None,
+           **options: Unpack[Options]) -> Result:
+    """Route and run: the answer of the best strategy, saying which and why; `announce(choice)`
+    is called between the two (the CLI names the strategy before it works).
+
+    The time limit covers both: choosing may lower the puzzle, which no clock interrupts
+    (1000 x 1000 takes seconds), so with a limit both run in a child process killed a little
+    after the deadline (`queens.solvers.api.within`).
 
     >>> from queens.models import NQueens
     >>> found = answer(Task.COUNT, NQueens(8))
     >>> found.count, found.backend, found.method
     (92, 'native', 'fast')
     """
+    deadline = deadline_after(time_limit)
+    return within(deadline, backend or "-", _answer, task, puzzle, backend, method, deadline, announce, options,
+                  counting=task is Task.COUNT, method=method or "-")
+
+
+def _answer(task: Task, puzzle: Puzzle, backend: str | None, method: str | None, deadline: float | None,
+            announce: Callable[[Choice], None] | None, options: Options) -> Result:
     subject = Subject(puzzle)
     choice = route(task, subject, backend, method, options.copy())
-    return run(choice, subject, task, time_limit, options)
+    if announce is not None:
+        announce(choice)
+    left = None if deadline is None else deadline - time.monotonic()
+    if left is not None and left <= 0:  # choosing took the whole time
+        return Result(choice.strategy.backend, Status.LIMIT, count=0 if task is Task.COUNT else None,
+                      method=choice.strategy.method, why=choice.why)
+    return run(choice, subject, task, left, options)
 
 
 def run(choice: Choice, subject: Subject, task: Task, time_limit: float | None,

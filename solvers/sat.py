@@ -29,15 +29,16 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 
 import numpy as np
-from pysat.card import CardEnc, EncType
+from pysat.card import CardEnc, EncType, ITotalizer
 from pysat.formula import CNF
 from pysat.solvers import Solver
-from queens.models import ConstraintModel, Placement, TimeLimit, Unsupported
-from queens.models.ir import Line
+from queens.models import ConstraintModel, Placement, TimeLimit, Unsupported, symmetry_group
+from queens.models.ir import Line, Var
 from queens.models.lowering import MAX_CELLS
+from queens.models.symmetry import lex_leader
 from queens.solvers.backend import Backend
 from queens.solvers.order import line_literals, literals, plain_numbering, positions, seeded_numbering
 
@@ -62,6 +63,9 @@ SLICED = frozenset({"cadical103", "cadical153", "cadical195"})
 learnt, so with a deadline it runs in CONFLICT_SLICE slices with a look at the clock between."""
 SOLVERS = {NATIVE: "minicard", "cnf": "cadical195"}
 """The pysat solver for each kind of formula, when none is asked for."""
+MINIMISE_ENCODING = DEFAULT_ENCODING
+"""The CNF to minimise over (its lines; the piece count is a totalizer): queen domination
+n = 1..10 proved in 1.5 s of CPU, where Minicard's native cardinality took 154 s."""
 
 
 def cnf(model: ConstraintModel, encoding: str = DEFAULT_ENCODING) -> tuple[CNF, dict[int, tuple[int, int]]]:
@@ -106,6 +110,8 @@ class Sat(Backend):
                 top = max(top, part.nv)
         cnf.extend(chosen.tolist() for chosen in literals(model, model.covers, var))
         cnf.extend([v] for v in _fixed_variables(model, var))
+        lex, top = _lex(model, var, top)
+        cnf.extend(lex)
         if model.size is not None and not model.size_implied:
             part = CardEnc.equals(lits=var.tolist(), bound=model.size, top_id=top,
                                   encoding=EncType.totalizer)
@@ -147,7 +153,10 @@ class Sat(Backend):
             solver.add_clause(cover.tolist())
         for v in _fixed_variables(model, var):
             solver.add_clause([v])
-        clauses += len(model.covers) + len(model.fixed)
+        lex, _ = _lex(model, var, len(var))
+        for clause in lex:
+            solver.add_clause(clause)
+        clauses += len(model.covers) + len(model.fixed) + len(lex)
         if model.size is not None and not model.size_implied:
             solver.add_atmost(var.tolist(), model.size)
             solver.add_atmost((-var).tolist(), len(var) - model.size)  # at least size
@@ -211,20 +220,21 @@ class Sat(Backend):
                 self.stats.update(blocking_clauses=blocks, **self._solver_stats(solver))
 
     @staticmethod
-    def _solve(solver: Solver, deadline: float | None, found: int, sliced: bool) -> bool:
-        """One SAT call; at the deadline the alarm interrupts it (or, `sliced`, the clock is
-        read between conflict budgets) and this raises TimeLimit carrying the `found`
-        solutions so far (a lower bound)."""
+    def _solve(solver: Solver, deadline: float | None, found: int, sliced: bool,
+               assumptions: tuple[int, ...] = ()) -> bool:
+        """One SAT call (under `assumptions`); at the deadline the alarm interrupts it (or,
+        `sliced`, the clock is read between conflict budgets) and this raises TimeLimit
+        carrying the `found` solutions so far (a lower bound)."""
         if deadline is None:
-            solved: bool = solver.solve()  # pysat is untyped: solve() returns True or False
+            solved: bool = solver.solve(assumptions=assumptions)  # pysat is untyped: True or False
             return solved
         answer: bool | None = None  # solve_limited(): True, False, or None when interrupted or out of budget
         while answer is None and time.monotonic() < deadline:
             if sliced:
                 solver.conf_budget(CONFLICT_SLICE)
-                answer = solver.solve_limited()
+                answer = solver.solve_limited(assumptions=assumptions)
             else:
-                answer = solver.solve_limited(expect_interrupt=True)
+                answer = solver.solve_limited(assumptions=assumptions, expect_interrupt=True)
                 break
         if answer is None:
             raise TimeLimit("sat: time limit reached", partial=found)
@@ -237,6 +247,48 @@ class Sat(Backend):
 
     def find(self, model: ConstraintModel, deadline: float | None) -> Placement | None:
         return next(iter(self._enumerate(model, deadline, self.encoding or NATIVE, greedy=True)), None)
+
+    def minimise(self, model: ConstraintModel, deadline: float | None) -> Placement | None:
+        """The fewest pieces, on one incremental solver: "at most k pieces?" for k = 0, 1, 2, ...
+        as an assumption on a totalizer over the cells (Bailleux & Boufkhad 2003; pysat's
+        ITotalizer, its bound raised as k grows), so what the solver learnt proving "not k"
+        serves for k + 1. Lex-leader chains over the model's symmetry group (`lex_leader`) keep
+        one solution of each symmetry class, which loses no optimum (measured: queen domination
+        n = 12 in 4.6 s instead of 23.8 s of CPU)."""
+        group = () if model.numbering or model.lex else symmetry_group(model)
+        if len(group) > 1:
+            model = lex_leader(model, group)
+        solver, var = self._loaded(model, self.encoding or MINIMISE_ENCODING)
+        cells = var.tolist()
+        cell_of = dict(zip(cells, model.cells, strict=True))
+        least = len(model.fixed)
+        total = ITotalizer(lits=cells, ubound=min(least, len(cells) - 1) + 1, top_id=solver.nof_vars())
+        for clause in total.cnf.clauses:
+            solver.add_clause(clause)
+        sliced = self.stats["solver"] in SLICED
+        stop = None if sliced else _alarm(solver, deadline)
+        try:
+            for k in range(least, len(cells) + 1):
+                if k < len(cells) and k >= len(total.rhs):
+                    added = len(total.cnf.clauses)
+                    total.increase(ubound=k)
+                    for clause in total.cnf.clauses[added:]:
+                        solver.add_clause(clause)
+                bound = (-total.rhs[k],) if k < len(cells) else ()  # rhs[k]: "at least k + 1 pieces"
+                try:
+                    found = self._solve(solver, deadline, 0, sliced, bound)
+                except TimeLimit:
+                    raise TimeLimit(f"sat: no solution with at most {k - 1} pieces yet") from None
+                if found:
+                    self.stats["bound"] = k
+                    return tuple(sorted(cell_of[v] for v in solver.get_model() if 0 < v and v in cell_of))
+            return None
+        finally:
+            if stop is not None:
+                stop.cancel()
+            self.stats.update(**self._solver_stats(solver))
+            total.delete()
+            solver.delete()
 
 
 def _variables(model: ConstraintModel, number: np.ndarray | None) -> np.ndarray:
@@ -255,6 +307,33 @@ def _fixed_variables(model: ConstraintModel, var: np.ndarray) -> list[int]:
     fixed = sorted(model.fixed)
     chosen: list[int] = var[positions(model, fixed, len(fixed))].tolist()
     return chosen
+
+
+def _lex(model: ConstraintModel, var: np.ndarray, top: int) -> tuple[list[list[int]], int]:
+    """`lex_clauses` over the array numbering (a dict by cell only when there are chains)."""
+    if model.lex is None:
+        return [], top
+    return lex_clauses(model, dict(zip(model.cells, var.tolist(), strict=True)), top)
+
+
+def lex_clauses(model: ConstraintModel, var: Mapping[Var, int], top: int) -> tuple[list[list[int]], int]:
+    """The model's lex chains in CNF, and the new top variable: per pair (a_i, b_i) of a chain,
+    with e_i "equal so far" (e_1 true, no variable): e_i -> a_i or not b_i, and e_i and not
+    a_i -> e_(i+1), e_i and b_i -> e_(i+1) (Aloul et al.'s three clauses). An e may be true when
+    the prefix differs: it then only asks more, and enumeration blocks cell variables only."""
+    clauses: list[list[int]] = []
+    chains = model.lex.chains if model.lex else ()
+    for chain in chains:
+        equal: int | None = None
+        for i, (a, b) in enumerate(chain):
+            when: list[int] = [] if equal is None else [-equal]
+            clauses.append([*when, var[a], -var[b]])
+            if i == len(chain) - 1:
+                break
+            top += 1
+            clauses += [[*when, var[a], top], [*when, -var[b], top]]
+            equal = top
+    return clauses, top
 
 
 def _alarm(solver: Solver, deadline: float | None) -> threading.Timer | None:
@@ -280,3 +359,4 @@ def _cardinality(literals: list[int], at_least: int, at_most: int, top: int, enc
     if at_least > 0:
         parts.append(CardEnc.atleast(lits=literals, bound=at_least, top_id=top, encoding=encoding))
     return parts
+

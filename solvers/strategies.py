@@ -70,15 +70,16 @@ class Search(Strategy):
         return _backend_refusal(engine, subject, task)
 
     def options(self) -> frozenset[str]:
-        return _init_options(self.backend)
+        return _init_options(self.backend) | _symmetry_option(self.backend)
 
     def check(self, options: Options) -> None:
-        _check_options(self.backend, options)
+        _check_options(self.backend, _without_symmetry(options))
 
     def run(self, subject: Subject, task: Task, time_limit: float | None, options: Options) -> Result:
         # the router hands a strategy only the options it names (`options()`): here the backend's
-        # constructor's, never `processes`
-        own: SearchOptions = options
+        # constructor's and `symmetry`, never `processes`
+        symmetry = options.get("symmetry", True)
+        own: SearchOptions = _without_symmetry(options)
         if task is Task.COUNT:
             if "counter" in self.options():  # the fast one is its own strategy (native/fast)
                 if own.get("counter", "simple") != "simple":
@@ -86,8 +87,8 @@ class Search(Strategy):
                                     "the fast counter is its own method (--method fast)")
                 own = own.copy()
                 own["counter"] = "simple"
-            return count(subject.puzzle, self.backend, time_limit=time_limit, split=False, **own)
-        return solve(subject.puzzle, self.backend, time_limit=time_limit, model=subject.model, **own)
+            return count(subject.puzzle, self.backend, time_limit=time_limit, split=False, symmetry=symmetry, **own)
+        return solve(subject.puzzle, self.backend, time_limit=time_limit, **own)
 
 
 @dataclass(frozen=True)
@@ -111,10 +112,10 @@ class Split(Strategy):
         return subject.puzzle.rows * subject.puzzle.cols >= AUTO_SPLIT_CELLS
 
     def options(self) -> frozenset[str]:
-        return _init_options(self.backend) | {"processes"}
+        return _init_options(self.backend) | {"processes"} | _symmetry_option(self.backend)
 
     def check(self, options: Options) -> None:
-        backend_options = options.copy()
+        backend_options = _without_symmetry(options)
         backend_options.pop("processes", None)
         _check_options(self.backend, backend_options)
 
@@ -247,6 +248,19 @@ def _check_options(backend: str, options: Options) -> None:
             get_backend(backend, **options)
         except BackendUnavailable:
             pass
+
+
+def _symmetry_option(backend: str) -> frozenset[str]:
+    """`symmetry` (lex-leader breaking, queens.solvers.api.count) for a backend that counts by
+    enumerating; a backend that counts without enumerating has nothing to break."""
+    engine, _ = _engine(backend)
+    return frozenset({"symmetry"}) if engine is not None and type(engine).count is Backend.count else frozenset()
+
+
+def _without_symmetry(options: Options) -> Options:
+    rest = options.copy()
+    rest.pop("symmetry", None)
+    return rest
 
 
 def _init_options(backend: str) -> frozenset[str]:

@@ -13,8 +13,9 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from functools import cached_property
 
-from queens.models import ConstraintModel, Puzzle, lower
+from queens.models import ConstraintModel, Puzzle
 from queens.models.outline import Outline, direct_outline, outline_of
+from queens.solvers.api import lowered
 from queens.solvers.backend import Task
 from queens.solvers.options import Options
 from queens.solvers.result import Result
@@ -29,7 +30,7 @@ class Subject:
 
     @cached_property
     def model(self) -> ConstraintModel:
-        return lower(self.puzzle)
+        return lowered(self.puzzle)
 
     @cached_property
     def outline(self) -> Outline:

@@ -1,7 +1,8 @@
 """Ctrl-C and SIGTERM at any moment: a real `queens` process is signalled while it starts, while
-it counts on each path (threads, the split process pool, CP-SAT enumeration, Dask) and while it
-writes its output. Each time: exit 130, no traceback, no C++ abort, no leaked semaphore, and no
-process it started is left running (found by an environment marker every descendant inherits).
+it counts on each path (threads, the split process pool, CP-SAT enumeration, Dask, the forked
+child a time limit runs a search in, the pool killed at its deadline) and while it writes its
+output. Each time: exit 130, no traceback, no C++ abort, no leaked semaphore, and no process it
+started is left running (found by an environment marker every descendant inherits).
 """
 
 from __future__ import annotations
@@ -82,6 +83,11 @@ def pool_counting(process: subprocess.Popen, marker: str, tmp: Path) -> None:
     wait_for(lambda: sum(cpu_seconds(child) for child in children(process.pid, marker)) > 1, process)
 
 
+def child_working(process: subprocess.Popen, marker: str, tmp: Path) -> None:
+    """The forked child that a time limit puts the search in (its own process group) is at work."""
+    wait_for(lambda: sum(cpu_seconds(child) for child in children(process.pid, marker)) > 0.5, process)
+
+
 def enumerating(process: subprocess.Popen, marker: str, tmp: Path) -> None:
     """CP-SAT enumerates in this process: past the "counting" line, and computing."""
     assert process.stderr is not None
@@ -105,7 +111,12 @@ MOMENTS = {
     "threads": (["count", "nqueens", "-n", "17", "--threads", "1", "--ledger", "{tmp}/ledger.sqlite"],
                 counting_natively),
     "split pool": (["count", "nqueens", "-n", "14", "-b", "cpsat"], pool_counting),
-    "cpsat enumeration": (["count", "nqueens", "-n", "11", "-b", "cpsat"], enumerating),
+    "cpsat enumeration": (["count", "nqueens", "-n", "11", "-b", "cpsat", "--no-symmetry"], enumerating),
+    "solve child": (["solve", "nqueens", "-n", "600", "-b", "csp", "--time-limit", "600"], child_working),
+    "count child": (["count", "nqueens", "-n", "11", "-b", "cpsat", "--no-symmetry", "--time-limit", "600"],
+                    child_working),
+    "split pool with a limit": (["count", "nqueens", "-n", "14", "-b", "sat", "--time-limit", "600", "--progress"],
+                                pool_counting),
     "dask": (["count", "nqueens", "-n", "17", "--dask", "local", "--threads", "2", "--ledger",
               "{tmp}/ledger.sqlite"], counting_natively),
     "output": (["trace", "nqueens", "-n", "10"], writing),

@@ -1,8 +1,10 @@
 """Time is a contract: a count cut off by its time limit is a lower bound, flagged as one.
 
-Each backend gets a limit far too short for the count, on a few families; the answer must be
-either the exact count (a fast machine) or a LIMIT whose count is at most the truth. Nothing
-here measures wall time: only what is reported.
+Each backend (and sat on CaDiCaL, which pysat cannot interrupt) gets a limit far too short for
+the count, on a few families, alone and through the split pool; the answer must be either the
+exact count (a fast machine) or a LIMIT whose count is at most the truth. A solve, and a
+minimisation, cut off say so and return no solution. Nothing here measures wall time: only
+what is reported (experiments/bench_deadlines.py measures the time).
 """
 
 from __future__ import annotations
@@ -14,13 +16,17 @@ from queens.solvers import BACKENDS, Status, count, solve
 
 CASES = [("nqueens", 11, "A000170"), ("kings", 9, "A002464"), ("toroidal", 13, "A051906")]
 LIMIT = 0.05
+ENGINES = [pytest.param(name, {}, id=name) for name in BACKENDS if name != "native"] + [
+    pytest.param("sat", {"solver": "cadical195", "encoding": "seqcounter"}, id="sat-cadical")]
+"""Every backend that honours a limit by itself, and sat on CaDiCaL (a CNF: it has no native
+cardinality constraints to find one solution with)."""
 
 
-@pytest.mark.parametrize("backend", [name for name in BACKENDS if name != "native"])
+@pytest.mark.parametrize("backend,options", ENGINES)
 @pytest.mark.parametrize("family,n,sequence", CASES)
-def test_a_count_cut_off_is_a_flagged_lower_bound(backend, family, n, sequence, reference):
+def test_a_count_cut_off_is_a_flagged_lower_bound(backend, options, family, n, sequence, reference):
     truth = reference.term(sequence, n)
-    result = count(of_size(family, n), backend, time_limit=LIMIT, split=False)
+    result = count(of_size(family, n), backend, time_limit=LIMIT, split=False, **options)
     assert result.status in (Status.LIMIT, Status.COMPLETE)
     if result.status is Status.LIMIT:
         assert result.count is not None and 0 <= result.count <= truth
@@ -28,8 +34,36 @@ def test_a_count_cut_off_is_a_flagged_lower_bound(backend, family, n, sequence, 
         assert result.count == truth
 
 
-@pytest.mark.parametrize("backend", [name for name in BACKENDS if name != "native"])
-def test_a_solve_cut_off_says_so(backend):
-    result = solve(NQueens(300), backend, time_limit=LIMIT)
+@pytest.mark.parametrize("backend,options", ENGINES)
+def test_a_split_count_cut_off_is_a_flagged_lower_bound(backend, options, reference):
+    """The pool's workers are given the deadline and killed a little after it."""
+    truth = reference.term("A000170", 12)
+    result = count(NQueens(12), backend, time_limit=1.0, split=True, processes=2, **options)
+    assert result.status in (Status.LIMIT, Status.COMPLETE)
+    assert result.count is not None and 0 <= result.count <= truth
+    assert result.status is Status.LIMIT or result.count == truth
+
+
+@pytest.mark.parametrize("backend,options", ENGINES)
+def test_a_solve_cut_off_says_so(backend, options):
+    result = solve(NQueens(300), backend, time_limit=LIMIT, **options)
     assert result.status in (Status.LIMIT, Status.SOLVED)
     assert (result.solution is None) == (result.status is Status.LIMIT)
+
+
+@pytest.mark.parametrize("backend,options", ENGINES)
+def test_a_minimisation_cut_off_claims_no_optimum(backend, options, reference):
+    n = 9
+    result = solve(of_size("domination", n), backend, time_limit=LIMIT, **options)
+    assert result.status in (Status.LIMIT, Status.OPTIMAL)
+    if result.status is Status.OPTIMAL:
+        assert result.objective == reference.term("A075458", n)
+    else:
+        assert result.solution is None
+
+
+@pytest.mark.parametrize("backend", [name for name in BACKENDS if name != "native"])
+def test_a_board_too_large_to_build_in_time_is_a_limit_not_a_hang(backend):
+    """Lowering 1000 x 1000 alone outlasts the limit: the search's process is killed."""
+    result = solve(NQueens(1000), backend, time_limit=LIMIT)
+    assert result.status is Status.LIMIT and result.solution is None

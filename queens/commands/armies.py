@@ -10,6 +10,7 @@ import time
 
 from queens.commands.answer import print_payload
 from queens.commands.common import err, out
+from queens.commands.progress import progress_shown
 from queens.models import QueensError, Unsupported
 from queens.models.armies import ArmyPuzzle
 from queens.models.army_check import ArmyPlacement
@@ -48,21 +49,25 @@ def answer_armies(command: str, puzzle: ArmyPuzzle, backend: str | None, time_li
     `unique` counts symmetry classes; `all_optimal` lists every optimal placement."""
     name, why = choose(puzzle, backend)
     err.print(f"{command} {puzzle.name} with {name} ({why}) ...", markup=False)
-    if command == "count":
-        result = count_armies(puzzle, name, time_limit=time_limit, unique=unique, **options)
-        answers: list[ArmyPlacement] = []
-    elif all_optimal:
-        start = time.perf_counter()
-        answers = list(optimal_solutions(puzzle, name, time_limit=time_limit, **options))
-        result = Result(name, Status.COMPLETE, count=len(answers), wall_time=time.perf_counter() - start)
-    else:
-        result = solve_armies(puzzle, name, time_limit=time_limit, **options)
-        answers = list(result.solutions)  # type: ignore[arg-type]
+    with progress_shown():
+        result, answers = _answer(command, puzzle, name, time_limit, options, all_optimal, unique)
     if as_json:
         print_payload(_payload(command, puzzle, result, answers, why))
     else:
         _print(puzzle, result, answers, command == "show", unique)
     return 1 if result.status is Status.LIMIT else 0
+
+
+def _answer(command: str, puzzle: ArmyPuzzle, name: str, time_limit: float | None, options: dict[str, object],
+            all_optimal: bool, unique: bool) -> tuple[Result, list[ArmyPlacement]]:
+    if command == "count":
+        return count_armies(puzzle, name, time_limit=time_limit, unique=unique, **options), []
+    if all_optimal:
+        start = time.perf_counter()
+        answers = list(optimal_solutions(puzzle, name, time_limit=time_limit, **options))
+        return Result(name, Status.COMPLETE, count=len(answers), wall_time=time.perf_counter() - start), answers
+    result = solve_armies(puzzle, name, time_limit=time_limit, **options)
+    return result, list(result.solutions)  # type: ignore[arg-type]
 
 
 def _payload(command: str, puzzle: ArmyPuzzle, result: Result, answers: list[ArmyPlacement], why: str) -> dict:

@@ -27,6 +27,7 @@ from queens.commands.common import (
     out,
     puzzle_options,
 )
+from queens.commands.progress import progress_option, progress_shown
 from queens.models import Unsupported
 from queens.models.alternatives import Alternatives
 from queens.models.armies import ArmyPuzzle
@@ -37,7 +38,7 @@ from queens.reference import ground_truth
 from queens.solvers import BACKENDS, Result, Status
 from queens.solvers.backend import Task
 from queens.solvers.classes import count_classes, count_target
-from queens.solvers.router import route, run
+from queens.solvers.router import Choice, answer, route
 from queens.solvers.strategies import FastCount
 from queens.solvers.strategy import Subject
 
@@ -46,12 +47,19 @@ from queens.solvers.strategy import Subject
 @puzzle_options
 @backend_options(allow_all=True)
 @method_option(Task.COUNT)
+@click.option("--symmetry/--no-symmetry", default=None,
+              help="Backends that count by enumerating list one solution per symmetry class (lex-leader "
+                   "constraints) and add its class size (default); --no-symmetry lists every solution.")
 @json_option
+@progress_option
 @native_count_options
-def count_command(family, n, m, backend, time_limit, viewpoint, encoding, method, as_json) -> int:
+def count_command(family, n, m, backend, time_limit, viewpoint, encoding, method, symmetry, as_json,
+                  progress) -> int:
     """Count solutions by the fastest exact strategy; --backend all compares every backend."""
     target = make_puzzle(family, n, m)
     settings = backend_settings(viewpoint, encoding)
+    if symmetry is not None:
+        settings["symmetry"] = symmetry
     if isinstance(target, ArmyPuzzle):
         if backend == "all" or set(requested_options()) - {"unique"}:
             raise click.UsageError("puzzles with armies are counted by one backend (--backend native|sat|cpsat|csp), "
@@ -63,7 +71,7 @@ def count_command(family, n, m, backend, time_limit, viewpoint, encoding, method
     if backend == "all":
         if settings or chosen:
             raise click.UsageError("--backend all compares every backend with its defaults: "
-                                   "--viewpoint, --encoding and --method apply to one backend")
+                                   "--viewpoint, --encoding, --symmetry and --method apply to one backend")
         return _compare(target, time_limit, note, as_json)
     if requested_options():
         return _counter_options(target, backend, chosen, time_limit, settings, as_json)
@@ -79,14 +87,21 @@ def _count(target: Target, backend: str | None, method: str | None, time_limit: 
     plain count went to the fast counter with its ledger (which prints its own report)."""
     if isinstance(target, Alternatives):
         err.print(f"counting {target.name} over {len(target.choices):,} layouts ...")
-        return count_target(target, backend, method=method, time_limit=time_limit, **settings)
-    subject = Subject(target)
-    choice = route(Task.COUNT, subject, backend, method, settings)
-    err.print(f"counting {target.name} with {choice.strategy.name} ...", markup=False)
-    if isinstance(choice.strategy, FastCount) and target.rows >= LEDGER_FROM:
-        native_count(target, target.rows, "native", time_limit, settings, as_json=_as_json())
-        return None
-    return run(choice, subject, Task.COUNT, time_limit, settings)
+        with progress_shown():
+            return count_target(target, backend, method=method, time_limit=time_limit, **settings)
+
+    def announce(choice: Choice) -> None:
+        err.print(f"counting {target.name} with {choice.strategy.name} ...", markup=False)
+
+    if plain_queens_n(target) is not None and target.rows >= LEDGER_FROM:  # telling costs no lowering
+        choice = route(Task.COUNT, Subject(target), backend, method, settings)
+        if isinstance(choice.strategy, FastCount):  # a long count: the fast counter with its ledger
+            announce(choice)
+            native_count(target, target.rows, "native", time_limit, settings, as_json=_as_json())
+            return None
+    with progress_shown():
+        return answer(Task.COUNT, target, backend=backend, method=method, time_limit=time_limit, announce=announce,
+                      **settings)
 
 
 def _as_json() -> bool:
@@ -94,7 +109,7 @@ def _as_json() -> bool:
 
 
 def _report(target: Target, result: Result, time_limit: float | None, note: str | None, as_json: bool) -> int:
-    truth = result.count if result.backend == "native" else ground_truth(target, [result], time_limit)
+    truth = _truth(target, result, time_limit)
     agrees = None if truth is None or result.status is not Status.COMPLETE else result.count == truth
     verified = result.status is Status.COMPLETE and (result.backend == "native" or agrees is True)
     why_none = note if result.count == 0 and result.status is Status.COMPLETE else None
@@ -105,8 +120,22 @@ def _report(target: Target, result: Result, time_limit: float | None, note: str 
         out.print(_count_line(target.name, result), markup=False)
         if result.why:
             out.print(f"strategy: {result.backend}/{result.method}, {result.why}", markup=False)
+        if "symmetry" in result.stats:
+            out.print(f"symmetry: {result.stats['symmetry']}", markup=False)
         _print_notes(result.objective, why_none, agrees, truth)
     return _exit_code([result], [agrees])
+
+
+def _truth(target: Target, result: Result, time_limit: float | None) -> int | None:
+    """The native count to check `result` against, within what is left of the time limit: none
+    for a bound (nothing to check), nor once the limit is spent (the check would double the
+    command's time: a 10 s limit took 21 s)."""
+    if result.backend == "native":
+        return result.count
+    left = None if time_limit is None else time_limit - result.wall_time
+    if result.status is not Status.COMPLETE or (left is not None and left <= 0):
+        return None
+    return ground_truth(target, [result], left)
 
 
 def _count_line(name: str, result: Result) -> str:
@@ -140,7 +169,8 @@ def _compare(target: Target, time_limit: float | None, note: str | None, as_json
     for name in BACKENDS:
         err.print(f"counting {target.name} with {name} ...")
         try:
-            results.append(count_target(target, name, time_limit=time_limit))
+            with progress_shown():
+                results.append(count_target(target, name, time_limit=time_limit))
         except Refused as refusal:
             refused[name] = "; ".join(refusal.reasons)
         except Unsupported as refusal:

@@ -25,6 +25,7 @@ from queens.commands.common import (
     puzzle_options,
 )
 from queens.commands.large import check_writable, output_options, save_result
+from queens.commands.progress import progress_option, progress_shown
 from queens.models import Puzzle
 from queens.models.armies import ArmyPuzzle
 from queens.models.families import Target
@@ -38,7 +39,8 @@ from queens.solvers.strategies import MAX_LISTED
 def _solve(family: str, n: int, m: int | None, backend: str | None, method: str | None,
            time_limit: float | None, options: dict[str, object], target: Target) -> tuple[Puzzle, Result]:
     err.print(f"solving {target.name} ...")
-    puzzle, result = solve_target(target, backend, method=method, time_limit=time_limit, **options)
+    with progress_shown():
+        puzzle, result = solve_target(target, backend, method=method, time_limit=time_limit, **options)
     err.print(f"{result.status.value}: {answered_by(result)}")
     if result.status is Status.INFEASIBLE and (note := explain_none(family, n, m)):
         err.print(f"why: {note}")
@@ -56,8 +58,9 @@ def _exit_code(result: Result) -> int:
 @output_options
 @json_option
 @click.option("--all-optimal", is_flag=True, help="Puzzles with a goal: list every optimal placement.")
+@progress_option
 def solve_command(family, n, m, backend, time_limit, viewpoint, encoding, method, seed, out_path, fmt,
-                  as_json, all_optimal) -> int:
+                  as_json, all_optimal, progress) -> int:
     """Find one solution (the fewest pieces for domination, the optimum of a puzzle file's goal),
     by the fastest strategy that can."""
     check_writable(out_path)

@@ -20,6 +20,7 @@ from queens.solvers.backend import Backend, seconds_left
 from queens.solvers.native import _kernel
 from queens.solvers.native.counting import MAX_N, check_threads, count_classes
 from queens.solvers.native.structure import plain_queens_size
+from queens.solvers.progress import Progress, report
 
 BATCH = 4096
 """Solutions fetched from C per call when enumerating: large enough to amortise the call."""
@@ -33,6 +34,11 @@ def _bits(cells: Iterable[object], index: dict[object, int]) -> int:
 
 
 COUNTERS = ("auto", "fast", "simple")
+
+
+def _report(done: int, total: int, solutions: int) -> None:
+    """The fast counter's progress, to whoever listens (`queens.solvers.progress`)."""
+    report(Progress(solutions=solutions, done=done, total=total))
 
 
 class Native(Backend):
@@ -56,6 +62,8 @@ class Native(Backend):
         asked = model.at_value(model.objective.least) if model.objective else model
         if not asked.one_per_line:
             return "native: its kernel keeps at most one piece per line and counts pieces in all, not per army"
+        if model.lex:
+            return "native: its kernel has no lex-leader constraints (it counts without enumerating)"
         return None
 
     def _build_for_size(self, model: ConstraintModel) -> None:
@@ -122,7 +130,7 @@ class Native(Backend):
                                   f"{MAX_N}")
             return None
         self.stats = {"counter": "fast (symmetry classes)"}
-        classes = count_classes(n, threads=self.threads, deadline=deadline, stats=self.stats)
+        classes = count_classes(n, threads=self.threads, deadline=deadline, stats=self.stats, progress=_report)
         self.stats["fundamental"] = classes.fundamental
         return classes.total
 

@@ -34,7 +34,8 @@ Stats = dict[str, int | float | str]
 """Where a count leaves its statistics (a backend's `stats`)."""
 Batch = Future[list[tuple[int, int, int, int] | None]]
 """A batch on a worker: per subproblem (c2, c4, c8, nodes), or None where it was stopped."""
-"""Called as progress(subproblems done, subproblems in all, solutions so far)."""
+"""Called as progress(subproblems done, subproblems in all, solutions so far), at least every half
+second while the count runs (so a display shows the time going by)."""
 
 
 @dataclass(frozen=True)
@@ -178,7 +179,7 @@ def run_subproblems(n: int, executor: Executor, *, workers: int, ledger: Ledger 
             ready, _ = wait(pending, timeout=timeout, return_when=FIRST_COMPLETED)
             results = _finished(ready, pending)
             add(results)
-            if results and progress:
+            if progress:
                 progress(finished, len(keys), total.total)
     except KeyboardInterrupt:
         add(_salvage(pending, stop))
