@@ -126,11 +126,12 @@ class Topology:
         return [first, *self.walk(first, direction)]
 
     @overload
-    def lines(self, direction: Cell, board: Sequence[Cell] = ()) -> list[list[Cell]]: ...
+    def lines(self, direction: Cell, board: Sequence[Cell] = ()) -> Sequence[Sequence[Cell]]: ...
     @overload
-    def lines(self, direction: Coord, board: Sequence[Coord] = ()) -> list[list[Coord]]: ...
+    def lines(self, direction: Coord, board: Sequence[Coord] = ()) -> Sequence[Sequence[Coord]]: ...
 
-    def lines(self, direction: Coord, board: Sequence[Coord] = ()) -> list[list[Cell]] | list[list[Coord]]:
+    def lines(self, direction: Coord,
+              board: Sequence[Coord] = ()) -> Sequence[Sequence[Cell]] | Sequence[Sequence[Coord]]:
         """Every line along `direction`, each once and in order from its first cell (as `line`).
 
         A line that leaves the board starts on the band of cells one step from an edge that
@@ -140,8 +141,8 @@ class Topology:
 
         `board`, every cell in row-major order (as `itertools.product` of the sides), makes the
         open lines of a board without wrapping out of those same objects, picked by their flat
-        index: no new tuples (10^6 cells: 4 x 10^6 fewer), and a dict keyed by the board's
-        cells finds a line's cells by identity (the sat and cpsat models look up every one).
+        index: no new tuples (10^6 cells: 4 x 10^6 fewer), each line a slice of `board` (a
+        tuple when `board` is one, so a `Line` takes it as it is, without a second copy).
 
         >>> Topology((2, 3)).lines((1, 1))
         [[(0, 0), (1, 1)], [(0, 1), (1, 2)], [(0, 2)], [(1, 0)]]
@@ -169,7 +170,7 @@ class Topology:
                    for x, d, side, wraps in zip(start, direction, self.shape, self.wrap, strict=True)
                    if d and not wraps)
 
-    def _open_run_of(self, board: Sequence[Coord], start: Coord, direction: Coord) -> list[Coord]:
+    def _open_run_of(self, board: Sequence[Coord], start: Coord, direction: Coord) -> Sequence[Coord]:
         """The line from `start`, its cells taken from `board` by flat index (no wrapping)."""
         strides = [math.prod(self.shape[i + 1:]) for i in range(len(self.shape))]
         first = sum(x * s for x, s in zip(start, strides, strict=True))
@@ -177,7 +178,8 @@ class Topology:
         length = self._steps(start, direction) + 1
         if length == 1:  # a leap as long as a side can have a flat step of 0
             return [board[first]]
-        return list(map(board.__getitem__, range(first, first + length * step, step)))
+        stop = first + length * step
+        return board[first:stop if stop >= 0 else None:step]  # a slice: copied at C speed
 
     def _open_run(self, start: Coord, direction: Coord) -> list[Coord]:
         """The line from `start` until a non-wrapping axis leaves the board."""

@@ -13,6 +13,7 @@ The rules, each a small pure function:
 from __future__ import annotations
 
 import itertools
+from collections.abc import Sequence
 
 from queens.models.errors import InvalidBoard
 from queens.models.ir import ConstraintModel, Line, LinearKey, LineFamily
@@ -21,8 +22,8 @@ from queens.models.puzzle import Puzzle
 
 MAX_CELLS = 4_000_000
 """Boards beyond 2000 x 2000 are not lowered: n^2 cell variables would not fit a backend. At
-2000 x 2000 one n-queens solution costs sat 19 s of CPU and at most 3.6 GB, cpsat 27 s and at
-most 5.0 GB (experiments/results/bench_backends.md); each backend says in `Backend.cell_limit`
+2000 x 2000 one n-queens solution costs sat 9 s of CPU and at most 1.3 GB, cpsat 16 s and at
+most 3.2 GB (experiments/results/bench_backends.md, defaults.md); each backend says in `Backend.cell_limit`
 how far it goes."""
 
 _FAMILY_NAMES = {(0, 1): "rows", (1, 0): "columns", (1, 1): "diagonals", (1, -1): "anti-diagonals"}
@@ -62,17 +63,17 @@ def lower(puzzle: Puzzle) -> ConstraintModel:
     )
 
 
-def _segments(puzzle: Puzzle, direction: Cell, board: tuple[Cell, ...]) -> list[list[Cell]]:
+def _segments(puzzle: Puzzle, direction: Cell, board: tuple[Cell, ...]) -> list[Sequence[Cell]]:
     """Every maximal run of cells along `direction`, cut at pawns, without forbidden cells;
     made of `board`'s own cell objects where the topology can (see `Topology.lines`)."""
     topology = puzzle.topology
-    runs: list[list[Cell]] = []
+    runs: list[Sequence[Cell]] = []
     for line in topology.lines(direction, board):
         if not puzzle.pawns:
             runs.append(line)
             continue
         closed = topology.step(line[-1], direction) == line[0]
-        runs += _cut_at_pawns(line, puzzle.pawns, cyclic=closed)
+        runs += _cut_at_pawns(list(line), puzzle.pawns, cyclic=closed)
     if not puzzle.forbidden:
         return runs
     return [[cell for cell in run if cell not in puzzle.forbidden] for run in runs]
@@ -100,12 +101,23 @@ def _ray_family(puzzle: Puzzle, direction: Cell, board: tuple[Cell, ...]) -> Lin
     runs = [run for run in _segments(puzzle, direction, board) if run]
     most = puzzle.per_line
     exact = puzzle.pieces is not None and len(runs) * most == puzzle.pieces
-    lines = tuple(Line(tuple(run), most, most if exact else 0) for run in runs if exact or len(run) > most)
+    strided = not (puzzle.pawns or puzzle.forbidden or any(puzzle.topology.wrap))  # runs cut from the board
+    lines = tuple(Line(tuple(run), most, most if exact else 0, _stride(run, puzzle.cols) if strided else None)
+                  for run in runs if exact or len(run) > most)
     key = None
     if not puzzle.pawns:
         key = LinearKey(direction[1], -direction[0], puzzle.rows if puzzle.toroidal else None)
     name = _FAMILY_NAMES.get(direction, f"lines {direction}")
     return LineFamily(name, lines, key)
+
+
+def _stride(run: Sequence[Cell], cols: int) -> range:
+    """The flat indices r * cols + c of a straight run of cells on a board without wrapping."""
+    first = run[0][0] * cols + run[0][1]
+    if len(run) == 1:
+        return range(first, first + 1)
+    step = run[1][0] * cols + run[1][1] - first
+    return range(first, first + len(run) * step, step)
 
 
 def _leap_family(puzzle: Puzzle, cells: set[Cell]) -> LineFamily:

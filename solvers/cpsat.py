@@ -32,6 +32,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import replace
 
+import numpy as np
 from ortools.sat.python import cp_model, cp_model_helper
 from ortools.sat.python.cp_model_helper import SatParameters
 from queens.models import Cell, ConstraintModel, Placement, TimeLimit, Unsupported
@@ -39,7 +40,7 @@ from queens.models.ir import LexLeader
 from queens.models.lowering import MAX_CELLS
 from queens.solvers.backend import Backend, Optimum, seconds_left
 from queens.solvers.enumeration import callback_stream
-from queens.solvers.order import plain_numbering, seeded_numbering
+from queens.solvers.order import line_literals, literals, plain_numbering, positions, seeded_numbering
 
 VIEWPOINTS = ("boolean", "alldifferent")
 SEARCHES = {"greedy": cp_model.AUTOMATIC_SEARCH, "portfolio": cp_model.PORTFOLIO_SEARCH,
@@ -50,14 +51,15 @@ GREEDY = {"initial_polarity": SatParameters.POLARITY_TRUE, "preferred_variable_o
 """CP-SAT's parameters for the `greedy` search (see the module docstring): its SAT search decides
 the cells in the order of their numbers (`seeded_numbering`), a piece first, and skips the probing,
 inprocessing, linear relaxation and symmetry detection that cost seconds on 10^6 Booleans."""
-Decode = Callable[[Callable[[int], bool]], Placement]
-"""Turns a solver's value of each variable, by its index in the proto (`SolutionBooleanValue`),
-into a placement."""
+Values = Callable[[np.ndarray], np.ndarray]
+"""The solver's values of the variables at some indices of the proto."""
+Decode = Callable[[Values], Placement]
+"""Turns the solver's values (`Values`) into a placement."""
 
 
 class CpSat(Backend):
     name = "cpsat"
-    cell_limit = MAX_CELLS  # one 2000-queens solution: 27 s of CPU, at most 5.0 GB (bench_backends.md)
+    cell_limit = MAX_CELLS  # one 2000-queens solution: 16 s of CPU, at most 3.2 GB (bench_backends.md)
 
     def __init__(self, viewpoint: str = "boolean", workers: int | None = None, presolve: bool | None = None,
                  search: str = "greedy") -> None:
@@ -98,38 +100,44 @@ class CpSat(Backend):
         10^6 cells of 1000 x 1000."""
         cp = cp_model.CpModel()
         if self.viewpoint == "boolean":
-            dead = _cleared_by_fixed(model)
             number = seeded_numbering(model) if greedy else plain_numbering(model)
+            dead = _cleared_by_fixed(model)
             if dead:  # number the live cells only, in the same order
-                kept = sorted((n, c) for c, n in number.items() if c not in dead)
-                number = {c: i for i, (_, c) in enumerate(kept)}
-            _add_booleans(cp.proto, len(number))
+                number[positions(model, dead, len(dead))] = -1
+                live = np.flatnonzero(number >= 0)
+                number[live[np.argsort(number[live])]] = np.arange(len(live))
+            _add_booleans(cp.proto, int(np.count_nonzero(number >= 0)))
             skip_keyed = False
         else:
-            number = {c: var.index for c, var in self._integer_view(cp, model).items()}
+            view = self._integer_view(cp, model)
+            number = np.fromiter((var.index for var in view.values()), dtype=np.int64, count=len(view))
             dead = set()
             skip_keyed = True
-        for family in model.families:
-            if skip_keyed and family.key is not None:
-                continue  # already an AllDifferent (or the rows themselves)
-            for line in family.lines:
-                if dead and line.at_most == 1 and model.fixed.intersection(line.cells):
-                    continue  # its piece is the fixed one; the others are not even variables
-                live = [c for c in line.cells if c not in dead] if dead else line.cells
-                _post_line(cp, [number[c] for c in live], line.at_least, line.at_most)
-        for cover in model.covers:
-            cp.proto.constraints.add().bool_or.literals.extend([number[c] for c in cover if c not in dead])
-        for c in model.fixed:
-            cp.proto.constraints.add().bool_or.literals.append(number[c])
+        posted = [line for family in model.families if not (skip_keyed and family.key is not None)
+                  for line in family.lines  # a keyed family is already an AllDifferent (or the rows)
+                  if not (dead and line.at_most == 1 and model.fixed.intersection(line.cells))]
+        # a line through a fixed piece is left out: the others on it are not even variables
+        for line, chosen in zip(posted, line_literals(model, posted, number), strict=True):
+            _post_line(cp, (chosen[chosen >= 0] if dead else chosen).tolist(), line.at_least, line.at_most)
+        for chosen in literals(model, model.covers, number):
+            cp.proto.constraints.add().bool_or.literals.extend(chosen[chosen >= 0].tolist())
+        for index in number[positions(model, model.fixed, len(model.fixed))].tolist():
+            cp.proto.constraints.add().bool_or.literals.append(index)
+        variables = number[number >= 0] if dead else number
         if model.size is not None and not model.size_implied:
-            _post_line(cp, list(number.values()), model.size, model.size)
-        _post_lex(cp, model.lex, number)
-        if in_order:
-            _decide_in_order(cp, model, number)
+            _post_line(cp, variables.tolist(), model.size, model.size)
+        if model.lex or in_order:  # small boards only (counting): a dict by cell is fine there
+            by_cell = _by_cell(model, number)
+            _post_lex(cp, model.lex, by_cell)
+            if in_order:
+                _decide_in_order(cp, model, by_cell)
         self._number = number  # what `optimise` posts its objective over
+        cells = model.cells
+        holding = np.flatnonzero(number >= 0)
 
-        def decode(value: Callable[[int], bool]) -> Placement:
-            return tuple(sorted(c for c, index in number.items() if value(index)))
+        def decode(value: Values) -> Placement:
+            chosen = holding[np.asarray(value(number[holding]), dtype=bool)]
+            return tuple(sorted(cells[p] for p in chosen.tolist()))
 
         proto = cp.proto
         self.stats = {"viewpoint": self.viewpoint, "variables": len(proto.variables),
@@ -211,7 +219,7 @@ class CpSat(Backend):
     @staticmethod
     def _outcome(solver: cp_model.CpSolver, status: cp_model.CpSolverStatus, decode: Decode) -> Placement | None:
         if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-            values = list(solver.response_proto.solution)
+            values = np.asarray(solver.response_proto.solution)
             return decode(values.__getitem__)
         if status == cp_model.INFEASIBLE:
             return None
@@ -227,8 +235,8 @@ class CpSat(Backend):
         assert objective is not None
         cp, decode = self._build(replace(model, objective=None))
         value = cp.new_int_var(objective.least, objective.top, "m")
-        for group in objective.groups:
-            cp.add(sum(cp.get_bool_var_from_proto_index(self._number[c]) for c in group) == value)
+        for chosen in literals(model, objective.groups, self._number):
+            cp.add(sum(cp.get_bool_var_from_proto_index(i) for i in chosen[chosen >= 0].tolist()) == value)
         (cp.maximize if objective.sense == "maximise" else cp.minimize)(value)
         solver = self._solver(deadline, enumerating=True)
         status = solver.solve(cp)
@@ -238,13 +246,13 @@ class CpSat(Backend):
         if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
             bound = round(solver.best_objective_bound) if status == cp_model.UNKNOWN else None
             return Optimum(None, None, False, bound)
-        best = decode(list(solver.response_proto.solution).__getitem__)
+        best = decode(np.asarray(solver.response_proto.solution).__getitem__)
         return Optimum(best, round(solver.objective_value), status == cp_model.OPTIMAL,
                        round(solver.best_objective_bound))
 
     def solutions(self, model: ConstraintModel, deadline: float | None) -> Iterator[Placement]:
         cp, _ = self._build(model, in_order=True)
-        decode = _reader(cp, model, self._number)
+        decode = _reader(cp, model, _by_cell(model, self._number))
         solver = self._solver(deadline, enumerating=True)
         solver.parameters.search_branching = cp_model.FIXED_SEARCH
         solver.parameters.enumerate_all_solutions = True
@@ -302,6 +310,11 @@ def _reader(cp: cp_model.CpModel, model: ConstraintModel,
         found += [c for index, c in rest if held(index)]
         return tuple(sorted(found))
     return read
+
+
+def _by_cell(model: ConstraintModel, number: np.ndarray) -> dict[Cell, int]:
+    """Each cell's variable as a dict (cells cleared by a fixed piece have none)."""
+    return {c: i for c, i in zip(model.cells, number.tolist(), strict=True) if i >= 0}
 
 
 def _decide_in_order(cp: cp_model.CpModel, model: ConstraintModel, number: Mapping[Cell, int]) -> None:
@@ -363,6 +376,8 @@ def _cleared_by_fixed(model: ConstraintModel) -> set[Cell]:
     so they get no variable at all. A completion of 60 queens on 200 x 200 keeps about a
     quarter of the 40,000 cells, which CP-SAT builds and searches in a fraction of the time."""
     dead: set[Cell] = set()
+    if not model.fixed:
+        return dead
     for line in model.lines:
         if line.at_most == 1 and model.fixed.intersection(line.cells):
             dead.update(line.cells)

@@ -31,15 +31,16 @@ import threading
 import time
 from collections.abc import Iterator, Mapping
 
+import numpy as np
 from pysat.card import CardEnc, EncType, ITotalizer
 from pysat.formula import CNF
 from pysat.solvers import Solver
 from queens.models import ConstraintModel, Placement, TimeLimit, Unsupported, symmetry_group
-from queens.models.ir import Var
+from queens.models.ir import Line, Var
 from queens.models.lowering import MAX_CELLS
 from queens.models.symmetry import lex_leader
 from queens.solvers.backend import Backend
-from queens.solvers.order import plain_numbering, seeded_numbering
+from queens.solvers.order import line_literals, literals, plain_numbering, positions, seeded_numbering
 
 ENCODINGS = {
     name: getattr(EncType, name)
@@ -74,12 +75,13 @@ def cnf(model: ConstraintModel, encoding: str = DEFAULT_ENCODING) -> tuple[CNF, 
     variables follow. Exports (DIMACS) and `queens explain` read the formula from here so that
     they show exactly what the backend solves.
     """
-    return Sat(encoding)._cnf(model)
+    formula, var = Sat(encoding)._cnf(model)
+    return formula, dict(zip(var.tolist(), model.cells, strict=True))
 
 
 class Sat(Backend):
     name = "sat"
-    cell_limit = MAX_CELLS  # one 2000-queens solution: 19 s of CPU, at most 3.6 GB (bench_backends.md)
+    cell_limit = MAX_CELLS  # one 2000-queens solution: 9 s of CPU, at most 1.3 GB (bench_backends.md)
 
     def __init__(self, encoding: str | None = None, solver: str | None = None) -> None:
         """`encoding` None: `NATIVE` to find one solution, `COUNT_ENCODING` to enumerate."""
@@ -90,34 +92,33 @@ class Sat(Backend):
         self.solver_name = solver
 
     def _cnf(self, model: ConstraintModel, name: str | None = None,
-             number: Mapping[Var, int] | None = None) -> tuple[CNF, dict[int, tuple[int, int]]]:
-        """The CNF in encoding `name` (default: this backend's CNF encoding); cell c is variable
-        number[c], numbered from 1 (default: the cells in the model's order)."""
+             number: np.ndarray | None = None) -> tuple[CNF, np.ndarray]:
+        """The CNF in encoding `name` (default: this backend's CNF encoding), and each cell's
+        variable: model.cells[p] is variable number[p], numbered from 1 (default: the cells in
+        the model's order)."""
         var = _variables(model, number)
         cnf = CNF()
         top = len(var)
         name = name or (self.encoding if self.encoding in ENCODINGS else DEFAULT_ENCODING)
         if name in ONE_ONLY and not model.one_per_line and self.encoding is not None:
             raise Unsupported(self.supports(model) or f"sat encoding {name!r} encodes at most one per line only")
-        for line in model.lines:
+        for line, chosen in _line_variables(model, var):
             usable = name not in ONE_ONLY or line.at_most == 1
             encoding = ENCODINGS[name if usable else DEFAULT_ENCODING]
-            for part in _cardinality([var[c] for c in line.cells], line.at_least, line.at_most, top, encoding):
+            for part in _cardinality(chosen, line.at_least, line.at_most, top, encoding):
                 cnf.extend(part.clauses)
                 top = max(top, part.nv)
-        for cover in model.covers:
-            cnf.append([var[c] for c in cover])
-        for c in model.fixed:
-            cnf.append([var[c]])
-        lex, top = lex_clauses(model, var, top)
+        cnf.extend(chosen.tolist() for chosen in literals(model, model.covers, var))
+        cnf.extend([v] for v in _fixed_variables(model, var))
+        lex, top = _lex(model, var, top)
         cnf.extend(lex)
         if model.size is not None and not model.size_implied:
-            part = CardEnc.equals(lits=list(var.values()), bound=model.size, top_id=top,
+            part = CardEnc.equals(lits=var.tolist(), bound=model.size, top_id=top,
                                   encoding=EncType.totalizer)
             cnf.extend(part.clauses)
             top = max(top, part.nv)
         self.stats = {"encoding": name, "variables": top, "auxiliary": top - len(var), "clauses": len(cnf.clauses)}
-        return cnf, {v: c for c, v in var.items()}
+        return cnf, var
 
     def supports(self, model: ConstraintModel) -> str | None:
         if self.encoding in ONE_ONLY and not model.one_per_line:
@@ -129,58 +130,58 @@ class Sat(Backend):
         self._cnf(model)
 
     def _native(self, model: ConstraintModel, solver: Solver, solver_name: str,
-                number: Mapping[Var, int] | None = None) -> dict[int, tuple[int, int]]:
+                number: np.ndarray | None = None) -> np.ndarray:
         """Load `model` into a solver that keeps at-most-k constraints as they are (Minicard);
-        cell c is variable number[c], numbered from 1 (default: the cells in the model's order)."""
+        model.cells[p] is variable number[p], numbered from 1 (default: the cells in the model's
+        order). Returns the numbering."""
         if not solver.supports_atmost():
             raise Unsupported(f"sat solver {solver_name!r} has no native cardinality constraints; "
                               f"use {SOLVERS[NATIVE]} or a CNF encoding")
         var = _variables(model, number)
         clauses = cardinality = 0
-        for line in model.lines:
-            literals = [var[c] for c in line.cells]
-            if line.at_most < len(literals):
-                solver.add_atmost(literals, line.at_most)
+        for line, chosen in _line_variables(model, var):
+            if line.at_most < len(chosen):
+                solver.add_atmost(chosen, line.at_most)
                 cardinality += 1
             if line.at_least == 1:
-                solver.add_clause(literals)
+                solver.add_clause(chosen)
                 clauses += 1
             elif line.at_least > 1:  # at least k of them true: at most len - k of them false
-                solver.add_atmost([-v for v in literals], len(literals) - line.at_least)
+                solver.add_atmost([-v for v in chosen], len(chosen) - line.at_least)
                 cardinality += 1
-        for cover in model.covers:
-            solver.add_clause([var[c] for c in cover])
-        for c in model.fixed:
-            solver.add_clause([var[c]])
-        lex, _ = lex_clauses(model, var, len(var))
+        for cover in literals(model, model.covers, var):
+            solver.add_clause(cover.tolist())
+        for v in _fixed_variables(model, var):
+            solver.add_clause([v])
+        lex, _ = _lex(model, var, len(var))
         for clause in lex:
             solver.add_clause(clause)
         clauses += len(model.covers) + len(model.fixed) + len(lex)
         if model.size is not None and not model.size_implied:
-            solver.add_atmost(list(var.values()), model.size)
-            solver.add_atmost([-v for v in var.values()], len(var) - model.size)  # at least size
+            solver.add_atmost(var.tolist(), model.size)
+            solver.add_atmost((-var).tolist(), len(var) - model.size)  # at least size
             cardinality += 2
         self.stats = {"encoding": NATIVE, "variables": len(var), "clauses": clauses,
                       "cardinality constraints": cardinality}
-        return {v: c for c, v in var.items()}
+        return var
 
     def _loaded(self, model: ConstraintModel, encoding: str,
-                number: Mapping[Var, int] | None = None) -> tuple[Solver, dict[int, tuple[int, int]]]:
-        """A solver holding `model` in `encoding`, cells numbered by `number`, and which
-        variable is which cell."""
+                number: np.ndarray | None = None) -> tuple[Solver, np.ndarray]:
+        """A solver holding `model` in `encoding`, cells numbered by `number`, and each cell's
+        variable."""
         name = self.solver_name or SOLVERS[NATIVE if encoding == NATIVE else "cnf"]
         if encoding == NATIVE:
             solver = Solver(name=name)
             try:
-                cell_of = self._native(model, solver, name, number)
+                var = self._native(model, solver, name, number)
             except Unsupported:
                 solver.delete()
                 raise
         else:
-            formula, cell_of = self._cnf(model, encoding, number)
+            formula, var = self._cnf(model, encoding, number)
             solver = Solver(name=name, bootstrap_with=formula.clauses)
         self.stats["solver"] = name
-        return solver, cell_of
+        return solver, var
 
     def solutions(self, model: ConstraintModel, deadline: float | None) -> Iterator[Placement]:
         return self._enumerate(model, deadline, self.encoding or COUNT_ENCODING)
@@ -191,22 +192,27 @@ class Sat(Backend):
         so each decision places a piece and propagation clears its lines (one 1000-queens
         solution: 483 k decisions instead of 2.8 M with the solvers' default phase "empty"), and
         numbers the cells by `seeded_numbering`, which the solver's first decisions follow."""
-        solver, cell_of = self._loaded(model, encoding, seeded_numbering(model, 1) if greedy else None)
+        solver, var = self._loaded(model, encoding, seeded_numbering(model, 1) if greedy else None)
         if greedy:
-            solver.set_phases(list(cell_of))
+            solver.set_phases(var.tolist())
+        position = np.full(int(var.max(initial=0)) + 1, -1, dtype=np.int64)  # each variable's cell
+        position[var] = np.arange(len(var))
         sliced = self.stats["solver"] in SLICED
         stop = None if sliced else _alarm(solver, deadline)
         with solver:
             blocks = 0
             try:
                 while self._solve(solver, deadline, blocks, sliced):
-                    chosen = [v for v in solver.get_model()[:len(cell_of)] if v > 0]  # cells are 1..N
-                    yield tuple(sorted(cell_of[v] for v in chosen))
+                    values = np.asarray(solver.get_model()[:len(position) - 1])  # cell variables come first
+                    placed = position[values[values > 0]]
+                    placed = placed[placed >= 0]
+                    yield tuple(sorted(model.cells[p] for p in placed.tolist()))
                     if model.size is not None:  # all solutions have the same size: block the set
-                        solver.add_clause([-v for v in chosen])
+                        solver.add_clause((-var[placed]).tolist())
                     else:  # a superset could be a solution too: block the whole assignment
-                        picked = set(chosen)
-                        solver.add_clause([-v if v in picked else v for v in cell_of])
+                        flipped = var.copy()
+                        flipped[placed] *= -1
+                        solver.add_clause(flipped.tolist())
                     blocks += 1
             finally:
                 if stop is not None:
@@ -252,8 +258,9 @@ class Sat(Backend):
         group = () if model.numbering or model.lex else symmetry_group(model)
         if len(group) > 1:
             model = lex_leader(model, group)
-        solver, cell_of = self._loaded(model, self.encoding or MINIMISE_ENCODING)
-        cells = list(cell_of)
+        solver, var = self._loaded(model, self.encoding or MINIMISE_ENCODING)
+        cells = var.tolist()
+        cell_of = dict(zip(cells, model.cells, strict=True))
         least = len(model.fixed)
         total = ITotalizer(lits=cells, ubound=min(least, len(cells) - 1) + 1, top_id=solver.nof_vars())
         for clause in total.cnf.clauses:
@@ -284,9 +291,29 @@ class Sat(Backend):
             solver.delete()
 
 
-def _variables(model: ConstraintModel, number: Mapping[Var, int] | None) -> Mapping[Var, int]:
-    """Each cell's variable: number[c] (numbered from 1), or the cells in the model's order."""
+def _variables(model: ConstraintModel, number: np.ndarray | None) -> np.ndarray:
+    """Each cell's variable: number[p] (numbered from 1), or the cells in the model's order."""
     return plain_numbering(model, 1) if number is None else number
+
+
+def _line_variables(model: ConstraintModel, var: np.ndarray) -> Iterator[tuple[Line, list[int]]]:
+    """Each line and its cells' variables, read in one pass (solvers/order.py)."""
+    lines = list(model.lines)
+    for line, chosen in zip(lines, line_literals(model, lines, var), strict=True):
+        yield line, chosen.tolist()
+
+
+def _fixed_variables(model: ConstraintModel, var: np.ndarray) -> list[int]:
+    fixed = sorted(model.fixed)
+    chosen: list[int] = var[positions(model, fixed, len(fixed))].tolist()
+    return chosen
+
+
+def _lex(model: ConstraintModel, var: np.ndarray, top: int) -> tuple[list[list[int]], int]:
+    """`lex_clauses` over the array numbering (a dict by cell only when there are chains)."""
+    if model.lex is None:
+        return [], top
+    return lex_clauses(model, dict(zip(model.cells, var.tolist(), strict=True)), top)
 
 
 def lex_clauses(model: ConstraintModel, var: Mapping[Var, int], top: int) -> tuple[list[list[int]], int]:
