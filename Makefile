@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
 .PHONY: help install run test test-slow bench lint clean browser test-browser test-asan fuzz build-native cross-tools \
-        test-cross minizinc
+        test-cross minizinc fuzz-tools
 
 help: ## this list
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
@@ -78,7 +78,12 @@ test-cross: cross-tools ## both C cores for AArch64 under qemu, n = 1..12: the f
 
 FUZZ_RUNS  ?= 1000000
 FUZZ_CALLS ?= 100000
-fuzz: install ## the C extensions under ASan+UBSan: libFuzzer on the cores, a Python driver on all four
+fuzz-tools: ## Debian's clang and its sanitizer and libFuzzer runtimes for make fuzz (apt-get, only when missing)
+	@command -v clang >/dev/null && test -n "$$(clang -print-file-name=libclang_rt.fuzzer-$$(uname -m).a | grep /)" || { \
+	  SUDO=$$([ "$$(id -u)" -eq 0 ] || echo sudo); \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq clang libclang-rt-dev; }
+
+fuzz: install fuzz-tools ## the C extensions under ASan+UBSan: libFuzzer on the cores, a Python driver on all four
 	nice -n 10 sh fuzz/run.sh $(abspath $(BIN))/python $(FUZZ_RUNS) $(FUZZ_CALLS)
 
 lint: install ## ruff (complexity at most 12) over the code; mypy --strict over models/ and solvers/
