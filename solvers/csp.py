@@ -1,11 +1,14 @@
 """The `csp` backend: python-constraint2's backtracking solver, in two viewpoints.
 
-- `rows` (default when every row holds one piece): q[r] = column, and one binary
-  `RowPairConflicts` per pair of rows holding every line the two rows share (columns,
-  diagonals, knight pairs, ... alike), which forward checking reads directly. Measured on
-  counting Q(12) (experiments/results/defaults.md): 3.7 s against 10.9 s for AllDifferent
-  plus one Python predicate per pair of rows and family, because it hides the few conflicting
-  values instead of calling a predicate on every value left in the domain.
+- `rows` (default when every row holds one piece): q[r] = column. The families whose lines
+  a `LinearKey` names (columns, diagonals: whole board lines) go into one `KeyedLines` over
+  every row, which hides the conflicting columns of the rows left in one call per node; each
+  other family (knight pairs, lines cut by pawns) into one binary `RowPairConflicts` per pair
+  of rows sharing one of its lines, which forward checking reads directly. Measured on
+  counting Q(12) (experiments/results/defaults.md): the pair tables took 3.7 s against 10.9 s
+  for AllDifferent plus one Python predicate per pair of rows and family, because they hide
+  the few conflicting values instead of calling a predicate on every value left; one
+  `KeyedLines` instead of the pairs' tables: Q(13) 4.0 -> 3.2 s of CPU, single process.
 - `boolean`: one 0/1 variable per cell with sum constraints per line (between its bounds),
   cover and size; it handles every model, slowly.
 Enumeration uses python-constraint2's OptimizedBacktrackingSolver (a fixed variable order,
@@ -45,12 +48,10 @@ class SharedLines:
     a blink; `columns(cell, row)` answers "which columns of `row` share a line with `cell`".
     """
 
-    def __init__(self, model: ConstraintModel, rows: LineFamily) -> None:
+    def __init__(self, families: Sequence[LineFamily]) -> None:
         self._lines_of: dict[Cell, list[dict[int, list[int]]]] = defaultdict(list)
         partners: dict[int, int] = defaultdict(int)  # row -> bitmask of the rows it shares a line with
-        for family in model.families:
-            if family is rows:
-                continue
+        for family in families:
             for line in family.lines:
                 by_row: dict[int, list[int]] = defaultdict(list)
                 for r, c in line.cells:
@@ -64,6 +65,15 @@ class SharedLines:
 
     def columns(self, cell: Cell, row: int) -> tuple[int, ...]:
         return tuple(sorted({c for by_row in self._lines_of.get(cell, ()) for c in by_row.get(row, ())}))
+
+    def other_rows(self, cell: Cell) -> list[tuple[int, tuple[int, ...]]]:
+        """Every other row that shares a line with `cell`, with the columns of it that do."""
+        found: dict[int, set[int]] = defaultdict(set)
+        for by_row in self._lines_of.get(cell, ()):
+            for r, columns in by_row.items():
+                if r != cell[0]:
+                    found[r].update(columns)
+        return [(r, tuple(sorted(columns))) for r, columns in sorted(found.items())]
 
 
 def _bits_above(mask: int, a: int) -> list[int]:
@@ -125,6 +135,49 @@ class RowPairConflicts(constraint.Constraint):  # type: ignore[misc]  # python-c
                 domain.hideValue(value)
                 if not domain:
                     return False
+        return True
+
+
+class KeyedLines(constraint.Constraint):  # type: ignore[misc]  # python-constraint2 is untyped
+    """At most one piece on each line of the keyed families (columns, diagonals, ...): one
+    constraint over every row instead of one per pair of rows, so a node costs one Python call
+    for them all (the pairs' calls were about half of counting's profile).
+
+    With forward checking, the row just assigned hides, in every row not yet assigned, the
+    columns on its lines (listed by `SharedLines`, kept per cell); the rows assigned before it
+    already hid theirs, and the solver restores the domains when it backtracks, so a value
+    still in a domain conflicts with no assigned row. The row just assigned is the last key of
+    `assignments`: python-constraint2's solvers add it last, having removed every deeper row
+    (a dict keeps insertion order). Without forward checking (None or False; the solvers pass
+    their list of pushed domains, empty at the last row, when they forward check) every
+    assigned row is checked against the others.
+    """
+
+    def __init__(self, lines: SharedLines) -> None:
+        self.lines = lines
+        self.hides: dict[Cell, list[tuple[int, tuple[int, ...]]]] = {}
+
+    def _hidden_by(self, cell: Cell) -> list[tuple[int, tuple[int, ...]]]:
+        found = self.hides.get(cell)
+        if found is None:
+            found = self.hides[cell] = self.lines.other_rows(cell)
+        return found
+
+    def __call__(self, variables: Sequence[Var], domains: dict[Var, constraint.Domain],
+                 assignments: Solution, forwardcheck: object = False) -> bool:
+        if forwardcheck is None or forwardcheck is False:  # an empty list still forward checks
+            return all(assignments.get(r) not in columns for row, column in assignments.items()
+                       for r, columns in self._hidden_by((int(row), column)))
+        row = next(reversed(assignments))
+        for r, columns in self._hidden_by((int(row), assignments[row])):
+            if r in assignments:
+                continue
+            domain = domains[r]
+            for value in columns:
+                if value in domain:
+                    domain.hideValue(value)
+                    if not domain:
+                        return False
         return True
 
 
@@ -268,7 +321,11 @@ class Csp(Backend):
         for line in _in_lex_order(model, rows.lines):
             r = line.cells[0][0]
             problem.addVariable(r, [fixed[r]] if r in fixed else [c for _, c in line.cells])
-        shared = SharedLines(model, rows)
+        others = [f for f in model.families if f is not rows]
+        keyed = [f for f in others if _keyed(f)]
+        if keyed:
+            problem.addConstraint(KeyedLines(SharedLines(keyed)), list(problem._variables))
+        shared = SharedLines([f for f in others if not _keyed(f)])
         for index, (r1, r2) in enumerate(sorted(shared.row_pairs)):
             if deadline is not None and not index % 4096 and time.monotonic() > deadline:
                 raise TimeLimit("csp: time limit reached while building the row-pair tables")
@@ -353,6 +410,17 @@ def _in_lex_order(model: ConstraintModel, lines: tuple[Line, ...]) -> list[Line]
         return list(lines)
     position = {cell: i for i, cell in enumerate(model.lex.order)}
     return sorted(lines, key=lambda line: min(position[c] for c in line.cells))
+
+
+def _keyed(family: LineFamily) -> bool:
+    """Whether `family` is whole lines named by its `LinearKey`: one key value per line, a
+    different one for each line. Such a family goes into `KeyedLines`; any other family (knight
+    pairs, lines cut by pawns) keeps the tables per pair of rows."""
+    key = family.key
+    if key is None:
+        return False
+    values = [{key.of(cell) for cell in line.cells} for line in family.lines]
+    return all(len(v) == 1 for v in values) and len({v.pop() for v in values}) == len(values)
 
 
 def _rows_refusal(model: ConstraintModel) -> str | None:
