@@ -59,7 +59,9 @@ def test_each_kernel_walks_the_scalar_tree(kernel: str) -> None:
 
 def test_auto_runs_the_best_kernel_this_cpu_has() -> None:
     choice = choose_kernel()
-    assert not choice.forced and choice.name == _fast.BEST == RUNNABLE[-1]
+    automatic = [kernel for kernel in RUNNABLE if kernel in _fast.AUTOMATIC]  # RUNNABLE: worst to best
+    assert not choice.forced and choice.name == _fast.BEST == automatic[-1]
+    assert "scalar" in _fast.AUTOMATIC and not {"sse2", "neon"} & set(_fast.AUTOMATIC)  # the scalar kernel outruns them
     assert "scalar" in RUNNABLE and set(RUNNABLE) <= set(_fast.KERNELS) <= set(NAMES)
 
 

@@ -1,6 +1,7 @@
 # Types of the fast counter's binding (fastcount.c), for mypy: the C code has no annotations.
 from collections.abc import Sequence
 
+AUTOMATIC: tuple[str, ...]
 BEST: str
 FEATURES: str
 SCALAR_BUILD: str

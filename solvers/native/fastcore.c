@@ -519,9 +519,11 @@ int fq_kernel_compiled(FqKernel k) {
 #endif
 }
 
+int fq_kernel_automatic(FqKernel k) { return k != FQ_SSE2 && k != FQ_NEON; }
+
 FqKernel fq_best_kernel(void) {
     for (int k = FQ_KERNELS - 1; k > FQ_SCALAR; k--)
-        if (fq_kernel_supported((FqKernel)k)) return (FqKernel)k;
+        if (fq_kernel_automatic((FqKernel)k) && fq_kernel_supported((FqKernel)k)) return (FqKernel)k;
     return FQ_SCALAR;
 }
 

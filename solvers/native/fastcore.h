@@ -16,7 +16,8 @@ typedef struct { fq_u64 c2, c4, c8, nodes; } FqClasses;  /* nodes: queens placed
 /* A subproblem: the columns of rows 0..depth-1. */
 typedef struct { int depth; uint8_t col[FQ_MAX_N]; } FqPrefix;
 
-/* The kernels compiled into this binary, in order of preference (best last). */
+/* The kernels, in order of preference (best last); see fq_kernel_automatic for the two that
+ * 'auto' passes over. */
 typedef enum { FQ_SCALAR, FQ_SSE2, FQ_NEON, FQ_AVX2, FQ_AVX512, FQ_KERNELS } FqKernel;
 
 /* Not a kernel of its own: the scalar kernel in its baseline build, whatever the CPU has, so
@@ -36,6 +37,12 @@ int fq_kernel_supported(FqKernel k);
 const char *fq_scalar_build(void);
 
 /* The best kernel the CPU can run: what 'auto' means. */
+/* Whether 'auto' may take kernel k: every kernel but the 4-lane ones (sse2, neon), which the
+ * scalar kernel outruns (bench_native, 2026-11-24, AMD EPYC, Q(16): scalar 0.37x classic.c,
+ * sse2 0.45x). NEON has not been timed on AArch64 hardware (qemu checks its counts, not its
+ * speed); it shares sse2's source, so it is passed over too. Both stay forceable. */
+int fq_kernel_automatic(FqKernel k);
+
 FqKernel fq_best_kernel(void);
 
 /* The kernel named `name`, or -1 for a name no build knows. */

@@ -211,18 +211,21 @@ static PyObject *kernel_names(int (*keep)(FqKernel)) {
 }
 
 /* Module constants: MAX_N, VERSION; KERNELS (in this binary), SUPPORTED (this CPU runs them),
- * BEST (what 'auto' runs), FEATURES (the CPU features the dispatcher saw), SCALAR_BUILD (the
+ * AUTOMATIC (the kernels 'auto' may take), BEST (what 'auto' runs), FEATURES (the CPU features the dispatcher saw), SCALAR_BUILD (the
  * scalar kernel's build this CPU runs), VECTOR (AVX-512). */
 static int add_constants(PyObject *m) {
     PyObject *compiled = kernel_names(fq_kernel_compiled), *supported = kernel_names(fq_kernel_supported);
+    PyObject *automatic = kernel_names(fq_kernel_automatic);
     int failed = PyModule_AddIntConstant(m, "MAX_N", MAX_N) < 0 || PyModule_AddIntConstant(m, "VERSION", FQ_VERSION) < 0
         || PyModule_AddObjectRef(m, "KERNELS", compiled) < 0 || PyModule_AddObjectRef(m, "SUPPORTED", supported) < 0
+        || PyModule_AddObjectRef(m, "AUTOMATIC", automatic) < 0
         || PyModule_AddStringConstant(m, "BEST", fq_kernel_names[fq_best_kernel()]) < 0
         || PyModule_AddStringConstant(m, "FEATURES", fq_cpu_features()) < 0
         || PyModule_AddStringConstant(m, "SCALAR_BUILD", fq_scalar_build()) < 0
         || PyModule_AddObjectRef(m, "VECTOR", fq_kernel_supported(FQ_AVX512) ? Py_True : Py_False) < 0;
     Py_XDECREF(compiled);
     Py_XDECREF(supported);
+    Py_XDECREF(automatic);
     return failed ? -1 : 0;
 }
 

@@ -53,7 +53,9 @@ class KernelChoice:
     def reason(self) -> str:
         """One line: why this kernel runs."""
         if self.chosen_by == "auto":
-            return f"auto: the best of {', '.join(self.supported)} (what this CPU runs)"
+            passed = [name for name in self.supported if name not in _fast.AUTOMATIC]
+            over = f"; {', '.join(passed)} only when forced (slower than the scalar kernel)" if passed else ""
+            return f"auto: the best of {', '.join(n for n in self.supported if n in _fast.AUTOMATIC)}{over}"
         return f"forced by {self.chosen_by}"
 
 
