@@ -69,18 +69,21 @@ def one_solution() -> None:
     print("## One n-queens solution (seconds, whole call: lowering, model, search, verification)\n")
     print("| backend | n | median | runs | CPU s per run | status | target | met |")
     print("|---|---:|---:|---|---|---|---|:---:|")
-    jobs = [("cpsat", 1000, 60, REPEATS, 5.0), ("sat", 1000, 60, REPEATS, 5.0), ("csp", 200, 30, REPEATS, 5.0),
-            ("csp", 1000, 30, 1, 10.0), ("cpsat", 2000, 60, 1, 5.0), ("sat", 2000, 60, 1, 5.0)]
+    # the targets: a bound in seconds, or None for "n = 2000 attempted" (solved in the limit)
+    jobs: list[tuple[str, int, float, int, float | None]] = [
+        ("cpsat", 1000, 60, REPEATS, 5.0), ("sat", 1000, 60, REPEATS, 5.0), ("csp", 200, 30, REPEATS, 5.0),
+        ("csp", 1000, 30, 1, 10.0), ("cpsat", 2000, 60, 1, None), ("sat", 2000, 60, 1, None)]
     for backend, n, limit, repeats, target in jobs:
+        goal = "attempted" if target is None else f"≤ {target:g} s"
         try:
             seconds, result, times, cpu = median_run(
                 lambda b=backend, n=n, t=limit: solve(NQueens(n), b, time_limit=t), repeats)
         except (InvalidBoard, Unsupported) as refused:
-            print(f"| {backend} | {n} | – | – | – | refused: {refused} | ≤ {target:g} s | ✗ |", flush=True)
+            print(f"| {backend} | {n} | – | – | – | refused: {refused} | {goal} | ✗ |", flush=True)
             continue
-        met = "✓" if result.status is Status.SOLVED and seconds <= target else "✗"
+        met = "✓" if result.status is Status.SOLVED and (target is None or seconds <= target) else "✗"
         print(f"| {backend} | {n} | {seconds:.2f} | {shown(times)} | {cpu:.2f} | {result.status.value} "
-              f"| ≤ {target:g} s | {met} |", flush=True)
+              f"| {goal} | {met} |", flush=True)
 
 
 def counting(n: int = 14, limit: float = 60) -> None:

@@ -104,15 +104,16 @@ def solutions(puzzle: Puzzle, backend: str = "cpsat", *, time_limit: float | Non
 
 
 def count(puzzle: Puzzle, backend: str = "cpsat", *, time_limit: float | None = None,
-          split: bool | None = None, processes: int | None = None, symmetry: bool = True,
+          split: bool | None = None, processes: int | None = None, symmetry: bool | None = None,
           group: Sequence[Transform] | None = None, **options: Unpack[SearchOptions]) -> Result:
     """The number of solutions (of optimal ones, when the puzzle minimises).
 
     Backends that can count without enumerating (native) do so; the others enumerate, and
-    every solution they find is verified and checked to be new. With `symmetry` (the default)
-    they enumerate one solution per class under the puzzle's symmetry group (lex-leader
-    constraints, `queens.models.symmetry.lex_leader`), each checked to lead its class and
-    counted with the class's size; `stats["symmetry"]` says whether it was used, or why not.
+    every solution they find is verified and checked to be new. With `symmetry` (True; None,
+    the default, on boards of the backend's `lex_from_cells` cells and more) they enumerate one
+    solution per class under the puzzle's symmetry group (lex-leader constraints,
+    `queens.models.symmetry.lex_leader`), each checked to lead its class and counted with the
+    class's size; `stats["symmetry"]` says whether it was used, or why not.
     `group` overrides the group (the split passes the whole puzzle's to its subproblems, whose
     extra pieces shrink their own). `split=True` counts by decomposition in `processes`
     processes (solvers/split.py: first row fixed, subproblems side by side), each subproblem
@@ -136,7 +137,7 @@ def count(puzzle: Puzzle, backend: str = "cpsat", *, time_limit: float | None = 
     return within(deadline, backend, _count, engine, puzzle, deadline, symmetry, group, counting=True)
 
 
-def _count(engine: Backend, puzzle: Puzzle, deadline: float | None, symmetry: bool,
+def _count(engine: Backend, puzzle: Puzzle, deadline: float | None, symmetry: bool | None,
            group: Sequence[Transform] | None) -> Result:
     """`count` once the deadline is set, without splitting, in the process `call_until` runs it in."""
     model = _checked_model(engine, puzzle, Task.COUNT)
@@ -181,13 +182,15 @@ class Breaking:
     note: str
 
 
-def breaking(engine: Backend, model: ConstraintModel, symmetry: bool,
+def breaking(engine: Backend, model: ConstraintModel, symmetry: bool | None,
              group: Sequence[Transform] | None = None) -> Breaking:
     """The lex-leader model for `engine`, when asked, useful (a group beyond the identity) and
     supported (`engine.supports` on the model with its chains: a backend that cannot compile
     them says why, and counts every solution instead)."""
-    if not symmetry:
+    if symmetry is False:
         return Breaking(model, None, "off (asked)")
+    if symmetry is None and len(model.cells) < engine.lex_from_cells:
+        return Breaking(model, None, f"off (under {engine.lex_from_cells} cells the chains cost more than they save)")
     if model.numbering:
         return Breaking(model, None, "off (the variables are not the cells of one board)")
     group = symmetry_group(model) if group is None else tuple(group)

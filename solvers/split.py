@@ -185,7 +185,7 @@ def _count_one(puzzle: Puzzle, extra: frozenset[Cell], backend: str, deadline: f
 
 
 def count_split(puzzle: Puzzle, backend: str = "cpsat", *, time_limit: float | None = None,
-                processes: int | None = None, symmetry: bool = True, **options: Unpack[SearchOptions]) -> Result:
+                processes: int | None = None, symmetry: bool | None = None, **options: Unpack[SearchOptions]) -> Result:
     """`queens.solvers.count` by decomposition (see the module docstring), in `processes` processes;
     `symmetry` as for `count` (lex-leader constraints from the whole puzzle's group).
 

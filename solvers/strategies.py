@@ -78,7 +78,7 @@ class Search(Strategy):
     def run(self, subject: Subject, task: Task, time_limit: float | None, options: Options) -> Result:
         # the router hands a strategy only the options it names (`options()`): here the backend's
         # constructor's and `symmetry`, never `processes`
-        symmetry = options.get("symmetry", True)
+        symmetry = options.get("symmetry")
         own: SearchOptions = _without_symmetry(options)
         if task is Task.COUNT:
             if "counter" in self.options():  # the fast one is its own strategy (native/fast)

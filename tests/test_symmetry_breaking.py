@@ -9,6 +9,7 @@ completion puzzle gets a smaller one and a rectangle the Klein four-group.
 from __future__ import annotations
 
 import json
+import math
 
 import pytest
 from queens.models import Completion, ConstraintModel, NQueens, Puzzle, lower, symmetry_group
@@ -72,7 +73,7 @@ def test_every_family_counts_alike_with_and_without_symmetry_breaking(puzzle, ba
     if backend == "csp" and lower(puzzle).row_family is None and puzzle.rows * puzzle.cols > MAX_BOOLEAN_CSP:
         pytest.skip("csp's Boolean viewpoint is slow past 5 x 5")
     truth = ground_truth(puzzle)
-    broken = count(puzzle, backend, split=False)
+    broken = count(puzzle, backend, split=False, symmetry=True)
     plain = count(puzzle, backend, split=False, symmetry=False)
     assert (broken.count, plain.count) == (truth, truth)
     assert plain.stats["symmetry"] == "off (asked)"
@@ -86,7 +87,7 @@ def test_every_family_counts_alike_with_and_without_symmetry_breaking(puzzle, ba
 def test_a_completion_puzzle_breaks_its_own_smaller_group(backend):
     puzzle = Completion(8, [(0, 0)])  # the corner queen keeps the transpose only
     assert [t.name for t in symmetry_group(lower(puzzle))] == ["identity", "transpose"]
-    result = count(puzzle, backend, split=False)
+    result = count(puzzle, backend, split=False, symmetry=True)
     assert result.count == ground_truth(puzzle)
     if _breaks(backend, puzzle):
         assert str(result.stats["symmetry"]).startswith("lex-leader over a group of 2")
@@ -96,14 +97,14 @@ def test_a_completion_puzzle_breaks_its_own_smaller_group(backend):
 def test_a_rectangle_breaks_the_klein_group(backend):
     puzzle = RectangularQueens(5, 7)
     assert len(symmetry_group(lower(puzzle))) == 4
-    result = count(puzzle, backend, split=False)
+    result = count(puzzle, backend, split=False, symmetry=True)
     assert result.count == ground_truth(puzzle)
     if _breaks(backend, puzzle):
         assert str(result.stats["symmetry"]).startswith("lex-leader over a group of 4")
 
 
 def test_an_off_centre_queen_leaves_nothing_to_break():
-    result = count(Completion(8, [(0, 1)]), "sat", split=False)
+    result = count(Completion(8, [(0, 1)]), "sat", split=False, symmetry=True)
     assert str(result.stats["symmetry"]).startswith("none to break")
 
 
@@ -150,3 +151,16 @@ def test_the_cli_turns_symmetry_breaking_off_and_says_so():
     assert plain["stats"]["symmetry"] == "off (asked)"
     refused = run_main("count", "nqueens", "-n", "8", "-b", "native", "--no-symmetry")
     assert refused.returncode != 0 and "symmetry: not an option of native" in refused.stderr
+
+
+@pytest.mark.parametrize("backend", ENUMERATING)
+def test_by_default_small_boards_count_without_chains_and_larger_ones_with_them(backend):
+    """The default (symmetry=None) breaks symmetry from the backend's `lex_from_cells` up, and
+    says why not below it; both counts are the OEIS terms."""
+    threshold = get_backend(backend).lex_from_cells
+    small, large = math.isqrt(threshold - 1), math.isqrt(threshold - 1) + 1  # the sides either side of it
+    below, above = count(NQueens(small), backend, split=False), count(NQueens(large), backend, split=False)
+    assert (below.count, above.count) == (ground_truth(NQueens(small)), ground_truth(NQueens(large)))
+    assert below.stats["symmetry"] == f"off (under {threshold} cells the chains cost more than they save)"
+    if _breaks(backend, NQueens(large)):
+        assert str(above.stats["symmetry"]).startswith("lex-leader over a group of 8")
