@@ -44,12 +44,13 @@ test-browser: install browser ## the web explorer clicked through in headless Ch
 test-slow: install ## only the slow tests
 	$(BIN)/python -m pytest -q -m slow
 
-bench: install ## benchmarks: backends and kernels side by side, and against the peers (writes experiments/results/peers.md)
+bench: install ## benchmarks: backends and kernels side by side, against the peers, and time limits kept (writes experiments/results/peers.md, deadlines.md)
 	$(BIN)/python -m queens.experiments.bench_encodings
 	$(BIN)/python -m queens.experiments.bench_native
 	$(BIN)/python -m queens.experiments.bench_backends
 	$(BIN)/python -m queens.experiments.bench_peers --output experiments/results/peers.md
 	$(BIN)/python -m queens.experiments.bench_large
+	$(BIN)/python -m queens.experiments.bench_deadlines
 
 test-asan: install ## the native tests on C extensions built with ASan+UBSan (in a scratch copy)
 	@scratch=$$(mktemp -d) && trap 'rm -rf "$$scratch"' EXIT && mkdir "$$scratch/main" && \
