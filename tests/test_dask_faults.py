@@ -99,7 +99,7 @@ def test_a_worker_killed_mid_count_costs_nothing(cluster: Cluster, tmp_path: Pat
         counting.kill()
     assert counting.returncode == 0, stderr
     assert "Traceback" not in stderr
-    assert json.loads(stdout)["total"] == reference.term("A000170", N)
+    assert json.loads(stdout)["count"] == reference.term("A000170", N)
     assert rows(ledger) == len(subproblems(N))  # every subproblem once: retries deduplicated
     assert cluster.workers[0].wait(timeout=GIVE_UP) == -signal.SIGKILL and workers_alive(cluster.address) == 1
 
@@ -119,5 +119,5 @@ def test_a_client_killed_mid_count_resumes_to_the_exact_total(cluster: Cluster, 
                       "--json", timeout=GIVE_UP)
     assert resumed.returncode == 0, resumed.stderr
     assert f"{kept:,} of {len(subproblems(N)):,} subproblems already counted" in resumed.stderr
-    assert json.loads(resumed.stdout)["total"] == reference.term("A000170", N)
+    assert json.loads(resumed.stdout)["count"] == reference.term("A000170", N)
     assert rows(ledger) == len(subproblems(N))
