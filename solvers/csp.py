@@ -25,7 +25,7 @@ import itertools
 import random
 import time
 from collections import defaultdict
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 
 import constraint
 from queens.models import Cell, ConstraintModel, Line, LinearKey, LineFamily, Placement, TimeLimit, Unsupported
@@ -110,6 +110,17 @@ def _bits_above(mask: int, a: int) -> list[int]:
     return found
 
 
+def _hide(domain: constraint.Domain, values: Iterable[int]) -> bool:
+    """Forward checking: hide `values` from `domain` (the solver restores them when it backtracks);
+    False when the domain runs empty, so the branch fails."""
+    for value in values:
+        if value in domain:
+            domain.hideValue(value)
+            if not domain:
+                return False
+    return True
+
+
 class RowPairConflicts(constraint.Constraint):  # type: ignore[misc]  # python-constraint2 is untyped
     """Rows r1 and r2 may not take columns x, y when (r1, x) and (r2, y) share a line.
 
@@ -151,13 +162,7 @@ class RowPairConflicts(constraint.Constraint):  # type: ignore[misc]  # python-c
             other, hidden = self.first, self._hidden_by_second(y)
         else:
             return True
-        domain = domains[other]
-        for value in hidden:
-            if value in domain:
-                domain.hideValue(value)
-                if not domain:
-                    return False
-        return True
+        return _hide(domains[other], hidden)
 
 
 class KeyedLines(constraint.Constraint):  # type: ignore[misc]  # python-constraint2 is untyped
@@ -192,14 +197,8 @@ class KeyedLines(constraint.Constraint):  # type: ignore[misc]  # python-constra
                        for r, columns in self._hidden_by((int(row), column)))
         row = next(reversed(assignments))
         for r, columns in self._hidden_by((int(row), assignments[row])):
-            if r in assignments:
-                continue
-            domain = domains[r]
-            for value in columns:
-                if value in domain:
-                    domain.hideValue(value)
-                    if not domain:
-                        return False
+            if r not in assignments and not _hide(domains[r], columns):
+                return False
         return True
 
 
