@@ -24,7 +24,7 @@ the Boolean one. Backends read only this structure, never a puzzle's name.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from enum import Enum
 from functools import cached_property
@@ -49,6 +49,12 @@ class LexLeader:
 
     order: tuple[Var, ...]
     chains: tuple[LexChain, ...]
+
+    def first_read(self, lines: Iterable[Line]) -> list[Line]:
+        """`lines` in the order the chains first read one of their cells (middle rows first): a
+        search or a split that takes lines in it decides the chains as early as it can."""
+        position = {cell: i for i, cell in enumerate(self.order)}
+        return sorted(lines, key=lambda line: min(position[c] for c in line.cells))
 
 
 class LineKind(Enum):

@@ -5,7 +5,7 @@ lines, covers and fixed cells onto themselves. So a completion puzzle with an of
 gets a smaller group automatically, and no family has to state its symmetries by hand.
 
 Counting uses the group to look at one solution per symmetry class: `lex_leader` adds to the
-model the constraints "the cells, read in board order, are lexicographically at least their image
+model the constraints "the cells, read in `lex_order`, are lexicographically at least their image
 under every symmetry" (X >=lex sigma(X), a piece above an empty cell), so a backend that compiles
 them enumerates only each class's leader, and `Orbits` says how many solutions each stands for.
 """

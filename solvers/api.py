@@ -116,7 +116,7 @@ def count(puzzle: Puzzle, backend: str = "cpsat", *, time_limit: float | None = 
     class's size; `stats["symmetry"]` says whether it was used, or why not.
     `group` overrides the group (the split passes the whole puzzle's to its subproblems, whose
     extra pieces shrink their own). `split=True` counts by decomposition in `processes`
-    processes (solvers/split.py: first row fixed, subproblems side by side), each subproblem
+    processes (solvers/split.py: a row's piece fixed, subproblems side by side), each subproblem
     through this same function. The default, None, splits for enumerating backends from
     `AUTO_SPLIT_CELLS` up.
     """
@@ -174,12 +174,13 @@ class _Tally:
 
 @dataclass(frozen=True)
 class Breaking:
-    """What `count` enumerates: `model`, with lex chains when `orbits` weighs each leader found by
-    its class's size; `note` says which, or why the symmetries are not broken."""
+    """What `count` enumerates: `model`, with lex chains over `group` when `orbits` weighs each
+    leader found by its class's size; `note` says which, or why the symmetries are not broken."""
 
     model: ConstraintModel
     orbits: Orbits | None
     note: str
+    group: tuple[Transform, ...] = ()
 
 
 def breaking(engine: Backend, model: ConstraintModel, symmetry: bool | None,
@@ -201,7 +202,7 @@ def breaking(engine: Backend, model: ConstraintModel, symmetry: bool | None,
     if refusal:
         return Breaking(model, None, f"off ({refusal})")
     return Breaking(lexed, Orbits(model, group),
-                    f"lex-leader over a group of {len(group)}: one solution per class, weighted by its size")
+                    f"lex-leader over a group of {len(group)}: one solution per class, weighted by its size", group)
 
 
 def _enumerate(engine: Backend, puzzle: Puzzle, model: ConstraintModel, deadline: float | None,

@@ -28,7 +28,7 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator, Sequence
 
 import constraint
-from queens.models import Cell, ConstraintModel, Line, LinearKey, LineFamily, Placement, TimeLimit, Unsupported
+from queens.models import Cell, ConstraintModel, LinearKey, LineFamily, Placement, TimeLimit, Unsupported
 from queens.solvers.backend import Backend
 
 VIEWPOINTS = ("rows", "boolean")
@@ -339,7 +339,9 @@ class Csp(Backend):
         assert rows is not None  # _rows_refusal refuses every model without a row family
         problem = constraint.Problem()
         fixed = dict(model.fixed)
-        for line in _in_lex_order(model, rows.lines):
+        # the rows in the order the search takes them (python-constraint2 keeps the order variables
+        # were added in among equals): board order, or the lex chains' order (middle rows first)
+        for line in (rows.lines if model.lex is None else model.lex.first_read(rows.lines)):
             r = line.cells[0][0]
             problem.addVariable(r, [fixed[r]] if r in fixed else [c for _, c in line.cells])
         others = [f for f in model.families if f is not rows]
@@ -422,15 +424,6 @@ class Csp(Backend):
             except _Restart:
                 nodes *= 1.5
         return None
-
-
-def _in_lex_order(model: ConstraintModel, lines: tuple[Line, ...]) -> list[Line]:
-    """The rows in the order the search takes them (python-constraint2 keeps the order variables
-    were added in among equals): board order, or the lex chains' order (middle rows first)."""
-    if model.lex is None:
-        return list(lines)
-    position = {cell: i for i, cell in enumerate(model.lex.order)}
-    return sorted(lines, key=lambda line: min(position[c] for c in line.cells))
 
 
 def _keyed(family: LineFamily) -> bool:

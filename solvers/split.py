@@ -99,10 +99,7 @@ def subproblems(model: ConstraintModel, lines: int = 1) -> tuple[Subproblem, ...
 def _first_lines(model: ConstraintModel) -> list[Line]:
     """The open exactly-one lines in board order, or in the lex chains' order (middle rows
     first): fixing the first lines the chains read lets `_may_lead` drop subproblems."""
-    if model.lex is None:
-        return model.branch_lines
-    position = {cell: i for i, cell in enumerate(model.lex.order)}
-    return sorted(model.branch_lines, key=lambda line: min(position[c] for c in line.cells))
+    return model.branch_lines if model.lex is None else model.lex.first_read(model.branch_lines)
 
 
 def _may_lead(model: ConstraintModel, pieces: frozenset[Cell]) -> bool:
@@ -201,7 +198,7 @@ def count_split(puzzle: Puzzle, backend: str = "cpsat", *, time_limit: float | N
     workers = processes or default_threads()
     model = lower(puzzle)
     breaks = breaking(get_backend(backend, **options), model, symmetry)
-    group = symmetry_group(model) if breaks.orbits is not None else None
+    group = breaks.group or None
     parts = plan(breaks.model, workers)
     jobs = [(puzzle, part.fixed, backend, deadline, group, options.copy()) for part in parts]
     tally = _Tally(parts)
