@@ -72,7 +72,7 @@ def one_solution() -> None:
     # the targets: a bound in seconds, or None for "n = 2000 attempted" (solved in the limit)
     jobs: list[tuple[str, int, float, int, float | None]] = [
         ("cpsat", 1000, 60, REPEATS, 5.0), ("sat", 1000, 60, REPEATS, 5.0), ("csp", 200, 30, REPEATS, 5.0),
-        ("csp", 1000, 30, 1, 10.0), ("cpsat", 2000, 60, 1, None), ("sat", 2000, 60, 1, None)]
+        ("csp", 1000, 30, REPEATS, 10.0), ("cpsat", 2000, 60, 1, None), ("sat", 2000, 60, 1, None)]
     for backend, n, limit, repeats, target in jobs:
         goal = "attempted" if target is None else f"≤ {target:g} s"
         try:

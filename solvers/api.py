@@ -36,11 +36,6 @@ from queens.solvers.progress import counted
 from queens.solvers.registry import get_backend
 from queens.solvers.result import Result, Status
 
-AUTO_SPLIT_CELLS = 144
-"""From 12 x 12 up, enumerating backends count by decomposition in parallel processes: there
-it pays for the processes' start-up (Q(12): cpsat 8.4 s -> 2.7 s, csp 3.6 -> 1.1 s, sat 1.6 ->
-0.7 s; below, Q(10) and Q(11) take about as long as starting the processes)."""
-
 
 def solve(puzzle: Puzzle, backend: str = "cpsat", *, time_limit: float | None = None,
           **options: Unpack[SearchOptions]) -> Result:
@@ -103,6 +98,11 @@ def solutions(puzzle: Puzzle, backend: str = "cpsat", *, time_limit: float | Non
         yield verify(puzzle, found)
 
 
+def splits(engine: Backend, puzzle: Puzzle) -> bool:
+    """Whether counting `puzzle` on `engine` splits by default (`Backend.split_from_cells`)."""
+    return engine.split_from_cells is not None and puzzle.rows * puzzle.cols >= engine.split_from_cells
+
+
 def count(puzzle: Puzzle, backend: str = "cpsat", *, time_limit: float | None = None,
           split: bool | None = None, processes: int | None = None, symmetry: bool | None = None,
           group: Sequence[Transform] | None = None, **options: Unpack[SearchOptions]) -> Result:
@@ -117,8 +117,8 @@ def count(puzzle: Puzzle, backend: str = "cpsat", *, time_limit: float | None = 
     `group` overrides the group (the split passes the whole puzzle's to its subproblems, whose
     extra pieces shrink their own). `split=True` counts by decomposition in `processes`
     processes (solvers/split.py: a row's piece fixed, subproblems side by side), each subproblem
-    through this same function. The default, None, splits for enumerating backends from
-    `AUTO_SPLIT_CELLS` up.
+    through this same function. The default, None, splits for enumerating backends from their
+    `split_from_cells` up.
     """
     engine = get_backend(backend, **options)
     refusal = engine.limits(puzzle.rows, puzzle.cols, Task.COUNT)  # before any work: splitting costs too
@@ -126,8 +126,7 @@ def count(puzzle: Puzzle, backend: str = "cpsat", *, time_limit: float | None = 
         raise Unsupported(refusal)
     deadline_after(time_limit)  # a bad limit is refused before the split, too
     if split is None:
-        enumerates = type(engine).count is Backend.count
-        split = enumerates and puzzle.pieces is not None and puzzle.rows * puzzle.cols >= AUTO_SPLIT_CELLS
+        split = type(engine).count is Backend.count and puzzle.pieces is not None and splits(engine, puzzle)
     if split:
         from queens.solvers.split import count_split  # split calls back into count: imported here
 
@@ -190,8 +189,12 @@ def breaking(engine: Backend, model: ConstraintModel, symmetry: bool | None,
     them says why, and counts every solution instead)."""
     if symmetry is False:
         return Breaking(model, None, "off (asked)")
-    if symmetry is None and len(model.cells) < engine.lex_from_cells:
-        return Breaking(model, None, f"off (under {engine.lex_from_cells} cells the chains cost more than they save)")
+    if symmetry is None:
+        start = engine.lex_from_cells
+        if start is None:
+            return Breaking(model, None, f"off ({engine.name}: the chains cost more than they save on every board)")
+        if len(model.cells) < start:
+            return Breaking(model, None, f"off (under {start} cells the chains cost more than they save)")
     if model.numbering:
         return Breaking(model, None, "off (the variables are not the cells of one board)")
     group = symmetry_group(model) if group is None else tuple(group)

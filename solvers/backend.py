@@ -76,11 +76,17 @@ class Backend(ABC):
     count_limit: ClassVar[int] = 400
     """Most cells this backend will try to count on: past 20 x 20 a count by enumeration is absurd."""
     cell_limit: ClassVar[int] = MODEL_CELLS
-    lex_from_cells: ClassVar[int] = 64
-    """Smallest board on which counting breaks symmetry unless asked (`queens.solvers.api.breaking`):
-    below it the lex chains cost more than the classes save. Measured, ms per count, chains on /
-    off (2026-11-24): Q(7) sat 4.7 / 3.7, csp 3.1 / 3.2; Q(8) sat 6.9 / 8.7, csp 5.2 / 9.2."""
     """Most cells this backend builds a model of at all."""
+    lex_from_cells: ClassVar[int | None] = 64
+    """Smallest board on which counting breaks symmetry unless asked (`queens.solvers.api.breaking`):
+    below it the lex chains cost more than the classes save; None: on no board. Measured, ms per
+    count, chains on / off (2026-11-24): Q(7) sat 4.7 / 3.7, csp 3.1 / 3.2; Q(8) sat 6.9 / 8.7,
+    csp 5.2 / 9.2."""
+    split_from_cells: ClassVar[int | None] = 144
+    """Smallest board on which an enumerating backend counts by decomposition in parallel
+    processes unless asked (`queens.solvers.split`); None: on no board. From 12 x 12 up it pays
+    for the processes' start-up (Q(12): cpsat 8.4 s -> 2.7 s, csp 3.6 -> 1.1 s, sat 1.6 -> 0.7 s;
+    below, Q(10) and Q(11) take about as long as starting the processes)."""
 
     def __init__(self) -> None:
         self.stats: dict[str, int | float | str] = {}

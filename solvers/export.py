@@ -202,8 +202,9 @@ constraint forall(k in 1..nkeys)(
 
 {placement}
 solve :: int_search(q, first_fail, indomain_median) satisfy;
-output [if fix(q[r]) = c then "Q" else "." endif ++ if c = cols - 1 then "\\n" else " " endif
-        | r in 0..rows-1, c in 0..cols-1];
+% the columns, as the MiniZinc tutorial prints them (a board drawn cell by cell cost MiniZinc
+% 1 ms a solution: 10-queens' 724 took 0.32 s against 0.10 s; `queens show` draws boards)
+output ["q = \\(q);\\n"];
 """
 
 

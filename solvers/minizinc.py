@@ -49,6 +49,14 @@ class MiniZinc(Backend):
     """Options: `solver`, a solver tag or id MiniZinc knows (`minizinc --solvers`)."""
 
     name = "minizinc"
+    lex_from_cells = None
+    """Gecode 6.2 pays more for the chains than the classes save on every count measured
+    (2026-11-24, s, chains on / off, no split): Q(8) 0.23 / 0.19, Q(10) 0.35 / 0.26, Q(12)
+    2.18 / 1.63, Q(13) 10.3 / 7.6, Q(14) 52.4 / 39.6."""
+    split_from_cells = 196
+    """Each subproblem is a MiniZinc call of its own (0.1 s before any search), so the split pays
+    later than in-process backends (2026-11-24, s, split / whole): Q(12) 4.57 / 1.48, Q(13)
+    7.57 / 7.02, Q(14) 20.7 / 36.9."""
 
     def __init__(self, solver: str = DEFAULT_SOLVER) -> None:
         super().__init__()

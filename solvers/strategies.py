@@ -19,7 +19,7 @@ import numpy as np
 from queens.models import BackendUnavailable, LineKind, Placement, QueensError, TimeLimit, verify
 from queens.models.errors import BadOption
 from queens.solvers import native
-from queens.solvers.api import AUTO_SPLIT_CELLS, count, solve
+from queens.solvers.api import count, solve, splits
 from queens.solvers.backend import Backend, Task
 from queens.solvers.options import Options, SearchOptions
 from queens.solvers.registry import BACKENDS, get_backend
@@ -109,7 +109,8 @@ class Split(Strategy):
         return _backend_refusal(engine, subject, task)
 
     def worth(self, subject: Subject) -> bool:
-        return subject.puzzle.rows * subject.puzzle.cols >= AUTO_SPLIT_CELLS
+        engine, _ = _engine(self.backend)
+        return engine is not None and splits(engine, subject.puzzle)
 
     def options(self) -> frozenset[str]:
         return _init_options(self.backend) | {"processes"} | _symmetry_option(self.backend)
