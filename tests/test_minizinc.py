@@ -4,10 +4,10 @@ OEIS on every family it supports; skipped, with the reason, where MiniZinc is ab
 from __future__ import annotations
 
 import pytest
-from queens.models import NQueens, lower
+from queens.models import NQueens, lower, verify
 from queens.models.families import of_size
 from queens.solvers import Status, count, get_backend, solve
-from queens.solvers.minizinc import MiniZinc
+from queens.solvers.minizinc import MZNLIB, MiniZinc, global_alldifferent
 
 CASES = [("nqueens", 6, "A000170"), ("kings", 5, "A002464"), ("toroidal", 5, "A051906"),
          ("superqueens", 10, "A051223")]
@@ -39,3 +39,23 @@ def test_minizinc_proves_no_solution(available):
 def test_an_unknown_minizinc_solver_is_a_reason(available):
     reason = get_backend("minizinc", solver="no-such-solver").supports(lower(NQueens(4)))
     assert reason is not None and "no-such-solver" in reason
+
+
+def test_only_a_library_without_the_new_name_is_given_the_global_alldifferent(tmp_path):
+    declared = "predicate all_different_int(array[int] of var int: x);\n"
+    old, new, bare = tmp_path / "old", tmp_path / "new", tmp_path / "bare"
+    for folder in (old, new, bare):
+        folder.mkdir()
+    (old / "all_different_int.mzn").write_text(declared)
+    (new / "all_different_int.mzn").write_text(declared)
+    (new / "fzn_all_different_int.mzn").write_text("predicate fzn_all_different_int(array[int] of var int: x);\n")
+    assert global_alldifferent(str(old))
+    assert not global_alldifferent(str(new)) and not global_alldifferent(str(bare))
+    assert (MZNLIB / "fzn_all_different_int.mzn").is_file()
+
+
+@pytest.mark.parametrize("n", [1, 60])
+def test_one_solution_whatever_alldifferent_the_solver_is_given(available, n):
+    result = solve(NQueens(n), "minizinc", time_limit=60)
+    assert result.status is Status.SOLVED
+    assert verify(NQueens(n), result.solution) == result.solution
