@@ -49,7 +49,8 @@ from queens.solvers.strategy import Subject
 @method_option(Task.COUNT)
 @click.option("--symmetry/--no-symmetry", default=None,
               help="Backends that count by enumerating list one solution per symmetry class (lex-leader "
-                   "constraints) and add its class size (default); --no-symmetry lists every solution.")
+                   "constraints) and add its class size; --no-symmetry lists every solution. Default: each "
+                   "backend's choice by board size (minizinc: never).")
 @json_option
 @progress_option
 @native_count_options
