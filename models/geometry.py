@@ -226,8 +226,10 @@ def attacks(piece: Piece, a: Cell, b: Cell, *, topology: Topology, pawns: frozen
         if b in (topology.step(a, (lr, lc)), topology.step(a, (-lr, -lc))):
             return True
     for ray in piece.rays:
-        if topology.keyed and len(set(topology.line_keys(ray, (a, b)))) == 2:
-            continue
+        if topology.keyed:
+            key_a, key_b = topology.line_keys(ray, (a, b))
+            if key_a != key_b:
+                continue
         for direction in (ray, (-ray[0], -ray[1])):
             for cell in topology.walk(a, direction):
                 if cell == b:

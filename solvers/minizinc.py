@@ -49,7 +49,7 @@ def global_alldifferent(mznlib: str) -> bool:
 
     Measured with Gecode 6.2 (2026-11-24, s, one whole `minizinc` run, global / decomposed): one
     solution of 50 queens 0.07 / 0.14, 100 queens 0.10 / 0.38, 200 queens 0.15 / 1.25, 1000
-    queens 23.6 / out of memory in flattening; counting is slower with it (Q(10) 0.12 / 0.09,
+    queens 23.6 / not tried (1.5 x 10^6 disequalities); counting is slower with it (Q(10) 0.12 / 0.09,
     Q(12) 1.34 / 0.64), so it is given to find one solution only."""
     folder = Path(mznlib)
     if mznlib.startswith("-G"):
