@@ -47,7 +47,8 @@ def test_the_wheel_installs_one_package_with_its_extensions_and_data(dist: Path)
     for module in EXTENSIONS:
         assert any(name.startswith(f"queens/solvers/native/{module}.") and name.endswith((".so", ".pyd"))
                    for name in names), module
-    assert {"queens/web/static/index.html", "queens/experiments/yardstick/classic.c"} <= set(names)
+    assert {"queens/web/static/index.html", "queens/experiments/yardstick/classic.c",
+            "queens/solvers/mznlib/fzn_all_different_int.mzn"} <= set(names)
 
 
 @pytest.mark.slow
