@@ -7,7 +7,9 @@ piece in every row, the Boolean x[cell] model otherwise. The `minizinc` Python
 package runs the binary; any solver MiniZinc lists can be named (`solver="chuffed"`), Gecode
 by default. Finding, enumerating (`all_solutions`) and minimising (`solve minimize`) are one
 MiniZinc call each, with the time left as MiniZinc's own timeout; a cut-off enumeration is
-reported with what it found as a lower bound.
+reported with what it found as a lower bound. Debian's Gecode 6.2 library predates MiniZinc
+2.3's fzn_ names, so to find one solution the backend gives it its own global alldifferent
+back (`global_alldifferent`); counting keeps MiniZinc's decomposition, which counts faster.
 
 >>> from queens.models import NQueens, lower
 >>> MiniZinc().supports(lower(NQueens(4))) is None or "MiniZinc" in MiniZinc().supports(lower(NQueens(4)))
@@ -62,7 +64,7 @@ def global_alldifferent(mznlib: str) -> bool:
 
 
 @functools.cache
-def _solver(name: str) -> minizinc.Solver | str:
+def _lookup(name: str) -> minizinc.Solver | str:
     """The solver MiniZinc lists under `name`, or why there is none to be had."""
     if shutil.which("minizinc") is None:
         return "minizinc: the MiniZinc binary is not on PATH (Debian: apt-get install minizinc flatzinc)"
@@ -106,7 +108,7 @@ class MiniZinc(Backend):
         time limit) then share the answers instead of each asking MiniZinc again (0.04 s a call)."""
         super().__init__()
         self.solver_name = solver
-        found = _solver(solver)
+        found = _lookup(solver)
         if not isinstance(found, str) and found.mznlib:
             global_alldifferent(found.mznlib)
 
@@ -114,7 +116,7 @@ class MiniZinc(Backend):
         if model.numbering or model.objective is not None:
             return ("minizinc: the MiniZinc export writes one army on a 2-D board (x[r, c]); "
                     "this model numbers its variables by army or in 3-D")
-        found = _solver(self.solver_name)
+        found = _lookup(self.solver_name)
         return found if isinstance(found, str) else None
 
     def _instance(self, model: ConstraintModel) -> minizinc.Instance:
@@ -132,7 +134,7 @@ class MiniZinc(Backend):
         return minizinc.Instance(self._solver(), mzn)
 
     def _solver(self) -> minizinc.Solver:
-        found = _solver(self.solver_name)
+        found = _lookup(self.solver_name)
         assert not isinstance(found, str)  # supports() said so first
         return found
 
