@@ -73,20 +73,12 @@ class SharedLines:
     def columns(self, cell: Cell, row: int) -> tuple[int, ...]:
         return tuple(sorted({c for by_row in self._lines_of.get(cell, ()) for c in by_row.get(row, ())}))
 
-    def other_rows(self, cell: Cell) -> list[tuple[int, tuple[int, ...]]]:
-        """Every other row that shares a line with `cell`, with the columns of it that do."""
-        found: dict[int, set[int]] = defaultdict(set)
-        for by_row in self._lines_of.get(cell, ()):
-            for r, columns in by_row.items():
-                if r != cell[0]:
-                    found[r].update(columns)
-        return [(r, tuple(sorted(columns))) for r, columns in sorted(found.items())]
-
 
 class KeyedIndex:
     """The lines of keyed families (`_keyed`) by key value, so a cell's lines are found by its key
-    in each family: no list per cell, which `SharedLines` keeps (1000 x 1000: 4 x 10^6 entries,
-    1.7 s of the 6.7 s a 600-queens solve took)."""
+    in each family: no list per cell up front, which `SharedLines` keeps (1000 x 1000: 4 x 10^6
+    entries, 1.7 s of the 6.7 s a 600-queens solve took); a cell's list is made when the search
+    first places a piece there, and kept."""
 
     def __init__(self, families: Sequence[LineFamily]) -> None:
         self._families: list[tuple[LinearKey, dict[int, tuple[Cell, ...]]]] = []
@@ -94,13 +86,17 @@ class KeyedIndex:
             key = family.key
             assert key is not None  # `_keyed` families only
             self._families.append((key, {key.of(line.cells[0]): line.cells for line in family.lines}))
+        self._others: dict[Cell, list[Cell]] = {}
 
     def other_cells(self, cell: Cell) -> list[Cell]:
         """The cells of other rows that share a line with `cell` (a cell on two of its lines
         comes twice: cheaper than a set, and hiding it twice costs one lookup)."""
-        row = cell[0]
-        return [other for key, lines in self._families for other in lines.get(key.of(cell), ())
-                if other[0] != row]
+        found = self._others.get(cell)
+        if found is None:
+            row = cell[0]
+            found = self._others[cell] = [other for key, lines in self._families
+                                          for other in lines.get(key.of(cell), ()) if other[0] != row]
+        return found
 
 
 def _bits_above(mask: int, a: int) -> list[int]:
@@ -223,7 +219,7 @@ class KeyedLines(constraint.Constraint):  # type: ignore[misc]  # python-constra
     for them all (the pairs' calls were about half of counting's profile).
 
     With forward checking, the row just assigned hides, in every row not yet assigned, the
-    columns on its lines (found by `KeyedIndex`, kept per cell); the rows assigned before it
+    columns on its lines (`KeyedIndex.other_cells`); the rows assigned before it
     already hid theirs, and the solver restores the domains when it backtracks, so a value
     still in a domain conflicts with no assigned row. The row just assigned is the last key of
     `assignments`: python-constraint2's solvers add it last, having removed every deeper row
@@ -234,22 +230,15 @@ class KeyedLines(constraint.Constraint):  # type: ignore[misc]  # python-constra
 
     def __init__(self, lines: KeyedIndex) -> None:
         self.lines = lines
-        self.hides: dict[Cell, list[Cell]] = {}
-
-    def _hidden_by(self, cell: Cell) -> list[Cell]:
-        found = self.hides.get(cell)
-        if found is None:
-            found = self.hides[cell] = self.lines.other_cells(cell)
-        return found
 
     def __call__(self, variables: Sequence[Var], domains: dict[Var, constraint.Domain],
                  assignments: Solution, forwardcheck: object = False) -> bool:
         if forwardcheck is None or forwardcheck is False:  # an empty list still forward checks
             return all(assignments.get(r) != c for row, column in assignments.items()
-                       for r, c in self._hidden_by((int(row), column)))
+                       for r, c in self.lines.other_cells((int(row), column)))
         row = next(reversed(assignments))
-        for r, c in self._hidden_by((int(row), assignments[row])):  # `_hide`, one value at a time, inlined:
-            if r not in assignments:                                  # 3 x 10^6 cells at 1000 x 1000
+        for r, c in self.lines.other_cells((int(row), assignments[row])):  # `_hide`, one value at a time,
+            if r not in assignments:                                  # inlined: 3 x 10^6 cells at 1000 x 1000
                 domain = domains[r]
                 if c in domain:
                     domain.hideValue(c)
@@ -363,6 +352,20 @@ class Csp(Backend):
         if viewpoint is not None and viewpoint not in VIEWPOINTS:
             raise Unsupported(f"csp viewpoint must be one of {', '.join(VIEWPOINTS)}, got {viewpoint!r}")
         self.viewpoint = viewpoint
+        self._lines: tuple[ConstraintModel, KeyedIndex | None, SharedLines] | None = None
+
+    def _lines_of(self, model: ConstraintModel) -> tuple[KeyedIndex | None, SharedLines]:
+        """The rows viewpoint's conflicts: the keyed families' index (None if there are none) and
+        the other families' lines. Made once per model: `find`'s restarts build a new problem
+        each, over the same lines (at 1000 x 1000 they cost 1 s of a 3.3 s attempt, the index's
+        cell lists included)."""
+        if self._lines is None or self._lines[0] is not model:
+            rows = model.row_family
+            others = [f for f in model.families if f is not rows]
+            keyed = [f for f in others if _keyed(f)]
+            shared = SharedLines([f for f in others if all(f is not k for k in keyed)])
+            self._lines = (model, KeyedIndex(keyed) if keyed else None, shared)
+        return self._lines[1], self._lines[2]
 
     def _build_for_size(self, model: ConstraintModel) -> None:
         self._problem(model)
@@ -389,8 +392,7 @@ class Csp(Backend):
                       "constraints": len(problem._constraints)}
         return problem, decode
 
-    @staticmethod
-    def _rows(model: ConstraintModel, deadline: float | None = None) -> tuple[constraint.Problem, Decode]:
+    def _rows(self, model: ConstraintModel, deadline: float | None = None) -> tuple[constraint.Problem, Decode]:
         refusal = _rows_refusal(model)
         if refusal:
             raise Unsupported(refusal)
@@ -403,11 +405,9 @@ class Csp(Backend):
         for line in (rows.lines if model.lex is None else model.lex.first_read(rows.lines)):
             r = line.cells[0][0]
             problem.addVariable(r, [fixed[r]] if r in fixed else [c for _, c in line.cells])
-        others = [f for f in model.families if f is not rows]
-        keyed = [f for f in others if _keyed(f)]
-        if keyed:
-            problem.addConstraint(KeyedLines(KeyedIndex(keyed)), list(problem._variables))
-        shared = SharedLines([f for f in others if all(f is not k for k in keyed)])
+        keyed, shared = self._lines_of(model)
+        if keyed is not None:
+            problem.addConstraint(KeyedLines(keyed), list(problem._variables))
         for index, (r1, r2) in enumerate(sorted(shared.row_pairs)):
             if deadline is not None and not index % 4096 and time.monotonic() > deadline:
                 raise TimeLimit("csp: time limit reached while building the row-pair tables")
