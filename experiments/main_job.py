@@ -12,27 +12,27 @@ from __future__ import annotations
 import sys
 import time
 
-from queens.models import QueensError, Unsupported
+from queens.models import Puzzle, QueensError, Unsupported
 from queens.models.errors import Refused
-from queens.models.families import FAMILIES, Target, build
+from queens.models.families import FAMILIES, build
 from queens.solvers import BACKENDS, Result, Status
-from queens.solvers.classes import count_target
+from queens.solvers import count
 from rich.console import Console
 from rich.table import Table
 
 TIME_LIMIT = 60.0
 
 
-def jobs() -> list[tuple[str, Target]]:
+def jobs() -> list[tuple[str, Puzzle]]:
     """(label, puzzle) for every example of every registered family."""
     return [(f"{name} {label}", build(name, options)) for name, family in FAMILIES.items()
             for label, options in family.examples]
 
 
-def _cell(target: Target, backend: str) -> tuple[list[str], int | None]:
+def _cell(target: Puzzle, backend: str) -> tuple[list[str], int | None]:
     """The table cells for one backend, and its count when it finished (None: no answer)."""
     try:
-        result: Result = count_target(target, backend, time_limit=TIME_LIMIT)
+        result: Result = count(target, backend, time_limit=TIME_LIMIT)
     except Refused as refusal:
         return [f"n/a ({'; '.join(refusal.reasons)})", ""], None
     except Unsupported as refusal:

@@ -70,12 +70,13 @@ def measure(run: Run) -> dict:
         get_backend(run.backend, **dict(run.options))  # imports the solver library before the clocks start
         cpu, start = cpu_seconds(), time.perf_counter()
         puzzle = run.puzzle()
+        options = dict(run.options) | ({"processes": run.processes} if run.split and run.processes else {})
+        method = "split" if run.split else "search"  # the run measures one backend's own method
         if run.task == "count":
-            result = count(puzzle, run.backend, time_limit=run.time_limit, split=run.split,
-                           processes=run.processes, **dict(run.options))
+            result = count(puzzle, run.backend, method=method, time_limit=run.time_limit, **options)
             answer = result.count
         else:
-            result = solve(puzzle, run.backend, time_limit=run.time_limit, **dict(run.options))
+            result = solve(puzzle, run.backend, method=method, time_limit=run.time_limit, **options)
             answer = {Status.SOLVED: 1, Status.INFEASIBLE: 0, Status.OPTIMAL: result.objective}.get(result.status)
         record.update(status="timeout" if result.status is Status.LIMIT else "ok", outcome=result.status.value,
                       answer=answer, wall=time.perf_counter() - start, stats=result.stats)

@@ -34,6 +34,7 @@ from pathlib import Path
 from queens.models import MalformedInput, Puzzle, QueensError
 from queens.models.families import FAMILIES, of_size
 from queens.solvers import BACKENDS, get_backend
+from queens.solvers.strategy import Subject
 
 TASKS = ("solve", "count", "minimise")
 _TOP_KEYS = {"name", "description", "repetitions", "time_limit", "memory_limit", "report", "grid"}
@@ -74,9 +75,7 @@ class Run:
         return " ".join(parts)
 
     def puzzle(self) -> Puzzle:
-        puzzle = of_size(self.family, self.n)
-        assert isinstance(puzzle, Puzzle), "checked by load()"
-        return puzzle
+        return of_size(self.family, self.n)
 
     def to_json(self) -> dict:
         return {"spec": self.spec, "task": self.task, "family": self.family, "n": self.n,
@@ -151,8 +150,9 @@ def _sized(family: str, n: int, where: str) -> Puzzle:
         puzzle = of_size(family, n)
     except QueensError as error:
         raise MalformedInput(f"{where}: family {family!r} is not built from n alone ({error})") from None
-    if not isinstance(puzzle, Puzzle):
-        raise MalformedInput(f"{where}: family {family!r} is several puzzles at once; a grid runs one")
+    refusal = Subject(puzzle).modelled
+    if refusal:
+        raise MalformedInput(f"{where}: family {family!r} has no single model to measure a backend on ({refusal})")
     return puzzle
 
 

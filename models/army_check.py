@@ -1,11 +1,13 @@
-"""The independent checker of `ArmyPuzzle` answers: the rules read again from the puzzle.
+"""The independent checker of puzzles with armies: the rules read again from the puzzle.
 
 It shares no code with `queens.models.army_lowering`: moves are walked here cell by cell (with
 the board's own wrap arithmetic), lines for the per-line bounds are found by walking, and every
 rule is tested on the answer as the puzzle states it. An answer is one tuple of cells per army.
 
->>> from queens.models.armies import Army, ArmyPuzzle
->>> puzzle = ArmyPuzzle((3, 3), (Army("white", least=1, most=1), Army("black", least=1, most=1)), within=False)
+>>> from queens.models.armies import Army
+>>> from queens.models.puzzle import Puzzle
+>>> puzzle = Puzzle(shape=(3, 3), armies=(Army("white", least=1, most=1), Army("black", least=1, most=1)),
+...                 within=False)
 >>> verify_armies(puzzle, [(0, (0, 0)), (1, (1, 2))])
 (((0, 0),), ((1, 2),))
 >>> verify_armies(puzzle, [(0, (0, 0)), (1, (1, 1))])
@@ -19,16 +21,17 @@ from __future__ import annotations
 from collections.abc import Iterable
 from itertools import combinations
 
-from queens.models.armies import ArmyPuzzle, Moves, Vector
+from queens.models.armies import Army, Moves, Vector
 from queens.models.errors import InvalidPlacement
 from queens.models.geometry import Coord
 from queens.models.ir import Var
+from queens.models.puzzle import Puzzle
 
 ArmyPlacement = tuple[tuple[Coord, ...], ...]
 """One sorted tuple of cells per army, in the puzzle's army order."""
 
 
-def verify_armies(puzzle: ArmyPuzzle, placement: Iterable[Var]) -> ArmyPlacement:
+def verify_armies(puzzle: Puzzle, placement: Iterable[Var]) -> ArmyPlacement:
     """The answer as cells per army, or `InvalidPlacement` naming the first broken rule; the
     placement is (army number, cell) pairs, as a backend returns the model's variables."""
     armies: list[list[Coord]] = [[] for _ in puzzle.armies]
@@ -39,11 +42,9 @@ def verify_armies(puzzle: ArmyPuzzle, placement: Iterable[Var]) -> ArmyPlacement
     answer = tuple(tuple(sorted(cells)) for cells in armies)
     _check_cells(puzzle, answer)
     _check_sizes(puzzle, answer)
-    for a, cells in enumerate(answer):
-        if puzzle.within:
-            for x, y in combinations(cells, 2):
-                if attacks(puzzle, puzzle.armies[a].piece, x, y):
-                    raise InvalidPlacement(f"two pieces of {puzzle.armies[a].name} at {x} and {y} attack each other")
+    if puzzle.within:
+        for army, cells in zip(puzzle.armies, answer, strict=True):
+            _check_within(puzzle, army, cells)
     if puzzle.between:
         _check_between(puzzle, answer)
     _check_lines(puzzle, answer)
@@ -52,7 +53,7 @@ def verify_armies(puzzle: ArmyPuzzle, placement: Iterable[Var]) -> ArmyPlacement
     return answer
 
 
-def _check_cells(puzzle: ArmyPuzzle, answer: ArmyPlacement) -> None:
+def _check_cells(puzzle: Puzzle, answer: ArmyPlacement) -> None:
     seen: set[Coord] = set()
     for army, cells in zip(puzzle.armies, answer, strict=True):
         for cell in cells:
@@ -71,7 +72,21 @@ def _check_cells(puzzle: ArmyPuzzle, answer: ArmyPlacement) -> None:
                 raise InvalidPlacement(f"cell {cell} holds no piece, and the armies must fill the board")
 
 
-def _check_sizes(puzzle: ArmyPuzzle, answer: ArmyPlacement) -> None:
+def _check_within(puzzle: Puzzle, army: Army, cells: tuple[Coord, ...]) -> None:
+    """No two pieces of one army attack; with a `line_cap` above 1, a slide may see that many."""
+    slides = Moves(army.piece.name, leaps=army.piece.leaps) if army.line_cap > 1 else army.piece
+    for x, y in combinations(cells, 2):
+        if attacks(puzzle, slides, x, y):
+            raise InvalidPlacement(f"two pieces of {army.name} at {x} and {y} attack each other")
+    if army.line_cap > 1:
+        for ray in army.piece.rays:
+            for line in {_line_through(puzzle, cell, ray) for cell in cells}:
+                if len(line.intersection(cells)) > army.line_cap:
+                    raise InvalidPlacement(f"{len(line.intersection(cells))} pieces of {army.name} on the line "
+                                           f"through {min(line)} along {ray}, at most {army.line_cap} allowed")
+
+
+def _check_sizes(puzzle: Puzzle, answer: ArmyPlacement) -> None:
     goal_sizes = {len(cells) for army, cells in zip(puzzle.armies, answer, strict=True) if army.goal}
     if len(goal_sizes) > 1:
         raise InvalidPlacement(f"the armies with a goal must hold equal numbers, not {sorted(goal_sizes)}")
@@ -81,7 +96,7 @@ def _check_sizes(puzzle: ArmyPuzzle, answer: ArmyPlacement) -> None:
             raise InvalidPlacement(f"{army.name} has {len(cells)} pieces, {wanted} required")
 
 
-def _check_between(puzzle: ArmyPuzzle, answer: ArmyPlacement) -> None:
+def _check_between(puzzle: Puzzle, answer: ArmyPlacement) -> None:
     for a, b in combinations(range(len(answer)), 2):
         first, second = puzzle.armies[a], puzzle.armies[b]
         for x in answer[a]:
@@ -90,7 +105,7 @@ def _check_between(puzzle: ArmyPuzzle, answer: ArmyPlacement) -> None:
                     raise InvalidPlacement(f"{first.name} at {x} and {second.name} at {y} attack each other")
 
 
-def _move(puzzle: ArmyPuzzle, cell: Coord, vector: Vector) -> Coord | None:
+def _move(puzzle: Puzzle, cell: Coord, vector: Vector) -> Coord | None:
     moved = []
     for axis, (x, d, side) in enumerate(zip(cell, vector, puzzle.shape, strict=True)):
         value = x + d
@@ -102,7 +117,7 @@ def _move(puzzle: ArmyPuzzle, cell: Coord, vector: Vector) -> Coord | None:
     return tuple(moved)
 
 
-def attacks(puzzle: ArmyPuzzle, moves: Moves, a: Coord, b: Coord) -> bool:
+def attacks(puzzle: Puzzle, moves: Moves, a: Coord, b: Coord) -> bool:
     """Whether a piece with `moves` on `a` attacks `b` (blockers stop slides; pieces do not)."""
     for vector in moves.leaps:
         for sign in (1, -1):
@@ -121,7 +136,7 @@ def attacks(puzzle: ArmyPuzzle, moves: Moves, a: Coord, b: Coord) -> bool:
 _LINES = {"rows": ((0, 1),), "cols": ((1, 0),), "diagonals": ((1, 1), (1, -1))}
 
 
-def _line_through(puzzle: ArmyPuzzle, cell: Coord, direction: Vector) -> frozenset[Coord]:
+def _line_through(puzzle: Puzzle, cell: Coord, direction: Vector) -> frozenset[Coord]:
     found = {cell}
     for sign in (1, -1):
         step = tuple(sign * d for d in direction)
@@ -132,7 +147,7 @@ def _line_through(puzzle: ArmyPuzzle, cell: Coord, direction: Vector) -> frozens
     return frozenset(found)
 
 
-def _check_lines(puzzle: ArmyPuzzle, answer: ArmyPlacement) -> None:
+def _check_lines(puzzle: Puzzle, answer: ArmyPlacement) -> None:
     occupied = {cell for cells in answer for cell in cells}
     for family, least, most in puzzle.per_line:
         for direction in _LINES[family]:
@@ -145,7 +160,7 @@ def _check_lines(puzzle: ArmyPuzzle, answer: ArmyPlacement) -> None:
                                            f"{least} to {most} allowed")
 
 
-def _check_cover(puzzle: ArmyPuzzle, answer: ArmyPlacement) -> None:
+def _check_cover(puzzle: Puzzle, answer: ArmyPlacement) -> None:
     pieces = [(army.piece, cell) for army, cells in zip(puzzle.armies, answer, strict=True) for cell in cells]
     for square in puzzle.board_cells:
         if square in puzzle.blockers:

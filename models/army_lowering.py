@@ -1,4 +1,6 @@
-"""Lower an `ArmyPuzzle` to the `ConstraintModel` every backend reads.
+"""Lower a puzzle with armies (several, or one on a cube or cylinder, with a goal or bounds) to the
+`ConstraintModel` every backend reads; `queens.models.lowering.lower` sends every puzzle that is
+not one plain army here.
 
 A variable is (army, cell): army number `a` holds a piece on `cell`. The rules become:
 - one piece per cell: at most one army per cell (exactly one under `partition`);
@@ -11,9 +13,10 @@ A variable is (army, cell): army number `a` holds a piece on `cell`. The rules b
 - the armies' sizes: a line with bounds over the army's cells, or the objective for a goal
   (the armies marked "maximise" hold equal numbers).
 
->>> from queens.models.armies import Army, ArmyPuzzle
->>> model = lower_armies(ArmyPuzzle((3, 3), (Army("white", goal="maximise"), Army("black", goal="maximise")),
-...                                 within=False))
+>>> from queens.models.armies import Army
+>>> from queens.models.puzzle import Puzzle
+>>> model = lower_armies(Puzzle(shape=(3, 3), armies=(Army("white", goal="maximise"), Army("black", goal="maximise")),
+...                             within=False))
 >>> len(model.cells), model.objective.sense
 (18, 'maximise')
 """
@@ -21,12 +24,14 @@ A variable is (army, cell): army number `a` holds a piece on `cell`. The rules b
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import replace
 from itertools import combinations
 
-from queens.models.armies import Army, ArmyPuzzle, Moves, Vector
+from queens.models.armies import Army, Moves, Vector
 from queens.models.errors import InvalidBoard
 from queens.models.geometry import Coord, Topology
 from queens.models.ir import ConstraintModel, Line, LineFamily, Objective, Var
+from queens.models.puzzle import Puzzle
 
 PER_LINE_DIRECTIONS: dict[str, tuple[Vector, ...]] = {
     "rows": ((0, 1),), "cols": ((1, 0),), "diagonals": ((1, 1), (1, -1)),
@@ -34,15 +39,15 @@ PER_LINE_DIRECTIONS: dict[str, tuple[Vector, ...]] = {
 """The line families `per_line` may bound, by name (2-D boards)."""
 
 
-def board_of(puzzle: ArmyPuzzle) -> Topology:
+def board_of(puzzle: Puzzle) -> Topology:
     """How steps move on this board: plane, torus, cylinder or cube."""
-    return Topology(puzzle.shape, tuple(puzzle.wrap) if puzzle.wrap else ())
+    return puzzle.topology
 
 
-def lower_armies(puzzle: ArmyPuzzle) -> ConstraintModel:
+def lower_armies(puzzle: Puzzle) -> ConstraintModel:
     """The constraint model of `puzzle` (its open copies, if any, must be fixed first)."""
     if puzzle.copies_open:
-        raise ValueError("fix the number of copies first: ArmyPuzzle.with_copies")
+        raise ValueError("fix the number of copies first: Puzzle.with_copies")
     board = board_of(puzzle)
     open_cells = [c for c in puzzle.board_cells if c not in puzzle.holes | puzzle.blockers]
     armies = range(len(puzzle.armies))
@@ -66,7 +71,7 @@ def lower_armies(puzzle: ArmyPuzzle) -> ConstraintModel:
     )
 
 
-def _cells_family(puzzle: ArmyPuzzle, cells: list[Coord]) -> LineFamily:
+def _cells_family(puzzle: Puzzle, cells: list[Coord]) -> LineFamily:
     least = 1 if puzzle.partition else 0
     armies = range(len(puzzle.armies))
     if len(puzzle.armies) == 1 and not puzzle.partition:
@@ -74,7 +79,7 @@ def _cells_family(puzzle: ArmyPuzzle, cells: list[Coord]) -> LineFamily:
     return LineFamily("one piece per cell", tuple(Line(tuple((a, c) for a in armies), 1, least) for c in cells))
 
 
-def _segments(puzzle: ArmyPuzzle, board: Topology, direction: Vector) -> Iterator[list[Coord]]:
+def _segments(puzzle: Puzzle, board: Topology, direction: Vector) -> Iterator[list[Coord]]:
     """Every maximal run of cells along `direction`, cut at blockers, holes left out."""
     seen: set[Coord] = set()
     for start in puzzle.board_cells:
@@ -95,7 +100,7 @@ def _segments(puzzle: ArmyPuzzle, board: Topology, direction: Vector) -> Iterato
         yield run
 
 
-def _total(puzzle: ArmyPuzzle, cells: int) -> int | None:
+def _total(puzzle: Puzzle, cells: int) -> int | None:
     """The number of pieces in all, when the rules fix it: one army of a fixed size, or a
     partition (every open cell holds a piece)."""
     if puzzle.partition:
@@ -105,21 +110,23 @@ def _total(puzzle: ArmyPuzzle, cells: int) -> int | None:
     return army.least if one else None
 
 
-def _within(puzzle: ArmyPuzzle, board: Topology, a: int, size: int | None) -> list[LineFamily]:
+def _within(puzzle: Puzzle, board: Topology, a: int, size: int | None) -> list[LineFamily]:
     """One army's own lines; pigeonhole as in `queens.models.lowering`: when the army is all the
     pieces and a direction cuts the board into exactly that many runs, each holds exactly one."""
     army = puzzle.armies[a]
     families = []
     for ray in army.piece.rays:
         runs = [run for run in _segments(puzzle, board, ray) if run]
-        exact = len(puzzle.armies) == 1 and len(runs) == size
-        lines = tuple(Line(tuple((a, c) for c in run), 1, int(exact)) for run in runs if exact or len(run) > 1)
+        cap = army.line_cap
+        exact = len(puzzle.armies) == 1 and size is not None and len(runs) * cap == size
+        lines = tuple(Line(tuple((a, c) for c in run), cap, cap if exact else 0)
+                      for run in runs if exact or len(run) > cap)
         families.append(LineFamily(f"{army.name} lines {ray}", lines))
     leaps = tuple(Line(((a, x), (a, y))) for x, y in sorted(_leap_pairs(puzzle, board, army.piece)))
     return [*families, LineFamily(f"{army.name} leaps", leaps)]
 
 
-def _leap_pairs(puzzle: ArmyPuzzle, board: Topology, moves: Moves) -> set[tuple[Coord, Coord]]:
+def _leap_pairs(puzzle: Puzzle, board: Topology, moves: Moves) -> set[tuple[Coord, Coord]]:
     pairs: set[tuple[Coord, Coord]] = set()
     blocked = puzzle.holes | puzzle.blockers
     for x in puzzle.board_cells:
@@ -130,7 +137,7 @@ def _leap_pairs(puzzle: ArmyPuzzle, board: Topology, moves: Moves) -> set[tuple[
     return pairs
 
 
-def _attacked_pairs(puzzle: ArmyPuzzle, board: Topology, moves: Moves) -> set[tuple[Coord, Coord]]:
+def _attacked_pairs(puzzle: Puzzle, board: Topology, moves: Moves) -> set[tuple[Coord, Coord]]:
     """Unordered pairs of distinct open cells a piece with `moves` on one attacks the other."""
     pairs = _leap_pairs(puzzle, board, moves)
     for ray in moves.rays:
@@ -139,14 +146,14 @@ def _attacked_pairs(puzzle: ArmyPuzzle, board: Topology, moves: Moves) -> set[tu
     return pairs
 
 
-def _between(puzzle: ArmyPuzzle, board: Topology, a: int, b: int) -> LineFamily:
+def _between(puzzle: Puzzle, board: Topology, a: int, b: int) -> LineFamily:
     first, second = puzzle.armies[a], puzzle.armies[b]
     pairs = _attacked_pairs(puzzle, board, first.piece) | _attacked_pairs(puzzle, board, second.piece)
     lines = [Line(((a, x), (b, y))) for p in sorted(pairs) for x, y in (p, p[::-1])]
     return LineFamily(f"{first.name} and {second.name}", tuple(lines))
 
 
-def _per_line(puzzle: ArmyPuzzle, board: Topology) -> LineFamily:
+def _per_line(puzzle: Puzzle, board: Topology) -> LineFamily:
     armies = range(len(puzzle.armies))
     lines = []
     for family, least, most in puzzle.per_line:
@@ -159,11 +166,11 @@ def _per_line(puzzle: ArmyPuzzle, board: Topology) -> LineFamily:
     return LineFamily("per-line bounds", tuple(lines))
 
 
-def _army_cells(puzzle: ArmyPuzzle, a: int, cells: list[Coord]) -> tuple[Var, ...]:
+def _army_cells(puzzle: Puzzle, a: int, cells: list[Coord]) -> tuple[Var, ...]:
     return tuple((a, c) for c in cells)
 
 
-def _sizes(puzzle: ArmyPuzzle, cells: list[Coord]) -> LineFamily:
+def _sizes(puzzle: Puzzle, cells: list[Coord]) -> LineFamily:
     lines = []
     for a, army in enumerate(puzzle.armies):
         if army.least > len(cells):
@@ -175,7 +182,7 @@ def _sizes(puzzle: ArmyPuzzle, cells: list[Coord]) -> LineFamily:
     return LineFamily("army sizes", tuple(lines))
 
 
-def _objective(puzzle: ArmyPuzzle, cells: list[Coord], families: list[LineFamily]) -> Objective | None:
+def _objective(puzzle: Puzzle, cells: list[Coord], families: list[LineFamily]) -> Objective | None:
     goals: list[tuple[int, Army]] = [(a, army) for a, army in enumerate(puzzle.armies) if army.goal]
     if not goals:
         return None
@@ -204,7 +211,7 @@ def capacity(family: LineFamily, group: tuple[Var, ...]) -> int:
     return sum(line.at_most for line in family.lines) + len(members - set(on_lines))
 
 
-def _covers(puzzle: ArmyPuzzle, board: Topology, cells: set[Coord]) -> tuple[tuple[Var, ...], ...]:
+def _covers(puzzle: Puzzle, board: Topology, cells: set[Coord]) -> tuple[tuple[Var, ...], ...]:
     """For each square without a blocker: the (army, cell) whose piece would occupy or attack it."""
     reach: dict[Coord, set[Var]] = {square: set() for square in puzzle.board_cells if square not in puzzle.blockers}
     for a, army in enumerate(puzzle.armies):
@@ -218,10 +225,10 @@ def _covers(puzzle: ArmyPuzzle, board: Topology, cells: set[Coord]) -> tuple[tup
     return tuple(tuple(sorted(found)) for _, found in sorted(reach.items()))
 
 
-def _reaching_holes(puzzle: ArmyPuzzle, board: Topology, moves: Moves) -> set[tuple[Coord, Coord]]:
+def _reaching_holes(puzzle: Puzzle, board: Topology, moves: Moves) -> set[tuple[Coord, Coord]]:
     """Pairs (piece cell, hole) the piece attacks: holes hold no piece but must be covered."""
     if not puzzle.holes:
         return set()
-    open_board = ArmyPuzzle(puzzle.shape, puzzle.armies, puzzle.wrap, blockers=puzzle.blockers)
+    open_board = replace(puzzle, holes=frozenset())
     return {pair for pair in _attacked_pairs(open_board, board, moves)
             if (pair[0] in puzzle.holes) != (pair[1] in puzzle.holes)}

@@ -14,18 +14,28 @@ from collections.abc import Iterable
 
 from queens.models.errors import InvalidPlacement
 from queens.models.geometry import first_attack
-from queens.models.pieces import Cell, Piece
+from queens.models.ir import Var
+from queens.models.pieces import Piece
 from queens.models.puzzle import Puzzle
 
-Placement = tuple[Cell, ...]
+Placement = tuple[Var, ...]
+"""An answer as the model's variables, sorted: cells for a plain puzzle, (army, cell) pairs for
+armies; `Puzzle.per_army` gives cells per army either way."""
 
-def verify(puzzle: Puzzle, placement: Iterable[Cell]) -> Placement:
+
+def verify(puzzle: Puzzle, placement: Iterable[Var]) -> Placement:
     """Return the placement sorted, or raise `InvalidPlacement` naming the first broken rule."""
+    if not puzzle.plain:
+        from queens.models.army_check import verify_armies
+
+        found = tuple(sorted((int(a), tuple(int(x) for x in cell)) for a, cell in placement))
+        verify_armies(puzzle, found)
+        return found
     cells = tuple(sorted((int(r), int(c)) for r, c in placement))
     _check_cells(puzzle, cells)
-    if puzzle.independent:
+    if puzzle.within:
         _check_independent(puzzle, cells)
-    if puzzle.dominating:
+    if puzzle.cover:
         _check_dominating(puzzle, cells)
     return cells
 
@@ -34,9 +44,9 @@ def _check_cells(puzzle: Puzzle, cells: Placement) -> None:
     for cell in cells:
         if not (0 <= cell[0] < puzzle.rows and 0 <= cell[1] < puzzle.cols):
             raise InvalidPlacement(f"piece at {cell} is off the {puzzle.rows}x{puzzle.cols} board")
-        if cell in puzzle.pawns:
+        if cell in puzzle.blockers:
             raise InvalidPlacement(f"piece at {cell} stands on a pawn")
-        if cell in puzzle.forbidden:
+        if cell in puzzle.holes:
             raise InvalidPlacement(f"piece at {cell} stands on a blocked cell")
     if len(set(cells)) != len(cells):
         raise InvalidPlacement("two pieces stand on the same cell")
@@ -49,10 +59,10 @@ def _check_cells(puzzle: Puzzle, cells: Placement) -> None:
 
 def _check_independent(puzzle: Puzzle, cells: Placement) -> None:
     piece = puzzle.piece
-    if puzzle.per_line > 1:  # rays may hold per_line pieces; a leap is still an attack
+    if puzzle.line_cap > 1:  # rays may hold per_line pieces; a leap is still an attack
         _check_crowded_lines(puzzle, cells)
         piece = Piece(piece.name, leaps=piece.leaps)
-    clash = first_attack(piece, cells, topology=puzzle.topology, pawns=puzzle.pawns)
+    clash = first_attack(piece, cells, topology=puzzle.topology, pawns=puzzle.blockers)
     if clash:
         a, b, how = clash
         raise InvalidPlacement(f"pieces at {a} and {b} {how}")
@@ -67,13 +77,13 @@ def _check_crowded_lines(puzzle: Puzzle, cells: Placement) -> None:
             seen = [a]
             for direction in ((rr, rc), (-rr, -rc)):
                 for cell in puzzle.topology.walk(a, direction):
-                    if cell in puzzle.pawns or cell in seen:
+                    if cell in puzzle.blockers or cell in seen:
                         break
                     if cell in occupied:
                         seen.append(cell)
-            if len(seen) > puzzle.per_line:
+            if len(seen) > puzzle.line_cap:
                 raise InvalidPlacement(f"{len(seen)} pieces on the line through {a} along {(rr, rc)}, "
-                                       f"at most {puzzle.per_line} allowed: {sorted(seen)}")
+                                       f"at most {puzzle.line_cap} allowed: {sorted(seen)}")
 
 
 def _check_dominating(puzzle: Puzzle, cells: Placement) -> None:
@@ -83,7 +93,7 @@ def _check_dominating(puzzle: Puzzle, cells: Placement) -> None:
         for rr, rc in puzzle.piece.rays:
             for direction in ((rr, rc), (-rr, -rc)):
                 for cell in topology.walk(a, direction):
-                    if cell in puzzle.pawns:
+                    if cell in puzzle.blockers:
                         break
                     seen.add(cell)
         for lr, lc in puzzle.piece.leaps:
@@ -92,5 +102,5 @@ def _check_dominating(puzzle: Puzzle, cells: Placement) -> None:
                 if target is not None:
                     seen.add(target)
     for square in ((r, c) for r in range(puzzle.rows) for c in range(puzzle.cols)):
-        if square not in seen and square not in puzzle.pawns:
+        if square not in seen and square not in puzzle.blockers:
             raise InvalidPlacement(f"square {square} is neither occupied nor attacked")

@@ -13,5 +13,5 @@ from queens.models.puzzle import Puzzle
 
 def Domination(n: int, independent: bool = False) -> Puzzle:  # noqa: N802 - a model name
     kind = "independent domination" if independent else "domination"
-    return Puzzle(rows=n, cols=n, piece=QUEEN, pieces=None, independent=independent,
-                  dominating=True, title=f"{n}x{n} queen {kind}")
+    return Puzzle(rows=n, cols=n, piece=QUEEN, pieces=None, within=independent,
+                  cover=True, title=f"{n}x{n} queen {kind}")

@@ -21,8 +21,6 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
-from queens.models.alternatives import Alternatives
-from queens.models.armies import ArmyPuzzle
 from queens.models.completion import Completion, parse_cells, parse_vector
 from queens.models.domination import Domination
 from queens.models.errors import MalformedInput, QueensError
@@ -35,9 +33,6 @@ from queens.models.puzzle import Puzzle
 from queens.models.puzzle_file import SHIPPED, load
 from queens.models.superqueens import Superqueens
 from queens.models.toroidal import Toroidal, why_none
-
-Target = Puzzle | Alternatives | ArmyPuzzle
-
 
 @dataclass(frozen=True)
 class FamilyOptions:
@@ -59,7 +54,7 @@ class FamilyOptions:
 class Family:
     """One row of the registry (see the module docstring)."""
 
-    build: Callable[[FamilyOptions], Target]
+    build: Callable[[FamilyOptions], Puzzle]
     description: str
     accepts: frozenset[str] = frozenset()
     oeis: tuple[str, ...] = ()
@@ -123,7 +118,7 @@ def _nqueens(o: FamilyOptions) -> Puzzle:
     return NQueens(o.n) if o.m is None else RectangularQueens(o.n, o.m)
 
 
-def _ninequeens(o: FamilyOptions) -> Target:
+def _ninequeens(o: FamilyOptions) -> Puzzle:
     if o.pawn and o.pawns is not None:
         raise QueensError("give either --pawns K (the solver places them) or --pawn r,c (fixed)")
     if o.pawn:
@@ -137,13 +132,11 @@ def _knights(o: FamilyOptions) -> Puzzle:
     return Knights(o.n, o.pieces)
 
 
-def _shipped(name: str) -> Callable[[FamilyOptions], Target]:
+def _shipped(name: str) -> Callable[[FamilyOptions], Puzzle]:
     """The family written as models/puzzles/NAME.toml, for -n (and -m: the columns, when given)."""
-    def build(o: FamilyOptions) -> Target:
+    def build(o: FamilyOptions) -> Puzzle:
         puzzle = load(SHIPPED / f"{name}.toml", o.n)
-        if o.m is not None and isinstance(puzzle, ArmyPuzzle):
-            return replace(puzzle, shape=(o.n, o.m))
-        return puzzle
+        return puzzle if o.m is None else replace(puzzle, shape=(o.n, o.m))
     return build
 
 
@@ -195,7 +188,7 @@ FAMILIES: dict[str, Family] = {
 """Every family by the name the CLI, the web explorer and the experiments use."""
 
 
-def build(family: str, options: FamilyOptions) -> Target:
+def build(family: str, options: FamilyOptions) -> Puzzle:
     """The puzzle `family` builds from `options`; a flag the family cannot use is an error."""
     if family not in FAMILIES:
         raise QueensError(f"unknown family {family!r}; choose from {', '.join(FAMILIES)}")
@@ -206,7 +199,7 @@ def build(family: str, options: FamilyOptions) -> Target:
     return entry.build(options)
 
 
-def of_size(family: str, n: int) -> Target:
+def of_size(family: str, n: int) -> Puzzle:
     """The family's puzzle on the n x n board with its default options (the experiments' grid)."""
     return build(family, FamilyOptions(n))
 

@@ -30,22 +30,43 @@ _FAMILY_NAMES = {(0, 1): "rows", (1, 0): "columns", (1, 1): "diagonals", (1, -1)
 
 
 def lower(puzzle: Puzzle) -> ConstraintModel:
-    """The constraint model of `puzzle`.
+    """The constraint model of any puzzle: one plain army through the board's own lines (cells
+    are the variables, lines keep their strides and keys), anything else through
+    `queens.models.army_lowering` ((army, cell) variables). The size is checked first, before any
+    work.
 
     >>> from queens.models.nqueens import NQueens
     >>> [f.name for f in lower(NQueens(4)).families]
     ['rows', 'columns', 'diagonals', 'anti-diagonals']
     """
-    if puzzle.rows * puzzle.cols > MAX_CELLS:
+    check_size(puzzle)
+    if puzzle.free_blockers:
+        raise InvalidBoard(f"the solver places {puzzle.free_blockers} blockers: each layout is its own model "
+                           "(Puzzle.with_blockers)")
+    if puzzle.copies_open:
+        raise InvalidBoard("the fewest copies is a search over models: fix their number first (Puzzle.with_copies)")
+    if not puzzle.plain:
+        from queens.models.army_lowering import lower_armies  # it imports this module's MAX_CELLS
+
+        return lower_armies(puzzle)
+    return _lower_plain(puzzle)
+
+
+def check_size(puzzle: Puzzle) -> None:
+    """Refuse, before any work, a puzzle whose model would not fit a backend."""
+    if puzzle.variables > MAX_CELLS:
         raise InvalidBoard(
-            f"a {puzzle.rows}x{puzzle.cols} board is too large for a constraint model "
-            f"(at most {MAX_CELLS:,} cells); use a construction or local search instead"
+            f"a {puzzle.size_text} board with {len(puzzle.armies)} army(ies) is too large for a constraint model "
+            f"({puzzle.variables:,} variables, at most {MAX_CELLS:,}); use a construction or local search instead"
         )
-    blocked = puzzle.forbidden | puzzle.pawns
+
+
+def _lower_plain(puzzle: Puzzle) -> ConstraintModel:
+    blocked = puzzle.holes | puzzle.blockers
     board = tuple(itertools.product(range(puzzle.rows), range(puzzle.cols)))
     cells = tuple(cell for cell in board if cell not in blocked) if blocked else board
     families: list[LineFamily] = []
-    if puzzle.independent:
+    if puzzle.within:
         families += [_ray_family(puzzle, direction, board) for direction in puzzle.piece.rays]
         if puzzle.piece.leaps:
             families.append(_leap_family(puzzle, set(cells)))
@@ -55,28 +76,28 @@ def lower(puzzle: Puzzle) -> ConstraintModel:
         cols=puzzle.cols,
         cells=cells,
         families=tuple(families),
-        covers=_covers(puzzle, set(cells)) if puzzle.dominating else (),
+        covers=_covers(puzzle, set(cells)) if puzzle.cover else (),
         fixed=puzzle.fixed,
         size=puzzle.pieces,
         size_implied=any(f.exact is not None for f in families),
-        minimise=puzzle.pieces is None,
+        minimise=puzzle.goal == "minimise",
     )
 
 
 def _segments(puzzle: Puzzle, direction: Cell, board: tuple[Cell, ...]) -> list[Sequence[Cell]]:
-    """Every maximal run of cells along `direction`, cut at pawns, without forbidden cells;
+    """Every maximal run of cells along `direction`, cut at blockers, without holes;
     made of `board`'s own cell objects where the topology can (see `Topology.lines`)."""
     topology = puzzle.topology
     runs: list[Sequence[Cell]] = []
     for line in topology.lines(direction, board):
-        if not puzzle.pawns:
+        if not puzzle.blockers:
             runs.append(line)
             continue
         closed = topology.step(line[-1], direction) == line[0]
-        runs += _cut_at_pawns(list(line), puzzle.pawns, cyclic=closed)
-    if not puzzle.forbidden:
+        runs += _cut_at_pawns(list(line), puzzle.blockers, cyclic=closed)
+    if not puzzle.holes:
         return runs
-    return [[cell for cell in run if cell not in puzzle.forbidden] for run in runs]
+    return [[cell for cell in run if cell not in puzzle.holes] for run in runs]
 
 
 def _cut_at_pawns(line: list[Cell], pawns: frozenset[Cell], *, cyclic: bool) -> list[list[Cell]]:
@@ -99,13 +120,13 @@ def _cut_at_pawns(line: list[Cell], pawns: frozenset[Cell], *, cyclic: bool) -> 
 
 def _ray_family(puzzle: Puzzle, direction: Cell, board: tuple[Cell, ...]) -> LineFamily:
     runs = [run for run in _segments(puzzle, direction, board) if run]
-    most = puzzle.per_line
+    most = puzzle.line_cap
     exact = puzzle.pieces is not None and len(runs) * most == puzzle.pieces
-    strided = not (puzzle.pawns or puzzle.forbidden or any(puzzle.topology.wrap))  # runs cut from the board
+    strided = not (puzzle.blockers or puzzle.holes or any(puzzle.topology.wrap))  # runs cut from the board
     lines = tuple(Line(tuple(run), most, most if exact else 0, _stride(run, puzzle.cols) if strided else None)
                   for run in runs if exact or len(run) > most)
     key = None
-    if not puzzle.pawns:
+    if not puzzle.blockers:
         key = LinearKey(direction[1], -direction[0], puzzle.rows if puzzle.toroidal else None)
     name = _FAMILY_NAMES.get(direction, f"lines {direction}")
     return LineFamily(name, lines, key)
@@ -145,13 +166,13 @@ def _covers(puzzle: Puzzle, cells: set[Cell]) -> tuple[tuple[Cell, ...], ...]:
     topology = puzzle.topology
     covers = []
     for square in ((r, c) for r in range(puzzle.rows) for c in range(puzzle.cols)):
-        if square in puzzle.pawns:
+        if square in puzzle.blockers:
             continue
         found = {square} & cells
         for rr, rc in puzzle.piece.rays:
             for direction in ((rr, rc), (-rr, -rc)):
                 for cell in topology.walk(square, direction):
-                    if cell in puzzle.pawns:
+                    if cell in puzzle.blockers:
                         break
                     if cell in cells:
                         found.add(cell)

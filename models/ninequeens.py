@@ -1,8 +1,8 @@
 """Nine queens: more queens than rows, with pawns that block lines of attack.
 
-9 queens and 1 pawn on 8 x 8, 10 queens and 2 pawns, ... Either the pawns are given (a plain
-`Puzzle` with pawns) or the solver places them too (`Alternatives`, one puzzle per pawn layout
-up to symmetry). The lowering cuts every line at the pawns, and the pigeonhole rule then finds
+9 queens and 1 pawn on 8 x 8, 10 queens and 2 pawns, ... Either the pawns are given (blockers)
+or the solver places them too (`free_blockers`: each layout is a puzzle of its own, see
+`queens.models.layouts`). The lowering cuts every line at the pawns, and the pigeonhole rule then finds
 "exactly one queen per segment" by itself when there are as many segments as queens.
 """
 
@@ -10,11 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from queens.models.alternatives import Alternatives, layouts_up_to_symmetry
 from queens.models.errors import InvalidBoard
 from queens.models.pieces import QUEEN, Cell
 from queens.models.puzzle import Puzzle
-from queens.models.symmetry import board_transforms
 
 MAX_FREE_PAWNS = 3
 """Free pawn layouts grow as C(n^2, k); beyond three the family is no longer interactive."""
@@ -24,22 +22,19 @@ def NineQueens(n: int, pawns: Iterable[Cell], queens: int | None = None) -> Puzz
     """Queens (default n + number of pawns) and the given pawns on n x n."""
     placed = frozenset(pawns)
     count = n + len(placed) if queens is None else queens
-    return Puzzle(rows=n, cols=n, piece=QUEEN, pieces=count, pawns=placed,
+    return Puzzle(rows=n, cols=n, piece=QUEEN, pieces=count, blockers=placed,
                   title=f"{count} queens and {_pawns(len(placed))} on {n}x{n}")
 
 
-def FreePawns(n: int, pawns: int, queens: int | None = None) -> Alternatives:  # noqa: N802
+def FreePawns(n: int, pawns: int, queens: int | None = None) -> Puzzle:  # noqa: N802
     """Queens and `pawns` pawns that the solver places as well."""
     if n <= 0:
         raise InvalidBoard(f"the board needs a positive number of rows, got {n}")
     if not 0 <= pawns <= MAX_FREE_PAWNS:
         raise InvalidBoard(f"free pawns must be 0..{MAX_FREE_PAWNS}, got {pawns}; fix them with --pawn r,c instead")
     count = n + pawns if queens is None else queens
-    choices = tuple(
-        (NineQueens(n, layout, count), weight) for layout, weight in layouts_up_to_symmetry(n, n, pawns)
-    )
-    return Alternatives(f"{count} queens and {_pawns(pawns)} placed freely on {n}x{n}", choices,
-                        board_transforms(n, n))
+    return Puzzle(rows=n, cols=n, piece=QUEEN, pieces=count, free_blockers=pawns,
+                  title=f"{count} queens and {_pawns(pawns)} placed freely on {n}x{n}")
 
 
 def _pawns(k: int) -> str:

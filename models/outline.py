@@ -118,8 +118,10 @@ def direct_outline(puzzle: Puzzle) -> Outline | None:
     """The outline of `lower(puzzle)` from the rules alone, in O(fixed pieces), for independent
     sliding pieces with unit rays on an open, flat board (no pawns, blocked cells, torus, leaps
     or covers); None for any other puzzle."""
+    if not puzzle.plain or puzzle.line_cap != 1:
+        return None
     piece = puzzle.piece
-    direct = (puzzle.independent and not puzzle.dominating and not puzzle.pawns and not puzzle.forbidden
+    direct = (puzzle.within and not puzzle.cover and not puzzle.blockers and not puzzle.holes
               and not puzzle.toroidal and not piece.leaps and puzzle.pieces is not None
               and all(max(abs(dr), abs(dc)) == 1 for dr, dc in piece.rays))
     if not direct:

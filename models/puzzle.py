@@ -1,103 +1,330 @@
-"""The domain description of a placement puzzle: board, piece, rules, goal.
+"""The one puzzle type: board, armies, rules and goal, in the puzzle file's own vocabulary.
 
-A `Puzzle` is plain immutable data that says *what* is asked and never *how*: every family in
-the suite (n-queens, completion, superqueens, toroidal, domination, nine queens, other pieces,
-rectangular boards) is one `Puzzle` with different fields. `queens.models.lowering.lower` turns it
-into the generic constraint form every backend reads.
+A `Puzzle` is plain immutable data that says *what* is asked and never *how*. Every family the
+suite ships (n-queens, completion, domination, nine queens, peaceable armies, colourings, cubes)
+and every puzzle file is one `Puzzle`:
+
+- the board: `shape` (2 or 3 sides), `wrap` (one flag per axis: a torus, a cylinder), `holes`
+  (cells that hold no piece; lines pass over them) and `blockers` (pawns: no piece there, and
+  they cut the lines they stand on), and `free_blockers` more blockers the solver places;
+- the armies: each a piece, a count or a goal, pieces already placed, and how many identical
+  copies (`queens.models.armies.Army`);
+- the rules: `within` (no two pieces of one army attack), `between` (no piece attacks one of
+  another army), `per_line` bounds on named line families, `cover` (every square without a
+  blocker is occupied or attacked), `partition` (every open cell holds exactly one piece).
+
+The one-army keywords are a constructor of the same type, so today's spelling still reads aloud:
 
 >>> Puzzle(rows=8, cols=8, pieces=8).name
 '8x8 queen'
+>>> Puzzle(rows=8, cols=8, pieces=8).armies[0].least
+8
+
+`queens.models.lowering.lower` turns any puzzle into the constraint model every backend reads;
+`queens.models.check.verify` checks any answer against the rules read again from the puzzle.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Iterable
+from dataclasses import dataclass, replace
+from typing import Any
 
+from queens.models.armies import Army, Goal, Moves
 from queens.models.errors import AttackingQueens, InvalidBoard, OffBoard
-from queens.models.geometry import Topology, attacks, first_attack
+from queens.models.geometry import Coord, Topology, attacks, first_attack
 from queens.models.pieces import QUEEN, Cell, Piece
 
+LineBounds = tuple[tuple[str, int, int], ...]
+"""(family, least, most): every line of a named family (rows, cols, diagonals) holds between
+least and most pieces of all armies."""
 
-def _check_side(side: object, label: str) -> None:
-    """A board side is a positive whole number; the message names the type when it is not one."""
-    if not isinstance(side, int) or isinstance(side, bool):
-        raise InvalidBoard(f"the number of {label} must be a whole number, got {side!r} ({type(side).__name__})")
-    if side <= 0:
-        raise InvalidBoard(f"the board needs a positive number of {label}, got {side!r}")
+PER_LINE_FAMILIES = ("rows", "cols", "diagonals")
 
 
-@dataclass(frozen=True)
+def _whole(value: object, label: str) -> int:
+    """A whole number (never a bool, a float or a string): the message names the type."""
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise InvalidBoard(f"{label} must be a whole number, got {value!r} ({type(value).__name__})")
+    return value
+
+
+def _cells(cells: Iterable[Any], label: str) -> frozenset[Coord]:
+    """Cells as tuples of whole numbers, whatever sequence type they came in."""
+    found: set[Coord] = set()
+    for cell in cells:
+        if isinstance(cell, str) or not isinstance(cell, Iterable):
+            raise InvalidBoard(f"a {label} must be a cell (row, col), got {cell!r}")
+        found.add(tuple(_whole(x, f"a {label}'s coordinate") for x in cell))
+    return frozenset(found)
+
+
+def _wrap(wrap: bool | Iterable[bool], dimensions: int) -> tuple[bool, ...]:
+    if isinstance(wrap, bool):
+        return (wrap,) * dimensions
+    flags = tuple(wrap)
+    if not flags:
+        return (False,) * dimensions
+    if len(flags) != dimensions or not all(isinstance(flag, bool) for flag in flags):
+        raise InvalidBoard(f"wrap needs one true/false flag per axis, got {flags}")
+    return flags
+
+
+@dataclass(frozen=True, init=False)
 class Puzzle:
-    """Place pieces on a rows x cols board.
+    """See the module docstring. Built either from the general fields (`shape`, `armies`, ...) or
+    from one army's keywords (`rows`, `cols`, `piece`, `pieces`, `fixed`, and `cover` with
+    `pieces=None` for the fewest pieces: domination); `per_line` as a whole number bounds that
+    one army's own lines (2 rooks per row and column is `per_line=2`, A001499)."""
 
-    - `pieces`: exact number of pieces, or None when the number is minimised.
-    - `independent`: no two pieces attack each other.
-    - `dominating`: every square without a pawn is occupied or attacked.
-    - `forbidden`: cells that may not hold a piece; lines of attack pass through them.
-    - `pawns`: cells holding a pawn; no piece there, and pawns block sliding attacks.
-    - `fixed`: pieces already placed (a completion puzzle).
-    - `per_line`: the most pieces one line of a sliding piece may hold (1: none attack each
-      other; 2 rooks per row and column is `per_line=2`, A001499).
-    """
+    shape: tuple[int, ...]
+    armies: tuple[Army, ...]
+    wrap: tuple[bool, ...]
+    holes: frozenset[Coord]
+    blockers: frozenset[Coord]
+    within: bool
+    between: bool
+    per_line: LineBounds
+    cover: bool
+    partition: bool
+    free_blockers: int
+    title: str
 
-    rows: int
-    cols: int
-    piece: Piece = QUEEN
-    pieces: int | None = None
-    toroidal: bool = False
-    independent: bool = True
-    dominating: bool = False
-    forbidden: frozenset[Cell] = field(default_factory=frozenset)
-    pawns: frozenset[Cell] = field(default_factory=frozenset)
-    fixed: frozenset[Cell] = field(default_factory=frozenset)
-    title: str = ""
-    per_line: int = 1
+    def __init__(self, rows: int | None = None, cols: int | None = None, piece: Piece = QUEEN,
+                 pieces: int | None = None, *, fixed: Iterable[Cell] = (), shape: Iterable[int] | None = None,
+                 armies: Iterable[Army] | None = None, wrap: bool | Iterable[bool] = (),
+                 holes: Iterable[Coord] = (), blockers: Iterable[Coord] = (), within: bool = True,
+                 between: bool = True, per_line: int | LineBounds = (), cover: bool = False,
+                 partition: bool = False, free_blockers: int = 0, title: str = "") -> None:
+        if shape is None:
+            shape = (_whole(rows, "the number of rows"), _whole(cols, "the number of columns"))
+        elif rows is not None or cols is not None:
+            raise InvalidBoard("give the board as rows and cols, or as shape, not both")
+        sides = tuple(_whole(side, "a board side") for side in shape)
+        if armies is None:
+            armies = (_one_army(piece, pieces, fixed, cover, per_line),)
+        elif pieces is not None or fixed:
+            raise InvalidBoard("give the pieces as armies, or as piece, pieces and fixed, not both")
+        set_ = object.__setattr__
+        set_(self, "shape", sides)
+        set_(self, "armies", _copied(tuple(armies)))
+        set_(self, "wrap", _wrap(wrap, len(sides)))
+        set_(self, "holes", _cells(holes, "hole"))
+        set_(self, "blockers", _cells(blockers, "blocker"))
+        set_(self, "within", bool(within))
+        set_(self, "between", bool(between))
+        set_(self, "per_line", () if isinstance(per_line, int) else tuple(per_line))
+        set_(self, "cover", bool(cover))
+        set_(self, "partition", bool(partition))
+        set_(self, "free_blockers", _whole(free_blockers, "the number of free blockers"))
+        set_(self, "title", str(title))
+        self._check()
 
-    def __post_init__(self) -> None:
-        self._check_board()
-        self._check_cells()
-        if self.independent and self.per_line == 1:
-            clash = first_attack(self.piece, sorted(self.fixed), topology=self.topology, pawns=self.pawns)
-            if clash:
-                raise AttackingQueens(clash[0], clash[1])
-
-    def _check_board(self) -> None:
-        _check_side(self.rows, "rows")
-        _check_side(self.cols, "columns")
-        if not isinstance(self.per_line, int) or isinstance(self.per_line, bool) or self.per_line < 1:
-            raise InvalidBoard(f"at most per_line pieces per line needs a positive whole number, got {self.per_line!r}")
-        if self.toroidal and self.rows != self.cols:
+    def _check(self) -> None:
+        if len(self.shape) not in (2, 3) or any(side <= 0 for side in self.shape):
+            raise InvalidBoard(f"a board has 2 or 3 positive sides, got {self.shape}")
+        if any(self.wrap) and len(self.shape) != 2:
+            raise InvalidBoard("only a 2-D board wraps")
+        if all(self.wrap) and self.shape[0] != self.shape[1]:
             raise InvalidBoard("a toroidal board must be square")
-        if self.pieces is not None and not 0 <= self.pieces <= self.rows * self.cols:
-            raise InvalidBoard(f"{self.pieces} pieces do not fit on a {self.rows}x{self.cols} board")
-        if self.pieces is None and not self.dominating:
-            raise InvalidBoard("only a domination puzzle may leave the number of pieces open")
+        if not self.armies:
+            raise InvalidBoard("a puzzle needs at least one army")
+        if len({army.goal for army in self.armies} - {None}) > 1:
+            raise InvalidBoard("armies may maximise or minimise, not both in one puzzle")
+        if sum(army.copies is None for army in self.armies) > 1:
+            raise InvalidBoard("one army at most may minimise its copies")
+        if self.free_blockers < 0:
+            raise InvalidBoard(f"free blockers must be 0 or more, got {self.free_blockers}")
+        for family, least, most in self.per_line:
+            if family not in PER_LINE_FAMILIES or not 0 <= least <= most:
+                raise InvalidBoard(f"per-line bounds need a family of {PER_LINE_FAMILIES} and 0 <= least <= most")
+        self._check_cells()
 
     def _check_cells(self) -> None:
-        for label, cells in (("forbidden cell", self.forbidden), ("pawn", self.pawns), ("piece", self.fixed)):
+        board = self.topology
+        for label, cells in (("hole", self.holes), ("blocker", self.blockers),
+                             *((f"piece of {army.name}", army.fixed) for army in self.armies)):
             for cell in sorted(cells):
-                if not (0 <= cell[0] < self.rows and 0 <= cell[1] < self.cols):
-                    raise OffBoard(f"{label} at {cell} is off the {self.rows}x{self.cols} board")
-        clash = self.fixed & (self.pawns | self.forbidden)
-        if clash:
-            raise InvalidBoard(f"pre-placed piece at {min(clash)} stands on a pawn or blocked cell")
-        if self.pieces is not None and len(self.fixed) > self.pieces:
-            raise InvalidBoard(f"{len(self.fixed)} pre-placed pieces but only {self.pieces} allowed")
+                if len(cell) != len(self.shape) or not board.contains(cell):
+                    raise OffBoard(f"{label} at {cell} is off the {self.size_text} board")
+        for army in self.armies:
+            clash = army.fixed & (self.holes | self.blockers)
+            if clash:
+                raise InvalidBoard(f"pre-placed piece at {min(clash)} stands on a hole or blocker")
+            if army.most is not None and len(army.fixed) > army.most:
+                raise InvalidBoard(f"{len(army.fixed)} pre-placed pieces but only {army.most} allowed")
+            if army.most is not None and army.most > len(self.board_cells):
+                raise InvalidBoard(f"{army.most} pieces do not fit on a {self.size_text} board")
+        if self.plain and self.within and self.armies[0].line_cap == 1:
+            clash_at = first_attack(self.piece, sorted(self.fixed), topology=board, pawns=self.blockers)
+            if clash_at:
+                raise AttackingQueens(clash_at[0], clash_at[1])
+
+    # -- the board ---------------------------------------------------------------------------
 
     @property
-    def name(self) -> str:
-        """A short human name: the title if given, else the board and piece."""
-        return self.title or f"{self.rows}x{self.cols} {self.piece.name}"
+    def rows(self) -> int:
+        return self.shape[0]
 
     @property
-    def topology(self) -> Topology:
-        """How the board's edges join (the plane, or the torus when `toroidal`)."""
-        return Topology.of(self.rows, self.cols, self.toroidal)
+    def cols(self) -> int:
+        """The second side (a cube's too: the pictures draw its layers side by side)."""
+        return self.shape[1]
+
+    @property
+    def dimensions(self) -> int:
+        return len(self.shape)
 
     @property
     def square(self) -> bool:
         return self.rows == self.cols
 
+    @property
+    def toroidal(self) -> bool:
+        return all(self.wrap)
+
+    @property
+    def topology(self) -> Topology:
+        """How the board's edges join: plane, torus, cylinder or cube."""
+        return Topology(self.shape, self.wrap)
+
+    @property
+    def size_text(self) -> str:
+        return "x".join(map(str, self.shape))
+
+    @property
+    def board_cells(self) -> tuple[Coord, ...]:
+        """Every cell of the board in order (holes and blockers included)."""
+        cells: list[Coord] = [()]
+        for side in self.shape:
+            cells = [cell + (x,) for cell in cells for x in range(side)]
+        return tuple(cells)
+
+    @property
+    def variables(self) -> int:
+        """How many Boolean variables the lowering makes (one per open cell and army), known
+        before it runs: what size limits are checked against."""
+        cells = 1
+        for side in self.shape:
+            cells *= side
+        copies = sum(army.copies or 1 for army in self.armies)
+        return (cells - len(self.holes | self.blockers)) * copies
+
+    # -- one army ----------------------------------------------------------------------------
+
+    @property
+    def plain(self) -> bool:
+        """One army of one piece on a 2-D board (plane or torus), its size fixed or minimised,
+        no bounds but its own lines', nothing placed by the solver beyond its pieces: the form
+        the fast lowering (strided lines, line keys) and the native kernels' outline read."""
+        army = self.armies[0]
+        return (len(self.armies) == 1 and self.dimensions == 2 and army.copies == 1
+                and (all(self.wrap) or not any(self.wrap)) and not self.per_line and not self.partition
+                and not self.free_blockers and army.goal != "maximise"
+                and (army.least == army.most if army.goal is None else (army.least, army.most) == (0, None)))
+
+    @property
+    def piece(self) -> Piece:
+        """The first army's piece as a 2-D `Piece`."""
+        moves = self.armies[0].piece
+        return Piece(moves.name, rays=moves.rays, leaps=moves.leaps)  # type: ignore[arg-type]
+
+    @property
+    def pieces(self) -> int | None:
+        """The first army's exact number of pieces, or None when it is a goal or a range."""
+        army = self.armies[0]
+        return army.least if army.goal is None and army.least == army.most else None
+
+    @property
+    def fixed(self) -> frozenset[Cell]:
+        """Every army's pre-placed pieces."""
+        return frozenset(cell for army in self.armies for cell in army.fixed)  # type: ignore[misc]
+
+    @property
+    def line_cap(self) -> int:
+        """The most pieces one of the first army's own lines may hold (1: none attack)."""
+        return self.armies[0].line_cap
+
+    @property
+    def goal(self) -> Goal | None:
+        return next((army.goal for army in self.armies if army.goal), None)
+
+    @property
+    def name(self) -> str:
+        """A short human name: the title if given, else the board and armies."""
+        if self.title:
+            return self.title
+        if len(self.armies) == 1:
+            return f"{self.size_text} {self.armies[0].piece.name}"
+        return f"{self.size_text} " + " + ".join(f"{a.name} {a.piece.name}" for a in self.armies)
+
     def attack(self, a: Cell, b: Cell) -> bool:
-        """Whether a piece on `a` attacks `b` on this board (pawns block rays)."""
-        return attacks(self.piece, a, b, topology=self.topology, pawns=self.pawns)
+        """Whether the first army's piece on `a` attacks `b` on this board (blockers cut rays)."""
+        return attacks(self.piece, a, b, topology=self.topology, pawns=self.blockers)
+
+    # -- copies ------------------------------------------------------------------------------
+
+    @property
+    def copies_open(self) -> bool:
+        """Whether one army stands for as many copies as needed (the fewest wins: colouring)."""
+        return any(army.copies is None for army in self.armies)
+
+    def with_copies(self, copies: int) -> Puzzle:
+        """The puzzle with the open army written out as `copies` armies, named name-1, name-2, ..."""
+        return replace(self, armies=tuple(replace(army, copies=copies) if army.copies is None else army
+                                          for army in self.armies))
+
+    def with_blockers(self, cells: Iterable[Coord]) -> Puzzle:
+        """One layout of the free blockers: these cells blocked, none left to place."""
+        return replace(self, blockers=self.blockers | frozenset(cells), free_blockers=0)
+
+    def per_army(self, placement: Iterable[Any]) -> tuple[tuple[Coord, ...], ...]:
+        """An answer's cells, one sorted tuple per army. A placement holds the model's variables:
+        cells for a plain puzzle, (army, cell) pairs otherwise.
+
+        >>> Puzzle(rows=2, cols=2, pieces=1).per_army([(0, 1)])
+        (((0, 1),),)
+        """
+        if self.plain:
+            return (tuple(sorted(placement)),)
+        armies: list[list[Coord]] = [[] for _ in self.armies]
+        for a, cell in placement:
+            armies[a].append(cell)
+        return tuple(tuple(sorted(cells)) for cells in armies)
+
+
+def _copied(armies: tuple[Army, ...]) -> tuple[Army, ...]:
+    """Armies with a fixed number of copies written out as that many armies (name-1, name-2, ...;
+    pieces already placed go to the first): every rule then reads one army at a time. An army
+    whose copies are open (None) stays, for `Puzzle.with_copies`."""
+    written: list[Army] = []
+    for army in armies:
+        if army.copies is None or army.copies == 1:
+            written.append(army)
+            continue
+        copies = _whole(army.copies, f"the copies of {army.name}")
+        if copies < 1:
+            raise InvalidBoard(f"{army.name} needs at least 1 copy, got {copies}")
+        written += [replace(army, name=f"{army.name}-{i + 1}", copies=1, fixed=army.fixed if i == 0 else frozenset())
+                    for i in range(copies)]
+    return tuple(written)
+
+
+def _one_army(piece: Piece | Moves, pieces: int | None, fixed: Iterable[Cell], cover: bool,
+              per_line: int | LineBounds) -> Army:
+    """The army the one-army keywords describe: `pieces` of `piece` (the fewest when None, which
+    only a covering puzzle may ask: otherwise the answer would be no piece at all)."""
+    if not isinstance(piece, Piece | Moves):
+        raise InvalidBoard(f"piece must be a Piece (queens.models.PIECES), got {piece!r}")
+    cap = per_line if isinstance(per_line, int) else 1
+    if isinstance(cap, bool) or cap < 1:
+        raise InvalidBoard(f"at most per_line pieces per line needs a positive whole number, got {per_line!r}")
+    placed = _cells(fixed, "pre-placed piece")
+    if pieces is None:
+        if not cover:
+            raise InvalidBoard("only a covering puzzle (domination) may leave the number of pieces open")
+        return Army("pieces", Moves.of(piece), fixed=placed, goal="minimise", line_cap=cap)
+    count = _whole(pieces, "the number of pieces")
+    if count < 0:
+        raise InvalidBoard(f"the number of pieces must be 0 or more, got {count}")
+    return Army("pieces", Moves.of(piece), least=count, most=count, fixed=placed, line_cap=cap)

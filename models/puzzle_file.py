@@ -27,7 +27,7 @@ from itertools import permutations, product
 from pathlib import Path
 from typing import Any
 
-from queens.models.armies import Army, ArmyPuzzle, Goal, Moves, piece_named
+from queens.models.armies import Army, Goal, Moves, piece_named
 from queens.models.army_lowering import PER_LINE_DIRECTIONS
 from queens.models.errors import MalformedInput, QueensError
 from queens.models.expression import evaluate
@@ -57,12 +57,12 @@ class PuzzleSpec:
     """What a file asks: the puzzle, and the goal (`task`, and `unique`: count classes under the
     symmetries that keep the puzzle)."""
 
-    puzzle: Puzzle | ArmyPuzzle
+    puzzle: Puzzle
     task: str
     unique: bool
 
 
-def load(path: str | os.PathLike[str], n: int | None = None) -> Puzzle | ArmyPuzzle:
+def load(path: str | os.PathLike[str], n: int | None = None) -> Puzzle:
     """The puzzle a file describes, for the parameter `n` (the Python API: `queens.load`)."""
     return read(path, n).puzzle
 
@@ -89,27 +89,10 @@ def loads(text: str, n: int | None = None, *, where: str = "puzzle file") -> Puz
     return parse(data, n, where=where)
 
 
-def needs_armies(data: Mapping[str, Any]) -> bool:
-    """Whether a document says what only an `ArmyPuzzle` holds: several armies, a goal or range
-    on a count, copies, per-line bounds, a partition, rules between armies, a cylinder, 3-D."""
-    armies = data.get("army")
-    board, rules = data.get("board"), data.get("rules")
-    board = board if isinstance(board, dict) else {}
-    rules = rules if isinstance(rules, dict) else {}
-    if isinstance(armies, list) and (len(armies) > 1 or any(
-            isinstance(a, dict) and (a.get("count") == "maximise" or isinstance(a.get("count"), dict) or "copies" in a)
-            for a in armies)):
-        return True
-    shape, wrap = board.get("shape"), board.get("wrap")
-    return bool((isinstance(shape, list) and len(shape) == 3)
-                or (isinstance(wrap, list) and len(set(map(str, wrap))) > 1)
-                or any(rules.get(key) not in (None, {}, False) for key in ("per_line", "partition", "between")))
-
-
 def parse(data: dict[str, Any], n: int | None = None, *, where: str = "puzzle file") -> PuzzleSpec:
     """`loads` on a parsed document (a dict as tomllib gives it)."""
     try:
-        return (_ArmyReader(data, n) if needs_armies(data) else _Reader(data, n)).spec()
+        return _Reader(data, n).spec()
     except QueensError as error:  # the same error (its kind is the exit code), naming the file
         error.args = (f"{where}: {error}",)
         raise error from None
@@ -121,29 +104,6 @@ class _Reader:
     def __init__(self, data: dict[str, Any], n: int | None) -> None:
         self.data, self.n = data, n
 
-    def spec(self) -> PuzzleSpec:
-        _known(self.data, "")
-        board = _table(self.data, "board", required=True)
-        rules = _table(self.data, "rules")
-        goal = _table(self.data, "goal")
-        armies = self.data.get("army")
-        if not isinstance(armies, list) or not armies or not all(isinstance(a, dict) for a in armies):
-            raise MalformedInput("key 'army': give one [[army]] table (its piece and count)")
-        army = armies[0]
-        _known(army, "army")
-        rows, cols = self._shape(board)
-        count = army.get("count", "n")
-        minimise = count == "minimise"
-        pieces = None if minimise else self._number(count, "army.count")
-        task = _choice(goal, "task", TASKS, "goal.task", "optimise" if minimise else "count")
-        return PuzzleSpec(
-            Puzzle(rows=rows, cols=cols, piece=self._piece(army.get("piece", "queen"), rows == cols),
-                   pieces=pieces, toroidal=self._wrap(board), independent=self._independent(rules),
-                   dominating=_flag(rules, "cover", "rules.cover"),
-                   forbidden=self._cells(board, "holes", rows, cols), pawns=self._cells(board, "blockers", rows, cols),
-                   fixed=self._cells(army, "fixed", rows, cols), title=_text(self.data, "title")),
-            task, _flag(goal, "unique", "goal.unique"))
-
     def _number(self, value: object, key: str) -> int:
         if isinstance(value, str) and value in ("maximise", "minimise"):
             raise MalformedInput(f"key '{key}': {value!r} is not a number here")
@@ -153,24 +113,6 @@ class _Reader:
             return evaluate(value, n=self.n)
         except MalformedInput as error:
             raise MalformedInput(f"key '{key}': {error}") from None
-
-    def _shape(self, board: Mapping[str, Any]) -> tuple[int, int]:
-        shape = board.get("shape", ["n", "n"])
-        if not isinstance(shape, list) or len(shape) not in (2, 3):
-            raise MalformedInput("key 'board.shape': expected [rows, cols] (or [x, y, z])")
-        rows, cols = (self._number(side, "board.shape") for side in shape)
-        return rows, cols
-
-    def _wrap(self, board: Mapping[str, Any]) -> bool:
-        wrap = board.get("wrap", False)
-        if isinstance(wrap, list) and len(wrap) == 2 and all(isinstance(w, bool) for w in wrap):
-            return bool(wrap[0])
-        if not isinstance(wrap, bool):
-            raise MalformedInput("key 'board.wrap': expected true, false or [rows, cols] flags")
-        return wrap
-
-    def _independent(self, rules: Mapping[str, Any]) -> bool:
-        return _choice(rules, "within", ("peaceful", "free"), "rules.within", "peaceful") == "peaceful"
 
     def _piece(self, value: object, square: bool) -> Piece:
         if isinstance(value, str):
@@ -189,23 +131,6 @@ class _Reader:
             rays, leaps = symmetrised(rays, square), symmetrised(leaps, square)
         return Piece(_text(value, "name") or "piece", rays=rays, leaps=leaps)
 
-    def _cells(self, table: Mapping[str, Any], key: str, rows: int, cols: int) -> frozenset[Cell]:
-        value = table.get(key, [])
-        if not isinstance(value, list):
-            raise MalformedInput(f"key '{key}': expected a list of [row, col] pairs")
-        cells = set()
-        for item in value:
-            if (not isinstance(item, list) or len(item) != 2
-                    or not all(isinstance(v, int | str) and not isinstance(v, bool) for v in item)):
-                raise MalformedInput(f"key '{key}': expected [row, col] pairs, got {item!r}")
-            cells.add((self._number(item[0], key), self._number(item[1], key)))
-        return frozenset(cells)
-
-
-class _ArmyReader(_Reader):
-    """Reads a document that needs an `ArmyPuzzle` (see `needs_armies`): several armies, goals,
-    copies, per-line bounds, a partition, a cylinder or a cube."""
-
     def spec(self) -> PuzzleSpec:
         _known(self.data, "")
         board = _table(self.data, "board", required=True)
@@ -222,8 +147,8 @@ class _ArmyReader(_Reader):
         task = _choice(goal, "task", TASKS, "goal.task", "optimise" if optimises else "count")
         within = _choice(rules, "within", ("peaceful", "free"), "rules.within", "peaceful") == "peaceful"
         between = _choice(rules, "between", ("peaceful", "free"), "rules.between", "peaceful") == "peaceful"
-        puzzle = ArmyPuzzle(
-            shape, armies, wrap=self._axes_wrap(board, len(shape)),
+        puzzle = Puzzle(
+            shape=shape, armies=armies, wrap=self._axes_wrap(board, len(shape)),
             holes=self._coords(board, "holes", shape), blockers=self._coords(board, "blockers", shape),
             within=within, between=between, per_line=self._per_line(rules, len(shape)),
             cover=_flag(rules, "cover", "rules.cover"), partition=_flag(rules, "partition", "rules.partition"),
@@ -279,13 +204,13 @@ class _ArmyReader(_Reader):
         return exact, exact, None
 
     def _moves(self, value: object, key: str, shape: tuple[int, ...]) -> Moves:
+        if len(shape) == 2:
+            return Moves.of(self._piece(value, shape[0] == shape[1]))
         if isinstance(value, str):
             found = piece_named(value, len(shape))
             if found is None:
                 raise MalformedInput(f"key '{key}': unknown piece {value!r} on a {len(shape)}-D board")
             return found
-        if len(shape) == 2:
-            return Moves.of(self._piece(value, shape[0] == shape[1]))
         if not isinstance(value, dict):
             raise MalformedInput(f"key '{key}': a piece name or a table {{rays, leaps, oriented}}")
         _known(value, "piece", key)

@@ -14,11 +14,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
-from functools import partial
+from functools import lru_cache, partial
 from itertools import permutations, product
 
 from queens.models.ir import ConstraintModel, LexChain, LexLeader, Var
 from queens.models.pieces import Cell
+from queens.models.puzzle import Puzzle
 
 
 @dataclass(frozen=True)
@@ -179,10 +180,12 @@ def army_symmetry_group(model: ConstraintModel, shape: tuple[int, ...], armies: 
     together with a permutation of the armies (two armies of the same piece and count swap).
     Found, as for one army, by checking that the map carries the model onto itself.
 
-    >>> from queens.models.armies import Army, ArmyPuzzle
-    >>> from queens.models.army_lowering import lower_armies
-    >>> peaceable = ArmyPuzzle((4, 4), (Army("w", goal="maximise"), Army("b", goal="maximise")), within=False)
-    >>> len(army_symmetry_group(lower_armies(peaceable), (4, 4), 2))
+    >>> from queens.models.armies import Army
+    >>> from queens.models.lowering import lower
+    >>> from queens.models.puzzle import Puzzle
+    >>> peaceable = Puzzle(shape=(4, 4), armies=(Army("w", goal="maximise"), Army("b", goal="maximise")),
+    ...                    within=False)
+    >>> len(army_symmetry_group(lower(peaceable), (4, 4), 2))
     16
     """
     boards: list[Move]
@@ -216,3 +219,26 @@ def canonical_armies(placement: Iterable[Var], group: list[Mapping]) -> tuple[Va
     cells = list(placement)
     return min(tuple(sorted(mapping(c) for c in cells)) for mapping in group)
 
+
+
+@lru_cache(maxsize=8)
+def puzzle_group(puzzle: Puzzle) -> tuple[Mapping, ...]:
+    """The maps of the model's variables that keep `puzzle`: the board symmetries found from its
+    model (`symmetry_group`), with swaps of interchangeable armies when it has several."""
+    from queens.models.lowering import lower  # the lowering's own imports reach this module
+
+    model = lower(puzzle)
+    if puzzle.plain:
+        return tuple(partial(_plane_move, t, puzzle.shape) for t in symmetry_group(model))
+    return tuple(army_symmetry_group(model, puzzle.shape, len(puzzle.armies)))
+
+
+def canonical_placement(puzzle: Puzzle, placement: Iterable[Var]) -> tuple[Var, ...]:
+    """One representative of the placement's class under `puzzle_group`: two placements are in
+    one class when they have the same representative (what `count --unique` counts).
+
+    >>> from queens.models.nqueens import NQueens
+    >>> canonical_placement(NQueens(4), [(0, 2), (1, 0), (2, 3), (3, 1)])
+    ((0, 1), (1, 3), (2, 0), (3, 2))
+    """
+    return canonical_armies(placement, list(puzzle_group(puzzle)))

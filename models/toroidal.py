@@ -14,7 +14,7 @@ from queens.models.puzzle import Puzzle
 
 
 def Toroidal(n: int) -> Puzzle:  # noqa: N802 - a model name
-    return Puzzle(rows=n, cols=n, piece=QUEEN, pieces=n, toroidal=True, title=f"{n}-queens on a torus")
+    return Puzzle(rows=n, cols=n, piece=QUEEN, pieces=n, wrap=True, title=f"{n}-queens on a torus")
 
 
 def why_none(n: int) -> str | None:

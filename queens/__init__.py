@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from queens.models import Puzzle
-    from queens.models.armies import ArmyPuzzle
+    from queens.solvers import Result
 
 CARD_FOLDERS = ("models", "solvers", "experiments")
 """The card's folders, mapped as queens.<folder>: the same table as pyproject's package-dir."""
@@ -49,10 +49,33 @@ if all(os.path.isfile(os.path.join(_root, folder, "__init__.py")) for folder in 
     sys.meta_path.insert(0, _SourceTree(_root))
 
 
-def load(path: str | os.PathLike[str], n: int | None = None) -> Puzzle | ArmyPuzzle:
+def load(path: str | os.PathLike[str], n: int | None = None) -> Puzzle:
     """The puzzle a puzzle file describes (docs/puzzle-files.md), for the parameter `n`: the same
-    `Puzzle` a shipped family builds (an `ArmyPuzzle` when the file needs armies), ready for
-    `queens.solvers.solve` / `count`."""
+    `Puzzle` a shipped family builds, ready for `queens.solve` / `count` / `optimise`."""
     from queens.models.puzzle_file import load as load_file
 
     return load_file(path, n)
+
+
+def solve(puzzle: Puzzle, backend: str | None = None, **options: object) -> Result:
+    """One answer to any puzzle (its optimum when it has a goal), by the strategy the CLI picks;
+    `backend=`, `method=`, `time_limit=` and the backends' own options narrow it
+    (`queens.solvers.router.solve`)."""
+    from queens.solvers.router import solve as routed
+
+    return routed(puzzle, backend, **options)  # type: ignore[arg-type]
+
+
+def count(puzzle: Puzzle, backend: str | None = None, **options: object) -> Result:
+    """How many solutions (optimal ones, with a goal), by the fastest exact strategy
+    (`queens.solvers.router.count`); `unique=True` counts symmetry classes too."""
+    from queens.solvers.router import count as routed
+
+    return routed(puzzle, backend, **options)  # type: ignore[arg-type]
+
+
+def optimise(puzzle: Puzzle, backend: str | None = None, **options: object) -> Result:
+    """The optimum of a puzzle with a goal, with its proof (`queens.solvers.router.optimise`)."""
+    from queens.solvers.router import optimise as routed
+
+    return routed(puzzle, backend, **options)  # type: ignore[arg-type]

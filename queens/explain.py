@@ -17,9 +17,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from queens.models import ConstraintModel, LinearKey, LineFamily, Puzzle, QueensError, lower
-from queens.models.armies import Army, ArmyPuzzle
-from queens.models.army_lowering import lower_armies
-from queens.solvers import get_backend
+from queens.models.armies import Army
+from queens.solvers import BACKENDS, get_backend
 
 MAX_COMPILED_CELLS = 1024
 """Backends are built only up to 32 x 32: the pairwise CNF grows as n^3, and so does the wait."""
@@ -102,18 +101,23 @@ class Explanation:
         }
 
 
-def explain(puzzle: Puzzle | ArmyPuzzle) -> Explanation:
-    """The model of `puzzle` in math notation and what every backend compiles it to."""
-    if isinstance(puzzle, ArmyPuzzle):
+def explain(puzzle: Puzzle) -> Explanation:
+    """The model of `puzzle` in math notation and what every backend compiles it to (one layout
+    of free blockers: the first, as the solver asks them)."""
+    if puzzle.free_blockers:
+        from queens.models.layouts import layouts
+
+        puzzle = layouts(puzzle)[0][0]
+    if not puzzle.plain:
         described = describe_armies(puzzle)
         return Explanation(described, compile_sizes(_army_model(puzzle)))
     model = lower(puzzle)
     return Explanation(describe_model(puzzle, model), compile_sizes(model))
 
 
-def _army_model(puzzle: ArmyPuzzle) -> ConstraintModel:
+def _army_model(puzzle: Puzzle) -> ConstraintModel:
     """The model shown: with open copies (colouring), as many as the board's last side."""
-    return lower_armies(puzzle.with_copies(puzzle.shape[-1]) if puzzle.copies_open else puzzle)
+    return lower(puzzle.with_copies(puzzle.shape[-1]) if puzzle.copies_open else puzzle)
 
 
 def _bounds_text(family: LineFamily) -> str:
@@ -124,7 +128,7 @@ def _bounds_text(family: LineFamily) -> str:
     return f"= {low}" if low == high else (f"≤ {high}" if low == 0 else f"∈ [{low}, {high}]")
 
 
-def describe_armies(puzzle: ArmyPuzzle) -> ModelDescription:
+def describe_armies(puzzle: Puzzle) -> ModelDescription:
     """The model of a puzzle with armies: x[a,p] = 1 when army a has a piece on cell p."""
     model = _army_model(puzzle)
     armies = ", ".join(f"{a}: {army.name} ({army.piece.name})" for a, army in enumerate(model_armies(puzzle)))
@@ -152,7 +156,7 @@ def describe_armies(puzzle: ArmyPuzzle) -> ModelDescription:
     return ModelDescription(puzzle.name, variables, len(model.cells), tuple(groups), tuple(reasons))
 
 
-def model_armies(puzzle: ArmyPuzzle) -> tuple[Army, ...]:
+def model_armies(puzzle: Puzzle) -> tuple[Army, ...]:
     return (puzzle.with_copies(puzzle.shape[-1]) if puzzle.copies_open else puzzle).armies
 
 
@@ -197,12 +201,12 @@ def _title(puzzle: Puzzle) -> str:
     board = f"{puzzle.rows} x {puzzle.cols}{' toroidal' if puzzle.toroidal else ''} board"
     amount = "the fewest" if puzzle.pieces is None else str(puzzle.pieces)
     rules = []
-    if puzzle.independent:
+    if puzzle.within:
         rules.append(f"no two {puzzle.piece.name}s attacking")
-    if puzzle.dominating:
+    if puzzle.cover:
         rules.append("every square occupied or attacked")
-    if puzzle.pawns:
-        rules.append(f"{len(puzzle.pawns)} pawn{'s' if len(puzzle.pawns) > 1 else ''} blocking lines")
+    if puzzle.blockers:
+        rules.append(f"{len(puzzle.blockers)} pawn{'s' if len(puzzle.blockers) > 1 else ''} blocking lines")
     if puzzle.fixed:
         rules.append(f"{len(puzzle.fixed)} {puzzle.piece.name}s already placed")
     return f"{puzzle.name}: {amount} {puzzle.piece.name}s on the {board}" + (f"; {', '.join(rules)}" if rules else "")
@@ -217,13 +221,13 @@ def describe_model(puzzle: Puzzle, model: ConstraintModel | None = None) -> Mode
                  f"{puzzle.piece.name} (1 = a {puzzle.piece.name} stands on (r, c))")
     if blocked:
         variables += f"; the {blocked} pawn or blocked squares get no variable"
-    groups = [_family_group(family, bool(puzzle.pawns)) for family in model.families]
+    groups = [_family_group(family, bool(puzzle.blockers)) for family in model.families]
     reasons = [
         f"{len(family.lines)} {family.name} for {model.size} {puzzle.piece.name}s: by pigeonhole each of "
         f"the {family.name} holds exactly one, so '= 1' is posted instead of '≤ 1'"
         for family in model.families if family.exactly_one and model.size == len(family.lines)
     ]
-    if puzzle.pawns:
+    if puzzle.blockers:
         reasons.append("pawns cut every line they stand on into segments; each segment is a line of its own")
     short = [f.name for f in model.families if f.key is not None and not f.exactly_one]
     if short:
@@ -255,16 +259,23 @@ def _size(backend: str, **options: object) -> Callable[[ConstraintModel], dict[s
 
 
 def _builders() -> list[tuple[str, str, Callable[[ConstraintModel], dict[str, int]]]]:
-    from queens.solvers.sat import ENCODINGS
+    """Every registered backend in each setting it declares (`Backend.settings`); one that is
+    not installed is listed with its reason."""
+    builders: list[tuple[str, str, Callable[[ConstraintModel], dict[str, int]]]] = []
+    for name in BACKENDS:
+        try:
+            settings = get_backend(name).settings
+        except QueensError as error:
+            builders.append((name, "-", _unavailable(str(error))))
+            continue
+        builders += [(name, label, _size(name, **options)) for label, options in settings]
+    return builders
 
-    return [
-        ("cpsat", "boolean", _size("cpsat", viewpoint="boolean")),
-        ("cpsat", "alldifferent", _size("cpsat", viewpoint="alldifferent")),
-        *[("sat", encoding, _size("sat", encoding=encoding)) for encoding in ENCODINGS],
-        ("csp", "rows", _size("csp", viewpoint="rows")),
-        ("csp", "boolean", _size("csp", viewpoint="boolean")),
-        ("native", "bitsets", _size("native")),
-    ]
+
+def _unavailable(reason: str) -> Callable[[ConstraintModel], dict[str, int]]:
+    def build(model: ConstraintModel) -> dict[str, int]:
+        raise QueensError(reason)
+    return build
 
 
 def compile_sizes(model: ConstraintModel) -> tuple[Compiled, ...]:

@@ -1,5 +1,9 @@
 """Boards as pictures: text (the `Q . ~` board), SVG, PNG, and a heat map of cell use.
 
+Every puzzle draws the same way: its cells are laid on a canvas (a 2-D board as it is, a cube
+as its layers side by side), each army's pieces in a colour of their own (and, as text, a letter
+of their own when there are several armies).
+
 A `Board` (a puzzle and a placement) and a `HeatMap` show themselves in Jupyter through
 `_repr_svg_` and `_repr_html_`, as python-chess boards do: no IPython import, no dependency.
 SVG is written by hand (plain text); PNG needs Pillow (`pip install 'queens[pictures]'`),
@@ -30,6 +34,10 @@ from queens.solvers import solutions
 LIGHT, DARK = "#f0d9b5", "#b58863"
 ATTACKED_LIGHT, ATTACKED_DARK = "#f2a48f", "#cf7358"  # the square colours tinted red
 PIECE_FILL, PIECE_EDGE = "#222222", "#f8f8f8"
+ARMY_FILLS = (PIECE_FILL, "#c62828", "#1565c0", "#2e7d32", "#6a1b9a", "#ef6c00", "#00838f", "#ad1457")
+"""One fill per army, in army order (cycled): the first army is drawn as a single army is."""
+SYMBOLS = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+"""One text symbol per army when the armies' initials do not tell them apart."""
 PAWN_FILL, PAWN_EDGE = "#fafafa", "#222222"  # pawns are white: they block, they do not count
 MAX_DRAWN = 100
 """Boards wider than this are not drawn: a picture would be a smear of pixels, a text board
@@ -62,46 +70,87 @@ _GLYPHS = {"queen": "♛", "king": "♚", "rook": "♜", "bishop": "♝", "knigh
 """The Unicode chess pieces; a superqueen has none and keeps its letter."""
 
 
-def _letter(puzzle: Puzzle) -> str:
-    return _LETTERS.get(puzzle.piece.name, puzzle.piece.name[:1].upper())
+def _letter(name: str) -> str:
+    return _LETTERS.get(name, name[:1].upper())
 
 
-def _glyph(puzzle: Puzzle) -> str:
-    return _GLYPHS.get(puzzle.piece.name) or _letter(puzzle)
+def _glyph(name: str) -> str:
+    return _GLYPHS.get(name) or _letter(name)
+
+
+def army_letters(puzzle: Puzzle, *, unicode: bool) -> list[str]:
+    """The text symbol of each army: its piece's letter (or glyph) for one army, the armies'
+    initials when they differ, else 1, 2, 3, ..."""
+    if len(puzzle.armies) == 1:
+        name = puzzle.armies[0].piece.name
+        return [_glyph(name) if unicode else _letter(name)]
+    initials = [army.name[:1].upper() for army in puzzle.armies]
+    if len(set(initials)) == len(initials) and all(initials):
+        return initials
+    return [SYMBOLS[a % len(SYMBOLS)] for a in range(len(puzzle.armies))]
 
 
 def attacked_cells(puzzle: Puzzle, placement: Iterable[Cell]) -> frozenset[Cell]:
-    """Empty squares attacked by a placed piece (pawns block rays): what a learner must avoid."""
+    """Empty squares attacked by a placed piece (blockers cut rays): what a learner must avoid."""
     pieces = tuple(placement)
-    occupied = set(pieces) | puzzle.pawns
+    occupied = set(pieces) | puzzle.blockers
     return frozenset(
         (r, c) for r in range(puzzle.rows) for c in range(puzzle.cols)
         if (r, c) not in occupied and any(puzzle.attack(p, (r, c)) for p in pieces)
     )
 
 
-def _colours(shape: str) -> tuple[str, str]:
-    return (PAWN_FILL, PAWN_EDGE) if shape == "pawn" else (PIECE_FILL, PIECE_EDGE)
+@dataclass(frozen=True)
+class Canvas:
+    """Where each board cell is drawn: a 2-D board as it is, a cube's layer x as a block of rows
+    y and columns z, the layers side by side with one empty column between them."""
+
+    rows: int
+    cols: int
+    layer: int = 0
+    """A cube's layer width (its third side); 0 on a 2-D board."""
+
+    @classmethod
+    def of(cls, puzzle: Puzzle) -> Canvas:
+        if puzzle.dimensions == 2:
+            return cls(puzzle.rows, puzzle.cols)
+        layers, rows, cols = puzzle.shape
+        return cls(rows, layers * (cols + 1) - 1, cols)
+
+    def position(self, cell: tuple[int, ...]) -> Cell:
+        """The canvas square of a board cell."""
+        if len(cell) == 2:
+            return cell[0], cell[1]
+        x, y, z = cell
+        return y, x * (self.layer + 1) + z
+
+
+def _colours(shape: str, army: int) -> tuple[str, str]:
+    if shape == "pawn":
+        return PAWN_FILL, PAWN_EDGE
+    return ARMY_FILLS[army % len(ARMY_FILLS)], PIECE_EDGE
 
 
 def _check_drawable(puzzle: Puzzle) -> None:
-    if max(puzzle.rows, puzzle.cols) > MAX_DRAWN:
-        raise QueensError(f"boards are drawn up to {MAX_DRAWN} wide; {puzzle.rows}x{puzzle.cols} is too large")
+    canvas = Canvas.of(puzzle)
+    if max(canvas.rows, canvas.cols) > MAX_DRAWN:
+        raise QueensError(f"boards are drawn up to {MAX_DRAWN} wide; {puzzle.size_text} is too large")
 
 
 @dataclass(frozen=True)
 class _Layer:
-    """What one square shows: fill colour, an optional piece shape, a label."""
+    """What one square shows: fill colour, an optional piece shape (of army `army`), a label."""
 
     fill: str
     shape: str | None = None
     label: str = ""
     cross: bool = False
+    army: int = 0
 
 
-def _svg(puzzle: Puzzle, layers: dict[Cell, _Layer], size: int, title: str) -> str:
-    square = size / max(puzzle.rows, puzzle.cols)
-    width, height = square * puzzle.cols, square * puzzle.rows
+def _svg(canvas: Canvas, layers: dict[Cell, _Layer], size: int, title: str) -> str:
+    square = size / max(canvas.rows, canvas.cols)
+    width, height = square * canvas.cols, square * canvas.rows
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0f}" height="{height:.0f}" '
              f'viewBox="0 0 {width:.2f} {height:.2f}" role="img">',
              f"<title>{html.escape(title)}</title>"]
@@ -113,7 +162,7 @@ def _svg(puzzle: Puzzle, layers: dict[Cell, _Layer], size: int, title: str) -> s
             parts.append(f'<path d="M{x:.2f},{y:.2f}l{s},{s}m0,-{s}l-{s},{s}" stroke="#555" stroke-width="1.5"/>')
         if layer.shape:
             polygons, circles = SHAPES.get(layer.shape, SHAPES["queen"])
-            fill, edge = _colours(layer.shape)
+            fill, edge = _colours(layer.shape, layer.army)
             paint = f'fill="{fill}" stroke="{edge}" stroke-width="{max(square / 40, 0.5):.2f}"'
             for polygon in polygons:
                 points = " ".join(f"{x + px * square:.2f},{y + py * square:.2f}" for px, py in polygon)
@@ -129,14 +178,14 @@ def _svg(puzzle: Puzzle, layers: dict[Cell, _Layer], size: int, title: str) -> s
     return "\n".join(parts)
 
 
-def _png(puzzle: Puzzle, layers: dict[Cell, _Layer], size: int) -> bytes:
+def _png(canvas: Canvas, layers: dict[Cell, _Layer], size: int) -> bytes:
     try:
         from PIL import Image, ImageDraw
     except ImportError:
         raise BackendUnavailable("PNG pictures need Pillow: pip install 'queens[pictures]' "
                                  "(SVG needs nothing)") from None
-    square = max(size // max(puzzle.rows, puzzle.cols), 4)
-    image = Image.new("RGB", (square * puzzle.cols, square * puzzle.rows), LIGHT)
+    square = max(size // max(canvas.rows, canvas.cols), 4)
+    image = Image.new("RGB", (square * canvas.cols, square * canvas.rows), "#ffffff")
     draw = ImageDraw.Draw(image)
     edge = max(square // 40, 1)
     for (r, c), layer in layers.items():
@@ -147,7 +196,7 @@ def _png(puzzle: Puzzle, layers: dict[Cell, _Layer], size: int) -> bytes:
             draw.line((x + square, y, x, y + square), fill="#555555", width=edge)
         if layer.shape:
             polygons, circles = SHAPES.get(layer.shape, SHAPES["queen"])
-            fill, outline = _colours(layer.shape)
+            fill, outline = _colours(layer.shape, layer.army)
             for polygon in polygons:
                 draw.polygon([(x + px * square, y + py * square) for px, py in polygon],
                              fill=fill, outline=outline, width=edge)
@@ -180,12 +229,12 @@ class _Picture:
     def svg(self) -> str:
         """The picture as an SVG document (a string)."""
         _check_drawable(self.puzzle)
-        return _svg(self.puzzle, self._layers(), self.size, self._title())
+        return _svg(Canvas.of(self.puzzle), self._layers(), self.size, self._title())
 
     def png(self) -> bytes:
         """The picture as PNG bytes (needs Pillow)."""
         _check_drawable(self.puzzle)
-        return _png(self.puzzle, self._layers(), self.size)
+        return _png(Canvas.of(self.puzzle), self._layers(), self.size)
 
     def save(self, path: str | Path) -> Path:
         """Write the picture; the suffix chooses the format: .svg, .png or .txt."""
@@ -231,7 +280,9 @@ class Board(_Picture):
 
     @classmethod
     def of(cls, puzzle: Puzzle, result: object, **options: object) -> Board:
-        """The first solution of a `solvers.Result` (or an empty board), captioned with its status."""
+        """The first solution of a `solvers.Result` (or an empty board), captioned with its status;
+        drawn on the puzzle it answers (a layout of free blockers, a colouring's k armies)."""
+        puzzle = getattr(result, "answered", None) or puzzle
         solution = getattr(result, "solution", None) or ()
         status = getattr(getattr(result, "status", None), "value", "")
         backend = getattr(result, "backend", "")
@@ -243,25 +294,34 @@ class Board(_Picture):
         return self.caption or self.puzzle.name
 
     def attacked(self) -> frozenset[Cell]:
-        return attacked_cells(self.puzzle, self.placement) if self.show_attacks else frozenset()
+        """The squares the pieces attack, when asked (`show_attacks`, one army on a 2-D board)."""
+        if not self.show_attacks or not self.puzzle.plain:
+            return frozenset()
+        return attacked_cells(self.puzzle, self.placement)
+
+    def _armies(self) -> dict[tuple[int, ...], int]:
+        """The army of each occupied cell (the placement holds the model's variables)."""
+        return {cell: a for a, cells in enumerate(self.puzzle.per_army(self.placement)) for cell in cells}
 
     def _layers(self) -> dict[Cell, _Layer]:
-        occupied, attacked = set(self.placement), self.attacked()
+        canvas, armies, attacked = Canvas.of(self.puzzle), self._armies(), self.attacked()
         layers = {}
-        for r in range(self.puzzle.rows):
-            for c in range(self.puzzle.cols):
-                cell = (r, c)
-                light = (r + c) % 2 == 0
-                if cell in attacked:
-                    fill = ATTACKED_LIGHT if light else ATTACKED_DARK
-                else:
-                    fill = LIGHT if light else DARK
-                shape = self.puzzle.piece.name if cell in occupied else "pawn" if cell in self.puzzle.pawns else None
-                layers[cell] = _Layer(fill, shape, cross=cell in self.puzzle.forbidden)
+        for cell in self.puzzle.board_cells:
+            r, c = canvas.position(cell)
+            light = sum(cell) % 2 == 0
+            if cell in attacked:
+                fill = ATTACKED_LIGHT if light else ATTACKED_DARK
+            else:
+                fill = LIGHT if light else DARK
+            army = armies.get(cell)
+            shape = (self.puzzle.armies[army].piece.name if army is not None
+                     else "pawn" if cell in self.puzzle.blockers else None)
+            layers[(r, c)] = _Layer(fill, shape, cross=cell in self.puzzle.holes, army=army or 0)
         return layers
 
     def text(self, marks: dict[Cell, str] | None = None, *, unicode: bool = False) -> str:
-        """The `Q . ~` board: pieces by letter, `~` attacked (with show_attacks), p pawn, # blocked.
+        """The `Q . ~` board: pieces by letter (one per army), `~` attacked (with show_attacks),
+        p pawn, # blocked; a cube as its layers side by side.
 
         `unicode` draws chess glyphs instead, as `queens solve` prints a board: `♛` a queen
         (`♜ ♝ ♞ ♚` the other pieces), `·` empty, `♟` pawn, `▪` blocked. `marks` overrides single
@@ -274,19 +334,18 @@ class Board(_Picture):
         ♛ · · ·
         · · ♛ ·
         """
-        occupied, attacked, marks = set(self.placement), self.attacked(), marks or {}
-        piece, empty, pawn, blocked = ((_glyph(self.puzzle), "·", "♟", "▪") if unicode
-                                       else (_letter(self.puzzle), ".", "p", "#"))
-        rows = []
-        for r in range(self.puzzle.rows):
-            row = []
-            for c in range(self.puzzle.cols):
-                cell = (r, c)
-                row.append(marks.get(cell) or (piece if cell in occupied else pawn if cell in self.puzzle.pawns
-                                               else blocked if cell in self.puzzle.forbidden
-                                               else "~" if cell in attacked else empty))
-            rows.append(" ".join(row))
-        return "\n".join(rows)
+        canvas, armies, attacked, marks = Canvas.of(self.puzzle), self._armies(), self.attacked(), marks or {}
+        letters = army_letters(self.puzzle, unicode=unicode)
+        empty, pawn, blocked = ("·", "♟", "▪") if unicode else (".", "p", "#")
+        grid = [[" "] * canvas.cols for _ in range(canvas.rows)]
+        for cell in self.puzzle.board_cells:
+            r, c = canvas.position(cell)
+            army = armies.get(cell)
+            grid[r][c] = marks.get((r, c)) or (letters[army] if army is not None
+                                               else pawn if cell in self.puzzle.blockers
+                                               else blocked if cell in self.puzzle.holes
+                                               else "~" if cell in attacked else empty)
+        return "\n".join(" ".join(row).rstrip() for row in grid)
 
 
 @dataclass(frozen=True)
@@ -310,9 +369,9 @@ class HeatMap(_Picture):
                 used = self.counts.get(cell, 0)
                 heat = used / top  # white (never used) to deep orange (used most)
                 fill = f"#ff{round(255 - 140 * heat):02x}{round(255 - 235 * heat):02x}"
-                shape = "pawn" if cell in self.puzzle.pawns else None
+                shape = "pawn" if cell in self.puzzle.blockers else None
                 layers[cell] = _Layer(fill, shape, str(used) if shape is None else "",
-                                      cross=cell in self.puzzle.forbidden)
+                                      cross=cell in self.puzzle.holes)
         return layers
 
     def text(self) -> str:
@@ -325,7 +384,8 @@ class HeatMap(_Picture):
 
 
 def heat_map(puzzle: Puzzle, backend: str = "native", *, time_limit: float | None = None) -> HeatMap:
-    """Enumerate every solution (each one verified) and count how often each cell holds a piece.
+    """Enumerate every solution (each one verified) and count how often each cell holds a piece
+    (of one army on a 2-D board).
 
     >>> from queens.models import NQueens
     >>> print(heat_map(NQueens(4)).text())
@@ -335,6 +395,8 @@ def heat_map(puzzle: Puzzle, backend: str = "native", *, time_limit: float | Non
     0 1 1 0
     """
     _check_drawable(puzzle)
+    if not puzzle.plain:
+        raise QueensError(f"a heat map counts one army's pieces on a 2-D board; {puzzle.name} is not one")
     counts: dict[Cell, int] = {}
     total = 0
     for solution in solutions(puzzle, backend, time_limit=time_limit):

@@ -1,8 +1,11 @@
-"""The public entry points: `solve`, `solutions`, `count` on a puzzle with a named backend.
+"""One backend's answers: `solve`, `solutions`, `count` on any puzzle with a named backend.
 
 This is where the suite keeps its promises that no backend can break: the puzzle is lowered
 once, every solution a backend returns is re-checked by `queens.models.verify` against the puzzle's
-own rules, and the time limit is turned into one deadline for the backend to honour.
+own rules, and the time limit is turned into one deadline for the backend to honour. A goal (the
+fewest pieces, or armies' sizes maximised or minimised) is answered with its proof. The
+strategies (`queens.solvers.strategies`) call these; users call the router's `solve`, `count`
+and `optimise` (`queens.solvers`), which pick the strategy.
 
 >>> from queens.models import NQueens
 >>> count(NQueens(6), "native").count
@@ -21,15 +24,15 @@ from queens.models import (
     BackendError,
     ConstraintModel,
     Placement,
-    Puzzle,
     TimeLimit,
     Unsupported,
     lower,
     symmetry_group,
     verify,
 )
-from queens.models.symmetry import Orbits, Transform, lex_leader
-from queens.solvers.backend import Backend, Task, deadline_after
+from queens.models.puzzle import Puzzle
+from queens.models.symmetry import Orbits, Transform, canonical_placement, lex_leader
+from queens.solvers.backend import Backend, Optimum, Task, deadline_after
 from queens.solvers.deadline_child import call_until
 from queens.solvers.options import SearchOptions
 from queens.solvers.progress import counted
@@ -64,8 +67,10 @@ def _solve(engine: Backend, puzzle: Puzzle, deadline: float | None) -> Result:
     """`solve` once the deadline is set: lowering, the backend's search and the check, in the
     process `call_until` runs it in."""
     backend = engine.name
-    model = _checked_model(engine, puzzle, Task.SOLVE)
+    model = checked_model(engine, puzzle, Task.SOLVE)
     start = time.perf_counter()
+    if model.objective is not None:
+        return _optimum(engine, puzzle, engine.optimise(model, deadline), start)
     try:
         found = engine.minimise(model, deadline) if model.minimise else engine.find(model, deadline)
     except TimeLimit:
@@ -80,6 +85,18 @@ def _solve(engine: Backend, puzzle: Puzzle, deadline: float | None) -> Result:
                   stats=engine.stats)
 
 
+def _optimum(engine: Backend, puzzle: Puzzle, best: Optimum, start: float) -> Result:
+    """An objective's answer: OPTIMAL with its proof, INFEASIBLE (proved), or at the limit the
+    best found and the bound reached (`stats["bound"]`)."""
+    status = (Status.INFEASIBLE if best.solution is None else Status.OPTIMAL) if best.proved else Status.LIMIT
+    solutions = () if best.solution is None else (verify(puzzle, best.solution),)
+    stats: dict[str, int | float | str] = dict(engine.stats)
+    if best.bound is not None and not best.proved:
+        stats["bound"] = best.bound
+    return Result(engine.name, status, solutions, objective=best.value, wall_time=time.perf_counter() - start,
+                  stats=stats)
+
+
 def solutions(puzzle: Puzzle, backend: str = "cpsat", *, time_limit: float | None = None,
               **options: Unpack[SearchOptions]) -> Iterator[Placement]:
     """Every solution once, lazily, each verified; raises TimeLimit if the deadline comes first.
@@ -88,14 +105,27 @@ def solutions(puzzle: Puzzle, backend: str = "cpsat", *, time_limit: float | Non
     """
     engine = get_backend(backend, **options)
     deadline = deadline_after(time_limit)
-    model = _checked_model(engine, puzzle, Task.ENUMERATE)
-    if model.minimise:
-        best = engine.minimise(model, deadline)
-        if best is None:
-            return
-        model = model.with_size(len(best))
+    model, _ = optimal_model(engine, checked_model(engine, puzzle, Task.ENUMERATE), deadline)
+    if model is None:
+        return
     for found in engine.solutions(model, deadline):
         yield verify(puzzle, found)
+
+
+def optimal_model(engine: Backend, model: ConstraintModel,
+                  deadline: float | None) -> tuple[ConstraintModel | None, int | None]:
+    """The model whose solutions are the optimal ones, and the proved optimum (None, None
+    without a goal: the model itself); (None, None) when there is no solution at all. An
+    optimum not proved by the deadline raises TimeLimit: its solutions cannot be told apart."""
+    if model.minimise:
+        best = engine.minimise(model, deadline)
+        return (None, None) if best is None else (model.with_size(len(best)), len(best))
+    if model.objective is None:
+        return model, None
+    optimum = engine.optimise(model, deadline)
+    if not optimum.proved:
+        raise TimeLimit(f"{engine.name}: the optimum is not proved yet (best {optimum.value}, bound {optimum.bound})")
+    return (None, None) if optimum.value is None else (model.at_value(optimum.value), optimum.value)
 
 
 def splits(engine: Backend, puzzle: Puzzle) -> bool:
@@ -105,8 +135,11 @@ def splits(engine: Backend, puzzle: Puzzle) -> bool:
 
 def count(puzzle: Puzzle, backend: str = "cpsat", *, time_limit: float | None = None,
           split: bool | None = None, processes: int | None = None, symmetry: bool | None = None,
-          group: Sequence[Transform] | None = None, **options: Unpack[SearchOptions]) -> Result:
-    """The number of solutions (of optimal ones, when the puzzle minimises).
+          group: Sequence[Transform] | None = None, unique: bool = False,
+          **options: Unpack[SearchOptions]) -> Result:
+    """The number of solutions (of optimal ones, when the puzzle has a goal); with `unique`, of
+    their classes under the symmetries that keep the puzzle (`stats["classes"]`, beside the
+    total).
 
     Backends that can count without enumerating (native) do so; the others enumerate, and
     every solution they find is verified and checked to be new. With `symmetry` (True; None,
@@ -121,12 +154,16 @@ def count(puzzle: Puzzle, backend: str = "cpsat", *, time_limit: float | None = 
     `split_from_cells` up.
     """
     engine = get_backend(backend, **options)
-    refusal = engine.limits(puzzle.rows, puzzle.cols, Task.COUNT)  # before any work: splitting costs too
+    refusal = engine.limits(*sides(puzzle), Task.COUNT)  # before any work: splitting costs too
     if refusal:
         raise Unsupported(refusal)
     deadline_after(time_limit)  # a bad limit is refused before the split, too
+    if unique:
+        deadline = deadline_after(time_limit)
+        return within(deadline, backend, _count_classes, engine, puzzle, deadline, counting=True)
     if split is None:
-        split = type(engine).count is Backend.count and puzzle.pieces is not None and splits(engine, puzzle)
+        split = (type(engine).count is Backend.count and puzzle.plain and puzzle.pieces is not None
+                 and splits(engine, puzzle))
     if split:
         from queens.solvers.split import count_split  # split calls back into count: imported here
 
@@ -139,16 +176,13 @@ def count(puzzle: Puzzle, backend: str = "cpsat", *, time_limit: float | None = 
 def _count(engine: Backend, puzzle: Puzzle, deadline: float | None, symmetry: bool | None,
            group: Sequence[Transform] | None) -> Result:
     """`count` once the deadline is set, without splitting, in the process `call_until` runs it in."""
-    model = _checked_model(engine, puzzle, Task.COUNT)
+    model = checked_model(engine, puzzle, Task.COUNT)
     start = time.perf_counter()
     objective = None
     tally = _Tally()
     try:
-        if model.minimise:
-            best = engine.minimise(model, deadline)
-            objective = None if best is None else len(best)
-        if objective is not None or not model.minimise:
-            sized = model if objective is None else model.with_size(objective)
+        sized, objective = optimal_model(engine, model, deadline)
+        if sized is not None:
             fast = engine.count(sized, deadline)
             if fast is not None:
                 tally.total = fast
@@ -228,6 +262,37 @@ def _enumerate(engine: Backend, puzzle: Puzzle, model: ConstraintModel, deadline
         counted(tally.total)
 
 
+def _count_classes(engine: Backend, puzzle: Puzzle, deadline: float | None) -> Result:
+    """Every (optimal) solution enumerated, each verified and new, and their classes under the
+    symmetries that keep the puzzle (`canonical_placement`): `count` is the total, `stats`
+    holds the classes."""
+    start = time.perf_counter()
+    model, objective = optimal_model(engine, checked_model(engine, puzzle, Task.ENUMERATE), deadline)
+    seen: set[Placement] = set()
+    classes: set[Placement] = set()
+    try:
+        for found in () if model is None else engine.solutions(model, deadline):
+            solution = verify(puzzle, found)
+            if solution in seen:
+                raise BackendError(f"{engine.name} returned the solution {solution} twice")
+            seen.add(solution)
+            classes.add(canonical_placement(puzzle, solution))
+            counted(len(seen))
+    except TimeLimit:
+        return Result(engine.name, Status.LIMIT, count=len(seen), objective=objective,
+                      wall_time=time.perf_counter() - start, stats={**engine.stats, "classes": len(classes)})
+    return Result(engine.name, Status.COMPLETE, count=len(seen), objective=objective,
+                  wall_time=time.perf_counter() - start, stats={**engine.stats, "classes": len(classes)})
+
+
+def sides(puzzle: Puzzle) -> tuple[int, int]:
+    """(rows, columns) for a backend's size limits: the board's own on a plain puzzle, else its
+    variables laid out in rows (armies side by side, a cube's layers)."""
+    if puzzle.plain:
+        return puzzle.rows, puzzle.cols
+    return puzzle.rows, -(-puzzle.variables // puzzle.rows)
+
+
 @lru_cache(maxsize=1)
 def lowered(puzzle: Puzzle) -> ConstraintModel:
     """`lower(puzzle)`, kept for the next call: the router lowers a puzzle to choose a strategy,
@@ -235,10 +300,10 @@ def lowered(puzzle: Puzzle) -> ConstraintModel:
     return lower(puzzle)
 
 
-def _checked_model(engine: Backend, puzzle: Puzzle, task: Task) -> ConstraintModel:
+def checked_model(engine: Backend, puzzle: Puzzle, task: Task) -> ConstraintModel:
     """The puzzle's model, once the backend has said it can answer it: its size limits are read
     before the model is built, its structural checks on the model."""
-    refusal = engine.limits(puzzle.rows, puzzle.cols, task)
+    refusal = engine.limits(*sides(puzzle), task)
     if refusal:
         raise Unsupported(refusal)
     model = lowered(puzzle)

@@ -88,6 +88,10 @@ class Backend(ABC):
     for the processes' start-up (Q(12): cpsat 8.4 s -> 2.7 s, csp 3.6 -> 1.1 s, sat 1.6 -> 0.7 s;
     below, Q(10) and Q(11) take about as long as starting the processes)."""
 
+    settings: ClassVar[tuple[tuple[str, dict[str, str]], ...]] = (("default", {}),)
+    """The settings a learner compares (`queens explain` builds the model once per setting):
+    (label, constructor options), e.g. each viewpoint or CNF encoding."""
+
     def __init__(self) -> None:
         self.stats: dict[str, int | float | str] = {}
 

@@ -59,6 +59,7 @@ Decode = Callable[[Values], Placement]
 
 class CpSat(Backend):
     name = "cpsat"
+    settings = (("boolean", {"viewpoint": "boolean"}), ("alldifferent", {"viewpoint": "alldifferent"}))
     lex_from_cells = 81
     """CP-SAT pays more for the chains than sat and csp (Q(8), ms, on / off: 28.8 / 17.7; Q(9): 40.3 / 61.1)."""
     cell_limit = MAX_CELLS  # one 2000-queens solution: 16 s of CPU, at most 3.2 GB (bench_backends.md)

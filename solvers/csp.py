@@ -346,6 +346,7 @@ def _iterate(problem: constraint.Problem) -> Iterator[Solution]:
 
 class Csp(Backend):
     name = "csp"
+    settings = (("rows", {"viewpoint": "rows"}), ("boolean", {"viewpoint": "boolean"}))
 
     def __init__(self, viewpoint: str | None = None) -> None:
         super().__init__()

@@ -18,8 +18,6 @@ of the encoding.
 from __future__ import annotations
 
 from queens.models import ConstraintModel, Puzzle, Unsupported, lower
-from queens.models.armies import ArmyPuzzle
-from queens.models.army_lowering import lower_armies
 from queens.models.ir import LineFamily
 from queens.models.pieces import Cell
 from queens.solvers.sat import DEFAULT_ENCODING, ENCODINGS, cnf
@@ -291,7 +289,7 @@ def _mzn_lex(model: ConstraintModel) -> list[str]:
             "lexb = [" + ", ".join(str(variable(model, b)) for _, b in pairs) + "];"]
 
 
-def dimacs_col(puzzle: Puzzle | ArmyPuzzle) -> str:
+def dimacs_col(puzzle: Puzzle) -> str:
     """The conflict graph (cells that may not both hold a piece of one army) in DIMACS .col:
     `p edge V E`, then `e u v` lines, vertex k the k-th open cell in board order. Each edge is
     listed once per direction, as the published queen instances do (queen8_8: 64 vertices,
@@ -301,12 +299,9 @@ def dimacs_col(puzzle: Puzzle | ArmyPuzzle) -> str:
     >>> dimacs_col(NQueens(2)).splitlines()[1:3]
     ['p edge 4 12', 'e 1 2']
     """
-    if isinstance(puzzle, ArmyPuzzle):
-        if len(puzzle.armies) != 1:
-            raise Unsupported("a conflict graph is drawn for one army; this puzzle has several")
-        model = lower_armies(puzzle.with_copies(1))
-    else:
-        model = lower(puzzle)
+    if len(puzzle.armies) != 1:
+        raise Unsupported("a conflict graph is drawn for one army; this puzzle has several")
+    model = lower(puzzle.with_copies(1) if puzzle.copies_open else puzzle)
     number = {cell: i + 1 for i, cell in enumerate(model.cells)}
     edges = [(number[a], number[b]) for a in model.cells for b in sorted(model.conflicts[a], key=number.__getitem__)]
     lines = [f"c {puzzle.name}: the conflict graph, vertex k = the k-th open cell row by row",

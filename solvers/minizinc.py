@@ -113,9 +113,11 @@ class MiniZinc(Backend):
             global_alldifferent(found.mznlib)
 
     def supports(self, model: ConstraintModel) -> str | None:
-        if model.numbering or model.objective is not None:
-            return ("minizinc: the MiniZinc export writes one army on a 2-D board (x[r, c]); "
-                    "this model numbers its variables by army or in 3-D")
+        if model.numbering:
+            return ("the MiniZinc export writes the cells of one 2-D board (x[r, c]); this model's variables are "
+                    "(army, cell) pairs or 3-D cells")
+        if model.objective is not None:
+            return "the MiniZinc export writes no objective over armies' sizes (it minimises a piece count only)"
         found = _lookup(self.solver_name)
         return found if isinstance(found, str) else None
 

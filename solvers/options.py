@@ -37,3 +37,7 @@ class Options(SearchOptions, total=False):
 
     processes: int | None  # split
     symmetry: bool  # counting by enumeration: lex-leader symmetry breaking (on unless False)
+    unique: bool  # counting: symmetry classes too
+    ledger: str | Path | None  # the fast counter: SQLite file of finished subproblems
+    resume: bool  # the fast counter: skip the subproblems the ledger holds
+    dask: str | None  # the fast counter: "local" or a scheduler's address

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 
 import numpy as np
-from queens.models import Placement
+from queens.models import Placement, Puzzle
 
 
 class Status(Enum):
@@ -38,6 +38,9 @@ class Result:
     `queens.solvers.strategies`)."""
     why: str = ""
     """Why the router chose this strategy (empty when it was called directly)."""
+    answered: Puzzle | None = field(default=None, compare=False)
+    """The puzzle the solutions answer when it is not the one asked: one layout of free
+    blockers, or the open copies fixed at the optimum (a colouring's k armies)."""
     columns: np.ndarray | None = field(default=None, compare=False)
     """One queen per row, the column of each (int32): the solution of a board too large to list
     as cells. `solutions` then holds it as cells too when the board is small enough to print."""

@@ -15,12 +15,12 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Unpack
 
-from queens.models import NativeMissing, Puzzle
+from queens.models import NativeMissing, Placement, Puzzle, TimeLimit
 from queens.models.errors import BadOption, Refused
-from queens.solvers.api import within
+from queens.solvers.api import solutions, within
 from queens.solvers.backend import Task, deadline_after
 from queens.solvers.native import REBUILD
 from queens.solvers.options import Options
@@ -30,10 +30,11 @@ from queens.solvers.strategy import Strategy, Subject
 
 PREFERENCE: dict[Task, tuple[str, ...]] = {
     Task.COUNT: ("native/fast", "native/search", "sat/split", "sat/search", "csp/split", "csp/search",
-                 "cpsat/split", "cpsat/search"),
+                 "cpsat/split", "cpsat/search", "native/layouts"),
     Task.SOLVE: ("python/construct", "native/complete", "cpsat/search", "native/search", "sat/search", "csp/search"),
     Task.COMPLETE: ("native/complete", "cpsat/search", "native/search", "sat/search", "csp/search"),
-    Task.OPTIMISE: ("cpsat/search", "native/search", "sat/search", "csp/search"),
+    Task.OPTIMISE: ("cpsat/search", "native/search", "sat/search", "csp/search", "native/copies", "sat/copies",
+                    "cpsat/copies", "csp/copies"),
     Task.ENUMERATE: ("native/search", "cpsat/search", "sat/search", "csp/search"),
 }
 """Strategies in the order the router tries them, fastest first as measured: counting Q(12),
@@ -75,17 +76,22 @@ def route(task: Task, subject: Subject, backend: str | None = None, method: str 
         for strategy in tried:
             strategy.check(options)
     refused: list[tuple[Strategy, str]] = []
+    unrelated: list[tuple[Strategy, str]] = []  # methods for other kinds of puzzle: said only if all are
     spare: Strategy | None = None
     for strategy in tried:
         reason = strategy.supports(subject, task)
         if reason is not None:
-            refused.append((strategy, reason))
+            if strategy.relevant(subject):
+                refused.append((strategy, reason))
+            else:
+                unrelated.append((strategy, reason))
         elif len(tried) == 1 or strategy.worth(subject):
             return Choice(strategy, _why(strategy, refused, len(tried) == 1))
         elif spare is None:
             spare = strategy
     if spare is not None:
         return Choice(spare, _why(spare, refused, False))
+    refused = refused or unrelated
     by_reason: dict[str, list[str]] = {}
     for strategy, reason in refused:
         by_reason.setdefault(reason, []).append(strategy.name)
@@ -135,9 +141,73 @@ def _answer(task: Task, puzzle: Puzzle, backend: str | None, method: str | None,
     return run(choice, subject, task, left, options)
 
 
+def task_of(puzzle: Puzzle) -> Task:
+    """What answering a puzzle means: its optimum when it has a goal (the fewest pieces, armies'
+    sizes, the fewest copies), else one solution."""
+    return Task.OPTIMISE if puzzle.goal is not None or puzzle.copies_open else Task.SOLVE
+
+
+def solve(puzzle: Puzzle, backend: str | None = None, *, method: str | None = None,
+          time_limit: float | None = None, **options: Unpack[Options]) -> Result:
+    """One answer to any puzzle, verified: its optimum with the proof when it has a goal, else a
+    solution; by the strategy the CLI would pick (`backend` and `method` narrow the choice).
+
+    >>> from queens.models import Completion
+    >>> found = solve(Completion(1000, [(0, 0), (1, 2)]))
+    >>> found.status.value, f"{found.backend}/{found.method}"
+    ('solved', 'native/complete')
+    """
+    return answer(task_of(puzzle), puzzle, backend=backend, method=method, time_limit=time_limit, **options)
+
+
+def optimise(puzzle: Puzzle, backend: str | None = None, *, method: str | None = None,
+             time_limit: float | None = None, **options: Unpack[Options]) -> Result:
+    """The optimum of a puzzle with a goal, with its proof (status OPTIMAL), or at the time
+    limit the best found and the bound reached (`stats["bound"]`)."""
+    return answer(Task.OPTIMISE, puzzle, backend=backend, method=method, time_limit=time_limit, **options)
+
+
+def count(puzzle: Puzzle, backend: str | None = None, *, method: str | None = None,
+          time_limit: float | None = None, **options: Unpack[Options]) -> Result:
+    """How many solutions (optimal ones, when the puzzle has a goal), by the fastest exact
+    strategy; `unique=True` counts symmetry classes too (`stats`).
+
+    >>> from queens.models import NQueens
+    >>> count(NQueens(8)).count
+    92
+    """
+    return answer(Task.COUNT, puzzle, backend=backend, method=method, time_limit=time_limit, **options)
+
+
+def all_optimal(puzzle: Puzzle, backend: str | None = None, *, method: str | None = None,
+                time_limit: float | None = None, **options: Unpack[Options]) -> Result:
+    """Every optimal placement of a puzzle with a goal, each verified, on the backend the router
+    picks for enumerating (`count` is how many; at the time limit, those found so far).
+    A puzzle without a goal, or whose optimum is a search over models, is refused at once."""
+    if puzzle.goal is None:
+        raise BadOption(f"--all-optimal lists the optima of a puzzle with a goal; {puzzle.name} has none "
+                        "(count its solutions instead)")
+    refusal = Subject(puzzle).modelled
+    if refusal:
+        raise BadOption(f"--all-optimal lists one model's optima; here {refusal}")
+    choice = route(Task.ENUMERATE, Subject(puzzle), backend, method or "search", options.copy())
+    start = time.perf_counter()
+    found: list[Placement] = []
+    status = Status.COMPLETE
+    try:
+        for placement in solutions(puzzle, choice.strategy.backend, time_limit=time_limit,
+                                   **{k: v for k, v in options.items() if k in choice.strategy.options()}):  # type: ignore[misc]
+            found.append(placement)
+    except TimeLimit:
+        status = Status.LIMIT
+    value = None if not found else min(len(cells) for army, cells in zip(puzzle.armies, puzzle.per_army(found[0]),
+                                                                          strict=True) if army.goal)
+    return Result(choice.strategy.backend, status, tuple(found), count=len(found), objective=value,
+                  wall_time=time.perf_counter() - start, method=choice.strategy.method, why=choice.why)
+
+
 def run(choice: Choice, subject: Subject, task: Task, time_limit: float | None,
         options: Options) -> Result:
     """Run the chosen strategy; its result names the strategy and why it was chosen."""
     result = choice.strategy.run(subject, task, time_limit, options.copy())
-    return Result(choice.strategy.backend, result.status, result.solutions, result.count, result.objective,
-                  result.wall_time, result.stats, choice.strategy.method, choice.why, result.columns)
+    return replace(result, backend=choice.strategy.backend, method=choice.strategy.method, why=choice.why)

@@ -81,6 +81,7 @@ def cnf(model: ConstraintModel, encoding: str = DEFAULT_ENCODING) -> tuple[CNF, 
 
 class Sat(Backend):
     name = "sat"
+    settings = tuple((encoding, {"encoding": encoding}) for encoding in ENCODINGS)
     cell_limit = MAX_CELLS  # one 2000-queens solution: 9 s of CPU, at most 1.3 GB (bench_backends.md)
 
     def __init__(self, encoding: str | None = None, solver: str | None = None) -> None:

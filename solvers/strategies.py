@@ -12,15 +12,18 @@ from __future__ import annotations
 
 import inspect
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
 from queens.models import BackendUnavailable, LineKind, Placement, QueensError, TimeLimit, verify
 from queens.models.errors import BadOption
 from queens.solvers import native
-from queens.solvers.api import count, solve, splits
+from queens.solvers.api import count, sides, solve, splits
 from queens.solvers.backend import Backend, Task
+from queens.solvers.copies import Copies
+from queens.solvers.fast_count import FastCount
+from queens.solvers.layouts import Layouts
 from queens.solvers.options import Options, SearchOptions
 from queens.solvers.registry import BACKENDS, get_backend
 from queens.solvers.result import Result, Status
@@ -43,6 +46,8 @@ def _engine(backend: str) -> tuple[Backend | None, str | None]:
 def _queen_graph(subject: Subject, *, fixed: bool) -> tuple[int | None, str | None]:
     """n when the subject is the queen graph on a full n x n board (fixed pieces allowed only if
     `fixed`), else the reason it is not."""
+    if not subject.puzzle.plain:
+        return None, "needs one army of n queens on an n x n board"
     outline = subject.outline
     n = outline.queen_graph
     if n is None:
@@ -54,9 +59,9 @@ def _queen_graph(subject: Subject, *, fixed: bool) -> tuple[int | None, str | No
 
 
 def _backend_refusal(engine: Backend, subject: Subject, task: Task) -> str | None:
-    """The backend's own limits (before lowering) and structural checks (after)."""
-    puzzle = subject.puzzle
-    return engine.limits(puzzle.rows, puzzle.cols, task) or engine.supports(subject.model)
+    """The puzzle's own shape (one model), the backend's limits (before lowering) and its
+    structural checks (after)."""
+    return subject.modelled or engine.limits(*sides(subject.puzzle), task) or engine.supports(subject.model)
 
 
 @dataclass(frozen=True)
@@ -70,16 +75,20 @@ class Search(Strategy):
         return _backend_refusal(engine, subject, task)
 
     def options(self) -> frozenset[str]:
-        return _init_options(self.backend) | _symmetry_option(self.backend)
+        return _init_options(self.backend) | _symmetry_option(self.backend) | {"unique"}
 
     def check(self, options: Options) -> None:
-        _check_options(self.backend, _without_symmetry(options))
+        _check_options(self.backend, _own_options(options))
 
     def run(self, subject: Subject, task: Task, time_limit: float | None, options: Options) -> Result:
         # the router hands a strategy only the options it names (`options()`): here the backend's
         # constructor's and `symmetry`, never `processes`
         symmetry = options.get("symmetry")
         own: SearchOptions = _without_symmetry(options)
+        if own.pop("unique", False):
+            if task is not Task.COUNT:
+                raise BadOption("--unique counts symmetry classes: it applies to count")
+            return count(subject.puzzle, self.backend, time_limit=time_limit, unique=True, **own)
         if task is Task.COUNT:
             if "counter" in self.options():  # the fast one is its own strategy (native/fast)
                 if own.get("counter", "simple") != "simple":
@@ -101,6 +110,8 @@ class Split(Strategy):
             return missing
         if type(engine).count is not Backend.count:
             return f"{self.backend} counts without enumerating: nothing to split"
+        if not subject.puzzle.plain:
+            return "splits one army's count on a 2-D board"
         outline = subject.outline
         if outline.minimise:
             return "splits counts of a fixed number of pieces only"
@@ -124,31 +135,6 @@ class Split(Strategy):
         from queens.solvers.split import count_split  # imports the process pool only when splitting
 
         return count_split(subject.puzzle, self.backend, time_limit=time_limit, **options)
-
-
-@dataclass(frozen=True)
-class FastCount(Strategy):
-    """The D4 symmetry-class counter (fastcount.c) for the plain queen graph."""
-
-    def supports(self, subject: Subject, task: Task) -> str | None:
-        n, reason = _queen_graph(subject, fixed=False)
-        if n is None:
-            return reason
-        missing = native.missing("_fast")
-        if missing:
-            return missing
-        from queens.solvers.native.counting import MAX_N
-
-        return None if 4 <= n <= MAX_N else f"counts 4 <= n <= {MAX_N}, not n = {n}"
-
-    def options(self) -> frozenset[str]:
-        return frozenset({"threads"})
-
-    def run(self, subject: Subject, task: Task, time_limit: float | None, options: Options) -> Result:
-        # the router hands this strategy no option but `threads` (see `options()`)
-        found = count(subject.puzzle, "native", time_limit=time_limit, split=False, counter="fast",
-                      threads=options.get("threads"))
-        return _as(found, self)
 
 
 @dataclass(frozen=True)
@@ -264,6 +250,13 @@ def _without_symmetry(options: Options) -> Options:
     return rest
 
 
+def _own_options(options: Options) -> Options:
+    """The backend constructor's options: without the strategies' own (symmetry, unique)."""
+    rest = _without_symmetry(options)
+    rest.pop("unique", None)
+    return rest
+
+
 def _init_options(backend: str) -> frozenset[str]:
     """The options a backend's constructor takes (read from its signature, not listed by hand)."""
     engine, _ = _engine(backend)
@@ -273,8 +266,7 @@ def _init_options(backend: str) -> frozenset[str]:
 
 
 def _as(result: Result, strategy: Strategy) -> Result:
-    return Result(strategy.backend, result.status, result.solutions, result.count, result.objective,
-                  result.wall_time, result.stats, strategy.method)
+    return replace(result, backend=strategy.backend, method=strategy.method)
 
 
 def _columns(subject: Subject, columns: np.ndarray | None, strategy: Strategy, seconds: float,
@@ -307,6 +299,11 @@ STRATEGIES: tuple[Strategy, ...] = (
             "counting by decomposition in parallel processes (Q(12): sat 1.6 -> 0.7 s, csp 3.6 -> 1.1 s)")
       for name in BACKENDS),
     StreamVerify("python", "verify", frozenset({Task.VERIFY}), "the streaming O(n) checker"),
+    *(Copies(name, "copies", frozenset({Task.SOLVE, Task.OPTIMISE}),
+             "the fewest copies: one model per number, upward from the longest line's length") for name in BACKENDS),
+    *(Layouts(name, "layouts", frozenset({Task.SOLVE, Task.COMPLETE, Task.OPTIMISE, Task.COUNT}),
+              "free blockers: each layout up to symmetry answered by the router, counts weighted by orbit size")
+      for name in BACKENDS),
 )
 """Every strategy. A backend added to `queens.solvers.registry.BACKENDS` gets its search and
 split counting here without further edits (split refuses, with its reason, a backend that

@@ -23,10 +23,20 @@ from queens.solvers.result import Result
 
 class Subject:
     """A puzzle on its way to an answer: its outline at once (cheap for the large plain boards),
-    its constraint model only when a strategy needs it, built once."""
+    its constraint model only when a strategy needs it, built once. A puzzle that is a search
+    over models (open copies, free blockers) has no model of its own: `modelled` says why."""
 
     def __init__(self, puzzle: Puzzle) -> None:
         self.puzzle = puzzle
+
+    @property
+    def modelled(self) -> str | None:
+        """Why the puzzle has no single constraint model, or None when it has one."""
+        if self.puzzle.copies_open:
+            return "the number of copies is open: a search over models (method copies)"
+        if self.puzzle.free_blockers:
+            return "the solver places blockers: one model per layout (method layouts)"
+        return None
 
     @cached_property
     def model(self) -> ConstraintModel:
@@ -55,6 +65,11 @@ class Strategy(ABC):
     @abstractmethod
     def supports(self, subject: Subject, task: Task) -> str | None:
         """Why this strategy cannot answer `task` on `subject`, or None when it can."""
+
+    def relevant(self, subject: Subject) -> bool:
+        """Whether this strategy's refusal tells the user anything about `subject` (a method for
+        another kind of puzzle, the fewest copies on a puzzle without open copies, says nothing)."""
+        return True
 
     def worth(self, subject: Subject) -> bool:
         """Whether the router should pick this strategy unasked (it can, but is it worth it here?)."""

@@ -10,11 +10,12 @@ from math import ceil
 
 import pytest
 from queens.models import KNIGHT, InvalidBoard, InvalidPlacement, Unsupported
-from queens.models.armies import SPACE_PIECES, Army, ArmyPuzzle, Moves, piece_named
+from queens.models import Puzzle, lower
+from queens.models.armies import SPACE_PIECES, Army, Moves, piece_named
 from queens.models.army_check import verify_armies
-from queens.models.army_lowering import lower_armies
-from queens.models.puzzle_file import SHIPPED, needs_armies, read
-from queens.solvers.armies import army_json, count_armies, optimal_solutions, solve_armies
+from queens.models.puzzle_file import SHIPPED, read
+from queens.solvers import count, solve
+from queens.solvers.api import solutions
 from queens.solvers.registry import BACKENDS, get_backend
 from queens.solvers.result import Status
 
@@ -25,22 +26,22 @@ from tests.oracle import two_per_line_count
 ALL = sorted(BACKENDS)
 
 
-def peaceable(n: int) -> ArmyPuzzle:
-    return ArmyPuzzle((n, n), (Army("white", goal="maximise"), Army("black", goal="maximise")), within=False)
+def peaceable(n: int) -> Puzzle:
+    return Puzzle(shape=(n, n), armies=(Army("white", goal="maximise"), Army("black", goal="maximise")), within=False)
 
 
-def independent(piece: str, rows: int, cols: int) -> ArmyPuzzle:
+def independent(piece: str, rows: int, cols: int) -> Puzzle:
     moves = piece_named(piece, 2)
     assert moves is not None
-    return ArmyPuzzle((rows, cols), (Army(piece, moves, goal="maximise"),))
+    return Puzzle(shape=(rows, cols), armies=(Army(piece, moves, goal="maximise"),))
 
 
-def answers(puzzle: ArmyPuzzle, backends: list[str] = ALL) -> dict[str, int | None]:
+def answers(puzzle: Puzzle, backends: list[str] = ALL) -> dict[str, int | None]:
     """The proved optimum from every backend that supports the puzzle (at least one must)."""
     found = {}
     for name in backends:
         try:
-            result = solve_armies(puzzle, name)
+            result = solve(puzzle, name)
         except Unsupported:
             continue
         assert result.status in (Status.OPTIMAL, Status.INFEASIBLE), (name, result.status)
@@ -71,7 +72,7 @@ def test_peaceable_queens_8(reference):
 
 
 def test_native_says_why_it_cannot_answer_peaceable_queens():
-    reason = get_backend("native").supports(lower_armies(peaceable(4)))
+    reason = get_backend("native").supports(lower(peaceable(4)))
     assert reason and "per army" in reason
 
 
@@ -110,8 +111,8 @@ def test_independence_numbers_match_their_closed_forms(piece, rows, cols):
     assert set(answers(independent(piece, rows, cols), backends).values()) == {expected}
 
 
-def colouring(n: int, cols: int | None = None) -> ArmyPuzzle:
-    return ArmyPuzzle((n, cols or n), (Army("colour", copies=None),), between=False, partition=True)
+def colouring(n: int, cols: int | None = None) -> Puzzle:
+    return Puzzle(shape=(n, cols or n), armies=(Army("colour", copies=None),), between=False, partition=True)
 
 
 @pytest.mark.parametrize("n", range(1, 8))
@@ -130,7 +131,7 @@ def test_dimacs_chromatic_numbers(name):
     """queen8_8: 8 colours proved impossible in about 15 s (native); queen9_9 (9 impossible)
     does not finish in 120 s on any backend and is left out."""
     rows, cols = map(int, name.removeprefix("queen").split("_"))
-    assert solve_armies(colouring(rows, cols), "native").objective == _dimacs()[name]["chi"]
+    assert solve(colouring(rows, cols), "native").objective == _dimacs()[name]["chi"]
 
 
 @pytest.mark.parametrize("name", sorted(_dimacs()))
@@ -146,10 +147,10 @@ def test_dimacs_col_export_matches_the_published_headers(name):
     assert len(edges) == instance["edges"] == 2 * army_oracle.queen_graph_edges(rows, cols)
 
 
-def cube(n: int, count: int | None = None) -> ArmyPuzzle:
+def cube(n: int, count: int | None = None) -> Puzzle:
     army = Army("queens", SPACE_PIECES["queen"], goal="maximise") if count is None else \
         Army("queens", SPACE_PIECES["queen"], least=count, most=count)
-    return ArmyPuzzle((n, n, n), (army,))
+    return Puzzle(shape=(n, n, n), armies=(army,))
 
 
 @pytest.mark.parametrize("n", range(1, 5))
@@ -162,33 +163,33 @@ def test_most_queens_on_a_cube(n, reference):
 @pytest.mark.parametrize("n", range(2, 6))
 def test_no_n_squared_queens_on_small_cubes(n):
     for backend in ("native", "sat"):
-        assert solve_armies(cube(n, n * n), backend).status is Status.INFEASIBLE
+        assert solve(cube(n, n * n), backend).status is Status.INFEASIBLE
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("n,backend", [(11, "cpsat"), (11, "sat"), (13, "native")])
 def test_n_squared_queens_on_the_11_and_13_cubes(n, backend):
-    result = solve_armies(cube(n, n * n), backend, time_limit=600)
-    assert result.status is Status.SOLVED and len(result.solution[0]) == n * n  # checked inside
+    result = solve(cube(n, n * n), backend, time_limit=600)
+    assert result.status is Status.SOLVED and len(result.solution) == n * n  # checked inside
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("n", [6, 7, 8])
 def test_no_n_squared_queens_on_larger_small_cubes(n):
-    assert solve_armies(cube(n, n * n), "native", time_limit=600).status is Status.INFEASIBLE
+    assert solve(cube(n, n * n), "native", time_limit=600).status is Status.INFEASIBLE
 
 
-def two_rooks_per_line(n: int) -> ArmyPuzzle:
+def two_rooks_per_line(n: int) -> Puzzle:
     rook = piece_named("rook", 2)
     assert rook is not None
-    return ArmyPuzzle((n, n), (Army("rooks", rook, 2 * n, 2 * n),), within=False,
+    return Puzzle(shape=(n, n), armies=(Army("rooks", rook, 2 * n, 2 * n),), within=False,
                       per_line=(("rows", 2, 2), ("cols", 2, 2)))
 
 
 def test_two_rooks_do_not_fit_one_row():
     assert two_per_line_count(1) == 0
     with pytest.raises(InvalidBoard, match="do not fit"):
-        lower_armies(two_rooks_per_line(1))
+        lower(two_rooks_per_line(1))
 
 
 @pytest.mark.parametrize("n", range(2, 6))
@@ -196,22 +197,22 @@ def test_two_rooks_per_line_match_a001499(n, reference):
     expected = reference.term("A001499", n)
     assert two_per_line_count(n) == expected
     for backend in ("sat", "cpsat") + (("csp",) if n <= 4 else ()):
-        assert count_armies(two_rooks_per_line(n), backend).count == expected
+        assert count(two_rooks_per_line(n), backend).count == expected
 
 
 @pytest.mark.slow
 def test_two_rooks_per_line_6(reference):
-    assert count_armies(two_rooks_per_line(6), "sat").count == reference.term("A001499", 6)
+    assert count(two_rooks_per_line(6), "sat").count == reference.term("A001499", 6)
 
 
 def test_native_refuses_two_per_line_with_a_reason():
-    assert "at most one piece per line" in get_backend("native").supports(lower_armies(two_rooks_per_line(3)))
+    assert "at most one piece per line" in get_backend("native").supports(lower(two_rooks_per_line(3)))
 
 
-def queens_and_knights(n: int) -> ArmyPuzzle:
+def queens_and_knights(n: int) -> Puzzle:
     knight = piece_named("knight", 2)
     assert knight is not None
-    return ArmyPuzzle((n, n), (Army("queens", goal="maximise"), Army("knights", knight, goal="maximise")))
+    return Puzzle(shape=(n, n), armies=(Army("queens", goal="maximise"), Army("knights", knight, goal="maximise")))
 
 
 @pytest.mark.parametrize("n", range(1, 6))
@@ -221,20 +222,20 @@ def test_queens_and_knights_match_the_brute_force(n):
 
 def test_all_optimal_counts_every_optimum():
     """n independent queens on n x n are the n-queens solutions: 92 on 8 x 8 (A000170)."""
-    assert count_armies(independent("queen", 8, 8), "native").count == 92
-    assert count_armies(independent("queen", 6, 6), "sat").count == 4
-    assert count_armies(peaceable(4), "cpsat").count == army_oracle.count_peaceable(4, 2)
-    assert sum(1 for _ in optimal_solutions(peaceable(3), "sat")) == army_oracle.count_peaceable(3, 1)
+    assert count(independent("queen", 8, 8), "native").count == 92
+    assert count(independent("queen", 6, 6), "sat").count == 4
+    assert count(peaceable(4), "cpsat").count == army_oracle.count_peaceable(4, 2)
+    assert sum(1 for _ in solutions(peaceable(3), "sat")) == army_oracle.count_peaceable(3, 1)
 
 
 @pytest.mark.parametrize("n", [3, 4, 5])
 def test_unique_counts_classes_under_the_board_and_the_swap_of_colours(n, reference):
     m = reference.term("A250000", n)
-    assert count_armies(peaceable(n), "sat", unique=True).count == army_oracle.peaceable_classes(n, m)
+    assert count(peaceable(n), "sat", unique=True).stats["classes"] == army_oracle.peaceable_classes(n, m)
 
 
 def test_a_time_limit_reports_a_bound():
-    result = solve_armies(peaceable(9), "cpsat", time_limit=0.2)
+    result = solve(peaceable(9), "cpsat", time_limit=0.2)
     if result.status is Status.LIMIT:  # a fast machine may prove it: then it is the optimum
         assert "bound" in result.stats
     else:
@@ -261,26 +262,25 @@ def test_the_checker_rejects_what_breaks_the_rules():
 def test_a_cylinder_wraps_one_axis():
     """On a cylinder that wraps the columns, n rooks still fit but queens' diagonals wrap:
     checked against the torus (where 5 queens fit, Pólya) and the plane."""
-    row_wrap = ArmyPuzzle((5, 5), (Army("q", least=5, most=5),), wrap=(False, True))
-    found = solve_armies(row_wrap, "sat")
+    row_wrap = Puzzle(shape=(5, 5), armies=(Army("q", least=5, most=5),), wrap=(False, True))
+    found = solve(row_wrap, "sat")
     assert found.status is Status.SOLVED
     bad = [(0, (0, 0)), (0, (1, 4))]  # (0, 0) and (1, 4) share a diagonal across the seam
     with pytest.raises(InvalidPlacement):
-        verify_armies(ArmyPuzzle((5, 5), (Army("q"),), wrap=(False, True)), bad)
+        verify_armies(Puzzle(shape=(5, 5), armies=(Army("q"),), wrap=(False, True)), bad)
 
 
-WITH_ARMIES = sorted(p for p in SHIPPED.glob("*.toml") if needs_armies(tomllib.loads(p.read_text())))
-"""The shipped files that need an ArmyPuzzle (the others: tests/test_puzzle_files.py)."""
+WITH_ARMIES = sorted(p for p in SHIPPED.glob("*.toml") if not read(p, n=8).puzzle.plain)
+"""The shipped files with armies, goals, bounds or a cube (the others: tests/test_puzzle_files.py)."""
 
 
 @pytest.mark.parametrize("path", WITH_ARMIES, ids=lambda p: p.stem)
 def test_every_shipped_file_is_answered_by_every_backend_that_can(path):
     spec = read(path, n=3)
-    assert isinstance(spec.puzzle, ArmyPuzzle)
     outcomes = set()
     for backend in ALL:
         try:
-            result = count_armies(spec.puzzle, backend) if spec.task == "count" else solve_armies(spec.puzzle, backend)
+            result = count(spec.puzzle, backend) if spec.task == "count" else solve(spec.puzzle, backend)
         except Unsupported:
             continue
         outcomes.add((result.status, result.objective, result.count))
@@ -288,13 +288,14 @@ def test_every_shipped_file_is_answered_by_every_backend_that_can(path):
 
 
 def test_json_lists_every_army():
+    from queens.commands.answer import payload
+
     puzzle = peaceable(4)
-    result = solve_armies(puzzle, "sat")
-    payload = army_json(puzzle, result.solutions[0])
-    assert [entry["army"] for entry in payload] == ["white", "black"]
-    assert all(len(entry["cells"]) == 2 and all(len(cell) == 2 for cell in entry["cells"]) for entry in payload)
-    cubic = solve_armies(cube(3), "native")
-    assert all(len(cell) == 3 for entry in army_json(cube(3), cubic.solutions[0]) for cell in entry["cells"])
+    armies = payload("solve", puzzle, solve(puzzle, "sat"), verified=True)["armies"][0]
+    assert [entry["army"] for entry in armies] == ["white", "black"]
+    assert all(len(entry["cells"]) == 2 and all(len(cell) == 2 for cell in entry["cells"]) for entry in armies)
+    cubic = payload("solve", cube(3), solve(cube(3), "native"), verified=True)
+    assert all(len(cell) == 3 for entry in cubic["armies"][0] for cell in entry["cells"])
 
 
 def test_moves_of_a_plain_piece_are_its_rays_and_leaps():

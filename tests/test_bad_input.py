@@ -196,7 +196,7 @@ API = [
     (lambda: NQueens(None), InvalidBoard, "(NoneType)"),
     (lambda: NQueens(0), InvalidBoard, "positive number of rows, got 0"),
     (lambda: NQueens(-1), InvalidBoard, "positive number of rows"),
-    (lambda: Puzzle(rows=4, cols=5, toroidal=True, pieces=4), InvalidBoard, "must be square"),
+    (lambda: Puzzle(rows=4, cols=5, wrap=True, pieces=4), InvalidBoard, "must be square"),
     (lambda: Puzzle(rows=4, cols=4, pieces=17), InvalidBoard, "do not fit"),
     (lambda: Puzzle(rows=4, cols=4), InvalidBoard, "only a domination puzzle"),
     (lambda: Puzzle(rows=4, cols=4, pieces=4, fixed=frozenset({(5, 5)})), OffBoard, "off the 4x4 board"),

@@ -44,7 +44,7 @@ def test_rejects_knight_attacks_for_superqueens():
 
 
 def test_pawns_block_and_pieces_may_not_stand_on_them():
-    puzzle = Puzzle(rows=3, cols=3, pieces=2, pawns=frozenset({(0, 1)}))
+    puzzle = Puzzle(rows=3, cols=3, pieces=2, blockers=frozenset({(0, 1)}))
     assert verify(puzzle, [(0, 0), (0, 2)]) == ((0, 0), (0, 2))
     with pytest.raises(InvalidPlacement, match="pawn"):
         verify(puzzle, [(0, 1), (2, 0)])
@@ -56,7 +56,7 @@ def test_removed_fixed_piece_is_caught():
 
 
 def test_domination_requires_every_square_covered():
-    puzzle = Puzzle(rows=4, cols=4, pieces=None, independent=False, dominating=True)
+    puzzle = Puzzle(rows=4, cols=4, pieces=None, within=False, cover=True)
     assert verify(puzzle, [(0, 0), (2, 2)])
     with pytest.raises(InvalidPlacement, match="neither occupied nor attacked"):
         verify(puzzle, [(0, 0)])
@@ -71,7 +71,7 @@ def test_knights_do_not_attack_along_lines():
     (lambda: NQueens(-3), InvalidBoard),
     (lambda: Completion(4, [(0, 0), (1, 1)]), AttackingQueens),
     (lambda: Completion(4, [(0, 5)]), OffBoard),
-    (lambda: Puzzle(rows=4, cols=5, toroidal=True, pieces=4), InvalidBoard),
+    (lambda: Puzzle(rows=4, cols=5, wrap=True, pieces=4), InvalidBoard),
 ])
 def test_bad_puzzles_are_refused_with_a_reason(build, error):
     with pytest.raises(error):

@@ -49,7 +49,7 @@ PUZZLES = [
     pytest.param(Puzzle(rows=3, cols=4, pieces=3), id="rectangular"),
     pytest.param(Puzzle(rows=4, cols=4, piece=KNIGHT, pieces=6), id="knights"),
     pytest.param(Puzzle(rows=6, cols=6, pieces=6, fixed=frozenset({(0, 1)})), id="completion"),
-    pytest.param(Puzzle(rows=4, cols=4, pieces=3, forbidden=frozenset({(0, 0), (1, 2)})), id="forbidden"),
+    pytest.param(Puzzle(rows=4, cols=4, pieces=3, holes=frozenset({(0, 0), (1, 2)})), id="forbidden"),
 ]
 
 

@@ -40,7 +40,7 @@ def simple_count(puzzle: Puzzle) -> int:
 @given(queen_boards())
 def test_simple_kernel_counts_like_the_plain_python_searches(board: tuple[int, frozenset, frozenset]) -> None:
     n, blocked, fixed = board
-    puzzle = Puzzle(rows=n, cols=n, pieces=n, forbidden=blocked, fixed=fixed)
+    puzzle = Puzzle(rows=n, cols=n, pieces=n, holes=blocked, fixed=fixed)
     expected = plain_reference.count_queens(n, blocked, fixed)
     if n <= 7:  # the twin walks sets of cells: slow beyond that
         assert plain_reference.count_model(lower(puzzle)) == expected
@@ -54,9 +54,9 @@ def other_puzzles(draw: st.DrawFn) -> Puzzle | None:
     cells = st.tuples(st.integers(0, rows - 1), st.integers(0, cols - 1))
     try:
         return Puzzle(rows=rows, cols=cols, piece=PIECES[draw(st.sampled_from(sorted(PIECES)))],
-                      pieces=draw(st.integers(0, min(5, rows * cols))), dominating=draw(st.booleans()),
-                      independent=draw(st.booleans()), forbidden=draw(st.frozensets(cells, max_size=3)),
-                      pawns=draw(st.frozensets(cells, max_size=2)))
+                      pieces=draw(st.integers(0, min(5, rows * cols))), cover=draw(st.booleans()),
+                      within=draw(st.booleans()), holes=draw(st.frozensets(cells, max_size=3)),
+                      blockers=draw(st.frozensets(cells, max_size=2)))
     except QueensError:  # e.g. a pawn and a blocked cell on the same square
         return None
 

@@ -154,15 +154,15 @@ def test_the_plain_board_is_recognised(n: int) -> None:
 
 
 @pytest.mark.parametrize("puzzle", [
-    Puzzle(rows=7, cols=7, pieces=7, toroidal=True),
-    Puzzle(rows=8, cols=8, pieces=8, forbidden=frozenset({(3, 3)})),
+    Puzzle(rows=7, cols=7, pieces=7, wrap=True),
+    Puzzle(rows=8, cols=8, pieces=8, holes=frozenset({(3, 3)})),
     Puzzle(rows=8, cols=8, pieces=8, fixed=frozenset({(0, 1)})),
-    Puzzle(rows=8, cols=8, pieces=8, pawns=frozenset({(3, 3)})),
+    Puzzle(rows=8, cols=8, pieces=8, blockers=frozenset({(3, 3)})),
     Puzzle(rows=6, cols=8, pieces=6),
     Puzzle(rows=8, cols=8, pieces=7),
     Puzzle(rows=8, cols=8, piece=ROOK, pieces=8),
     Puzzle(rows=10, cols=10, piece=SUPERQUEEN, pieces=10),
-    Puzzle(rows=5, cols=5, dominating=True),
+    Puzzle(rows=5, cols=5, cover=True),
 ], ids=lambda p: p.name)
 def test_everything_else_keeps_the_simple_kernel(puzzle: Puzzle) -> None:
     assert plain_queens_size(lower(puzzle)) is None

@@ -12,7 +12,6 @@ from queens.models.domination import Domination
 from queens.models.ninequeens import FreePawns, NineQueens
 from queens.models.pieces_families import Knights, RectangularQueens
 from queens.solvers import count
-from queens.solvers.classes import count_alternatives
 
 from tests.oracle import Oracle
 
@@ -41,7 +40,7 @@ def test_nine_queens_with_a_fixed_pawn(pawn: tuple[int, int]) -> None:
 
 def test_nine_queens_with_a_free_pawn() -> None:
     total = sum(Oracle(6, 6, "queen", pawns=frozenset({(r, c)})).count(7) for r in range(6) for c in range(6))
-    assert count_alternatives(FreePawns(6, 1), "native").count == total
+    assert count(FreePawns(6, 1), "native").count == total
 
 
 @pytest.mark.parametrize("n", range(1, 6))

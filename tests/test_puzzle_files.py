@@ -84,7 +84,7 @@ BAD = [  # (file text, what the message names)
     ("[board]\nshape = [8, 8]\nwrap = 'yes'\n[[army]]\ncount = 8", "board.wrap"),
     ("[board]\nshape = [8, 8]\nholes = [[1]]\n[[army]]\ncount = 8", "holes"),
     ("[board]\nshape = [8, 8]\nholes = [[9, 9]]\n[[army]]\ncount = 8", "off the 8x8 board"),
-    ("[board]\nshape = [0, 8]\n[[army]]\ncount = 8", "positive number of rows"),
+    ("[board]\nshape = [0, 8]\n[[army]]\ncount = 8", "sides must be positive"),
     ("[board]\nshape = [8, 8]\n[[army]]\ncount = '1 // 0'", "division by zero"),
     ("[board]\nshape = [8, 8]\n[[army]]\ncount = 8\nfixed = [[0, 0], [1, 1]]", "attack each other"),
     ("[board]\nshape = [8, 8]\n[[army]]\ncount = 99", "do not fit"),

@@ -15,7 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from queens.models import PIECES, Completion, NQueens, Puzzle, lower
-from queens.models.alternatives import Alternatives
+from queens.models.layouts import layouts
 from queens.models.errors import Refused
 from queens.models.families import FAMILIES, Family, FamilyOptions, build
 from queens.models.outline import direct_outline, outline, outline_of
@@ -23,7 +23,7 @@ from queens.models.pieces import ROOK
 from queens.models.verify_stream import verify_columns
 from queens.solvers import BACKENDS, Status
 from queens.solvers.backend import Task
-from queens.solvers.classes import count_target
+from queens.solvers import count as count_target
 from queens.solvers.construct import construct
 from queens.solvers.router import answer, candidates, route
 from queens.solvers.strategies import STRATEGIES
@@ -39,7 +39,7 @@ FIRST_EXAMPLES = [pytest.param(name, family.examples[0][1], id=name)
 
 
 def _puzzles(target):
-    return [p for p, _ in target.choices] if isinstance(target, Alternatives) else [target]
+    return [p for p, _ in layouts(target)] if target.free_blockers else [target]
 
 
 @pytest.mark.parametrize("name,label,options", EXAMPLES)
@@ -83,7 +83,7 @@ def test_a_completion_past_the_native_search_limit_is_answered_by_default(tmp_pa
     (NQueens(8), Task.SOLVE, "python/construct"),
     (Completion(8, [(0, 0)]), Task.SOLVE, "native/complete"),
     (Completion(8, [(0, 0)]), Task.COUNT, "native/search"),
-    (Puzzle(rows=8, cols=8, pieces=8, forbidden=frozenset({(0, 0)})), Task.SOLVE, "cpsat/search"),
+    (Puzzle(rows=8, cols=8, pieces=8, holes=frozenset({(0, 0)})), Task.SOLVE, "cpsat/search"),
     (Puzzle(rows=8, cols=8, piece=ROOK, pieces=8), Task.COUNT, "native/search"),
 ])
 def test_the_router_chooses_by_structure(puzzle, task, expected):
@@ -125,7 +125,7 @@ def test_no_module_outside_models_compares_a_family_name():
 
 
 def _hollow_rooks(options: FamilyOptions) -> Puzzle:
-    return Puzzle(rows=options.n, cols=options.n, piece=ROOK, pieces=options.n, forbidden=frozenset({(0, 0)}),
+    return Puzzle(rows=options.n, cols=options.n, piece=ROOK, pieces=options.n, holes=frozenset({(0, 0)}),
                   title=f"{options.n} rooks avoiding a corner")
 
 

@@ -8,9 +8,8 @@ from pathlib import Path
 import click
 from rich.console import Console
 
-from queens.models import Cell
-from queens.models.alternatives import Alternatives
-from queens.models.families import FAMILIES, FamilyOptions, Target, build, reason_for_none
+from queens.models import Cell, Puzzle
+from queens.models.families import FAMILIES, FamilyOptions, build, reason_for_none
 from queens.models.puzzle_file import read
 from queens.solvers import BACKENDS
 from queens.solvers.backend import Task
@@ -131,7 +130,7 @@ def _family_options(n: int, m: int | None) -> FamilyOptions:
     return FamilyOptions(n=n, m=m, given=given, **extra)
 
 
-def make_puzzle(family: str, n: int, m: int | None) -> Target:
+def make_puzzle(family: str, n: int, m: int | None) -> Puzzle:
     """The puzzle named on the command line: a family's, or a puzzle file's for this n."""
     if family in FAMILIES:
         return build(family, _family_options(n, m))
@@ -147,12 +146,15 @@ def backend_settings(viewpoint: str | None, encoding: str | None) -> dict[str, o
     return {key: value for key, value in (("viewpoint", viewpoint), ("encoding", encoding)) if value is not None}
 
 
-def describe(target: Target) -> dict:
-    if isinstance(target, Alternatives):
-        return {"name": target.name, "layouts": target.layouts, "representatives": len(target.choices)}
-    return {"name": target.name, "rows": target.rows, "cols": target.cols, "piece": target.piece.name,
-            "pieces": target.pieces, "toroidal": target.toroidal,
-            "pawns": sorted(target.pawns), "fixed": sorted(target.fixed)}
+def describe(puzzle: Puzzle) -> dict[str, object]:
+    """The puzzle as JSON, in the puzzle file's vocabulary (docs/json.md)."""
+    return {"name": puzzle.name, "rows": puzzle.rows, "cols": puzzle.cols, "shape": list(puzzle.shape),
+            "wrap": list(puzzle.wrap), "holes": sorted(map(list, puzzle.holes)),
+            "blockers": sorted(map(list, puzzle.blockers)), "free_blockers": puzzle.free_blockers,
+            "armies": [{"name": army.name, "piece": army.piece.name, "least": army.least, "most": army.most,
+                        "goal": army.goal, "copies": army.copies, "fixed": sorted(map(list, army.fixed))}
+                       for army in puzzle.armies],
+            "piece": puzzle.piece.name, "pieces": puzzle.pieces, "fixed": sorted(map(list, puzzle.fixed))}
 
 
 def explain_none(family: str, n: int, m: int | None) -> str | None:

@@ -1,20 +1,26 @@
 """`queens count`: the fastest exact strategy by default, every backend side by side with
 --backend all, each count checked against the native counter.
 
-One layout whichever path answered: a line with the count (a lower bound, "≥ 4,012 (time
-limit)", when the time limit stopped it), who answered and why; `--json` gives the shape of
-docs/json.md. A backend that cannot answer shows "n/a (reason)", never a disagreement.
+The command line is read once into one request (`CountRequest`): the puzzle, the backend and
+method that narrow the router, and the options, which are the strategies' own (--symmetry for
+enumerating backends, --unique for every strategy that counts classes, --threads, --ledger,
+--resume and --dask for the fast counter). The router refuses, before any work, an option no
+strategy that can count the puzzle takes. One layout whichever strategy answered: a line with
+the count (a lower bound, "≥ 4,012 (time limit)", when the time limit stopped it), who answered
+and why; `--json` gives the shape of docs/json.md. A backend that cannot answer shows
+"n/a (reason)", never a disagreement.
 """
 
 from __future__ import annotations
 
-import time
+from dataclasses import dataclass
+
+from collections.abc import Callable
 
 import click
 from rich.table import Table
 
 from queens.commands.answer import answered_by, payload, print_payload
-from queens.commands.armies import answer_armies
 from queens.commands.common import (
     DISAGREES,
     backend_options,
@@ -28,19 +34,46 @@ from queens.commands.common import (
     puzzle_options,
 )
 from queens.commands.progress import progress_option, progress_shown
-from queens.models import Unsupported
-from queens.models.alternatives import Alternatives
-from queens.models.armies import ArmyPuzzle
+from queens.models import Puzzle, Unsupported
 from queens.models.errors import Refused
-from queens.models.families import Target
-from queens.native_count import LEDGER_FROM, native_count, native_count_options, plain_queens_n, requested_options
 from queens.reference import ground_truth
 from queens.solvers import BACKENDS, Result, Status
 from queens.solvers.backend import Task
-from queens.solvers.classes import count_classes, count_target
-from queens.solvers.router import Choice, answer, route
-from queens.solvers.strategies import FastCount
-from queens.solvers.strategy import Subject
+from queens.solvers.fast_count import DEFAULT_LEDGER
+from queens.solvers.router import Choice, answer
+
+INTERRUPTED = 130
+
+
+@dataclass(frozen=True)
+class CountRequest:
+    """One count, as the command line asked it."""
+
+    puzzle: Puzzle
+    backend: str | None
+    method: str | None
+    time_limit: float | None
+    options: dict[str, object]
+
+
+def _counter_options(command: Callable[..., object]) -> Callable[..., object]:
+    """--unique, --threads, --resume, --ledger, --dask: options of the strategies that count."""
+    decorators = [
+        click.option("--unique", is_flag=True, default=None,
+                     help="Also count symmetry classes (nqueens: fundamental solutions, A002562, and the three "
+                          "class counts; any other puzzle: classes under the symmetries that keep it)."),
+        click.option("--threads", type=click.IntRange(min=1), default=None,
+                     help="nqueens, native/fast: threads for the fast counter (default: all cores)."),
+        click.option("--resume", is_flag=True, default=None,
+                     help="nqueens, native/fast: skip the subproblems the ledger already holds."),
+        click.option("--ledger", type=click.Path(dir_okay=False), default=None,
+                     help=f"nqueens, native/fast: SQLite file of finished subproblems [default: ./{DEFAULT_LEDGER}]."),
+        click.option("--dask", metavar="local|tcp://HOST:PORT", default=None,
+                     help="nqueens, native/fast: count on a Dask LocalCluster or an existing scheduler."),
+    ]
+    for decorate in reversed(decorators):
+        command = decorate(command)
+    return command
 
 
 @click.command("count")
@@ -53,102 +86,105 @@ from queens.solvers.strategy import Subject
                    "backend's choice by board size (minizinc: never).")
 @json_option
 @progress_option
-@native_count_options
+@_counter_options
 def count_command(family, n, m, backend, time_limit, viewpoint, encoding, method, symmetry, as_json,
-                  progress) -> int:
+                  progress, unique, threads, resume, ledger, dask) -> int:
     """Count solutions by the fastest exact strategy; --backend all compares every backend."""
-    target = make_puzzle(family, n, m)
     settings = backend_settings(viewpoint, encoding)
-    if symmetry is not None:
-        settings["symmetry"] = symmetry
-    if isinstance(target, ArmyPuzzle):
-        if backend == "all" or set(requested_options()) - {"unique"}:
-            raise click.UsageError("puzzles with armies are counted by one backend (--backend native|sat|cpsat|csp), "
-                                   "with --unique at most")
-        return answer_armies("count", target, backend, time_limit, settings, as_json,
-                             unique="unique" in requested_options())
+    given = {"symmetry": symmetry, "unique": unique, "threads": threads, "resume": resume, "ledger": ledger,
+             "dask": dask}
+    settings |= {key: value for key, value in given.items() if value is not None}
+    request = CountRequest(make_puzzle(family, n, m), None if backend == "all" else backend,
+                           None if method == "auto" else method, time_limit, settings)
     note = explain_none(family, n, m)
-    chosen = None if method == "auto" else method
     if backend == "all":
-        if settings or chosen:
+        if settings or request.method:
             raise click.UsageError("--backend all compares every backend with its defaults: "
-                                   "--viewpoint, --encoding, --symmetry and --method apply to one backend")
-        return _compare(target, time_limit, note, as_json)
-    if requested_options():
-        return _counter_options(target, backend, chosen, time_limit, settings, as_json)
-    result = _count(target, backend, chosen, time_limit, settings)
-    if result is None:  # the fast counter ran with its ledger and reported itself
-        return 0
-    return _report(target, result, time_limit, note, as_json)
+                                   f"--{', --'.join(sorted(settings)) or 'method'} apply to one backend")
+        return _compare(request, note, as_json)
+    try:
+        result = _count(request)
+    except KeyboardInterrupt:
+        kept = ledger or resume or request.puzzle.rows >= 18
+        err.print("interrupted" + (f": finished subproblems are kept in {ledger or DEFAULT_LEDGER}; run again "
+                                   "with --resume" if kept else ""), markup=False)
+        return INTERRUPTED
+    return _report(request, result, note, as_json)
 
 
-def _count(target: Target, backend: str | None, method: str | None, time_limit: float | None,
-           settings: dict[str, object]) -> Result | None:
-    """The count by the router's strategy, announced on stderr before it starts; None when a long
-    plain count went to the fast counter with its ledger (which prints its own report)."""
-    if isinstance(target, Alternatives):
-        err.print(f"counting {target.name} over {len(target.choices):,} layouts ...")
-        with progress_shown():
-            return count_target(target, backend, method=method, time_limit=time_limit, **settings)
-
+def _count(request: CountRequest) -> Result:
+    """The count by the router's strategy, announced on stderr before it starts."""
     def announce(choice: Choice) -> None:
-        err.print(f"counting {target.name} with {choice.strategy.name} ...", markup=False)
+        err.print(f"counting {request.puzzle.name} with {choice.strategy.name} ...", markup=False)
 
-    if plain_queens_n(target) is not None and target.rows >= LEDGER_FROM:  # telling costs no lowering
-        choice = route(Task.COUNT, Subject(target), backend, method, settings)
-        if isinstance(choice.strategy, FastCount):  # a long count: the fast counter with its ledger
-            announce(choice)
-            native_count(target, target.rows, "native", time_limit, settings, as_json=_as_json())
-            return None
     with progress_shown():
-        return answer(Task.COUNT, target, backend=backend, method=method, time_limit=time_limit, announce=announce,
-                      **settings)
+        return answer(Task.COUNT, request.puzzle, backend=request.backend, method=request.method,
+                      time_limit=request.time_limit, announce=announce, **request.options)  # type: ignore[arg-type]
 
 
-def _as_json() -> bool:
-    return bool(click.get_current_context().params.get("as_json"))
-
-
-def _report(target: Target, result: Result, time_limit: float | None, note: str | None, as_json: bool) -> int:
-    truth = _truth(target, result, time_limit)
+def _report(request: CountRequest, result: Result, note: str | None, as_json: bool) -> int:
+    truth = _truth(request, result)
     agrees = None if truth is None or result.status is not Status.COMPLETE else result.count == truth
     verified = result.status is Status.COMPLETE and (result.backend == "native" or agrees is True)
     why_none = note if result.count == 0 and result.status is Status.COMPLETE else None
     if as_json:
-        print_payload(payload("count", target, result, verified=verified, ground_truth=truth, agrees=agrees,
-                              note=why_none))
+        print_payload(payload("count", request.puzzle, result, verified=verified, ground_truth=truth, agrees=agrees,
+                              note=why_none, **_classes(result)))
     else:
-        out.print(_count_line(target.name, result), markup=False)
+        out.print(_count_line(request.puzzle, result), markup=False)
         if result.why:
             out.print(f"strategy: {result.backend}/{result.method}, {result.why}", markup=False)
-        if "symmetry" in result.stats:
-            out.print(f"symmetry: {result.stats['symmetry']}", markup=False)
+        for key in ("symmetry", "ledger", "workers"):
+            if key in result.stats:
+                out.print(f"{key}: {result.stats[key]}", markup=False)
+        _print_classes(result)
         _print_notes(result.objective, why_none, agrees, truth)
     return _exit_code([result], [agrees])
 
 
-def _truth(target: Target, result: Result, time_limit: float | None) -> int | None:
+def _classes(result: Result) -> dict[str, object]:
+    """The class counts a strategy reported (`unique`), as the JSON's details."""
+    keys = ("classes", "fundamental", "quarter_turn", "half_turn", "asymmetric", "whole_board")
+    return {key: result.stats[key] for key in keys if key in result.stats}
+
+
+def _print_classes(result: Result) -> None:
+    stats = result.stats
+    if "fundamental" in stats:
+        out.print(f"  fundamental (up to rotation and reflection): {stats['fundamental']:,}")
+        out.print(f"  classes fixed by a quarter turn: {stats['quarter_turn']:,} (2 solutions each)")
+        out.print(f"  classes fixed by a half turn only: {stats['half_turn']:,} (4 solutions each)")
+        out.print(f"  classes with no rotational symmetry: {stats['asymmetric']:,} (8 solutions each)")
+        if stats["whole_board"]:
+            out.print(f"  the lone queen, fixed by all 8 symmetries: {stats['whole_board']}")
+    elif "classes" in stats:
+        out.print(f"  {stats['classes']:,} classes under the symmetries that keep the puzzle")
+
+
+def _truth(request: CountRequest, result: Result) -> int | None:
     """The native count to check `result` against, within what is left of the time limit: none
     for a bound (nothing to check), nor once the limit is spent (the check would double the
     command's time: a 10 s limit took 21 s)."""
     if result.backend == "native":
         return result.count
-    left = None if time_limit is None else time_limit - result.wall_time
+    left = None if request.time_limit is None else request.time_limit - result.wall_time
     if result.status is not Status.COMPLETE or (left is not None and left <= 0):
         return None
-    return ground_truth(target, [result], left)
+    return ground_truth(request.puzzle, [result], left)
 
 
-def _count_line(name: str, result: Result) -> str:
+def _count_line(puzzle: Puzzle, result: Result) -> str:
     noun = "solution" if result.count == 1 else "solutions"
+    if puzzle.goal is not None:
+        noun = "optimal placement" if result.count == 1 else "optimal placements"
     limit = " (time limit)" if result.status is Status.LIMIT else ""
     prefix = "≥ " if limit else ""
-    return f"{name}: {prefix}{result.count or 0:,} {noun}{limit} by {answered_by(result)}"
+    return f"{puzzle.name}: {prefix}{result.count or 0:,} {noun}{limit} by {answered_by(result)}"
 
 
 def _print_notes(objective: int | None, why_none: str | None, agrees: bool | None, truth: int | None) -> None:
     if objective is not None:
-        out.print(f"fewest pieces: {objective} (every count above is of sets of that size)")
+        out.print(f"optimum: {objective} (every count above is of placements with that value)")
     if why_none:
         out.print(f"why: {why_none}")
     if agrees is False:
@@ -162,21 +198,21 @@ def _exit_code(results: list[Result], agreements: list[bool | None]) -> int:
     return 1 if any(r.status is Status.LIMIT for r in results) else 0
 
 
-def _compare(target: Target, time_limit: float | None, note: str | None, as_json: bool) -> int:
+def _compare(request: CountRequest, note: str | None, as_json: bool) -> int:
     """--backend all: each backend's best strategy side by side, checked against the native count;
     a backend that cannot answer is n/a with its reason."""
     results: list[Result] = []
     refused: dict[str, str] = {}
     for name in BACKENDS:
-        err.print(f"counting {target.name} with {name} ...")
+        err.print(f"counting {request.puzzle.name} with {name} ...", markup=False)
         try:
             with progress_shown():
-                results.append(count_target(target, name, time_limit=time_limit))
+                results.append(answer(Task.COUNT, request.puzzle, backend=name, time_limit=request.time_limit))
         except Refused as refusal:
             refused[name] = "; ".join(refusal.reasons)
         except Unsupported as refusal:
             refused[name] = str(refusal)
-    truth = ground_truth(target, results, time_limit)
+    truth = ground_truth(request.puzzle, results, request.time_limit)
     rows = [_row(result, truth) for result in results]
     rows += [{"backend": name, "method": None, "status": "n/a", "reason": reason, "count": None, "agrees": None}
              for name, reason in refused.items()]
@@ -184,60 +220,30 @@ def _compare(target: Target, time_limit: float | None, note: str | None, as_json
     if as_json:
         summary = Result("all", Status.COMPLETE if truth is not None else Status.LIMIT, count=truth,
                          wall_time=sum(r.wall_time for r in results), method="compare")
-        print_payload(payload("count", target, summary, verified=truth is not None, ground_truth=truth,
-                              results=rows, note=why_none))
+        print_payload(payload("count", request.puzzle, summary, verified=truth is not None,
+                              ground_truth=truth, results=rows, note=why_none))
     else:
-        _table(target.name, rows, truth)
+        _table(request.puzzle.name, rows, truth)
         objective = next((r.objective for r in results if r.objective is not None), None)
         _print_notes(objective, why_none, None, truth)
     return _exit_code(results, [row["agrees"] for row in rows])
 
 
-def _row(result: Result, truth: int | None) -> dict:
+def _row(result: Result, truth: int | None) -> dict[str, object]:
     agrees = None if truth is None or result.status is not Status.COMPLETE else result.count == truth
     return {"backend": result.backend, "method": result.method, "status": result.status.value, "reason": None,
             "count": result.count, "bound": result.bound, "time_s": round(result.wall_time, 6), "agrees": agrees}
 
 
-def _table(title: str, rows: list[dict], truth: int | None) -> None:
+def _table(title: str, rows: list[dict[str, object]], truth: int | None) -> None:
     table = Table(title=f"{title}: solutions" + ("" if truth is None else f" (native: {truth:,})"))
     for heading in ("backend", "method", "count", "time (s)", "status", "ground truth"):
         table.add_column(heading, justify="right" if heading in ("count", "time (s)") else "left")
     for row in rows:
         if row["status"] == "n/a":
-            table.add_row(row["backend"], "-", "-", "-", f"n/a ({row['reason']})", "")
+            table.add_row(str(row["backend"]), "-", "-", "-", f"n/a ({row['reason']})", "")
             continue
-        mark = {True: "✓", False: "✗", None: "?"}[row["agrees"]]
-        table.add_row(row["backend"], row["method"], row["bound"], f"{row['time_s']:.3f}", row["status"], mark)
+        mark = {True: "✓", False: "✗", None: "?"}[row["agrees"]]  # type: ignore[index]
+        table.add_row(str(row["backend"]), str(row["method"]), str(row["bound"]), f"{row['time_s']:.3f}",
+                      str(row["status"]), mark)
     out.print(table)
-
-
-def _counter_options(target: Target, backend: str | None, method: str | None, time_limit: float | None,
-                     settings: dict[str, object], as_json: bool) -> int:
-    """--unique, --threads, --resume, --ledger, --dask: the fast counter on plain n-queens, or
-    (--unique alone) symmetry classes by enumeration for any other puzzle."""
-    size = plain_queens_n(target)
-    if set(requested_options()) == {"unique"} and size is None:
-        return _classes(target, backend, settings, as_json)
-    if method not in (None, "fast"):
-        names = ", --".join(requested_options())
-        raise click.UsageError(f"--{names}: these use the fast counter, not --method {method}")
-    return native_count(target, size, backend, time_limit, settings, as_json)
-
-
-def _classes(target: Target, backend: str | None, settings: dict[str, object], as_json: bool) -> int:
-    """--unique for any family: enumerate, and count classes under the model's own symmetries
-    (for free pawns, the board's symmetries acting on pawns and queens together)."""
-    first = target.choices[0][0] if isinstance(target, Alternatives) else target
-    engine = route(Task.ENUMERATE, Subject(first), backend, "search", frozenset(settings)).strategy.backend
-    err.print(f"counting {target.name} and its symmetry classes with {engine} ...")
-    start = time.perf_counter()
-    found = count_classes(target, engine, **settings)
-    result = Result(engine, Status.COMPLETE, count=found.total, wall_time=time.perf_counter() - start)
-    if as_json:
-        print_payload(payload("count", target, result, verified=True, classes=found.classes))
-    else:
-        classes = "class" if found.classes == 1 else "classes"
-        out.print(f"{target.name}: {found.total:,} solutions in {found.classes:,} {classes} "
-                  f"under the board symmetries that keep the puzzle by {answered_by(result)}")
-    return 0

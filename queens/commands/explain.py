@@ -6,13 +6,10 @@ import click
 
 from queens.commands.answer import payload, print_payload
 from queens.commands.common import json_option, make_puzzle, out, puzzle_options
-from queens.commands.layout import one_puzzle
 from queens.explain import explain
 from queens.models import Puzzle, Unsupported
-from queens.models.armies import ArmyPuzzle
 from queens.solvers.backend import Task
-from queens.solvers.classes import task_of
-from queens.solvers.router import route
+from queens.solvers.router import route, task_of
 from queens.solvers.strategy import Subject
 
 
@@ -21,13 +18,11 @@ from queens.solvers.strategy import Subject
 @json_option
 def explain_command(family, n, m, as_json) -> int:
     """Show the constraint model (variables, domains, constraint groups) and the backends' sizes."""
-    target = make_puzzle(family, n, m)
-    puzzle = target if isinstance(target, ArmyPuzzle) else one_puzzle(target, "explain")
+    puzzle = make_puzzle(family, n, m)
     explanation = explain(puzzle)
-    chosen = {} if isinstance(puzzle, ArmyPuzzle) else strategies(puzzle)
+    chosen = strategies(puzzle)
     if as_json:
-        described = None if isinstance(puzzle, ArmyPuzzle) else puzzle
-        print_payload(payload("explain", described, None, verified=False, **explanation.to_json(), strategies=chosen))
+        print_payload(payload("explain", puzzle, None, verified=False, **explanation.to_json(), strategies=chosen))
     else:
         out.print(explanation.text(), markup=False)
         out.print("\nWho answers (the router's choice)", markup=False)

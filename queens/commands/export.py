@@ -9,9 +9,7 @@ from types import ModuleType
 import click
 
 from queens.commands.common import err, make_puzzle, puzzle_options
-from queens.commands.layout import one_puzzle
 from queens.models import BackendUnavailable, QueensError
-from queens.models.armies import ArmyPuzzle
 
 
 def _exporters() -> ModuleType:
@@ -49,14 +47,17 @@ class _LazyChoice(click.Choice):
 def export_command(family, n, m, format_name, encoding, size, output) -> int:
     """Write the puzzle for another solver; cell (r, c) is variable r*cols + c + 1 in every format."""
     export = _exporters()
-    target = make_puzzle(family, n, m)
-    puzzle = target if isinstance(target, ArmyPuzzle) else one_puzzle(target, "export")
+    puzzle = make_puzzle(family, n, m)
+    if puzzle.free_blockers:
+        raise click.UsageError(f"{puzzle.name}: the solver places its blockers, so it is one model per layout; "
+                               "fix them (ninequeens --pawn r,c) to export one")
     if format_name != "dimacs" and encoding is not None:
         raise click.UsageError("--encoding applies to --format dimacs only")
     if format_name == "dimacs-col":
         files = {output: export.dimacs_col(puzzle)}
-    elif isinstance(puzzle, ArmyPuzzle):
-        raise click.UsageError(f"{puzzle.name} has armies: it exports as --format dimacs-col (its conflict graph)")
+    elif not puzzle.plain:
+        raise click.UsageError(f"{puzzle.name} is not one army on a 2-D board: it exports as --format dimacs-col "
+                               "(its conflict graph)")
     elif format_name == "dimacs":
         files = {output: export.dimacs(puzzle, encoding or export.DEFAULT_ENCODING, size=size)}
     elif format_name == "opb":

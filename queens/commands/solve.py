@@ -1,8 +1,10 @@
-"""`queens solve` and `queens show`: one solution, as a board and as data.
+"""`queens solve` and `queens show`: one answer to any puzzle, as a board and as data.
 
 The router picks the strategy (--backend and --method narrow it): the construction for plain
 n-queens, the completion solver for any board with that structure and pre-placed queens, a
-backend's search otherwise. The answer says which strategy answered and why.
+backend's search (with its proof, for a goal), the fewest copies, the layouts of free blockers.
+The answer says which strategy answered and why. Every option is honoured for every puzzle or
+refused before any work, with the reason.
 """
 
 from __future__ import annotations
@@ -12,7 +14,6 @@ from pathlib import Path
 import click
 
 from queens.commands.answer import answered_by, payload, print_payload
-from queens.commands.armies import answer_armies
 from queens.commands.common import (
     backend_options,
     backend_settings,
@@ -26,29 +27,34 @@ from queens.commands.common import (
 )
 from queens.commands.large import check_writable, output_options, save_result
 from queens.commands.progress import progress_option, progress_shown
-from queens.models import Puzzle
-from queens.models.armies import ArmyPuzzle
-from queens.models.families import Target
-from queens.pictures import MAX_DRAWN, Board, heat_map
+from queens.models import Puzzle, QueensError
+from queens.pictures import MAX_DRAWN, Board, Canvas, heat_map
 from queens.solvers import Result, Status
 from queens.solvers.backend import Task
-from queens.solvers.classes import solve_target
+from queens.solvers.router import all_optimal, answer, task_of
 from queens.solvers.strategies import MAX_LISTED
 
 
-def _solve(family: str, n: int, m: int | None, backend: str | None, method: str | None,
-           time_limit: float | None, options: dict[str, object], target: Target) -> tuple[Puzzle, Result]:
-    err.print(f"solving {target.name} ...")
+def _solve(family: str, n: int, m: int | None, puzzle: Puzzle, task: Task, backend: str | None, method: str | None,
+           time_limit: float | None, options: dict[str, object]) -> Result:
+    err.print(f"solving {puzzle.name} ...", markup=False)
     with progress_shown():
-        puzzle, result = solve_target(target, backend, method=method, time_limit=time_limit, **options)
-    err.print(f"{result.status.value}: {answered_by(result)}")
+        result = answer(task, puzzle, backend=backend, method=method, time_limit=time_limit, **options)  # type: ignore[arg-type]
+    err.print(f"{result.status.value}: {answered_by(result)}", markup=False)
     if result.status is Status.INFEASIBLE and (note := explain_none(family, n, m)):
-        err.print(f"why: {note}")
-    return puzzle or (target if isinstance(target, Puzzle) else target.choices[0][0]), result
+        err.print(f"why: {note}", markup=False)
+    return result
 
 
 def _exit_code(result: Result) -> int:
     return 1 if result.status is Status.LIMIT else 0
+
+
+def refuse_out(puzzle: Puzzle, out_path: Path | None) -> None:
+    """--out writes one piece per row of a square board: refused at once for anything else."""
+    if out_path is not None and not (puzzle.plain and puzzle.square):
+        raise QueensError(f"--out writes one army on a square board, a piece per row; {puzzle.name} "
+                          f"({puzzle.size_text}, {len(puzzle.armies)} army) is not one: use --json")
 
 
 @click.command("solve")
@@ -61,34 +67,52 @@ def _exit_code(result: Result) -> int:
 @progress_option
 def solve_command(family, n, m, backend, time_limit, viewpoint, encoding, method, seed, out_path, fmt,
                   as_json, all_optimal, progress) -> int:
-    """Find one solution (the fewest pieces for domination, the optimum of a puzzle file's goal),
-    by the fastest strategy that can."""
+    """Find one solution (the optimum of a puzzle with a goal: the fewest pieces for domination,
+    the most for peaceable armies, the fewest copies for a colouring), by the fastest strategy
+    that can."""
     check_writable(out_path)
     options = backend_settings(viewpoint, encoding) | ({} if seed is None else {"seed": seed})
-    target = make_puzzle(family, n, m)
-    if isinstance(target, ArmyPuzzle):
-        return answer_armies("solve", target, backend, time_limit, options, as_json, all_optimal=all_optimal)
-    puzzle, result = _solve(family, n, m, backend, None if method == "auto" else method, time_limit, options, target)
+    puzzle = make_puzzle(family, n, m)
+    refuse_out(puzzle, out_path)
+    chosen = None if method == "auto" else method
+    if all_optimal:
+        if out_path is not None:
+            raise QueensError("--out writes one solution; --all-optimal lists them with --json")
+        err.print(f"listing every optimal placement of {puzzle.name} ...", markup=False)
+        with progress_shown():
+            result = all_optimal(puzzle, backend, method=chosen, time_limit=time_limit, **options)  # type: ignore[arg-type]
+    else:
+        result = _solve(family, n, m, puzzle, task_of(puzzle), backend, chosen, time_limit, options)
     if out_path is not None:
         save_result(puzzle, result, out_path, fmt)
     if as_json:
-        print_payload(payload("solve", puzzle, result, verified=result.solution is not None or
-                              result.columns is not None, out=None if out_path is None else str(out_path)))
+        print_payload(payload("solve", puzzle, result, verified=bool(result.solutions) or result.columns is not None,
+                              out=None if out_path is None else str(out_path)))
         return _exit_code(result)
-    _print_solution(puzzle, result, out_path)
+    _print_solutions(puzzle, result, out_path)
     return _exit_code(result)
 
 
-def _print_solution(puzzle: Puzzle, result: Result, out_path: Path | None) -> None:
-    out.print(f"{puzzle.name}: {result.status.value} by {answered_by(result)}")
+def _print_solutions(puzzle: Puzzle, result: Result, out_path: Path | None) -> None:
+    line = f"{puzzle.name}: {result.status.value} by {answered_by(result)}"
+    if result.objective is not None:
+        line += f"; optimum {result.objective}" + (" (proved)" if result.status is Status.OPTIMAL else "")
+    if "bound" in result.stats:
+        line += f"; bound {result.stats['bound']}"
+    if result.count is not None:
+        line += f"; {result.count:,} optimal placements"
+    out.print(line, markup=False)
     if result.why:
         out.print(f"strategy: {result.backend}/{result.method}, {result.why}", markup=False)
-    cells = result.solution
-    if cells is not None:
-        if puzzle.cols <= MAX_DRAWN:
-            out.print(Board(puzzle, cells).text(unicode=True))
-        out.print("cells: " + " ".join(f"{r},{c}" for r, c in cells))
-    elif result.columns is not None and out_path is None:
+    answered = result.answered or puzzle
+    drawn = max(Canvas.of(answered).rows, Canvas.of(answered).cols) <= MAX_DRAWN
+    for solution in result.solutions:
+        if drawn:
+            out.print(Board(answered, solution).text(unicode=True), markup=False)
+        for army, cells in zip(answered.armies, answered.per_army(solution), strict=True):
+            label = "cells" if len(answered.armies) == 1 else army.name
+            out.print(f"{label}: " + " ".join(",".join(map(str, cell)) for cell in cells), markup=False)
+    if not result.solutions and result.columns is not None and out_path is None:
         out.print(f"{len(result.columns):,} columns not printed (more than {MAX_LISTED:,}): use --out FILE")
 
 
@@ -103,27 +127,31 @@ def _print_solution(puzzle: Puzzle, result: Result, out_path: Path | None) -> No
 @json_option
 def show_command(family, n, m, backend, time_limit, viewpoint, encoding, plain, svg_path, png_path, heat_path,
                  as_json) -> int:
-    """Draw one solution as a board (and as pictures with --svg/--png/--heat-map), found by a
-    backend's search (default: the fastest backend that can)."""
-    if n > MAX_DRAWN or (m or 0) > MAX_DRAWN:
-        raise click.UsageError(f"show draws boards up to {MAX_DRAWN} wide; use solve for larger ones")
+    """Draw one answer as a board (and as pictures with --svg/--png/--heat-map): armies in their
+    colours, a cube as its layers side by side."""
     for path in (svg_path, png_path, heat_path):
         check_writable(None if path is None else Path(path))
-    target = make_puzzle(family, n, m)
-    if isinstance(target, ArmyPuzzle):
-        return answer_armies("show", target, backend, time_limit, backend_settings(viewpoint, encoding), as_json)
-    puzzle, result = _solve(family, n, m, backend, "search", time_limit, backend_settings(viewpoint, encoding), target)
+    puzzle = make_puzzle(family, n, m)
+    canvas = Canvas.of(puzzle)
+    if max(canvas.rows, canvas.cols) > MAX_DRAWN:
+        raise click.UsageError(f"show draws boards up to {MAX_DRAWN} wide; use solve for larger ones")
+    if heat_path and not puzzle.plain:
+        raise QueensError(f"--heat-map counts one army's pieces on a 2-D board; {puzzle.name} is not one")
+    task = task_of(puzzle)
+    result = _solve(family, n, m, puzzle, task, backend, None, time_limit, backend_settings(viewpoint, encoding))
+    board = Board.of(puzzle, result)
     for path in (svg_path, png_path):
         if path:
-            err.print(f"wrote {Board.of(puzzle, result).save(path)}")
+            err.print(f"wrote {board.save(path)}", markup=False)
     if heat_path:
-        err.print(f"wrote {heat_map(puzzle, backend or 'native', time_limit=time_limit).save(heat_path)}")
-    drawing = Board(puzzle, result.solution or ()).text(unicode=not plain)
+        err.print(f"wrote {heat_map(puzzle, backend or 'native', time_limit=time_limit).save(heat_path)}",
+                  markup=False)
+    drawing = board.text(unicode=not plain)
     if as_json:
         print_payload(payload("show", puzzle, result, verified=result.solution is not None,
                               board=drawing.splitlines()))
     elif result.solution is None:
-        out.print(f"{puzzle.name}: {result.status.value}")
+        out.print(f"{puzzle.name}: {result.status.value}", markup=False)
     else:
-        out.print(drawing)
+        out.print(drawing, markup=False)
     return _exit_code(result)

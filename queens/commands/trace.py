@@ -18,7 +18,6 @@ from rich.live import Live
 from rich.text import Text
 
 from queens.commands.common import err, make_puzzle, out, puzzle_options
-from queens.commands.layout import one_puzzle
 from queens.models import Puzzle, QueensError
 from queens.pictures import Board
 from queens.solvers.trace import Trace, TraceEvent
@@ -61,7 +60,7 @@ def _frame(puzzle: Puzzle, number: int, event: TraceEvent) -> str:
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per step.")
 def trace_command(family, n, m, delay, stepwise, animate, max_solutions, as_json) -> int:
     """Replay the backtracking search: place, conflict, backtrack, solution."""
-    puzzle = one_puzzle(make_puzzle(family, n, m), "trace")
+    puzzle = make_puzzle(family, n, m)
     cells = puzzle.rows * puzzle.cols
     if cells > MAX_TRACE_CELLS:
         raise QueensError(f"trace draws boards of at most {MAX_TRACE_CELLS} cells; this one has {cells}")

@@ -18,12 +18,14 @@ import time
 from dataclasses import replace
 from itertools import combinations
 
-from queens.models import AttackingQueens, Cell, Puzzle, QueensError, TimeLimit
-from queens.models.alternatives import Alternatives
-from queens.models.families import FAMILIES, FamilyOptions, Target, build, reason_for_none
-from queens.pictures import attacked_cells
-from queens.solvers import BACKENDS, Status, count, solutions, solve
-from queens.solvers.classes import count_alternatives
+from queens.models import AttackingQueens, Cell, Placement, Puzzle, QueensError, TimeLimit
+from queens.models.families import FAMILIES, FamilyOptions, build, reason_for_none
+from queens.pictures import Canvas, attacked_cells
+from queens.solvers import BACKENDS, Result, Status, solutions
+from queens.solvers.backend import Task
+from queens.solvers.router import answer as routed
+from queens.solvers.router import route, task_of
+from queens.solvers.strategy import Subject
 from queens.solvers.trace import Trace
 
 MAX_SIDE = 20
@@ -37,6 +39,10 @@ MAX_TRACE_EVENTS = 20_000
 MAX_SOLUTION_INDEX = 10_000
 TIME_LIMIT = 10.0
 """Seconds any one request may spend solving, unless the server is started with another."""
+
+
+AUTO = "auto"
+"""The backend choice that lets the router pick (the default)."""
 
 
 class BadRequest(QueensError):
@@ -53,7 +59,7 @@ def catalogue() -> tuple[dict[str, frozenset[str]], tuple[str, ...]]:
     >>> "pawn" in families["ninequeens"] and "native" in backends
     True
     """
-    return {name: family.accepts for name, family in FAMILIES.items()}, tuple(BACKENDS)
+    return {name: family.accepts for name, family in FAMILIES.items()}, (AUTO, *BACKENDS)
 
 
 def info(time_limit: float = TIME_LIMIT) -> dict:
@@ -115,31 +121,48 @@ class _Board:
             raise BadRequest(f"{family} has no pawns")
         if set(pawns) & set(self.queens):
             raise BadRequest("a queen and a pawn share a square")
+        queens = " ".join(f"{r},{c}" for r, c in self.queens) if "queens" in accepts else None
         given = ({"m"} if m else set()) | ({"pawn"} if pawns else set()) | ({"queens"} & accepts)
-        options = FamilyOptions(n=n, m=m, pawn=pawns, queens="" if "queens" in accepts else None,
-                                given=frozenset(given))
+        options = FamilyOptions(n=n, m=m, pawn=pawns, queens=queens, given=frozenset(given))
         self.family = family
         self.options = options
-        self.target: Target = build(family, options)
+        self.missing = ""
+        try:
+            self.target: Puzzle = build(family, options)
+        except QueensError as error:  # a family that needs the user's pieces first (completion)
+            if not ("queens" in accepts and not self.queens):
+                raise
+            self.missing = f"{family}: place some pieces first ({error})"
+            self.target = Puzzle(rows=self.rows, cols=self.cols, pieces=0, title=family)
 
-    def base(self) -> Puzzle:
-        """The family's puzzle before the user's queens; free pawns must be placed first."""
-        if isinstance(self.target, Alternatives):
-            raise BadRequest(f"{self.target.name}: place the pawns first (pawn mode), then solve")
-        return self.target
+        if self.queens and not self.target.plain:
+            raise BadRequest(f"{self.target.name}: pieces are placed by hand on one-army 2-D boards; "
+                             "ask the solver instead")
+        self.canvas = Canvas.of(self.target)
 
     def drawn(self) -> Puzzle:
-        """The puzzle to draw: before any pawn is placed, the board of the first layout without
-        its pawn, so that switching to nine queens shows an empty board rather than an error."""
-        if isinstance(self.target, Alternatives):
-            first, _ = self.target.choices[0]
-            return replace(first, pawns=frozenset(), title=self.target.name)
-        return self.target
+        """The puzzle to draw: free blockers not yet placed are left off, so that nine queens
+        shows an empty board before its pawns are placed by the solver or by hand."""
+        return replace(self.target, free_blockers=0) if self.target.free_blockers else self.target
 
     def puzzle(self) -> Puzzle:
         """The puzzle with the user's queens fixed (raises AttackingQueens if two attack)."""
-        base = self.base()
-        return replace(base, fixed=base.fixed | frozenset(self.queens)) if self.queens else base
+        if self.missing:
+            raise BadRequest(self.missing)
+        if not self.queens:
+            return self.target
+        first, *rest = self.target.armies
+        return replace(self.target, armies=(replace(first, fixed=first.fixed | frozenset(self.queens)), *rest))
+
+    def cells(self, placement: Placement, puzzle: Puzzle | None = None) -> tuple[list[list[int]], list[int]]:
+        """A placement as canvas squares (a cube's layers side by side) and each piece's army."""
+        answered = puzzle or self.target
+        squares, armies = [], []
+        for a, cells in enumerate(answered.per_army(placement)):
+            for cell in cells:
+                squares.append(list(self.canvas.position(cell)))
+                armies.append(a)
+        return squares, armies
 
     def why_none(self) -> str:
         reason = reason_for_none(self.family, self.options)
@@ -148,12 +171,13 @@ class _Board:
         return f"no solution: {reason}" if reason else "no solution exists for this board"
 
 
-def _backend(request: dict) -> str:
+def _backend(request: dict) -> str | None:
+    """The backend asked for, or None for the router's choice ("auto", the default)."""
     _, backends = catalogue()
-    backend = request.get("backend", "native")
+    backend = request.get("backend", AUTO)
     if not isinstance(backend, str) or backend not in backends:
         raise BadRequest(f"unknown backend {backend!r}; choose from {', '.join(backends)}")
-    return backend
+    return None if backend == AUTO else backend
 
 
 def _pairs(cells: tuple[Cell, ...] | frozenset[Cell]) -> list[list[int]]:
@@ -162,38 +186,64 @@ def _pairs(cells: tuple[Cell, ...] | frozenset[Cell]) -> list[list[int]]:
 
 def board(request: dict, time_limit: float = TIME_LIMIT) -> dict:
     """The board as the user set it: attacked squares and attacking pairs, for live highlighting.
-    `pawns_first` says the family's pawns are still to be placed before a solver can run."""
+    Any puzzle draws on one canvas (a cube as its layers side by side, `gaps` between them);
+    `armies` names each army's piece; `pawns_first` says the solver places pawns too."""
     b = _Board(request)
     puzzle = b.drawn()
     conflicts = []
-    if puzzle.independent:
+    if puzzle.plain and puzzle.within:
         conflicts = [[list(a), list(c)] for a, c in combinations(sorted(b.queens), 2) if puzzle.attack(a, c)]
-    return {"name": puzzle.name, "rows": puzzle.rows, "cols": puzzle.cols, "piece": puzzle.piece.name,
-            "pieces": puzzle.pieces, "queens": _pairs(b.queens), "pawns": _pairs(puzzle.pawns),
-            "blocked": _pairs(puzzle.forbidden), "attacked": _pairs(attacked_cells(puzzle, b.queens)),
-            "conflicts": conflicts, "pawns_first": isinstance(b.target, Alternatives)}
+    on_board = {b.canvas.position(cell) for cell in puzzle.board_cells}
+    gaps = [(r, c) for r in range(b.canvas.rows) for c in range(b.canvas.cols) if (r, c) not in on_board]
+    attacked = attacked_cells(puzzle, b.queens) if puzzle.plain else frozenset()
+    return {"name": puzzle.name, "rows": b.canvas.rows, "cols": b.canvas.cols, "piece": puzzle.piece.name,
+            "armies": [{"name": army.name, "piece": army.piece.name} for army in puzzle.armies],
+            "pieces": puzzle.pieces, "queens": _pairs(b.queens),
+            "pawns": _pairs(frozenset(b.canvas.position(c) for c in puzzle.blockers)),
+            "blocked": _pairs(frozenset(b.canvas.position(c) for c in puzzle.holes)), "gaps": _pairs(gaps),
+            "attacked": _pairs(attacked), "conflicts": conflicts, "pawns_first": bool(b.target.free_blockers),
+            "placeable": puzzle.plain}
 
 
 def _attacking(error: AttackingQueens) -> dict:
     return {"status": "no solution", "solution": [], "message": f"{error}: no completion exists"}
 
 
+def _answered(b: _Board, task: Task, puzzle: Puzzle, backend: str | None, time_limit: float) -> Result:
+    """The router's answer narrowed to `backend`, in this process: a split's process pool would
+    outlive the worker the server kills at the deadline, so a split is asked as a search."""
+    try:
+        choice = route(task, Subject(puzzle), backend)
+        method = "search" if choice.strategy.method == "split" else None
+        return routed(task, puzzle, backend=backend, method=method, time_limit=time_limit)
+    except (AttackingQueens, BadRequest):
+        raise
+    except QueensError as error:
+        raise BadRequest(str(error)) from None
+
+
 def complete(request: dict, time_limit: float = TIME_LIMIT) -> dict:
-    """One solution that keeps the user's queens, or a message saying there is none."""
+    """One answer that keeps the user's queens (the optimum, for a puzzle with a goal), or a
+    message saying there is none."""
     b, backend = _Board(request), _backend(request)
     try:
         puzzle = b.puzzle()
     except AttackingQueens as error:
         return _attacking(error)
-    result = solve(puzzle, backend, time_limit=time_limit)
-    reply = {"status": result.status.value, "backend": backend, "time": round(result.wall_time, 4),
-             "solution": _pairs(result.solution or ())}
+    result = _answered(b, task_of(puzzle), puzzle, backend, time_limit)
+    squares, armies = b.cells(result.solution or (), result.answered or puzzle)
+    reply = {"status": result.status.value, "backend": result.backend, "method": result.method,
+             "time": round(result.wall_time, 4), "solution": squares, "armies": armies,
+             "pawns": _pairs(frozenset(b.canvas.position(c) for c in (result.answered or puzzle).blockers)),
+             "objective": result.objective}
     if result.status is Status.INFEASIBLE:
         reply["message"] = b.why_none()
     elif result.status is Status.LIMIT:
-        reply["message"] = f"no solution found within {time_limit:g} s (time limit)"
+        reply["message"] = f"no answer proved within {time_limit:g} s (time limit)"
     else:
-        reply["message"] = f"solved by {backend} in {result.wall_time:.3f} s"
+        optimum = "" if result.objective is None else f" (optimum {result.objective})"
+        reply["message"] = (f"{result.status.value}{optimum} by {result.backend}/{result.method} "
+                            f"in {result.wall_time:.3f} s")
     return reply
 
 
@@ -207,20 +257,19 @@ def count_request(request: dict, time_limit: float = TIME_LIMIT) -> dict:
     if cells > MAX_COUNT_CELLS:
         raise BadRequest(f"counting is limited to {MAX_COUNT_CELLS} cells here; this board has {cells}")
     try:
-        if isinstance(b.target, Alternatives) and not b.queens:
-            result = count_alternatives(b.target, backend, time_limit=time_limit, split=False)
-        else:
-            result = count(b.puzzle(), backend, time_limit=time_limit, split=False)
+        puzzle = b.puzzle()
     except AttackingQueens as error:
         return {**_attacking(error), "count": 0}
-    reply = {"status": result.status.value, "backend": backend, "count": result.count,
+    result = _answered(b, Task.COUNT, puzzle, backend, time_limit)
+    reply = {"status": result.status.value, "backend": result.backend, "count": result.count,
              "exact": result.status is Status.COMPLETE, "time": round(result.wall_time, 4)}
     if result.status is Status.LIMIT:
         reply["message"] = f"≥ {result.count or 0:,} solutions (time limit: {time_limit:g} s)"
     elif result.count == 0:
         reply["message"] = b.why_none()
     else:
-        reply["message"] = f"{result.count:,} solutions, counted by {backend} in {result.wall_time:.3f} s"
+        reply["message"] = (f"{result.count:,} solutions, counted by {result.backend}/{result.method} "
+                            f"in {result.wall_time:.3f} s")
     return reply
 
 
@@ -232,6 +281,14 @@ def solution(request: dict, time_limit: float = TIME_LIMIT) -> dict:
         puzzle = b.puzzle()
     except AttackingQueens as error:
         return _attacking(error)
+    refusal = Subject(puzzle).modelled
+    if refusal:
+        raise BadRequest(f"solutions are listed one model at a time; here {refusal}")
+    if backend is None:
+        try:
+            backend = route(Task.ENUMERATE, Subject(puzzle), None, "search").strategy.backend
+        except QueensError as error:
+            raise BadRequest(str(error)) from None
     start = time.perf_counter()
     found = None
     try:
@@ -246,7 +303,8 @@ def solution(request: dict, time_limit: float = TIME_LIMIT) -> dict:
     if found is None:
         message = b.why_none() if index == 0 else f"no solution number {index + 1}: there are {index}"
         return {"status": "no solution", "solution": [], "index": index, "message": message}
-    return {"status": "solved", "solution": _pairs(found), "index": index, "backend": backend,
+    squares, armies = b.cells(found, puzzle)
+    return {"status": "solved", "solution": squares, "armies": armies, "index": index, "backend": backend,
             "time": round(elapsed, 4), "message": f"solution {index + 1} by {backend} in {elapsed:.3f} s"}
 
 

@@ -46,6 +46,7 @@ class Native(Backend):
     the model allows it), 'fast' (insist on it) or 'simple' (always the simple kernel)."""
 
     name = "native"
+    settings = (("bitsets", {}),)
     count_limit = _kernel.MAX_CELLS
     cell_limit = _kernel.MAX_CELLS
 

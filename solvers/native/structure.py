@@ -19,7 +19,7 @@ def plain_queens_size(model: ConstraintModel) -> int | None:
     >>> from queens.models import NQueens, Puzzle, lower
     >>> plain_queens_size(lower(NQueens(8)))
     8
-    >>> plain_queens_size(lower(Puzzle(rows=8, cols=8, pieces=8, forbidden=frozenset({(0, 0)}))))
+    >>> plain_queens_size(lower(Puzzle(rows=8, cols=8, pieces=8, holes=frozenset({(0, 0)}))))
     """
     shape = outline_of(model)
     return None if shape.fixed else shape.queen_graph

@@ -10,6 +10,8 @@ const state = {
   queens: [],        // pieces the user placed, as [r, c]
   pawns: [],         // pawns the user placed (nine queens)
   shown: null,       // a solver's solution on display, or null
+  shownArmies: [],   // the army of each piece of `shown` (parallel list)
+  shownPawns: null,  // pawns the solver placed for the solution on display, or null
   index: -1,         // which solution "next solution" showed last
   trace: null,       // /api/trace reply: events and each cell's neighbours
   at: -1,            // the trace event on display
@@ -71,13 +73,15 @@ function draw(view) {
   const grid = $("board");
   grid.style.gridTemplateColumns = `repeat(${b.cols}, 1fr)`;
   grid.style.gridTemplateRows = `repeat(${b.rows}, 1fr)`;
+  grid.style.aspectRatio = `${b.cols} / ${b.rows}`;
   grid.style.setProperty("--glyph", `${Math.max(0.7, 22 / Math.max(b.rows, b.cols))}rem`);
-  const pieces = new Set(view.pieces.map(key));
+  const armyOf = new Map(view.pieces.map((cell, i) => [key(cell), (view.armies || [])[i] || 0]));
   const mine = new Set(state.queens.map(key));
   const attacked = new Set(view.attacked.map(key));
   const conflicts = new Set(view.conflicts.map(key));
-  const pawns = new Set(b.pawns.map(key));
+  const pawns = new Set((view.pawns || b.pawns).map(key));
   const blocked = new Set(b.blocked.map(key));
+  const gaps = new Set((b.gaps || []).map(key));
   grid.replaceChildren();
   for (let r = 0; r < b.rows; r++) {
     for (let c = 0; c < b.cols; c++) {
@@ -88,11 +92,20 @@ function draw(view) {
       cell.dataset.c = c;
       cell.className = "cell " + ((r + c) % 2 === 0 ? "light" : "dark");
       let label = `row ${r} column ${c}`;
-      if (pieces.has(k)) {
-        cell.classList.add("queen");
+      if (gaps.has(k)) {
+        cell.className = "cell gap";
+        cell.disabled = true;
+        cell.setAttribute("aria-hidden", "true");
+        grid.appendChild(cell);
+        continue;
+      }
+      if (armyOf.has(k)) {
+        const army = armyOf.get(k);
+        const piece = (b.armies[army] || b.armies[0]).piece;
+        cell.classList.add("queen", `army${army % 8}`);
         if (!mine.has(k)) cell.classList.add("solver");
-        cell.textContent = GLYPHS[b.piece] || "♛";
-        label += `: ${b.piece}`;
+        cell.textContent = GLYPHS[piece] || piece.slice(0, 1).toUpperCase();
+        label += `: ${piece}` + (b.armies.length > 1 ? ` of ${b.armies[army].name}` : "");
       } else if (pawns.has(k)) {
         cell.classList.add("pawn");
         cell.textContent = GLYPHS.pawn;
@@ -115,7 +128,7 @@ function draw(view) {
 function drawBoard() {
   const b = state.board;
   if (state.shown) {
-    draw({ pieces: state.shown, attacked: [], conflicts: [] });
+    draw({ pieces: state.shown, armies: state.shownArmies, pawns: state.shownPawns, attacked: [], conflicts: [] });
     return;
   }
   const conflicts = b.conflicts.flat();
@@ -140,6 +153,8 @@ function describeBoard() {
 function forgetSolver() {
   stopTrace();
   state.shown = null;
+  state.shownArmies = [];
+  state.shownPawns = null;
   state.index = -1;
   state.trace = null;
   state.at = -1;
@@ -156,6 +171,10 @@ async function clicked(cell) {
   const k = key(cell);
   const mode = document.querySelector("input[name=mode]:checked").value;
   if (state.board.blocked.some((b) => key(b) === k)) return;
+  if (!state.board.placeable && !(document.querySelector("input[name=mode]:checked").value === "pawn")) {
+    say(`${state.board.name}: the solver places these pieces; use solve, count or next solution`, "none");
+    return;
+  }
   if (mode === "pawn" && !$("mode").hidden) {
     if (state.queens.some((q) => key(q) === k)) return;
     state.pawns = toggle(state.pawns, cell);
@@ -176,6 +195,8 @@ function toggle(cells, cell) {
 function showReply(reply) {
   if (reply.solution && reply.solution.length) {
     state.shown = reply.solution;
+    state.shownArmies = reply.armies || [];
+    state.shownPawns = reply.pawns || null;
     drawBoard();
   }
   const kind = reply.status === "solved" || reply.status === "optimal" || reply.status === "complete" ? "ok" : "none";
