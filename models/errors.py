@@ -52,7 +52,10 @@ class BadOption(Unsupported):
 
 class Refused(Unsupported):
     """Nothing that was asked can answer: `reasons` holds each distinct reason, short enough
-    for a table cell ("n/a (reason)")."""
+    for a table cell ("n/a (reason)"). Nothing was attempted, so the CLI exits 2, as for a
+    usage error."""
+
+    exit_code = 2
 
     def __init__(self, message: str, reasons: tuple[str, ...]) -> None:
         super().__init__(message)

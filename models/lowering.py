@@ -52,13 +52,36 @@ def lower(puzzle: Puzzle) -> ConstraintModel:
     return _lower_plain(puzzle)
 
 
+MAX_PAIRS = 20_000_000
+"""Most two-cell lines the lowering writes for rules between armies (and leaps): each is an
+object of a few hundred bytes, so this is a few GB at most. Peaceable queens on 300 x 300 would
+need 2 x 10^8 (47 s and a MemoryError before this check)."""
+
+
 def check_size(puzzle: Puzzle) -> None:
-    """Refuse, before any work, a puzzle whose model would not fit a backend."""
+    """Refuse, before any work, a puzzle whose model would not fit a backend: too many
+    variables, or (armies) too many pairs of cells that exclude each other."""
     if puzzle.variables > MAX_CELLS:
         raise InvalidBoard(
             f"a {puzzle.size_text} board with {len(puzzle.armies)} army(ies) is too large for a constraint model "
             f"({puzzle.variables:,} variables, at most {MAX_CELLS:,}); use a construction or local search instead"
         )
+    pairs = _pairs_bound(puzzle)
+    if pairs > MAX_PAIRS:
+        raise InvalidBoard(f"{puzzle.name} on {puzzle.size_text} would need about {pairs:,} exclusion pairs between "
+                           f"its armies (at most {MAX_PAIRS:,}): ask for a smaller board")
+
+
+def _pairs_bound(puzzle: Puzzle) -> int:
+    """An upper bound on the two-cell lines the army lowering writes: for each pair of armies,
+    every open cell times the cells its pieces reach (both ways); a plain puzzle writes none."""
+    if puzzle.plain:
+        return 0
+    armies = len(puzzle.armies)
+    cells = puzzle.variables // max(1, armies)
+    longest = max(puzzle.shape)
+    reach = max(2 * longest * len(army.piece.rays) + 2 * len(army.piece.leaps) for army in puzzle.armies)
+    return cells * reach * (armies * (armies - 1)) // 2 if puzzle.between else 0
 
 
 def _lower_plain(puzzle: Puzzle) -> ConstraintModel:

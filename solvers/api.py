@@ -30,6 +30,7 @@ from queens.models import (
     symmetry_group,
     verify,
 )
+from queens.models.errors import BadOption
 from queens.models.puzzle import Puzzle
 from queens.models.symmetry import Orbits, Transform, canonical_placement, lex_leader
 from queens.solvers.backend import Backend, Optimum, Task, deadline_after
@@ -159,6 +160,10 @@ def count(puzzle: Puzzle, backend: str = "cpsat", *, time_limit: float | None = 
         raise Unsupported(refusal)
     deadline_after(time_limit)  # a bad limit is refused before the split, too
     if unique:
+        rows, cols = sides(puzzle)
+        if rows * cols > Backend.count_limit:
+            raise BadOption(f"unique classes are counted by enumerating every solution: boards of at most "
+                            f"{Backend.count_limit} cells, not {puzzle.size_text}")
         deadline = deadline_after(time_limit)
         return within(deadline, backend, _count_classes, engine, puzzle, deadline, counting=True)
     if split is None:

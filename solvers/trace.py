@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
 
-from queens.models import Cell, ConstraintModel, Line, Placement, Puzzle, lower, verify
+from queens.models import Cell, ConstraintModel, Line, Placement, Puzzle, Unsupported, lower, verify
 
 STEPS = ("place", "conflict", "backtrack", "solution", "size")
 
@@ -75,7 +75,13 @@ class Trace:
     neighbours: dict[Cell, frozenset[Cell]] = field(init=False)
 
     def __post_init__(self) -> None:
+        refusal = traceable(self.puzzle)
+        if refusal:
+            raise Unsupported(f"trace: {refusal}")
         self.model = lower(self.puzzle)
+        if not self.model.one_per_line or self.model.objective is not None:
+            raise Unsupported(f"trace replays a search whose lines each hold at most one piece, of a fixed or "
+                              f"fewest number; {self.puzzle.name} has other bounds or a goal over armies")
         self.neighbours = self.model.conflicts
 
     def attacked(self, placement: Placement) -> frozenset[Cell]:
@@ -179,6 +185,15 @@ class Trace:
             if len(placed) > before:
                 yield from self._choose_cells(index + 1, placed, size, counters)
                 yield self._undo(cell, placed, size, counters, depth)
+
+
+def traceable(puzzle: Puzzle) -> str | None:
+    """Why the step-by-step search cannot replay `puzzle` (read before lowering), or None."""
+    if puzzle.copies_open or puzzle.free_blockers:
+        return f"{puzzle.name} is a search over several models (open copies or free blockers); fix them first"
+    if not puzzle.plain:
+        return f"the replay draws one army on a 2-D board; {puzzle.name} is not one"
+    return None
 
 
 def trace(puzzle: Puzzle, *, max_solutions: int | None = None) -> Iterator[TraceEvent]:

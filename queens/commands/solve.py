@@ -27,19 +27,24 @@ from queens.commands.common import (
 )
 from queens.commands.large import check_writable, output_options, save_result
 from queens.commands.progress import progress_option, progress_shown
-from queens.models import Puzzle, QueensError
+from queens.models import Puzzle
+from queens.models.errors import BadOption
 from queens.pictures import MAX_DRAWN, Board, Canvas, heat_map
 from queens.solvers import Result, Status
 from queens.solvers.backend import Task
-from queens.solvers.router import all_optimal, answer, task_of
+from queens.solvers.router import Choice, answer, task_of
+from queens.solvers.router import all_optimal as every_optimum
 from queens.solvers.strategies import MAX_LISTED
 
 
 def _solve(family: str, n: int, m: int | None, puzzle: Puzzle, task: Task, backend: str | None, method: str | None,
            time_limit: float | None, options: dict[str, object]) -> Result:
-    err.print(f"solving {puzzle.name} ...", markup=False)
+    def announce(choice: Choice) -> None:
+        err.print(f"solving {puzzle.name} with {choice.strategy.name} ...", markup=False)
+
     with progress_shown():
-        result = answer(task, puzzle, backend=backend, method=method, time_limit=time_limit, **options)  # type: ignore[arg-type]
+        result = answer(task, puzzle, backend=backend, method=method, time_limit=time_limit,  # type: ignore[misc]
+                        announce=announce, **options)
     err.print(f"{result.status.value}: {answered_by(result)}", markup=False)
     if result.status is Status.INFEASIBLE and (note := explain_none(family, n, m)):
         err.print(f"why: {note}", markup=False)
@@ -51,10 +56,12 @@ def _exit_code(result: Result) -> int:
 
 
 def refuse_out(puzzle: Puzzle, out_path: Path | None) -> None:
-    """--out writes one piece per row of a square board: refused at once for anything else."""
-    if out_path is not None and not (puzzle.plain and puzzle.square):
-        raise QueensError(f"--out writes one army on a square board, a piece per row; {puzzle.name} "
-                          f"({puzzle.size_text}, {len(puzzle.armies)} army) is not one: use --json")
+    """--out writes at most one piece per row of a square board (a row's column): refused at
+    once for a puzzle whose answers may not be that (armies, a cube, pieces that share rows)."""
+    one_per_row = puzzle.within and puzzle.line_cap == 1 and (0, 1) in puzzle.piece.rays
+    if out_path is not None and not (puzzle.plain and puzzle.square and one_per_row):
+        raise BadOption(f"--out writes one piece per row of a square board; the answers of {puzzle.name} "
+                        "need not be that: use --json")
 
 
 @click.command("solve")
@@ -77,10 +84,9 @@ def solve_command(family, n, m, backend, time_limit, viewpoint, encoding, method
     chosen = None if method == "auto" else method
     if all_optimal:
         if out_path is not None:
-            raise QueensError("--out writes one solution; --all-optimal lists them with --json")
-        err.print(f"listing every optimal placement of {puzzle.name} ...", markup=False)
+            raise BadOption("--out writes one solution; --all-optimal lists them with --json")
         with progress_shown():
-            result = all_optimal(puzzle, backend, method=chosen, time_limit=time_limit, **options)  # type: ignore[arg-type]
+            result = every_optimum(puzzle, backend, method=chosen, time_limit=time_limit, **options)  # type: ignore[arg-type]
     else:
         result = _solve(family, n, m, puzzle, task_of(puzzle), backend, chosen, time_limit, options)
     if out_path is not None:
@@ -136,7 +142,7 @@ def show_command(family, n, m, backend, time_limit, viewpoint, encoding, plain, 
     if max(canvas.rows, canvas.cols) > MAX_DRAWN:
         raise click.UsageError(f"show draws boards up to {MAX_DRAWN} wide; use solve for larger ones")
     if heat_path and not puzzle.plain:
-        raise QueensError(f"--heat-map counts one army's pieces on a 2-D board; {puzzle.name} is not one")
+        raise BadOption(f"--heat-map counts one army's pieces on a 2-D board; {puzzle.name} is not one")
     task = task_of(puzzle)
     result = _solve(family, n, m, puzzle, task, backend, None, time_limit, backend_settings(viewpoint, encoding))
     board = Board.of(puzzle, result)

@@ -18,9 +18,9 @@ from rich.live import Live
 from rich.text import Text
 
 from queens.commands.common import err, make_puzzle, out, puzzle_options
-from queens.models import Puzzle, QueensError
+from queens.models import Puzzle, QueensError, Unsupported
 from queens.pictures import Board
-from queens.solvers.trace import Trace, TraceEvent
+from queens.solvers.trace import Trace, TraceEvent, traceable
 
 MAX_TRACE_CELLS = 400
 """A pure-Python search drawn step by step is for boards up to 20 x 20."""
@@ -61,6 +61,9 @@ def _frame(puzzle: Puzzle, number: int, event: TraceEvent) -> str:
 def trace_command(family, n, m, delay, stepwise, animate, max_solutions, as_json) -> int:
     """Replay the backtracking search: place, conflict, backtrack, solution."""
     puzzle = make_puzzle(family, n, m)
+    refusal = traceable(puzzle)
+    if refusal:
+        raise Unsupported(f"trace: {refusal}")
     cells = puzzle.rows * puzzle.cols
     if cells > MAX_TRACE_CELLS:
         raise QueensError(f"trace draws boards of at most {MAX_TRACE_CELLS} cells; this one has {cells}")

@@ -26,7 +26,7 @@ from queens.solvers.backend import Task
 from queens.solvers.router import answer as routed
 from queens.solvers.router import route, task_of
 from queens.solvers.strategy import Subject
-from queens.solvers.trace import Trace
+from queens.solvers.trace import Trace, traceable
 
 MAX_SIDE = 20
 """Largest board side the explorer draws (20 x 20 still fits a laptop screen with its result)."""
@@ -319,7 +319,13 @@ def trace_request(request: dict, time_limit: float = TIME_LIMIT) -> dict:
         puzzle = b.puzzle()
     except AttackingQueens as error:
         return {**_attacking(error), "events": [], "neighbours": {}}
-    trace = Trace(puzzle)
+    refusal = traceable(puzzle)
+    if refusal:
+        raise BadRequest(f"the search is replayed for one army on a 2-D board: {refusal}")
+    try:
+        trace = Trace(puzzle)
+    except QueensError as error:
+        raise BadRequest(str(error)) from None
     if not trace.model.cells:
         raise BadRequest("the board has no free cell")
     events = []
