@@ -87,13 +87,13 @@ fuzz-tools: ## Debian's clang and its sanitizer and libFuzzer runtimes for make 
 fuzz: install fuzz-tools ## the C extensions under ASan+UBSan: libFuzzer on the cores, a Python driver on all four
 	nice -n 10 sh fuzz/run.sh $(abspath $(BIN))/python $(FUZZ_RUNS) $(FUZZ_CALLS)
 
-lint: install ## ruff (complexity at most 12) over the code; mypy --strict over models/ and solvers/
+lint: install ## ruff (complexity at most 12) over the code; mypy --strict over the whole queens package
 	$(BIN)/ruff check models solvers experiments queens tests
 	@# mypy knows no package-dir mapping: it reads a tree of links laid out as the wheel is
 	@rm -rf build/typecheck && mkdir -p build/typecheck/queens && \
 	for f in queens/*; do ln -s "$(CURDIR)/$$f" build/typecheck/queens/; done && \
 	for d in models solvers experiments; do ln -s "$(CURDIR)/$$d" build/typecheck/queens/$$d; done
-	cd build/typecheck && $(abspath $(BIN))/mypy --config-file $(CURDIR)/pyproject.toml -p queens.models -p queens.solvers
+	cd build/typecheck && $(abspath $(BIN))/mypy --config-file $(CURDIR)/pyproject.toml -p queens
 
 clean: ## remove the environment and build products
 	rm -rf $(VENV) build *.egg-info solvers/native/*.so

@@ -218,7 +218,7 @@ class Topology:
         return [dc * r - dr * c for r, c in cells]
 
 
-def attacks(piece: Piece, a: Cell, b: Cell, *, topology: Topology, pawns: frozenset[Cell]) -> bool:
+def attacks(piece: Piece, a: Cell, b: Cell, *, topology: Topology, pawns: frozenset[Coord]) -> bool:
     """Whether a piece on `a` attacks `b` (pawns block rays; leaps jump over them)."""
     if a == b:
         return False
@@ -243,7 +243,7 @@ _LINE_NAMES = {(0, 1): "row", (1, 0): "column", (1, 1): "diagonal", (1, -1): "an
 
 
 def first_attack(
-    piece: Piece, cells: Iterable[Cell], *, topology: Topology, pawns: frozenset[Cell]
+    piece: Piece, cells: Iterable[Cell], *, topology: Topology, pawns: frozenset[Coord]
 ) -> tuple[Cell, Cell, str] | None:
     """The first two cells that attack each other, and how ("share a diagonal"), or None.
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from itertools import combinations
 
 from queens.models.lowering import lower
-from queens.models.pieces import Cell
+from queens.models.geometry import Coord
 from queens.models.puzzle import Puzzle
 from queens.models.symmetry import Transform, symmetry_group
 
@@ -39,12 +39,12 @@ def layouts(puzzle: Puzzle) -> list[tuple[Puzzle, int]]:
             for layout, weight in layouts_up_to_symmetry(cells, puzzle.free_blockers, group, puzzle.rows, puzzle.cols)]
 
 
-def layouts_up_to_symmetry(cells: list[Cell], k: int, transforms: tuple[Transform, ...], rows: int,
-                           cols: int) -> list[tuple[frozenset[Cell], int]]:
+def layouts_up_to_symmetry(cells: list[Coord], k: int, transforms: tuple[Transform, ...], rows: int,
+                           cols: int) -> list[tuple[frozenset[Coord], int]]:
     """Every set of k of `cells`, one per orbit under `transforms`, with the orbit's size."""
-    found: dict[tuple[Cell, ...], int] = {}
+    found: dict[tuple[Coord, ...], int] = {}
     for layout in combinations(cells, k):
-        orbit = {tuple(sorted(t(c, rows, cols) for c in layout)) for t in transforms}
+        orbit = {tuple(sorted(t((c[0], c[1]), rows, cols) for c in layout)) for t in transforms}
         canonical = min(orbit)
         if canonical == layout:
             found[canonical] = len(orbit)

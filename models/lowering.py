@@ -16,6 +16,7 @@ import itertools
 from collections.abc import Sequence
 
 from queens.models.errors import InvalidBoard
+from queens.models.geometry import Coord
 from queens.models.ir import ConstraintModel, Line, LinearKey, LineFamily
 from queens.models.pieces import Cell
 from queens.models.puzzle import Puzzle
@@ -123,7 +124,7 @@ def _segments(puzzle: Puzzle, direction: Cell, board: tuple[Cell, ...]) -> list[
     return [[cell for cell in run if cell not in puzzle.holes] for run in runs]
 
 
-def _cut_at_pawns(line: list[Cell], pawns: frozenset[Cell], *, cyclic: bool) -> list[list[Cell]]:
+def _cut_at_pawns(line: list[Cell], pawns: frozenset[Coord], *, cyclic: bool) -> list[list[Cell]]:
     cuts = [i for i, cell in enumerate(line) if cell in pawns]
     if not cuts:
         return [line]

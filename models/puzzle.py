@@ -26,6 +26,7 @@ The one-army keywords are a constructor of the same type, so today's spelling st
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from typing import Any
@@ -153,7 +154,7 @@ class Puzzle:
                 raise InvalidBoard(f"pre-placed piece at {min(clash)} stands on a hole or blocker")
             if army.most is not None and len(army.fixed) > army.most:
                 raise InvalidBoard(f"{len(army.fixed)} pre-placed pieces but only {army.most} allowed")
-            if army.most is not None and army.most > len(self.board_cells):
+            if army.most is not None and army.most > self.cells:
                 raise InvalidBoard(f"{army.most} pieces do not fit on a {self.size_text} board")
         if self.plain and self.within and self.armies[0].line_cap == 1:
             clash_at = first_attack(self.piece, sorted(self.fixed), topology=board, pawns=self.blockers)
@@ -193,6 +194,11 @@ class Puzzle:
         return "x".join(map(str, self.shape))
 
     @property
+    def cells(self) -> int:
+        """How many cells the board has (holes and blockers included), without listing them."""
+        return math.prod(self.shape)
+
+    @property
     def board_cells(self) -> tuple[Coord, ...]:
         """Every cell of the board in order (holes and blockers included)."""
         cells: list[Coord] = [()]
@@ -204,11 +210,8 @@ class Puzzle:
     def variables(self) -> int:
         """How many Boolean variables the lowering makes (one per open cell and army), known
         before it runs: what size limits are checked against."""
-        cells = 1
-        for side in self.shape:
-            cells *= side
         copies = sum(army.copies or 1 for army in self.armies)
-        return (cells - len(self.holes | self.blockers)) * copies
+        return (self.cells - len(self.holes | self.blockers)) * copies
 
     # -- one army ----------------------------------------------------------------------------
 
@@ -273,6 +276,18 @@ class Puzzle:
         """The puzzle with the open army written out as `copies` armies, named name-1, name-2, ..."""
         return replace(self, armies=tuple(replace(army, copies=copies) if army.copies is None else army
                                           for army in self.armies))
+
+    def with_fixed(self, cells: Iterable[Coord]) -> Puzzle:
+        """The puzzle with these pieces of the first army placed too (a completion's givens, a
+        split's subproblem, the explorer's clicks)."""
+        first, *rest = self.armies
+        return replace(self, armies=(replace(first, fixed=first.fixed | _cells(cells, "pre-placed piece")), *rest))
+
+    def with_pieces(self, count: int) -> Puzzle:
+        """The puzzle with exactly `count` pieces of the first army (its goal, if any, dropped):
+        one value of a minimised puzzle."""
+        first, *rest = self.armies
+        return replace(self, armies=(replace(first, least=count, most=count, goal=None), *rest))
 
     def with_blockers(self, cells: Iterable[Coord]) -> Puzzle:
         """One layout of the free blockers: these cells blocked, none left to place."""

@@ -87,7 +87,7 @@ class Explanation:
             out.append(f"  {label}{body}{note}")
         return "\n".join(out)
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, object]:
         m = self.model
         return {
             "title": m.title,

@@ -43,10 +43,11 @@ MAX_DRAWN = 100
 """Boards wider than this are not drawn: a picture would be a smear of pixels, a text board
 unreadable and huge."""
 
-Shape = tuple[tuple[tuple[float, float], ...], tuple[tuple[float, float, float], ...]]
+Polygon = tuple[tuple[float, float], ...]
+Shape = tuple[tuple[Polygon, ...], tuple[tuple[float, float, float], ...]]
 """Polygons and circles (x, y, radius) in the unit square, y pointing down."""
 
-_CROWN = (((0.18, 0.78), (0.12, 0.32), (0.33, 0.55), (0.5, 0.22), (0.67, 0.55), (0.88, 0.32), (0.82, 0.78)),
+_CROWN: tuple[Polygon, ...] = (((0.18, 0.78), (0.12, 0.32), (0.33, 0.55), (0.5, 0.22), (0.67, 0.55), (0.88, 0.32), (0.82, 0.78)),
           ((0.18, 0.81), (0.82, 0.81), (0.82, 0.88), (0.18, 0.88)))
 SHAPES: dict[str, Shape] = {
     "queen": (_CROWN, ((0.12, 0.28, 0.055), (0.5, 0.18, 0.055), (0.88, 0.28, 0.055))),
@@ -279,7 +280,7 @@ class Board(_Picture):
     size: int = 360
 
     @classmethod
-    def of(cls, puzzle: Puzzle, result: object, **options: object) -> Board:
+    def of(cls, puzzle: Puzzle, result: object, *, show_attacks: bool = False, size: int = 360) -> Board:
         """The first solution of a `solvers.Result` (or an empty board), captioned with its status;
         drawn on the puzzle it answers (a layout of free blockers, a colouring's k armies)."""
         puzzle = getattr(result, "answered", None) or puzzle
@@ -288,7 +289,7 @@ class Board(_Picture):
         backend = getattr(result, "backend", "")
         wall = getattr(result, "wall_time", 0.0)
         caption = f"{puzzle.name}: {status} by {backend} in {wall:.3f} s"
-        return cls(puzzle, tuple(solution), caption=caption, **options)
+        return cls(puzzle, tuple(solution), show_attacks, caption, size)
 
     def _caption(self) -> str:
         return self.caption or self.puzzle.name

@@ -60,7 +60,7 @@ def fewest_copies(engine: Backend, puzzle: Puzzle, deadline: float | None) -> Re
     start = time.perf_counter()
     clique = clique_cells(puzzle)
     floor = max(1, len(clique))
-    for copies in range(floor, len(puzzle.board_cells) + 1):
+    for copies in range(floor, puzzle.cells + 1):
         variant = puzzle.with_copies(copies)
         model = checked_model(engine, variant, Task.SOLVE)
         broken = replace(model, fixed=model.fixed | {(i, cell) for i, cell in enumerate(clique)})

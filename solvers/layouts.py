@@ -35,7 +35,7 @@ class Layouts(Strategy):
             return "answers puzzles whose blockers the solver places"
         if puzzle.copies_open:
             return "free blockers with open copies are not offered"
-        cells = len(puzzle.board_cells) - len(puzzle.holes | puzzle.blockers | puzzle.fixed)
+        cells = puzzle.cells - len(puzzle.holes | puzzle.blockers | puzzle.fixed)
         if _choose(cells, puzzle.free_blockers) > MAX_LAYOUTS:
             return f"more than {MAX_LAYOUTS:,} layouts of {puzzle.free_blockers} blockers on {cells} cells"
         return None

@@ -8,7 +8,7 @@ against the function it reaches, where a `dict[str, object]` would hide a clash 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TypedDict
+from typing import TypedDict, cast
 
 
 class SearchOptions(TypedDict, total=False):
@@ -41,3 +41,10 @@ class Options(SearchOptions, total=False):
     ledger: str | Path | None  # the fast counter: SQLite file of finished subproblems
     resume: bool  # the fast counter: skip the subproblems the ledger holds
     dask: str | None  # the fast counter: "local" or a scheduler's address
+
+
+def search_options(options: Options) -> SearchOptions:
+    """The options a backend's own entry points take (`SearchOptions`): the strategies' own
+    (processes, symmetry, unique, the fast counter's ledger) left out."""
+    return cast(SearchOptions, {key: value for key, value in options.items()
+                                if key in SearchOptions.__optional_keys__})

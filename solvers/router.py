@@ -23,9 +23,9 @@ from queens.models.errors import BadOption, Refused
 from queens.solvers.api import solutions, within
 from queens.solvers.backend import Task, deadline_after
 from queens.solvers.native import REBUILD
-from queens.solvers.options import Options
+from queens.solvers.options import Options, search_options
 from queens.solvers.result import Result, Status
-from queens.solvers.strategies import STRATEGIES
+from queens.solvers.strategies import registered
 from queens.solvers.strategy import Strategy, Subject
 
 PREFERENCE: dict[Task, tuple[str, ...]] = {
@@ -54,7 +54,7 @@ def candidates(task: Task, backend: str | None = None, method: str | None = None
     """The strategies answering `task`, in preference order, narrowed by backend, method and the
     options given (a --viewpoint narrows to the backends that take one)."""
     order = PREFERENCE.get(task, ())
-    ranked = sorted((s for s in STRATEGIES if task in s.tasks),
+    ranked = sorted((s for s in registered() if task in s.tasks),
                     key=lambda s: order.index(s.name) if s.name in order else len(order))
     narrowed = [s for s in ranked if backend in (None, s.backend) and method in (None, s.method)]
     if not narrowed:
@@ -195,8 +195,7 @@ def all_optimal(puzzle: Puzzle, backend: str | None = None, *, method: str | Non
     found: list[Placement] = []
     status = Status.COMPLETE
     try:
-        for placement in solutions(puzzle, choice.strategy.backend, time_limit=time_limit,
-                                   **{k: v for k, v in options.items() if k in choice.strategy.options()}):  # type: ignore[misc]
+        for placement in solutions(puzzle, choice.strategy.backend, time_limit=time_limit, **search_options(options)):
             found.append(placement)
     except TimeLimit:
         status = Status.LIMIT

@@ -177,7 +177,7 @@ def _count_one(puzzle: Puzzle, extra: frozenset[Cell], backend: str, deadline: f
     left = None if deadline is None else deadline - time.monotonic()
     if left is not None and left <= 0:
         return Result(backend, Status.LIMIT, count=0)
-    return count(replace(puzzle, fixed=puzzle.fixed | extra), backend, time_limit=left, split=False,
+    return count(puzzle.with_fixed(extra), backend, time_limit=left, split=False,
                  symmetry=group is not None, group=group, **options)
 
 

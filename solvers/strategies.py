@@ -24,7 +24,7 @@ from queens.solvers.backend import Backend, Task
 from queens.solvers.copies import Copies
 from queens.solvers.fast_count import FastCount
 from queens.solvers.layouts import Layouts
-from queens.solvers.options import Options, SearchOptions
+from queens.solvers.options import Options, SearchOptions, search_options
 from queens.solvers.registry import BACKENDS, get_backend
 from queens.solvers.result import Result, Status
 from queens.solvers.strategy import Strategy, Subject
@@ -78,14 +78,14 @@ class Search(Strategy):
         return _init_options(self.backend) | _symmetry_option(self.backend) | {"unique"}
 
     def check(self, options: Options) -> None:
-        _check_options(self.backend, _own_options(options))
+        _check_options(self.backend, search_options(options))
 
     def run(self, subject: Subject, task: Task, time_limit: float | None, options: Options) -> Result:
         # the router hands a strategy only the options it names (`options()`): here the backend's
         # constructor's and `symmetry`, never `processes`
         symmetry = options.get("symmetry")
-        own: SearchOptions = _without_symmetry(options)
-        if own.pop("unique", False):
+        own = search_options(options)
+        if options.get("unique"):
             if task is not Task.COUNT:
                 raise BadOption("--unique counts symmetry classes: it applies to count")
             return count(subject.puzzle, self.backend, time_limit=time_limit, unique=True, **own)
@@ -127,14 +127,13 @@ class Split(Strategy):
         return _init_options(self.backend) | {"processes"} | _symmetry_option(self.backend)
 
     def check(self, options: Options) -> None:
-        backend_options = _without_symmetry(options)
-        backend_options.pop("processes", None)
-        _check_options(self.backend, backend_options)
+        _check_options(self.backend, search_options(options))
 
     def run(self, subject: Subject, task: Task, time_limit: float | None, options: Options) -> Result:
         from queens.solvers.split import count_split  # imports the process pool only when splitting
 
-        return count_split(subject.puzzle, self.backend, time_limit=time_limit, **options)
+        return count_split(subject.puzzle, self.backend, time_limit=time_limit, processes=options.get("processes"),
+                           symmetry=options.get("symmetry"), **search_options(options))
 
 
 @dataclass(frozen=True)
@@ -227,7 +226,7 @@ class StreamVerify(Strategy):
                       stats={"n": side}, method=self.method)
 
 
-def _check_options(backend: str, options: Options) -> None:
+def _check_options(backend: str, options: SearchOptions) -> None:
     """Build the backend with these options, so a bad value is refused (BadOption) before any
     work; a backend that is not installed is left for `supports` to report."""
     if options:
@@ -242,19 +241,6 @@ def _symmetry_option(backend: str) -> frozenset[str]:
     enumerating; a backend that counts without enumerating has nothing to break."""
     engine, _ = _engine(backend)
     return frozenset({"symmetry"}) if engine is not None and type(engine).count is Backend.count else frozenset()
-
-
-def _without_symmetry(options: Options) -> Options:
-    rest = options.copy()
-    rest.pop("symmetry", None)
-    return rest
-
-
-def _own_options(options: Options) -> Options:
-    """The backend constructor's options: without the strategies' own (symmetry, unique)."""
-    rest = _without_symmetry(options)
-    rest.pop("unique", None)
-    return rest
 
 
 def _init_options(backend: str) -> frozenset[str]:
@@ -283,7 +269,26 @@ def _columns(subject: Subject, columns: np.ndarray | None, strategy: Strategy, s
 
 
 SEARCH_WHY = "the backend's own search"
-STRATEGIES: tuple[Strategy, ...] = (
+def registered() -> tuple[Strategy, ...]:
+    """Every strategy, built from the backend registry as it is now: a backend registered after
+    import (a plug-in, a test's throw-away backend) gets its search, split, copies and layouts
+    without further edits (each refuses, with its reason, what its backend cannot do)."""
+    return _METHODS + tuple(strategy for name in BACKENDS for strategy in _per_backend(name))
+
+
+def _per_backend(name: str) -> tuple[Strategy, ...]:
+    return (
+        Search(name, "search", BY_SEARCH, SEARCH_WHY),
+        Split(name, "split", frozenset({Task.COUNT}),
+              "counting by decomposition in parallel processes (Q(12): sat 1.6 -> 0.7 s, csp 3.6 -> 1.1 s)"),
+        Copies(name, "copies", frozenset({Task.SOLVE, Task.OPTIMISE}),
+               "the fewest copies: one model per number, upward from the longest line's length"),
+        Layouts(name, "layouts", frozenset({Task.SOLVE, Task.COMPLETE, Task.OPTIMISE, Task.COUNT}),
+                "free blockers: each layout up to symmetry answered by the router, counts weighted by orbit size"),
+    )
+
+
+_METHODS: tuple[Strategy, ...] = (
     FastCount("native", "fast", frozenset({Task.COUNT}),
               "the D4 symmetry-class counter: the fastest exact count of plain n-queens "
               "(AVX2: 0.28x classic.c at n = 16, scalar 0.37x)"),
@@ -294,17 +299,7 @@ STRATEGIES: tuple[Strategy, ...] = (
                "and 'no' is a proof"),
     LocalSearch("native", "random", frozenset({Task.SOLVE}),
                 "conflict-minimising local search: a different random solution per seed, O(n)"),
-    *(Search(name, "search", BY_SEARCH, SEARCH_WHY) for name in BACKENDS),
-    *(Split(name, "split", frozenset({Task.COUNT}),
-            "counting by decomposition in parallel processes (Q(12): sat 1.6 -> 0.7 s, csp 3.6 -> 1.1 s)")
-      for name in BACKENDS),
     StreamVerify("python", "verify", frozenset({Task.VERIFY}), "the streaming O(n) checker"),
-    *(Copies(name, "copies", frozenset({Task.SOLVE, Task.OPTIMISE}),
-             "the fewest copies: one model per number, upward from the longest line's length") for name in BACKENDS),
-    *(Layouts(name, "layouts", frozenset({Task.SOLVE, Task.COMPLETE, Task.OPTIMISE, Task.COUNT}),
-              "free blockers: each layout up to symmetry answered by the router, counts weighted by orbit size")
-      for name in BACKENDS),
 )
-"""Every strategy. A backend added to `queens.solvers.registry.BACKENDS` gets its search and
-split counting here without further edits (split refuses, with its reason, a backend that
-counts without enumerating)."""
+"""The strategies that belong to no one backend's registry entry (the native code's methods
+and numpy's)."""

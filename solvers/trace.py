@@ -152,7 +152,7 @@ class Trace:
         occupied = set(placed)
         if all(occupied.intersection(cover) for cover in self.model.covers):
             # the independent checker sees every solution, as in queens.solvers.api
-            verify(self.puzzle if size == self.model.size else replace(self.puzzle, pieces=size), placed)
+            verify(self.puzzle if size == self.model.size else self.puzzle.with_pieces(size), placed)
             counters.solutions += 1
             yield self._event("solution", None, placed, depth, counters, size)
 

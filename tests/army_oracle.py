@@ -150,3 +150,17 @@ def queen_graph_edges(rows: int, cols: int) -> int:
     cells = [(r, c) for r in range(rows) for c in range(cols)]
     return sum(1 for a, b in combinations(cells, 2)
                if a[0] == b[0] or a[1] == b[1] or abs(a[0] - b[0]) == abs(a[1] - b[1]))
+
+
+def count_two_armies(n: int, first: tuple[str, int], second: tuple[str, int]) -> int:
+    """Placements of `first` = (piece, k) and `second` pieces on n x n, one piece per cell, no
+    piece attacking one of the other army (pieces of one army may attack each other), by trying
+    every pair of cell sets."""
+    cells = board(n)
+    total = 0
+    for mine in combinations(cells, first[1]):
+        reach = set().union(*(attacked_by(first[0], c, n) for c in mine)) if mine else set()
+        for theirs in combinations([c for c in cells if c not in mine and c not in reach], second[1]):
+            if not any(set(mine) & attacked_by(second[0], c, n) for c in theirs):
+                total += 1
+    return total

@@ -32,3 +32,29 @@ def reference() -> Reference:
     if not REFERENCE.is_file():
         pytest.fail(f"ground truth missing: {REFERENCE}")
     return Reference(json.loads(REFERENCE.read_text()))
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--backend", action="append", default=[], metavar="NAME",
+                     help="run the backend grid and contract tests on this backend only (repeatable), "
+                          "as CPMpy's `pytest --solver NAME`; tests that name no backend still run")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """With --backend NAME, leave out every test parametrised with another registered backend."""
+    chosen = set(config.getoption("--backend"))
+    if not chosen:
+        return
+    from queens.solvers.registry import BACKENDS
+
+    unknown = chosen - set(BACKENDS)
+    if unknown:
+        raise pytest.UsageError(f"--backend {', '.join(sorted(unknown))}: not registered; choose from "
+                                f"{', '.join(BACKENDS)}")
+    kept, dropped = [], []
+    for item in items:
+        params = getattr(getattr(item, "callspec", None), "params", {})
+        named = {value for value in params.values() if isinstance(value, str) and value in BACKENDS}
+        (dropped if named and not named & chosen else kept).append(item)
+    items[:] = kept
+    config.hook.pytest_deselected(items=dropped)

@@ -26,7 +26,7 @@ from queens.solvers.backend import Task
 from queens.solvers import count as count_target
 from queens.solvers.construct import construct
 from queens.solvers.router import answer, candidates, route
-from queens.solvers.strategies import STRATEGIES
+from queens.solvers.strategies import registered
 from queens.solvers.strategy import Subject
 
 from tests.cli import run_main
@@ -99,7 +99,7 @@ def test_narrowing_refuses_with_every_reason():
 def test_every_task_has_a_strategy_and_every_backend_a_search():
     for task in Task:
         assert candidates(task)
-    assert {s.backend for s in STRATEGIES if s.method == "search"} == set(BACKENDS)
+    assert {s.backend for s in registered() if s.method == "search"} == set(BACKENDS)
 
 
 @pytest.mark.parametrize("backend", list(BACKENDS))

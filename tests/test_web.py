@@ -161,3 +161,27 @@ def test_malformed_and_oversized_requests(base):
     assert status == 413
     status, reply = _post(base, "nothing", {})
     assert status == 404 and "no API call" in reply["error"]
+
+
+FAMILY_NAMES = sorted(__import__("queens.models.families", fromlist=["FAMILIES"]).FAMILIES)
+"""Every family of the registry: the explorer serves each one (none sampled by hand)."""
+
+
+@pytest.mark.parametrize("family", FAMILY_NAMES)
+def test_every_family_is_drawn_solved_and_counted(base, family):
+    """A board, an answer drawn on it (armies in their colours, a cube's layers side by side) and a
+    count or a refusal with its reason: never a server error."""
+    request = {"family": family, "n": 4}
+    status, board = _post(base, "board", request)
+    assert status == 200 and board["rows"] * board["cols"] >= 16 and board["armies"]
+    status, reply = _post(base, "complete", request)
+    if status == 400:  # a family that needs the user's pieces first says so
+        assert "place some pieces" in reply["error"]
+        return
+    assert status == 200 and reply["status"] in ("solved", "optimal", "no solution", "time limit"), reply
+    assert len(reply["solution"]) == len(reply["armies"])
+    gaps = {tuple(cell) for cell in board["gaps"]}
+    assert all(0 <= r < board["rows"] and 0 <= c < board["cols"] and (r, c) not in gaps for r, c in reply["solution"])
+    assert set(reply["armies"]) <= set(range(len(board["armies"]) + 8))
+    status, counted = _post(base, "count", request)
+    assert status in (200, 400) and (counted.get("message") or counted.get("error"))

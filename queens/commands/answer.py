@@ -10,6 +10,8 @@ objective, time_s, verified; anything a command adds goes under `details`.
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
+from typing import Any
 
 import click
 
@@ -22,7 +24,7 @@ MAX_JSON_SOLUTION = 1000
 
 
 def payload(command: str, target: Puzzle | None, result: Result | None, *, verified: bool,
-            **details: object) -> dict:
+            **details: object) -> dict[str, Any]:
     """The answer as one JSON object (see the module docstring): each solution as its cells
     (`solutions`) and as cells per army (`armies`), on the puzzle it answers."""
     listed = [] if result is None else [s for s in result.solutions if len(s) <= MAX_JSON_SOLUTION]
@@ -49,11 +51,11 @@ def payload(command: str, target: Puzzle | None, result: Result | None, *, verif
     }
 
 
-def _plain(stats: dict) -> dict:
+def _plain(stats: Mapping[str, object]) -> dict[str, object]:
     return {str(key): value for key, value in stats.items() if isinstance(value, int | float | str | bool)}
 
 
-def print_payload(data: dict) -> None:
+def print_payload(data: dict[str, Any]) -> None:
     click.echo(json.dumps(data, indent=2))
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 from pathlib import Path
 
 import click
@@ -13,7 +14,8 @@ from queens.models.families import FAMILIES, FamilyOptions, build, reason_for_no
 from queens.models.puzzle_file import read
 from queens.solvers import BACKENDS
 from queens.solvers.backend import Task
-from queens.solvers.strategies import STRATEGIES
+from queens.solvers.options import Options
+from queens.solvers.strategies import registered
 
 out = Console(highlight=False, soft_wrap=True)
 """Results go to stdout..."""
@@ -40,7 +42,11 @@ def _remember_cells(ctx: click.Context, param: click.Parameter, value: tuple[str
     _remember(ctx, param, tuple(_cell(text) for text in value))
 
 
-def _flag(*decls: str, remember=_remember, **attrs: object) -> Callable:
+Command = Callable[..., Any]
+Decorator = Callable[[Command], Command]
+
+
+def _flag(*decls: str, remember: Callable[..., object] = _remember, **attrs: Any) -> Decorator:
     return click.option(*decls, callback=remember, expose_value=False, **attrs)
 
 
@@ -54,14 +60,14 @@ _FAMILY_FLAGS = [
 ]
 
 
-class FamilyChoice(click.Choice):
+class FamilyChoice(click.Choice):  # type: ignore[type-arg]  # click's Choice is generic in its own stubs only
     """The FAMILY argument's choices: the family registry as it is when the command runs, so a
     family registered after import (a plug-in, a test's throw-away family) is a choice too."""
 
     def __init__(self) -> None:
         super().__init__(tuple(FAMILIES))
 
-    @property  # type: ignore[override]
+    @property
     def choices(self) -> tuple[str, ...]:
         return tuple(FAMILIES)
 
@@ -70,7 +76,7 @@ class FamilyChoice(click.Choice):
         """Ignored: the registry is the list."""
 
 
-def puzzle_options(command: Callable) -> Callable:
+def puzzle_options(command: Command) -> Command:
     """FAMILY -n N [-m M] and the family flags: the puzzle to work on."""
     for flag in reversed(_FAMILY_FLAGS):
         command = flag(command)
@@ -92,12 +98,12 @@ def is_puzzle_file(text: str) -> bool:
     return text.endswith(".toml") or Path(text).is_file()
 
 
-def backend_options(*, allow_all: bool) -> Callable:
+def backend_options(*, allow_all: bool) -> Decorator:
     """--backend (default: the router chooses; `all` compares every backend), --time-limit,
     --viewpoint, --encoding."""
     choices = [*BACKENDS, "all"] if allow_all else list(BACKENDS)
 
-    def decorate(command: Callable) -> Callable:
+    def decorate(command: Command) -> Command:
         command = click.option("--encoding", default=None,
                                help="sat: CNF encoding (e.g. seqcounter, pairwise, ladder).")(command)
         command = click.option("--viewpoint", default=None,
@@ -110,9 +116,9 @@ def backend_options(*, allow_all: bool) -> Callable:
     return decorate
 
 
-def method_option(*tasks: Task) -> Callable:
+def method_option(*tasks: Task) -> Decorator:
     """--method: auto (the router chooses) or one of the strategies' methods for these tasks."""
-    methods = sorted({s.method for s in STRATEGIES if s.tasks & set(tasks)})
+    methods = sorted({s.method for s in registered() if s.tasks & set(tasks)})
     return click.option("--method", type=click.Choice(["auto", *methods]), default="auto", show_default=True,
                         help="How to answer: auto picks the fastest strategy that supports the puzzle.")
 
@@ -140,10 +146,15 @@ def make_puzzle(family: str, n: int, m: int | None) -> Puzzle:
     return read(family, n).puzzle
 
 
-def backend_settings(viewpoint: str | None, encoding: str | None) -> dict[str, object]:
+def backend_settings(viewpoint: str | None, encoding: str | None) -> Options:
     """The backend options given on the command line; the router narrows the choice to the
     strategies that take them (a --viewpoint to cpsat and csp), and refuses when none does."""
-    return {key: value for key, value in (("viewpoint", viewpoint), ("encoding", encoding)) if value is not None}
+    settings = Options()
+    if viewpoint is not None:
+        settings["viewpoint"] = viewpoint
+    if encoding is not None:
+        settings["encoding"] = encoding
+    return settings
 
 
 def describe(puzzle: Puzzle) -> dict[str, object]:

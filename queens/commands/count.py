@@ -40,6 +40,7 @@ from queens.reference import ground_truth
 from queens.solvers import BACKENDS, Result, Status
 from queens.solvers.backend import Task
 from queens.solvers.fast_count import DEFAULT_LEDGER
+from queens.solvers.options import Options
 from queens.solvers.router import Choice, answer
 
 INTERRUPTED = 130
@@ -53,7 +54,7 @@ class CountRequest:
     backend: str | None
     method: str | None
     time_limit: float | None
-    options: dict[str, object]
+    options: Options
 
 
 def _counter_options(command: Callable[..., object]) -> Callable[..., object]:
@@ -87,13 +88,24 @@ def _counter_options(command: Callable[..., object]) -> Callable[..., object]:
 @json_option
 @progress_option
 @_counter_options
-def count_command(family, n, m, backend, time_limit, viewpoint, encoding, method, symmetry, as_json,
-                  progress, unique, threads, resume, ledger, dask) -> int:
+def count_command(family: str, n: int, m: int | None, backend: str | None, time_limit: float | None,
+                  viewpoint: str | None, encoding: str | None, method: str, symmetry: bool | None, as_json: bool,
+                  progress: bool, unique: bool | None, threads: int | None, resume: bool | None, ledger: str | None,
+                  dask: str | None) -> int:
     """Count solutions by the fastest exact strategy; --backend all compares every backend."""
     settings = backend_settings(viewpoint, encoding)
-    given = {"symmetry": symmetry, "unique": unique, "threads": threads, "resume": resume, "ledger": ledger,
-             "dask": dask}
-    settings |= {key: value for key, value in given.items() if value is not None}
+    if symmetry is not None:
+        settings["symmetry"] = symmetry
+    if unique:
+        settings["unique"] = True
+    if threads is not None:
+        settings["threads"] = threads
+    if resume:
+        settings["resume"] = True
+    if ledger is not None:
+        settings["ledger"] = ledger
+    if dask is not None:
+        settings["dask"] = dask
     request = CountRequest(make_puzzle(family, n, m), None if backend == "all" else backend,
                            None if method == "auto" else method, time_limit, settings)
     note = explain_none(family, n, m)
@@ -119,7 +131,7 @@ def _count(request: CountRequest) -> Result:
 
     with progress_shown():
         return answer(Task.COUNT, request.puzzle, backend=request.backend, method=request.method,
-                      time_limit=request.time_limit, announce=announce, **request.options)  # type: ignore[arg-type]
+                      time_limit=request.time_limit, announce=announce, **request.options)
 
 
 def _report(request: CountRequest, result: Result, note: str | None, as_json: bool) -> int:
@@ -226,7 +238,7 @@ def _compare(request: CountRequest, note: str | None, as_json: bool) -> int:
         _table(request.puzzle.name, rows, truth)
         objective = next((r.objective for r in results if r.objective is not None), None)
         _print_notes(objective, why_none, None, truth)
-    return _exit_code(results, [row["agrees"] for row in rows])
+    return _exit_code(results, [row["agrees"] for row in rows])  # type: ignore[misc]  # a JSON row
 
 
 def _row(result: Result, truth: int | None) -> dict[str, object]:

@@ -21,7 +21,7 @@ from queens.models.generate import planted, random_placement
 from queens.models.placement_file import FORMATS, write_placement
 from queens.solvers import Result, native
 from queens.solvers.backend import Task
-from queens.solvers.strategies import STRATEGIES
+from queens.solvers.strategies import registered
 from queens.solvers.strategy import Subject
 
 
@@ -130,7 +130,7 @@ def verify_command(path: Path, n: int | None, as_json: bool) -> int:
     """Check a placement file (npy, 'row col' text, or one line of columns) in O(n)."""
     if not path.is_file():
         raise QueensError(f"{path}: no such file")
-    verifier = next(s for s in STRATEGIES if Task.VERIFY in s.tasks)
+    verifier = next(s for s in registered() if Task.VERIFY in s.tasks)
     result = verifier.run(Subject(NQueens(n or 1)), Task.VERIFY, None, {"path": path, "n": n})
     side, queens, elapsed = int(result.stats["n"]), result.count or 0, result.wall_time
     kind = "solution" if queens == side else "partial placement"

@@ -32,19 +32,20 @@ from queens.models.errors import BadOption
 from queens.pictures import MAX_DRAWN, Board, Canvas, heat_map
 from queens.solvers import Result, Status
 from queens.solvers.backend import Task
+from queens.solvers.options import Options
 from queens.solvers.router import Choice, answer, task_of
 from queens.solvers.router import all_optimal as every_optimum
 from queens.solvers.strategies import MAX_LISTED
 
 
 def _solve(family: str, n: int, m: int | None, puzzle: Puzzle, task: Task, backend: str | None, method: str | None,
-           time_limit: float | None, options: dict[str, object]) -> Result:
+           time_limit: float | None, options: Options) -> Result:
     def announce(choice: Choice) -> None:
         err.print(f"solving {puzzle.name} with {choice.strategy.name} ...", markup=False)
 
     with progress_shown():
-        result = answer(task, puzzle, backend=backend, method=method, time_limit=time_limit,  # type: ignore[misc]
-                        announce=announce, **options)
+        result = answer(task, puzzle, backend=backend, method=method, time_limit=time_limit, announce=announce,
+                        **options)
     err.print(f"{result.status.value}: {answered_by(result)}", markup=False)
     if result.status is Status.INFEASIBLE and (note := explain_none(family, n, m)):
         err.print(f"why: {note}", markup=False)
@@ -72,13 +73,16 @@ def refuse_out(puzzle: Puzzle, out_path: Path | None) -> None:
 @json_option
 @click.option("--all-optimal", is_flag=True, help="Puzzles with a goal: list every optimal placement.")
 @progress_option
-def solve_command(family, n, m, backend, time_limit, viewpoint, encoding, method, seed, out_path, fmt,
-                  as_json, all_optimal, progress) -> int:
+def solve_command(family: str, n: int, m: int | None, backend: str | None, time_limit: float | None,
+                  viewpoint: str | None, encoding: str | None, method: str, seed: int | None, out_path: Path | None,
+                  fmt: str | None, as_json: bool, all_optimal: bool, progress: bool) -> int:
     """Find one solution (the optimum of a puzzle with a goal: the fewest pieces for domination,
     the most for peaceable armies, the fewest copies for a colouring), by the fastest strategy
     that can."""
     check_writable(out_path)
-    options = backend_settings(viewpoint, encoding) | ({} if seed is None else {"seed": seed})
+    options = backend_settings(viewpoint, encoding)
+    if seed is not None:
+        options["seed"] = seed
     puzzle = make_puzzle(family, n, m)
     refuse_out(puzzle, out_path)
     chosen = None if method == "auto" else method
@@ -86,7 +90,7 @@ def solve_command(family, n, m, backend, time_limit, viewpoint, encoding, method
         if out_path is not None:
             raise BadOption("--out writes one solution; --all-optimal lists them with --json")
         with progress_shown():
-            result = every_optimum(puzzle, backend, method=chosen, time_limit=time_limit, **options)  # type: ignore[arg-type]
+            result = every_optimum(puzzle, backend, method=chosen, time_limit=time_limit, **options)
     else:
         result = _solve(family, n, m, puzzle, task_of(puzzle), backend, chosen, time_limit, options)
     if out_path is not None:
@@ -131,8 +135,9 @@ def _print_solutions(puzzle: Puzzle, result: Result, out_path: Path | None) -> N
 @click.option("--heat-map", "heat_path", type=click.Path(dir_okay=False),
               help="Write how often each cell is used across all solutions (.svg, .png or .txt).")
 @json_option
-def show_command(family, n, m, backend, time_limit, viewpoint, encoding, plain, svg_path, png_path, heat_path,
-                 as_json) -> int:
+def show_command(family: str, n: int, m: int | None, backend: str | None, time_limit: float | None,
+                 viewpoint: str | None, encoding: str | None, plain: bool, svg_path: str | None, png_path: str | None,
+                 heat_path: str | None, as_json: bool) -> int:
     """Draw one answer as a board (and as pictures with --svg/--png/--heat-map): armies in their
     colours, a cube as its layers side by side."""
     for path in (svg_path, png_path, heat_path):

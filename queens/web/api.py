@@ -15,8 +15,10 @@ without a solution is not an error but an answer, with a message saying why.
 from __future__ import annotations
 
 import time
+from collections.abc import Iterable
 from dataclasses import replace
 from itertools import combinations
+from typing import Any
 
 from queens.models import AttackingQueens, Cell, Placement, Puzzle, QueensError, TimeLimit
 from queens.models.families import FAMILIES, FamilyOptions, build, reason_for_none
@@ -41,6 +43,9 @@ TIME_LIMIT = 10.0
 """Seconds any one request may spend solving, unless the server is started with another."""
 
 
+Json = dict[str, Any]
+"""A request or a reply: a JSON object."""
+
 AUTO = "auto"
 """The backend choice that lets the router pick (the default)."""
 
@@ -62,7 +67,7 @@ def catalogue() -> tuple[dict[str, frozenset[str]], tuple[str, ...]]:
     return {name: family.accepts for name, family in FAMILIES.items()}, (AUTO, *BACKENDS)
 
 
-def info(time_limit: float = TIME_LIMIT) -> dict:
+def info(time_limit: float = TIME_LIMIT) -> Json:
     """What the page needs to draw its controls: families, which flags each takes, backends, limits."""
     families, backends = catalogue()
     return {
@@ -73,7 +78,7 @@ def info(time_limit: float = TIME_LIMIT) -> dict:
     }
 
 
-def _integer(request: dict, key: str, low: int, high: int, default: int | None = None) -> int:
+def _integer(request: Json, key: str, low: int, high: int, default: int | None = None) -> int:
     value = request.get(key, default)
     if not isinstance(value, int) or isinstance(value, bool):
         raise BadRequest(f"'{key}' must be a whole number, got {value!r}")
@@ -82,7 +87,7 @@ def _integer(request: dict, key: str, low: int, high: int, default: int | None =
     return value
 
 
-def _cells(request: dict, key: str, rows: int, cols: int) -> tuple[Cell, ...]:
+def _cells(request: Json, key: str, rows: int, cols: int) -> tuple[Cell, ...]:
     raw = request.get(key, [])
     if not isinstance(raw, list) or len(raw) > rows * cols:
         raise BadRequest(f"'{key}' must be a list of [row, col] pairs")
@@ -102,7 +107,7 @@ def _cells(request: dict, key: str, rows: int, cols: int) -> tuple[Cell, ...]:
 class _Board:
     """A request's board: the family's puzzle (with the pawns) and the queens the user placed."""
 
-    def __init__(self, request: dict) -> None:
+    def __init__(self, request: Json) -> None:
         if not isinstance(request, dict):
             raise BadRequest("the request body must be a JSON object")
         families, _ = catalogue()
@@ -151,8 +156,7 @@ class _Board:
             raise BadRequest(self.missing)
         if not self.queens:
             return self.target
-        first, *rest = self.target.armies
-        return replace(self.target, armies=(replace(first, fixed=first.fixed | frozenset(self.queens)), *rest))
+        return self.target.with_fixed(self.queens)
 
     def cells(self, placement: Placement, puzzle: Puzzle | None = None) -> tuple[list[list[int]], list[int]]:
         """A placement as canvas squares (a cube's layers side by side) and each piece's army."""
@@ -171,7 +175,7 @@ class _Board:
         return f"no solution: {reason}" if reason else "no solution exists for this board"
 
 
-def _backend(request: dict) -> str | None:
+def _backend(request: Json) -> str | None:
     """The backend asked for, or None for the router's choice ("auto", the default)."""
     _, backends = catalogue()
     backend = request.get("backend", AUTO)
@@ -180,11 +184,11 @@ def _backend(request: dict) -> str | None:
     return None if backend == AUTO else backend
 
 
-def _pairs(cells: tuple[Cell, ...] | frozenset[Cell]) -> list[list[int]]:
+def _pairs(cells: Iterable[Cell]) -> list[list[int]]:
     return [list(cell) for cell in sorted(cells)]
 
 
-def board(request: dict, time_limit: float = TIME_LIMIT) -> dict:
+def board(request: Json, time_limit: float = TIME_LIMIT) -> Json:
     """The board as the user set it: attacked squares and attacking pairs, for live highlighting.
     Any puzzle draws on one canvas (a cube as its layers side by side, `gaps` between them);
     `armies` names each army's piece; `pawns_first` says the solver places pawns too."""
@@ -205,7 +209,7 @@ def board(request: dict, time_limit: float = TIME_LIMIT) -> dict:
             "placeable": puzzle.plain}
 
 
-def _attacking(error: AttackingQueens) -> dict:
+def _attacking(error: AttackingQueens) -> Json:
     return {"status": "no solution", "solution": [], "message": f"{error}: no completion exists"}
 
 
@@ -222,7 +226,7 @@ def _answered(b: _Board, task: Task, puzzle: Puzzle, backend: str | None, time_l
         raise BadRequest(str(error)) from None
 
 
-def complete(request: dict, time_limit: float = TIME_LIMIT) -> dict:
+def complete(request: Json, time_limit: float = TIME_LIMIT) -> Json:
     """One answer that keeps the user's queens (the optimum, for a puzzle with a goal), or a
     message saying there is none."""
     b, backend = _Board(request), _backend(request)
@@ -247,7 +251,7 @@ def complete(request: dict, time_limit: float = TIME_LIMIT) -> dict:
     return reply
 
 
-def count_request(request: dict, time_limit: float = TIME_LIMIT) -> dict:
+def count_request(request: Json, time_limit: float = TIME_LIMIT) -> Json:
     """How many solutions keep the user's queens (all solutions when the board is empty).
 
     Counted in this process (split=False): the server runs each request in a worker it may
@@ -273,7 +277,7 @@ def count_request(request: dict, time_limit: float = TIME_LIMIT) -> dict:
     return reply
 
 
-def solution(request: dict, time_limit: float = TIME_LIMIT) -> dict:
+def solution(request: Json, time_limit: float = TIME_LIMIT) -> Json:
     """The solution number `index` (0-based) of the board, in the backend's order."""
     b, backend = _Board(request), _backend(request)
     index = _integer(request, "index", 0, MAX_SOLUTION_INDEX, default=0)
@@ -308,7 +312,7 @@ def solution(request: dict, time_limit: float = TIME_LIMIT) -> dict:
             "time": round(elapsed, 4), "message": f"solution {index + 1} by {backend} in {elapsed:.3f} s"}
 
 
-def trace_request(request: dict, time_limit: float = TIME_LIMIT) -> dict:
+def trace_request(request: Json, time_limit: float = TIME_LIMIT) -> Json:
     """The search replayed as events, plus which cells share a line with each cell; cut short
     at `MAX_TRACE_EVENTS` events or at the time limit, whichever comes first."""
     b = _Board(request)
@@ -328,7 +332,7 @@ def trace_request(request: dict, time_limit: float = TIME_LIMIT) -> dict:
         raise BadRequest(str(error)) from None
     if not trace.model.cells:
         raise BadRequest("the board has no free cell")
-    events = []
+    events: list[Json] = []
     wanted = _integer(request, "solutions", 0, MAX_SOLUTION_INDEX, default=1)
     deadline = time.monotonic() + time_limit
     truncated = False
@@ -359,7 +363,7 @@ ROUTES = {"board": board, "complete": complete, "count": count_request, "solutio
           "trace": trace_request}
 
 
-def answer(route: str, request: dict, time_limit: float = TIME_LIMIT) -> dict:
+def answer(route: str, request: Json, time_limit: float = TIME_LIMIT) -> Json:
     """Dispatch one API call; unknown routes and bad requests raise `BadRequest`."""
     if route not in ROUTES:
         raise BadRequest(f"no API call named {route!r}; there are {', '.join(ROUTES)}")
