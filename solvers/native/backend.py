@@ -34,8 +34,8 @@ BATCH = 4096
 
 
 def simple_kernel_fits(model: ConstraintModel) -> bool:
-    """Whether the simple kernel answers `model` exactly: at most one piece per line and a fixed
-    size, and each line's lower bound implied by pigeonhole (its family's lines exactly one,
+    """Whether the simple kernel answers `model` exactly: at most one piece per line, a fixed
+    size with room for the fixed pieces, and each line's lower bound implied by pigeonhole (its family's lines exactly one,
     disjoint, covering every cell, as many as the pieces), since the kernel itself only keeps
     pieces apart and counts them.
 
@@ -43,7 +43,7 @@ def simple_kernel_fits(model: ConstraintModel) -> bool:
     >>> simple_kernel_fits(lower(NQueens(8))), simple_kernel_fits(lower(Puzzle(4, 4, ROOK, 8, per_line=2)))
     (True, False)
     """
-    if not model.one_per_line or model.size is None:
+    if not model.one_per_line or model.size is None or len(model.fixed) > model.size:
         return False
     cells = set(model.cells)
     for family in model.families:
