@@ -35,9 +35,9 @@ BATCH = 4096
 
 def simple_kernel_fits(model: ConstraintModel) -> bool:
     """Whether the simple kernel answers `model` exactly: at most one piece per line, a fixed
-    size with room for the fixed pieces, and each line's lower bound implied by pigeonhole (its family's lines exactly one,
-    disjoint, covering every cell, as many as the pieces), since the kernel itself only keeps
-    pieces apart and counts them.
+    size with room for the fixed pieces, and each line's lower bound implied by pigeonhole (its
+    family's lines exactly one, disjoint, covering every cell, as many as the pieces), since the
+    kernel itself only keeps pieces apart and counts them.
 
     >>> from queens.models import ROOK, NQueens, Puzzle, lower
     >>> simple_kernel_fits(lower(NQueens(8))), simple_kernel_fits(lower(Puzzle(4, 4, ROOK, 8, per_line=2)))
