@@ -6,8 +6,14 @@ fixed pieces and the covers. Nothing here knows which puzzle it is solving.
 
 Counting has a fast path: when the model's structure is the plain queen graph on a full square
 board (solvers/native/structure.py), `count` uses the symmetry-class counter on all cores
-(fastcount.c via solvers/native/counting.py). Every other model keeps the simple kernel, which
-stays the reference the fast counter is tested against.
+(fastcount.c via solvers/native/counting.py). Every other model the simple kernel can take keeps
+it, and it stays the reference the fast counter is tested against.
+
+The simple kernel takes a model whose lines hold at most one piece each, with a fixed number of
+pieces, and whose lower bounds follow by pigeonhole. Any other model (two per line, several
+armies with their sizes as lines, a lower bound the kernel would not see) goes to the line
+counter (linecore.c via solvers/native/line_counter.py), which keeps two counters per line and
+so enforces every bound exactly.
 """
 
 from __future__ import annotations
@@ -17,13 +23,37 @@ from collections.abc import Iterable, Iterator
 
 from queens.models import ConstraintModel, Placement, TimeLimit, Unsupported
 from queens.solvers.backend import Backend, seconds_left
-from queens.solvers.native import _kernel
+from queens.solvers.native import _kernel, _lines
 from queens.solvers.native.counting import MAX_N, check_threads, count_classes
+from queens.solvers.native.line_counter import line_search
 from queens.solvers.native.structure import plain_queens_size
 from queens.solvers.progress import Progress, report
 
 BATCH = 4096
 """Solutions fetched from C per call when enumerating: large enough to amortise the call."""
+
+
+def simple_kernel_fits(model: ConstraintModel) -> bool:
+    """Whether the simple kernel answers `model` exactly: at most one piece per line, a fixed
+    size with room for the fixed pieces, and each line's lower bound implied by pigeonhole (its
+    family's lines exactly one, disjoint, covering every cell, as many as the pieces), since the
+    kernel itself only keeps pieces apart and counts them.
+
+    >>> from queens.models import ROOK, NQueens, Puzzle, lower
+    >>> simple_kernel_fits(lower(NQueens(8))), simple_kernel_fits(lower(Puzzle(4, 4, ROOK, 8, per_line=2)))
+    (True, False)
+    """
+    if not model.one_per_line or model.size is None or len(model.fixed) > model.size:
+        return False
+    cells = set(model.cells)
+    for family in model.families:
+        if not any(line.at_least for line in family.lines):
+            continue
+        members = [cell for line in family.lines for cell in line.cells]
+        if not (family.exactly_one and len(family.lines) == model.size
+                and len(members) == len(set(members)) and set(members) == cells):
+            return False
+    return True
 
 
 def _bits(cells: Iterable[object], index: dict[object, int]) -> int:
@@ -58,28 +88,35 @@ class Native(Backend):
         self.counter = counter
 
     def supports(self, model: ConstraintModel) -> str | None:
-        """The kernel keeps at most one piece per line (a conflict bitset per cell) and one
-        total size; an objective it answers value by value (`ConstraintModel.at_value`)."""
-        asked = model.at_value(model.objective.least) if model.objective else model
-        if not asked.one_per_line:
-            return "native: its kernel keeps at most one piece per line and counts pieces in all, not per army"
+        """Lines, covers, fixed pieces and a size, with any bounds per line: the simple kernel
+        when it is exact (`simple_kernel_fits`), else the line counter; an objective it answers
+        value by value (`ConstraintModel.at_value`). It has no lex-leader constraints."""
         if model.lex:
-            return "native: its kernel has no lex-leader constraints (it counts without enumerating)"
+            return "native: its kernels have no lex-leader constraints (they count without enumerating)"
+        asked = model.at_value(model.objective.least) if model.objective else model
+        if not simple_kernel_fits(asked) and asked.width > _kernel.MAX_CELLS:
+            return f"native: its line counter takes at most {_kernel.MAX_CELLS} variables, got {asked.width}"
         return None
 
     def _build_for_size(self, model: ConstraintModel) -> None:
         self._search(model if model.size is not None else model.with_size(len(model.fixed)))
 
-    def _search(self, model: ConstraintModel) -> tuple[_kernel.Search, list[object]]:
+    def _search(self, model: ConstraintModel) -> tuple[_kernel.Search | _lines.LineSearch, list[object]]:
+        """The search for `model`: the simple kernel's when it fits, else the line counter's."""
         refusal = self.supports(model)
         if refusal:
             raise Unsupported(refusal)
+        if not simple_kernel_fits(model):
+            search, numbered, self.stats = line_search(model)
+            return search, numbered
+        return self._simple_search(model)
+
+    def _simple_search(self, model: ConstraintModel) -> tuple[_kernel.Search, list[object]]:
         ncells = model.width
         index = model.index
         if ncells > _kernel.MAX_CELLS:
             raise Unsupported(f"native searches boards of at most {_kernel.MAX_CELLS} cells, got {ncells}")
-        if model.size is None:
-            raise Unsupported("native needs a fixed number of pieces (minimise goes through with_size)")
+        assert model.size is not None  # simple_kernel_fits
         width = (ncells + 63) // 64 * 8
         conflicts = [0] * ncells
         for cell, others in model.conflicts.items():
