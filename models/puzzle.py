@@ -50,6 +50,14 @@ def _whole(value: object, label: str) -> int:
     return value
 
 
+def _side(side: object, label: str) -> int:
+    """A board side given as rows or columns: a positive whole number."""
+    value = _whole(side, f"the number of {label}")
+    if value <= 0:
+        raise InvalidBoard(f"the board needs a positive number of {label}, got {value}")
+    return value
+
+
 def _cells(cells: Iterable[Any], label: str) -> frozenset[Coord]:
     """Cells as tuples of whole numbers, whatever sequence type they came in."""
     found: set[Coord] = set()
@@ -98,7 +106,7 @@ class Puzzle:
                  between: bool = True, per_line: int | LineBounds = (), cover: bool = False,
                  partition: bool = False, free_blockers: int = 0, title: str = "") -> None:
         if shape is None:
-            shape = (_whole(rows, "the number of rows"), _whole(cols, "the number of columns"))
+            shape = (_side(rows, "rows"), _side(cols, "columns"))
         elif rows is not None or cols is not None:
             raise InvalidBoard("give the board as rows and cols, or as shape, not both")
         sides = tuple(_whole(side, "a board side") for side in shape)
@@ -337,7 +345,7 @@ def _one_army(piece: Piece | Moves, pieces: int | None, fixed: Iterable[Cell], c
     placed = _cells(fixed, "pre-placed piece")
     if pieces is None:
         if not cover:
-            raise InvalidBoard("only a covering puzzle (domination) may leave the number of pieces open")
+            raise InvalidBoard("only a domination puzzle (cover = True) may leave the number of pieces open")
         return Army("pieces", Moves.of(piece), fixed=placed, goal="minimise", line_cap=cap)
     count = _whole(pieces, "the number of pieces")
     if count < 0:

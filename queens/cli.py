@@ -22,6 +22,7 @@ from queens.commands.export import export_command
 from queens.commands.info import info_command
 from queens.commands.large import generate_command, verify_command
 from queens.commands.serve import serve_command
+from queens.commands.run import run_command
 from queens.commands.solve import show_command, solve_command
 from queens.commands.trace import trace_command
 from queens.models import NativeMissing, QueensError
@@ -35,6 +36,7 @@ def cli() -> None:
 
 cli.add_command(solve_command)
 cli.add_command(count_command)
+cli.add_command(run_command)
 cli.add_command(show_command)
 cli.add_command(explain_command)
 cli.add_command(trace_command)

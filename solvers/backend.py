@@ -110,6 +110,11 @@ class Backend(ABC):
             return f"{self.name} builds models of at most {self.cell_limit:,} cells; {rows}x{cols} has {cells:,}"
         return None
 
+    def worth(self, model: ConstraintModel) -> bool:
+        """Whether the router should pick this backend for `model` unasked: it can answer, but is
+        it measured to answer well? (It still answers when asked by name.)"""
+        return True
+
     def supports(self, model: ConstraintModel) -> str | None:
         """Why this backend cannot answer `model`, or None when it can: a backend that lacks a
         constraint the model uses overrides this and names it (after calling this one)."""

@@ -35,6 +35,9 @@ LEDGER_FROM = 18
 """Unasked, counts of this size and up keep a ledger (in ./queens-ledger.sqlite): they take minutes
 to days. A ledger that cannot be written there (a read-only folder) is then skipped with a note:
 only an asked-for ledger is an error."""
+OPTIONS = frozenset({"threads", "unique", "ledger", "resume", "dask"})
+"""The fast counter's own options (a backend's search that counts otherwise takes none of them
+but `unique`)."""
 CLASSES = ("fundamental", "quarter_turn", "half_turn", "asymmetric", "whole_board")
 
 
@@ -68,7 +71,7 @@ class FastCount(Strategy):
         return None if 4 <= n <= MAX_N else f"counts 4 <= n <= {MAX_N}, not n = {n}"
 
     def options(self) -> frozenset[str]:
-        return frozenset({"threads", "unique", "ledger", "resume", "dask"})
+        return OPTIONS
 
     def check(self, options: Options) -> None:
         if options.get("dask") not in (None, "local") and options.get("threads") is not None:

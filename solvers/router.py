@@ -24,6 +24,7 @@ from queens.solvers.api import solutions, within
 from queens.solvers.backend import Task, deadline_after
 from queens.solvers.native import REBUILD
 from queens.solvers.options import Options, search_options
+from queens.solvers.registry import BACKENDS
 from queens.solvers.result import Result, Status
 from queens.solvers.strategies import registered
 from queens.solvers.strategy import Strategy, Subject
@@ -53,6 +54,8 @@ def candidates(task: Task, backend: str | None = None, method: str | None = None
                options: frozenset[str] = frozenset()) -> list[Strategy]:
     """The strategies answering `task`, in preference order, narrowed by backend, method and the
     options given (a --viewpoint narrows to the backends that take one)."""
+    if backend is not None and backend not in BACKENDS and not any(s.backend == backend for s in registered()):
+        raise BadOption(f"unknown backend {backend!r}; choose from {', '.join(BACKENDS)}")
     order = PREFERENCE.get(task, ())
     ranked = sorted((s for s in registered() if task in s.tasks),
                     key=lambda s: order.index(s.name) if s.name in order else len(order))
@@ -181,12 +184,19 @@ def count(puzzle: Puzzle, backend: str | None = None, *, method: str | None = No
 
 def all_optimal(puzzle: Puzzle, backend: str | None = None, *, method: str | None = None,
                 time_limit: float | None = None, **options: Unpack[Options]) -> Result:
-    """Every optimal placement of a puzzle with a goal, each verified, on the backend the router
-    picks for enumerating (`count` is how many; at the time limit, those found so far).
-    A puzzle without a goal, or whose optimum is a search over models, is refused at once."""
+    """Every optimal placement of a puzzle with a goal (`every_answer`); a puzzle without a goal
+    is refused at once (it has no optimum to list)."""
     if puzzle.goal is None:
         raise BadOption(f"--all-optimal lists the optima of a puzzle with a goal; {puzzle.name} has none "
                         "(count its solutions instead)")
+    return every_answer(puzzle, backend, method=method, time_limit=time_limit, **options)
+
+
+def every_answer(puzzle: Puzzle, backend: str | None = None, *, method: str | None = None,
+                 time_limit: float | None = None, **options: Unpack[Options]) -> Result:
+    """Every answer, each verified: the optimal placements of a puzzle with a goal, every
+    solution of one without, on the backend the router picks for enumerating (`count` is how
+    many; at the time limit, those found so far). A search over models is refused at once."""
     refusal = Subject(puzzle).modelled
     if refusal:
         raise BadOption(f"--all-optimal lists one model's optima; here {refusal}")
@@ -199,8 +209,8 @@ def all_optimal(puzzle: Puzzle, backend: str | None = None, *, method: str | Non
             found.append(placement)
     except TimeLimit:
         status = Status.LIMIT
-    value = None if not found else min(len(cells) for army, cells in zip(puzzle.armies, puzzle.per_army(found[0]),
-                                                                          strict=True) if army.goal)
+    value = None if not found or puzzle.goal is None else min(
+        len(cells) for army, cells in zip(puzzle.armies, puzzle.per_army(found[0]), strict=True) if army.goal)
     return Result(choice.strategy.backend, status, tuple(found), count=len(found), objective=value,
                   wall_time=time.perf_counter() - start, method=choice.strategy.method, why=choice.why)
 

@@ -22,6 +22,7 @@ from queens.solvers import native
 from queens.solvers.api import count, sides, solve, splits
 from queens.solvers.backend import Backend, Task
 from queens.solvers.copies import Copies
+from queens.solvers.fast_count import OPTIONS as FAST_OPTIONS
 from queens.solvers.fast_count import FastCount
 from queens.solvers.layouts import Layouts
 from queens.solvers.options import Options, SearchOptions, search_options
@@ -74,8 +75,14 @@ class Search(Strategy):
             return missing
         return _backend_refusal(engine, subject, task)
 
+    def worth(self, subject: Subject) -> bool:
+        engine, _ = _engine(self.backend)
+        return engine is not None and engine.worth(subject.model)
+
     def options(self) -> frozenset[str]:
-        return _init_options(self.backend) | _symmetry_option(self.backend) | {"unique"}
+        """The backend's constructor's options and `symmetry`, `unique`: not the fast counter's
+        (`threads` sizes that counter only; this search counts with the simple kernel)."""
+        return (_init_options(self.backend) - FAST_OPTIONS) | _symmetry_option(self.backend) | {"unique"}
 
     def check(self, options: Options) -> None:
         _check_options(self.backend, search_options(options))

@@ -8,6 +8,8 @@ packages could not be installed), and say so.
 from __future__ import annotations
 
 import shutil
+import tempfile
+from pathlib import Path
 from collections.abc import Iterator
 
 import pytest
@@ -173,3 +175,34 @@ def test_errors_are_shown_in_the_page(browser, page):
     _wait_message(browser, "'n' must be between 1 and 20")
     assert "error" in message.get_attribute("class")
     assert not browser.find_elements(By.CSS_SELECTOR, "#board .cell")  # no stale board under the error
+
+
+FAMILY_NAMES = sorted(__import__("queens.models.families", fromlist=["FAMILIES"]).FAMILIES)
+SHOTS = {"peaceable", "colouring", "cube"}
+SHOT_DIR = Path(tempfile.gettempdir()) / "queens-explorer-shots"
+SHOT_DIR.mkdir(exist_ok=True)
+"""Families whose answered board is also saved as a picture (armies in colours, a cube's layers)."""
+
+
+@pytest.mark.parametrize("family", FAMILY_NAMES)
+def test_every_family_is_answered_on_the_page(browser, page, family, tmp_path):
+    """Each family of the registry: chosen, answered by `complete`, and drawn: pieces on the
+    board, in as many colours as the answer has armies (a cube's layers side by side)."""
+    _open(browser, page, 4)
+    _choose_family(browser, family)
+    WebDriverWait(browser, WAIT).until(lambda d: _message(d) and "…" not in _message(d))
+    browser.find_element(By.ID, "complete").click()
+    WebDriverWait(browser, 60).until(lambda d: _message(d) and "solving" not in _message(d))
+    message = _message(browser)
+    assert "Error" not in message and "internal" not in message, message
+    pieces = browser.find_elements(By.CSS_SELECTOR, "#board .cell.queen")
+    if "place some pieces" in message or "no solution" in message:
+        assert not pieces
+        return
+    assert pieces, message
+    armies = {cls for e in pieces for cls in e.get_attribute("class").split() if cls.startswith("army")}
+    assert armies, "every piece names its army"
+    if family in SHOTS:
+        shot = SHOT_DIR / f"explorer-{family}.png"
+        browser.save_screenshot(str(shot))
+        assert shot.stat().st_size > 1000

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import pytest
 from queens.models.families import of_size
-from queens.solvers import Status, count, solve
+from queens.solvers import Status
+from queens.solvers.api import count, solve
 from queens.solvers.sat import ENCODINGS, NATIVE
 
 CASES = [("nqueens", 6, "A000170"), ("kings", 5, "A002464"), ("toroidal", 5, "A051906"),

@@ -16,7 +16,8 @@ from queens.experiments.spec import Run, load
 from queens.experiments.store import Store
 from queens.models import BackendUnavailable, Completion, MalformedInput, NQueens, lower
 from queens.models.domination import Domination
-from queens.solvers import BACKENDS, Status, count
+from queens.solvers import BACKENDS, Status
+from queens.solvers.api import count
 from queens.solvers.split import subproblems
 
 from tests.cli import run_cli, start_cli

@@ -16,8 +16,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from queens.models import ROOK, ConstraintModel, Line, LineFamily, Puzzle, lower
-from queens.models.armies import Army, ArmyPuzzle
-from queens.models.army_lowering import lower_armies
+from queens.models.armies import Army
 from queens.models.symmetry import lex_leader, symmetry_group
 from queens.solvers import Status, count
 from queens.solvers.native.backend import Native, simple_kernel_fits
@@ -84,13 +83,13 @@ def test_what_native_refuses_it_says_why():
 
 # --- peaceable armies at a fixed size -----------------------------------------------------------
 
-def peaceable(n: int) -> ArmyPuzzle:
-    return ArmyPuzzle((n, n), (Army("white", goal="maximise"), Army("black", goal="maximise")), within=False)
+def peaceable(n: int) -> Puzzle:
+    return Puzzle(shape=(n, n), armies=(Army("white", goal="maximise"), Army("black", goal="maximise")), within=False)
 
 
 @pytest.mark.parametrize("n,m", [(3, 1), (4, 2), (4, 1), (5, 3)])
 def test_peaceable_counts_at_a_fixed_size_match_the_army_oracle(n, m):
-    model = lower_armies(peaceable(n)).at_value(m)
+    model = lower(peaceable(n)).at_value(m)
     assert native_count(model) == army_oracle.count_peaceable(n, m)
 
 

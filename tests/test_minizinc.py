@@ -6,7 +6,8 @@ from __future__ import annotations
 import pytest
 from queens.models import NQueens, lower, verify
 from queens.models.families import of_size
-from queens.solvers import Status, count, get_backend, solve
+from queens.solvers import Status, get_backend
+from queens.solvers.api import count, solve
 from queens.solvers.minizinc import MZNLIB, MiniZinc, global_alldifferent
 
 CASES = [("nqueens", 6, "A000170"), ("kings", 5, "A002464"), ("toroidal", 5, "A051906"),

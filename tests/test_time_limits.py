@@ -12,7 +12,8 @@ from __future__ import annotations
 import pytest
 from queens.models import NQueens
 from queens.models.families import of_size
-from queens.solvers import BACKENDS, Status, count, solve
+from queens.solvers import BACKENDS, Status
+from queens.solvers.api import count, solve
 
 CASES = [("nqueens", 11, "A000170"), ("kings", 9, "A002464"), ("toroidal", 13, "A051906")]
 LIMIT = 0.05

@@ -146,6 +146,11 @@ def make_puzzle(family: str, n: int, m: int | None) -> Puzzle:
     return read(family, n).puzzle
 
 
+def file_asks_unique(family: str, n: int) -> bool:
+    """Whether a puzzle file's [goal] says `unique = true` (a count then counts classes too)."""
+    return family not in FAMILIES and read(family, n).unique
+
+
 def backend_settings(viewpoint: str | None, encoding: str | None) -> Options:
     """The backend options given on the command line; the router narrows the choice to the
     strategies that take them (a --viewpoint to cpsat and csp), and refuses when none does."""

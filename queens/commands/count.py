@@ -27,6 +27,7 @@ from queens.commands.common import (
     backend_settings,
     err,
     explain_none,
+    file_asks_unique,
     json_option,
     make_puzzle,
     method_option,
@@ -96,7 +97,7 @@ def count_command(family: str, n: int, m: int | None, backend: str | None, time_
     settings = backend_settings(viewpoint, encoding)
     if symmetry is not None:
         settings["symmetry"] = symmetry
-    if unique:
+    if unique or file_asks_unique(family, n):
         settings["unique"] = True
     if threads is not None:
         settings["threads"] = threads

@@ -98,6 +98,12 @@ class Native(Backend):
             return f"native: its line counter takes at most {_kernel.MAX_CELLS} variables, got {asked.width}"
         return None
 
+    def worth(self, model: ConstraintModel) -> bool:
+        """Not for armies kept equal under a goal (peaceable queens): the line counter does not
+        propagate between armies, so each value's question is a blind search (peaceable n = 5:
+        78 s, against sat's 0.2 s, 2026-11-24); asked by name, it still answers."""
+        return model.objective is None or len(model.objective.groups) == 1
+
     def _build_for_size(self, model: ConstraintModel) -> None:
         self._search(model if model.size is not None else model.with_size(len(model.fixed)))
 

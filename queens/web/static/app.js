@@ -138,7 +138,7 @@ function drawBoard() {
 function describeBoard() {
   const b = state.board;
   if (b.pawns_first && !state.pawns.length) {
-    say(`${b.name}: place the pawns first (click places: pawn), then solve`);
+    say(`${b.name}: place the pawns first (click places: pawn), or let the solver place them: complete`);
   } else if (b.conflicts.length) {
     const [a, c] = b.conflicts[0];
     say(`pieces at (${a}) and (${c}) attack each other`, "error");

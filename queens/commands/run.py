@@ -1,0 +1,53 @@
+"""`queens run FILE`: what a puzzle file's `[goal]` asks (`task`, and `unique` for a count), by
+the same commands a user would type: `task = "count"` runs `queens count` (with `--unique` when
+the file says `unique = true`), "solve" and "optimise" run `queens solve`, "enumerate" lists
+every answer (`queens solve --all-optimal` for a puzzle with a goal, every solution otherwise).
+"""
+
+from __future__ import annotations
+
+import click
+
+from queens.commands.answer import answered_by, payload, print_payload
+from queens.commands.common import backend_options, json_option, out
+from queens.commands.count import count_command
+from queens.commands.solve import solve_command
+from queens.models.errors import BadOption
+from queens.models.puzzle_file import read
+from queens.pictures import Board
+from queens.solvers.router import every_answer
+
+
+@click.command("run")
+@click.argument("path", type=click.Path(exists=True, dir_okay=False))
+@click.option("-n", "n", type=int, default=None, help="The parameter n of the file's expressions.")
+@backend_options(allow_all=False)
+@json_option
+@click.pass_context
+def run_command(ctx: click.Context, path: str, n: int | None, backend: str | None, time_limit: float | None,
+                viewpoint: str | None, encoding: str | None, as_json: bool) -> int:
+    """Do what the puzzle file's [goal] asks: its task, and unique for a count."""
+    spec = read(path, n)
+    common = {"family": path, "n": n, "m": None, "backend": backend, "time_limit": time_limit,
+              "viewpoint": viewpoint, "encoding": encoding, "as_json": as_json}
+    if spec.unique and spec.task != "count":
+        raise BadOption(f"{path}: [goal] unique counts classes, so it goes with task = \"count\", not {spec.task!r}")
+    if spec.task == "count":
+        return int(ctx.invoke(count_command, **common, unique=spec.unique or None))
+    if spec.task == "enumerate":
+        return _enumerate(spec.puzzle, backend, time_limit, as_json)
+    return int(ctx.invoke(solve_command, **common))
+
+
+def _enumerate(puzzle: object, backend: str | None, time_limit: float | None, as_json: bool) -> int:
+    from queens.models import Puzzle
+
+    assert isinstance(puzzle, Puzzle)
+    result = every_answer(puzzle, backend, time_limit=time_limit)
+    if as_json:
+        print_payload(payload("run", puzzle, result, verified=True))
+    else:
+        out.print(f"{puzzle.name}: {result.count:,} answers by {answered_by(result)}", markup=False)
+        for solution in result.solutions:
+            out.print(Board(puzzle, solution).text(unicode=True) + "\n", markup=False)
+    return 1 if result.status.value == "time limit" else 0
