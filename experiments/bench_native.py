@@ -33,7 +33,7 @@ from datetime import date
 from pathlib import Path
 
 from queens.experiments import runner
-from queens.solvers.cores import default_threads
+from queens.solvers.threads import default_threads
 from queens.solvers.native import _fast
 from queens.solvers.native.counting import batches, count_classes, split_depth, subproblems
 

@@ -301,6 +301,22 @@ class Puzzle:
         """One layout of the free blockers: these cells blocked, none left to place."""
         return replace(self, blockers=self.blockers | frozenset(cells), free_blockers=0)
 
+    def to_json(self) -> dict[str, object]:
+        """The puzzle as JSON, in the puzzle file's vocabulary (docs/json.md)."""
+        return {"name": self.name, "rows": self.rows, "cols": self.cols, "shape": list(self.shape),
+                "wrap": list(self.wrap), "holes": sorted(map(list, self.holes)),
+                "blockers": sorted(map(list, self.blockers)), "free_blockers": self.free_blockers,
+                "armies": [{"name": army.name, "piece": army.piece.name, "least": army.least, "most": army.most,
+                            "goal": army.goal, "copies": army.copies, "fixed": sorted(map(list, army.fixed))}
+                           for army in self.armies],
+                "piece": self.piece.name, "pieces": self.pieces, "fixed": sorted(map(list, self.fixed))}
+
+    def _repr_svg_(self) -> str:
+        """The empty board, in Jupyter (blockers, holes and pre-placed pieces drawn)."""
+        from queens.models.drawing import Board  # the drawing reads this module
+
+        return Board(self, tuple(self.fixed) if self.plain else ()).svg()
+
     def per_army(self, placement: Iterable[Any]) -> tuple[tuple[Coord, ...], ...]:
         """An answer's cells, one sorted tuple per army. A placement holds the model's variables:
         cells for a plain puzzle, (army, cell) pairs otherwise.

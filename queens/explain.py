@@ -80,8 +80,9 @@ class Explanation:
         if m.reasons:
             out += ["", "Why", *(f"  {reason}" for reason in m.reasons)]
         out += ["", "What each backend compiles it to"]
+        name_width = max((len(c.backend) for c in self.compiled), default=0) + 1
         for c in self.compiled:
-            label = f"{c.backend:<7}{c.setting:<13}"
+            label = f"{c.backend:<{name_width}}{c.setting:<13}"
             body = ", ".join(f"{value:,} {key}" for key, value in c.sizes.items()) or c.note
             note = f"  ({c.note})" if c.sizes and c.note else ""
             out.append(f"  {label}{body}{note}")

@@ -247,7 +247,7 @@ class KeyedLines(constraint.Constraint):  # type: ignore[misc]  # python-constra
         return True
 
 
-class LexLeader(constraint.Constraint):  # type: ignore[misc]  # python-constraint2 is untyped
+class LexChainsConstraint(constraint.Constraint):  # type: ignore[misc]  # python-constraint2 is untyped
     """The model's lex chains over cells, each cell a (variable, value) test: a row holding that
     column (rows viewpoint), or a cell variable holding 1 (boolean). Scoped over every variable.
 
@@ -415,7 +415,7 @@ class Csp(Backend):
             problem.addConstraint(RowPairConflicts(r1, r2, shared), (r1, r2))
         if model.lex:
             chains = [[((a[0], a[1]), (b[0], b[1])) for a, b in chain] for chain in model.lex.chains]
-            problem.addConstraint(LexLeader(chains), list(problem._variables))
+            problem.addConstraint(LexChainsConstraint(chains), list(problem._variables))
 
         row_ids = [line.cells[0][0] for line in rows.lines]  # the variables: every row, an int
 
@@ -444,7 +444,7 @@ class Csp(Backend):
             problem.addConstraint(constraint.ExactSumConstraint(model.size), list(name.values()))
         if model.lex:
             chains = [[((name[a], 1), (name[b], 1)) for a, b in chain] for chain in model.lex.chains]
-            problem.addConstraint(LexLeader(chains), list(name.values()))
+            problem.addConstraint(LexChainsConstraint(chains), list(name.values()))
         cell_of: dict[Var, Cell] = {var: cell for cell, var in name.items()}
 
         def decode(solution: Solution) -> Placement:

@@ -20,7 +20,7 @@ from queens.models import TimeLimit
 from queens.models.errors import BadOption
 from queens.solvers import native
 from queens.solvers.backend import Task
-from queens.solvers.cores import default_threads
+from queens.solvers.threads import default_threads
 from queens.solvers.options import Options
 from queens.solvers.progress import Progress, report
 from queens.solvers.result import Result, Status

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import html
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import Enum
+from typing import Any
 
 import numpy as np
 from queens.models import Placement, Puzzle
@@ -38,9 +40,12 @@ class Result:
     `queens.solvers.strategies`)."""
     why: str = ""
     """Why the router chose this strategy (empty when it was called directly)."""
+    puzzle: Puzzle | None = field(default=None, compare=False)
+    """The puzzle asked (set by the router): what `to_json` describes."""
     answered: Puzzle | None = field(default=None, compare=False)
     """The puzzle the solutions answer when it is not the one asked: one layout of free
-    blockers, or the open copies fixed at the optimum (a colouring's k armies)."""
+    blockers, or the open copies fixed at the optimum (a colouring's k armies). A result draws
+    itself in Jupyter on it (or on `puzzle`)."""
     columns: np.ndarray | None = field(default=None, compare=False)
     """One queen per row, the column of each (int32): the solution of a board too large to list
     as cells. `solutions` then holds it as cells too when the board is small enough to print."""
@@ -51,7 +56,7 @@ class Result:
 
     def _repr_html_(self) -> str:
         """How a result shows itself in Jupyter: status, count, time, statistics, first solution.
-        (A picture of the board needs the puzzle: `queens.pictures.Board.of(puzzle, result)`.)"""
+        (A picture of the board needs the puzzle: `queens.models.drawing.Board.of(puzzle, result)`.)"""
         rows: list[tuple[str, object]] = [("backend", self.backend), ("status", self.status.value)]
         rows += [(label, value) for label, value in (("count", self.count), ("fewest pieces", self.objective))
                  if value is not None]
@@ -74,15 +79,57 @@ class Result:
             return "-"
         return f"{self.count:,}" if self.status is not Status.LIMIT else f"≥ {self.count:,} (time limit)"
 
-    def to_json(self) -> dict[str, object]:
-        return {
-            "backend": self.backend,
-            "method": self.method,
-            "why": self.why,
-            "status": self.status.value,
-            "solutions": [[list(cell) for cell in s] for s in self.solutions],
-            "count": self.count,
-            "objective": self.objective,
-            "wall_time": round(self.wall_time, 6),
-            "stats": self.stats,
-        }
+    def to_json(self, puzzle: Puzzle | None = None, *, command: str = "solve", verified: bool | None = None,
+                **details: object) -> dict[str, Any]:
+        """The answer as the documented JSON object (docs/json.md, docs/queens-output.schema.json),
+        the same every CLI command prints with --json: each solution as its cells and as cells per
+        army, on the puzzle it answers (`answered`, else `puzzle`). `verified` defaults to whether
+        a solution or an exact count came back (each was checked before it got here)."""
+        if verified is None:
+            verified = bool(self.solutions) or self.status is Status.COMPLETE
+        return answer_json(command, puzzle or self.puzzle, self, verified=verified, **details)
+
+    def _repr_svg_(self) -> str | None:
+        """The first solution drawn, in Jupyter, when the result knows the puzzle it answers."""
+        drawn = self.answered or self.puzzle
+        if drawn is None or self.solution is None:
+            return None
+        from queens.models.drawing import Board
+
+        return Board(drawn, self.solution).svg()
+
+
+MAX_JSON_SOLUTION = 1000
+"""Solutions of larger boards are written with --out, not listed in the JSON."""
+
+
+def answer_json(command: str, puzzle: Puzzle | None, result: Result | None, *, verified: bool,
+                **details: object) -> dict[str, Any]:
+    """One answer as the documented JSON object: `result` None for a command that answers with
+    its details alone (explain)."""
+    listed = [] if result is None else [s for s in result.solutions if len(s) <= MAX_JSON_SOLUTION]
+    answered = None if result is None else result.answered or puzzle
+    per_army = [] if answered is None else [answered.per_army(s) for s in listed]
+    return {
+        "command": command,
+        "puzzle": None if puzzle is None else puzzle.to_json(),
+        "backend": None if result is None else result.backend,
+        "method": None if result is None else result.method,
+        "why": "" if result is None else result.why,
+        "status": "ok" if result is None else result.status.value,
+        "solutions": [[list(cell) for cells in armies for cell in cells] for armies in per_army],
+        "armies": [] if answered is None else [
+            [{"army": army.name, "cells": [list(cell) for cell in cells]}
+             for army, cells in zip(answered.armies, armies, strict=True)] for armies in per_army],
+        "count": None if result is None else result.count,
+        "lower_bound": result is not None and result.status is Status.LIMIT and result.count is not None,
+        "objective": None if result is None else result.objective,
+        "time_s": 0.0 if result is None else round(result.wall_time, 6),
+        "verified": verified,
+        "stats": {} if result is None else _plain(result.stats),
+        "details": details,
+    }
+
+
+def _plain(stats: Mapping[str, object]) -> dict[str, object]:
+    return {str(key): value for key, value in stats.items() if isinstance(value, int | float | str | bool)}

@@ -219,4 +219,5 @@ def run(choice: Choice, subject: Subject, task: Task, time_limit: float | None,
         options: Options) -> Result:
     """Run the chosen strategy; its result names the strategy and why it was chosen."""
     result = choice.strategy.run(subject, task, time_limit, options.copy())
-    return replace(result, backend=choice.strategy.backend, method=choice.strategy.method, why=choice.why)
+    return replace(result, backend=choice.strategy.backend, method=choice.strategy.method, why=choice.why,
+                   puzzle=subject.puzzle)

@@ -43,7 +43,7 @@ from queens.models.ir import Line, Var
 from queens.models.symmetry import Transform
 from queens.solvers.api import breaking, count
 from queens.solvers.backend import Task, deadline_after
-from queens.solvers.cores import default_threads
+from queens.solvers.threads import default_threads
 from queens.solvers.options import SearchOptions
 from queens.solvers.process_pool import run_in_processes
 from queens.solvers.progress import Progress, report, translated

@@ -144,7 +144,7 @@ class Split(Strategy):
 
 
 @dataclass(frozen=True)
-class Completion(Strategy):
+class CompletionSolver(Strategy):
     """The exact completion solver (solvers/completion.py): local search and a complete search
     in turns, so "no solution" is always a proof."""
 
@@ -301,7 +301,7 @@ _METHODS: tuple[Strategy, ...] = (
               "(AVX2: 0.28x classic.c at n = 16, scalar 0.37x)"),
     Construction("python", "construct", frozenset({Task.SOLVE}),
                  "the O(n) explicit construction: no search at all (n = 10^7 in 0.44 s)"),
-    Completion("native", "complete", frozenset({Task.SOLVE, Task.COMPLETE}),
+    CompletionSolver("native", "complete", frozenset({Task.SOLVE, Task.COMPLETE}),
                "the exact completion solver: milliseconds at n = 1000 (mean 0.64 ms for 300 queens), "
                "and 'no' is a proof"),
     LocalSearch("native", "random", frozenset({Task.SOLVE}),

@@ -162,17 +162,6 @@ def backend_settings(viewpoint: str | None, encoding: str | None) -> Options:
     return settings
 
 
-def describe(puzzle: Puzzle) -> dict[str, object]:
-    """The puzzle as JSON, in the puzzle file's vocabulary (docs/json.md)."""
-    return {"name": puzzle.name, "rows": puzzle.rows, "cols": puzzle.cols, "shape": list(puzzle.shape),
-            "wrap": list(puzzle.wrap), "holes": sorted(map(list, puzzle.holes)),
-            "blockers": sorted(map(list, puzzle.blockers)), "free_blockers": puzzle.free_blockers,
-            "armies": [{"name": army.name, "piece": army.piece.name, "least": army.least, "most": army.most,
-                        "goal": army.goal, "copies": army.copies, "fixed": sorted(map(list, army.fixed))}
-                       for army in puzzle.armies],
-            "piece": puzzle.piece.name, "pieces": puzzle.pieces, "fixed": sorted(map(list, puzzle.fixed))}
-
-
 def explain_none(family: str, n: int, m: int | None) -> str | None:
     """Why the puzzle on the command line has no solution, when its family knows."""
     return reason_for_none(family, _family_options(n, m)) if family in FAMILIES else None

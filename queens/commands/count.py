@@ -37,7 +37,7 @@ from queens.commands.common import (
 from queens.commands.progress import progress_option, progress_shown
 from queens.models import Puzzle, Unsupported
 from queens.models.errors import Refused
-from queens.reference import ground_truth
+from queens.ground_truth import ground_truth
 from queens.solvers import BACKENDS, Result, Status
 from queens.solvers.backend import Task
 from queens.solvers.fast_count import DEFAULT_LEDGER

@@ -14,7 +14,7 @@ from queens.commands.count import count_command
 from queens.commands.solve import solve_command
 from queens.models.errors import BadOption
 from queens.models.puzzle_file import read
-from queens.pictures import Board
+from queens.models.drawing import Board
 from queens.solvers.router import every_answer
 
 

@@ -29,7 +29,8 @@ from queens.commands.large import check_writable, output_options, save_result
 from queens.commands.progress import progress_option, progress_shown
 from queens.models import Puzzle
 from queens.models.errors import BadOption
-from queens.pictures import MAX_DRAWN, Board, Canvas, heat_map
+from queens.models.drawing import MAX_DRAWN, Board, Canvas
+from queens.solvers.heat_map import heat_map
 from queens.solvers import Result, Status
 from queens.solvers.backend import Task
 from queens.solvers.options import Options

@@ -19,7 +19,7 @@ from rich.text import Text
 
 from queens.commands.common import err, make_puzzle, out, puzzle_options
 from queens.models import Puzzle, QueensError, Unsupported
-from queens.pictures import Board
+from queens.models.drawing import Board
 from queens.solvers.trace import Trace, TraceEvent, traceable
 
 MAX_TRACE_CELLS = 400

@@ -19,7 +19,7 @@ from concurrent.futures import FIRST_COMPLETED, Executor, Future, ThreadPoolExec
 from dataclasses import dataclass
 
 from queens.models import TimeLimit, Unsupported
-from queens.solvers.cores import default_threads
+from queens.solvers.threads import default_threads
 from queens.solvers.native import _fast
 from queens.solvers.native.kernels import choose_kernel
 from queens.solvers.native.ledger import Classes, Ledger

@@ -28,7 +28,7 @@ import re
 from contextlib import ExitStack
 
 from queens.models import BackendUnavailable, QueensError, Unsupported
-from queens.solvers.cores import default_threads
+from queens.solvers.threads import default_threads
 from queens.solvers.native.counting import Progress, Stats, SymmetryClasses, run_subproblems
 from queens.solvers.native.ledger import Ledger
 

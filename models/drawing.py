@@ -28,8 +28,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from queens.models import BackendUnavailable, Cell, Placement, Puzzle, QueensError
-from queens.solvers import solutions
+from queens.models.errors import BackendUnavailable, QueensError
+from queens.models.check import Placement
+from queens.models.pieces import Cell
+from queens.models.puzzle import Puzzle
 
 LIGHT, DARK = "#f0d9b5", "#b58863"
 ATTACKED_LIGHT, ATTACKED_DARK = "#f2a48f", "#cf7358"  # the square colours tinted red
@@ -132,7 +134,7 @@ def _colours(shape: str, army: int) -> tuple[str, str]:
     return ARMY_FILLS[army % len(ARMY_FILLS)], PIECE_EDGE
 
 
-def _check_drawable(puzzle: Puzzle) -> None:
+def check_drawable(puzzle: Puzzle) -> None:
     canvas = Canvas.of(puzzle)
     if max(canvas.rows, canvas.cols) > MAX_DRAWN:
         raise QueensError(f"boards are drawn up to {MAX_DRAWN} wide; {puzzle.size_text} is too large")
@@ -229,12 +231,12 @@ class _Picture:
 
     def svg(self) -> str:
         """The picture as an SVG document (a string)."""
-        _check_drawable(self.puzzle)
+        check_drawable(self.puzzle)
         return _svg(Canvas.of(self.puzzle), self._layers(), self.size, self._title())
 
     def png(self) -> bytes:
         """The picture as PNG bytes (needs Pillow)."""
-        _check_drawable(self.puzzle)
+        check_drawable(self.puzzle)
         return _png(Canvas.of(self.puzzle), self._layers(), self.size)
 
     def save(self, path: str | Path) -> Path:
@@ -382,26 +384,3 @@ class HeatMap(_Picture):
             " ".join(f"{self.counts.get((r, c), 0):>{width}}" for c in range(self.puzzle.cols))
             for r in range(self.puzzle.rows)
         )
-
-
-def heat_map(puzzle: Puzzle, backend: str = "native", *, time_limit: float | None = None) -> HeatMap:
-    """Enumerate every solution (each one verified) and count how often each cell holds a piece
-    (of one army on a 2-D board).
-
-    >>> from queens.models import NQueens
-    >>> print(heat_map(NQueens(4)).text())
-    0 1 1 0
-    1 0 0 1
-    1 0 0 1
-    0 1 1 0
-    """
-    _check_drawable(puzzle)
-    if not puzzle.plain:
-        raise QueensError(f"a heat map counts one army's pieces on a 2-D board; {puzzle.name} is not one")
-    counts: dict[Cell, int] = {}
-    total = 0
-    for solution in solutions(puzzle, backend, time_limit=time_limit):
-        total += 1
-        for cell in solution:
-            counts[cell] = counts.get(cell, 0) + 1
-    return HeatMap(puzzle, counts, total)

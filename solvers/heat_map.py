@@ -1,0 +1,31 @@
+"""How often each cell is used across all solutions: every solution enumerated (each one
+verified) and drawn as a `queens.models.drawing.HeatMap`."""
+
+from __future__ import annotations
+
+from queens.models import Cell, Puzzle, QueensError
+from queens.models.drawing import HeatMap, check_drawable
+from queens.solvers.api import solutions
+
+
+def heat_map(puzzle: Puzzle, backend: str = "native", *, time_limit: float | None = None) -> HeatMap:
+    """Enumerate every solution (each one verified) and count how often each cell holds a piece
+    (of one army on a 2-D board).
+
+    >>> from queens.models import NQueens
+    >>> print(heat_map(NQueens(4)).text())
+    0 1 1 0
+    1 0 0 1
+    1 0 0 1
+    0 1 1 0
+    """
+    check_drawable(puzzle)
+    if not puzzle.plain:
+        raise QueensError(f"a heat map counts one army's pieces on a 2-D board; {puzzle.name} is not one")
+    counts: dict[Cell, int] = {}
+    total = 0
+    for solution in solutions(puzzle, backend, time_limit=time_limit):
+        total += 1
+        for cell in solution:
+            counts[cell] = counts.get(cell, 0) + 1
+    return HeatMap(puzzle, counts, total)
