@@ -27,14 +27,15 @@ import statistics
 import sys
 import time
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
+from queens.experiments.bench_large import planted_instance
 from queens.experiments.runner import cpu_seconds
-from queens.models import Completion, InvalidBoard, NQueens, Unsupported
+from queens.models import Cell, Completion, InvalidBoard, NQueens, Unsupported
 from queens.models.families import of_size
-from queens.models.generate import planted, random_placement
+from queens.models.generate import random_placement
 from queens.solvers import Result, Status, count, solve
-from queens.solvers.local_search import random_solution
 
 REPEATS = 3
 DATA = Path(__file__).resolve().parents[1] / "tests" / "data" / "sequences.json"
@@ -42,7 +43,7 @@ DATA = Path(__file__).resolve().parents[1] / "tests" / "data" / "sequences.json"
 
 def terms(sequence: str, n: int) -> int:
     entry = json.loads(DATA.read_text())[sequence]
-    return entry["terms"][n - entry["offset"]]
+    return int(entry["terms"][n - entry["offset"]])
 
 
 def median_run(job: Callable[[], Result], repeats: int = REPEATS) -> tuple[float, Result, list[float], float]:
@@ -54,6 +55,8 @@ def median_run(job: Callable[[], Result], repeats: int = REPEATS) -> tuple[float
         result = job()
         times.append(time.perf_counter() - start)
         cpus.append(cpu_seconds() - cpu)
+    if result is None:
+        raise ValueError(f"median_run needs at least one run, got repeats = {repeats}")
     return statistics.median(times), result, times, statistics.median(cpus)
 
 
@@ -75,9 +78,11 @@ def one_solution() -> None:
         ("csp", 1000, 30, REPEATS, 10.0), ("cpsat", 2000, 60, 1, None), ("sat", 2000, 60, 1, None)]
     for backend, n, limit, repeats, target in jobs:
         goal = "attempted" if target is None else f"≤ {target:g} s"
+        def job(b: str = backend, n: int = n, t: float = limit) -> Result:
+            return solve(NQueens(n), b, time_limit=t)
+
         try:
-            seconds, result, times, cpu = median_run(
-                lambda b=backend, n=n, t=limit: solve(NQueens(n), b, time_limit=t), repeats)
+            seconds, result, times, cpu = median_run(job, repeats)
         except (InvalidBoard, Unsupported) as refused:
             print(f"| {backend} | {n} | – | – | – | refused: {refused} | {goal} | ✗ |", flush=True)
             continue
@@ -93,8 +98,12 @@ def counting(n: int = 14, limit: float = 60) -> None:
     print("| backend | median s | runs | median CPU s | count | status | target ≤ 10 s |")
     print("|---|---:|---|---:|---:|---|:---:|")
     for backend in ("cpsat", "sat", "csp"):
-        seconds, result, times, cpu = median_run(lambda b=backend: count(NQueens(n), b, time_limit=limit))
-        assert result.count <= truth and (result.status is not Status.COMPLETE or result.count == truth), result
+        def job(b: str = backend) -> Result:
+            return count(NQueens(n), b, time_limit=limit)
+
+        seconds, result, times, cpu = median_run(job)
+        assert result.count is not None and result.count <= truth, result
+        assert result.status is not Status.COMPLETE or result.count == truth, result
         met = "✓" if result.status is Status.COMPLETE and seconds <= 10 else "✗"
         print(f"| {backend} | {seconds:.1f} | {shown(times)} | {cpu:.1f} | {result.count:,} | {result.status.value} "
               f"| {met} |", flush=True)
@@ -127,15 +136,16 @@ def completion(n: int = 200, k: int = 60, seeds: range = range(3)) -> None:
     print(f"\n## Completion, n = {n}, k = {k} pre-placed (median over seeds {seeds.start}..{seeds.stop - 1})\n")
     print("| backend | instances | median s | per seed (s) | median CPU s | answers | target ≤ 1 s |")
     print("|---|---|---:|---|---:|---|:---:|")
-    kinds = {"planted": lambda seed: planted(random_solution(n, seed=seed), k, seed),
-             "random (GJN)": lambda seed: random_placement(n, k, seed),
-             "random (GJN), k = 180": lambda seed: random_placement(n, 180, seed)}
+    kinds: dict[str, Callable[[int], tuple[Cell, ...]]] = {
+        "planted": lambda seed: planted_instance(n, k, seed),
+        "random (GJN)": lambda seed: random_placement(n, k, seed),
+        "random (GJN), k = 180": lambda seed: random_placement(n, 180, seed)}
     for backend in ("cpsat", "sat"):
         for kind, make in kinds.items():
             times, cpus, answers = [], [], []
             for seed in seeds:
                 puzzle = Completion(n, make(seed))
-                _, result, [seconds], cpu = median_run(lambda p=puzzle, b=backend: solve(p, b, time_limit=30), 1)
+                _, result, [seconds], cpu = median_run(partial(solve, puzzle, backend, time_limit=30), 1)
                 times.append(seconds)
                 cpus.append(cpu)
                 answers.append(result.status.value)

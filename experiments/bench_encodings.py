@@ -36,13 +36,18 @@ def main() -> int:
     print("|---|---:|---:|---:|---:|")
     rows = []
     for name in ENCODINGS:
-        counting, _ = _median_seconds(lambda name=name: count(NQueens(COUNT_N), "sat", encoding=name))
-        solving, solved = _median_seconds(lambda name=name: solve(NQueens(SOLVE_N), "sat", encoding=name,
-                                                                      time_limit=120))
+        def counts(name: str = name) -> Result:
+            return count(NQueens(COUNT_N), "sat", encoding=name)
+
+        def solves(name: str = name) -> Result:
+            return solve(NQueens(SOLVE_N), "sat", encoding=name, time_limit=120)
+
+        counting, _ = _median_seconds(counts)
+        solving, solved = _median_seconds(solves)
         stats = solved.stats
         rows.append((counting + solving, name))
         print(f"| {name}{' (default)' if name == DEFAULT_ENCODING else ''} | {counting:.3f} | {solving:.3f} "
-              f"| {stats['clauses']:,} | {stats['variables'] - SOLVE_N * SOLVE_N:,} |")
+              f"| {stats['clauses']:,} | {int(stats['variables']) - SOLVE_N * SOLVE_N:,} |")
     print(f"\nfastest overall: {min(rows)[1]}")
     return 0
 

@@ -28,10 +28,12 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from datetime import date
 from pathlib import Path
+from typing import NotRequired, ParamSpec, TypedDict, TypeVar
 
-from queens.models import Completion, InvalidBoard
+from queens.models import Cell, Completion, InvalidBoard
 from queens.models.generate import planted, random_placement
 from queens.solvers import Status, solve
 from queens.solvers.completion import solve_completion
@@ -43,18 +45,60 @@ SAT_CONFIRM = 300
 TRANSITION = 2.3
 """k = n - TRANSITION * sqrt(n): the issue's estimate of the solvable/unsolvable transition."""
 
+P = ParamSpec("P")
+R = TypeVar("R")
 
-def _timed(function, *args, **kwargs):
+# The report's rows, one kind per table
+Planted = TypedDict("Planted", {"n": int, "k": int, "instances": int, "mean": float, "max": float,
+                                "by local search": int, "false no": int})
+
+
+class VersusSat(TypedDict):
+    n: int
+    k: int
+    instances: int
+    ours: float
+    sat: float
+    ratio: float
+
+
+Transition = TypedDict("Transition", {"n": int, "k": int, "instances": int, "solvable": int, "mean": float,
+                                      "max": float, "no confirmed by sat": int | None, "false no": int})
+
+
+class Measured(TypedDict):
+    """What the fresh process (`_CHILD`) prints."""
+
+    seconds: float
+    peak_mb: float
+    verify_seconds: NotRequired[float]
+    verify_peak_mb: NotRequired[float]
+
+
+class Large(Measured):
+    n: int
+    job: str
+
+
+def _timed(function: Callable[P, R], *args: P.args, **kwargs: P.kwargs) -> tuple[R, float]:
     start = time.perf_counter()
     value = function(*args, **kwargs)
     return value, time.perf_counter() - start
 
 
-def planted_completion(n: int, k: int, instances: int) -> dict:
+def planted_instance(n: int, k: int, seed: int) -> tuple[Cell, ...]:
+    """k queens of a random solution: an instance that always has a completion."""
+    solution = random_solution(n, seed=seed)
+    if solution is None:
+        raise SystemExit(f"{n}-queens has no solution to plant queens from")
+    return planted(solution.tolist(), k, seed)
+
+
+def planted_completion(n: int, k: int, instances: int) -> Planted:
     """Mean and worst time on planted instances, and how many got a (false) "no"."""
     times, by_local, false_no = [], 0, 0
     for seed in range(instances):
-        queens = planted(random_solution(n, seed=seed), k, seed)
+        queens = planted_instance(n, k, seed)
         result, seconds = _timed(solve_completion, n, queens, seed=seed)
         times.append(seconds)
         false_no += result.columns is None
@@ -63,11 +107,11 @@ def planted_completion(n: int, k: int, instances: int) -> dict:
             "by local search": by_local, "false no": false_no}
 
 
-def versus_sat(n: int, k: int, instances: int) -> dict:
+def versus_sat(n: int, k: int, instances: int) -> VersusSat:
     """Ours and the CaDiCaL model on the same planted instances, taking turns."""
     ours, sat = [], []
     for seed in range(instances):
-        queens = planted(random_solution(n, seed=seed), k, seed)
+        queens = planted_instance(n, k, seed)
         result, seconds = _timed(solve_completion, n, queens, seed=seed)
         ours.append(seconds)
         answer, seconds = _timed(solve, Completion(n, queens), "sat")
@@ -78,7 +122,7 @@ def versus_sat(n: int, k: int, instances: int) -> dict:
             "ratio": statistics.mean(sat) / statistics.mean(ours)}
 
 
-def transition(n: int, instances: int) -> dict:
+def transition(n: int, instances: int) -> Transition:
     """Random instances at the transition: share solvable, decision times, "no"s re-decided by SAT."""
     k = round(n - TRANSITION * math.sqrt(n))
     times, solvable, confirmed, false_no = [], 0, 0, 0
@@ -134,21 +178,23 @@ print(json.dumps(report))
 """
 
 
-def in_fresh_process(n: int, job: str, verify_file: Path | None = None) -> dict:
+def in_fresh_process(n: int, job: str, verify_file: Path | None = None) -> Large:
     """Run one large job in its own interpreter: time, peak memory, optionally the file check."""
     args = [sys.executable, "-c", _CHILD, str(n), job] + ([str(verify_file)] if verify_file else [])
     done = subprocess.run(args, capture_output=True, text=True, check=False,
                           cwd=Path(__file__).resolve().parents[1])
     if done.returncode != 0:
         raise SystemExit(f"{job} n={n} failed: {done.stderr.strip()}")
-    return {"n": n, "job": job, **json.loads(done.stdout)}
+    measured: Measured = json.loads(done.stdout)
+    return {"n": n, "job": job, **measured}
 
 
 def _fmt_ms(seconds: float) -> str:
     return f"{seconds * 1000:.2f}"
 
 
-def report(planted_rows: list[dict], sat_row: dict, transition_rows: list[dict], large_rows: list[dict]) -> str:
+def report(planted_rows: list[Planted], sat_row: VersusSat, transition_rows: list[Transition],
+           large_rows: list[Large]) -> str:
     lines = [f"# Large boards ({date.today()}, {platform.machine()}, Python {platform.python_version()})", "",
              "## Exact completion, planted instances (always solvable)", "",
              "| n | k | instances | mean ms | max ms | solved by local search | false \"no\" |",
@@ -193,7 +239,7 @@ def main() -> int:
     print(table)
     RESULTS.mkdir(exist_ok=True)
     (RESULTS / "bench_large.md").write_text(table)
-    false_no = sum(r["false no"] for r in planted_rows + transition_rows)
+    false_no = sum(r["false no"] for r in planted_rows) + sum(r["false no"] for r in transition_rows)
     if false_no:
         print(f"{false_no} false 'no' answers", file=sys.stderr)
     return 1 if false_no else 0

@@ -30,7 +30,9 @@ import tempfile
 import time
 from collections.abc import Callable
 from datetime import date
+from functools import partial
 from pathlib import Path
+from typing import TypedDict
 
 from queens.experiments import runner
 from queens.solvers.threads import default_threads
@@ -44,6 +46,41 @@ TARGETS = {"avx2": (0.30, 0.17), "scalar": (0.38, 0.21), "avx512": (0.20, 0.12)}
 
 Run = tuple[float, float, int]
 """(wall seconds, CPU seconds, count)"""
+
+
+class Row(TypedDict):
+    """One kernel at one n against the yardsticks: a line of the table."""
+
+    n: int
+    kernel: str
+    count: int
+    classic_s: float
+    takaken_s: float
+    one_s: float
+    many_s: float
+    threads: int
+    ratio_1: float
+    ratio_many: float
+    takaken_ratio_1: float
+    takaken_ratio_many: float
+    cpu_ratio_1: float
+    takaken_cpu_ratio_1: float
+    cores_used: float
+    target: tuple[float, float] | None
+
+
+class Balance(TypedDict):
+    """How the work of one n splits into subproblems and batches."""
+
+    subproblems: int
+    split_depth: int
+    batches: int
+    largest_subproblem_share: float
+    largest_batch_share: float
+
+
+class BalanceRow(Balance):
+    n: int
 
 
 def build_yardsticks(directory: Path) -> dict[str, Path]:
@@ -75,11 +112,11 @@ def run_kernel(n: int, kernel: str, threads: int) -> Run:
 
 
 def contestants(binaries: dict[str, Path], n: int, threads: int) -> dict[str, Callable[[], Run]]:
-    runs: dict[str, Callable[[], Run]] = {name: lambda b=binary: run_yardstick(b, n)
+    runs: dict[str, Callable[[], Run]] = {name: partial(run_yardstick, binary, n)
                                           for name, binary in binaries.items()}
     for kernel in _fast.SUPPORTED:
         for t in sorted({1, threads}):
-            runs[f"{kernel}/{t}"] = lambda k=kernel, t=t: run_kernel(n, k, t)
+            runs[f"{kernel}/{t}"] = partial(run_kernel, n, kernel, t)
     return runs
 
 
@@ -99,10 +136,14 @@ def measure(binaries: dict[str, Path], n: int, repeats: int, threads: int) -> di
     return results
 
 
-def balance(n: int, threads: int) -> dict:
+def balance(n: int, threads: int) -> Balance:
     """How evenly the work splits: nodes per subproblem (scalar kernel, same tree as every kernel)."""
     keys = subproblems(n)
-    nodes = [counted[3] for counted in _fast.count(n, keys, kernel="scalar")]
+    nodes = []
+    for counted in _fast.count(n, keys, kernel="scalar"):
+        if counted is None:  # only a count told to stop leaves a subproblem unfinished
+            sys.exit(f"n = {n}: the scalar kernel left a subproblem unfinished")
+        nodes.append(counted[3])
     by_key = dict(zip(keys, nodes, strict=True))
     work = [sum(by_key[key] for key in batch) for batch in batches(keys, threads)]
     total = sum(nodes)
@@ -110,10 +151,10 @@ def balance(n: int, threads: int) -> dict:
             "largest_subproblem_share": max(nodes) / total, "largest_batch_share": max(work) / total}
 
 
-def rows_for(n: int, results: dict[str, list[Run]], threads: int) -> list[dict]:
+def rows_for(n: int, results: dict[str, list[Run]], threads: int) -> list[Row]:
     wall = {name: statistics.median(run[0] for run in series) for name, series in results.items()}
     cpu = {name: statistics.median(run[1] for run in series) for name, series in results.items()}
-    rows = []
+    rows: list[Row] = []
     for kernel in _fast.SUPPORTED:
         one, many = wall[f"{kernel}/1"], wall[f"{kernel}/{threads}"]
         cores = statistics.median(run[1] / run[0] for run in results[f"{kernel}/{threads}"])
@@ -127,7 +168,7 @@ def rows_for(n: int, results: dict[str, list[Run]], threads: int) -> list[dict]:
     return rows
 
 
-def verdict(row: dict) -> str:
+def verdict(row: Row) -> str:
     if row["target"] is None:
         return "(no target)"
     one, many = row["target"]
@@ -135,7 +176,7 @@ def verdict(row: dict) -> str:
     return f"≤{one:.2f} {marks[0]} / ≤{many:.2f} {marks[1]}"
 
 
-def table(rows: list[dict], threads: int) -> str:
+def table(rows: list[Row], threads: int) -> str:
     lines = [f"| n | kernel | classic.c s | takaken.c s | 1 thread s | ÷classic | ÷takaken | {threads} threads s "
              "| ÷classic | ÷takaken | cores used | 1 thread CPU ÷classic | ÷takaken "
              "| target 1 / 2 threads (÷classic) |",
@@ -147,7 +188,7 @@ def table(rows: list[dict], threads: int) -> str:
     return "\n".join(lines)
 
 
-def balance_table(balances: list[dict]) -> str:
+def balance_table(balances: list[BalanceRow]) -> str:
     lines = ["| n | subproblems (depth) | largest subproblem's share | batches | largest batch's share |",
              "|---:|---:|---:|---:|---:|"]
     lines += [f"| {b['n']} | {b['subproblems']:,} ({b['split_depth']}) | {b['largest_subproblem_share']:.3%} "
@@ -165,7 +206,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--threads", type=int, default=2)
     args = parser.parse_args(argv)
-    rows, balances = [], []
+    rows: list[Row] = []
+    balances: list[BalanceRow] = []
     with tempfile.TemporaryDirectory(prefix="queens-bench-") as scratch:
         binaries = build_yardsticks(Path(scratch))
         for n in args.sizes:

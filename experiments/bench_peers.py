@@ -29,6 +29,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable
+from functools import partial
 from importlib import import_module
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
@@ -181,7 +182,7 @@ def table(lines: list[str]) -> None:
         label = f"count Q({n})" if task == "count" else f"one {n}-queens solution"
         expected, peer_times = _expected(task, n), {}
         for name, (job, _) in PEERS.items():
-            seconds, cpu, answer, reason = timed(lambda job=job, task=task, n=n: job(task, n))
+            seconds, cpu, answer, reason = timed(partial(job, task, n))
             if reason:
                 notes.append(f"{name} on {label}: skipped ({reason})")
                 continue
@@ -191,7 +192,7 @@ def table(lines: list[str]) -> None:
             emit(f"| {label} | peer: {name} | {seconds:.3f} | {cpu:.3f} | | {answer if ok else f'{answer} ✗'} |")
         best = min(peer_times.values(), default=None)
         for backend in BACKENDS:
-            seconds, cpu, answer, reason = timed(lambda backend=backend, task=task, n=n: _suite(task, n, backend))
+            seconds, cpu, answer, reason = timed(partial(_suite, task, n, backend))
             if reason:
                 notes.append(f"{backend} on {label}: n/a ({reason})")
                 continue

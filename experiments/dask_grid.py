@@ -7,15 +7,17 @@ Dask is an optional extra (`pip install 'queens[dask]'`); without it this says s
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
+from types import ModuleType
+from typing import Any
 
-from queens.experiments.runner import Executor, execute
+from queens.experiments.runner import Executor, Measurement, execute
 from queens.experiments.spec import Run
 from queens.models import BackendUnavailable
 
 
-def _distributed():
+def _distributed() -> ModuleType:
     try:
         import distributed
     except ImportError:
@@ -42,8 +44,9 @@ def dask_executor(address: str) -> Iterator[Executor]:
             cluster.close()
 
 
-def _through(client, as_completed: Callable) -> Executor:
-    def run_all(runs: list[Run]) -> Iterator[tuple[Run, dict]]:
+def _through(client: Any, as_completed: Callable[[Iterable[Any]], Iterator[Any]]) -> Executor:
+    """The executor over `client` (a distributed.Client; distributed has no type hints)."""
+    def run_all(runs: list[Run]) -> Iterator[tuple[Run, Measurement]]:
         futures = {client.submit(execute, run, key=f"run-{i}-{abs(hash(run.key))}", pure=False): run
                    for i, run in enumerate(runs)}
         for future in as_completed(futures):

@@ -15,8 +15,7 @@ import time
 from queens.models import Puzzle, QueensError, Unsupported
 from queens.models.errors import Refused
 from queens.models.families import FAMILIES, build
-from queens.solvers import BACKENDS, Result, Status
-from queens.solvers import count
+from queens.solvers import BACKENDS, Result, Status, count
 from rich.console import Console
 from rich.table import Table
 

@@ -13,12 +13,20 @@ from __future__ import annotations
 import json
 import statistics
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from pathlib import Path
+from typing import TYPE_CHECKING, TypedDict
 
 from queens.experiments.store import Row, Store
 
+if TYPE_CHECKING:  # matplotlib itself is imported when a report is drawn (`Plots`)
+    from matplotlib.axes import Axes
+    from matplotlib.figure import Figure
+
 FORMATS = ("png", "svg")
+
+ByConfiguration = Mapping[str, Mapping[int, list[Row]]]
+"""configuration -> n -> the repetitions."""
 
 
 def _median(values: Iterable[float]) -> float:
@@ -29,6 +37,11 @@ def _seconds(value: float) -> str:
     if value < 0.001:
         return "< 0.001"
     return f"{value:.3f}" if value < 10 else f"{value:.1f}"
+
+
+def _walls(runs: list[Row]) -> list[float]:
+    """The wall times of the runs that finished."""
+    return [run.wall for run in runs if run.status == "ok" and run.wall is not None]
 
 
 def cell(rows: list[Row], measure: str = "wall") -> str:
@@ -54,7 +67,7 @@ def cell(rows: list[Row], measure: str = "wall") -> str:
             text += f" ({_seconds(min(finished))}–{_seconds(max(finished))})"
     elif all(row.status == "timeout" for row in rows):
         text = f"> {rows[0].time_limit:g}"
-    failed = defaultdict(int)
+    failed: defaultdict[str, int] = defaultdict(int)
     for row in rows:
         if row.status != "ok":
             failed[row.status] += 1
@@ -64,15 +77,16 @@ def cell(rows: list[Row], measure: str = "wall") -> str:
     return " · ".join(part for part in (text, *notes) if part)
 
 
-def _grouped(rows: list[Row]) -> dict[tuple[str, str], dict[str, dict[int, list[Row]]]]:
+def _grouped(rows: list[Row]) -> Mapping[tuple[str, str], ByConfiguration]:
     """(task, family) -> configuration -> n -> the repetitions."""
-    groups: dict = defaultdict(lambda: defaultdict(lambda: defaultdict(list)))
+    groups: defaultdict[tuple[str, str], defaultdict[str, defaultdict[int, list[Row]]]] = \
+        defaultdict(lambda: defaultdict(lambda: defaultdict(list)))
     for row in rows:
         groups[row.task, row.family][row.configuration][row.n].append(row)
     return groups
 
 
-def table(configurations: dict[str, dict[int, list[Row]]], measure: str = "wall") -> list[str]:
+def table(configurations: ByConfiguration, measure: str = "wall") -> list[str]:
     """A Markdown table: one line per configuration, one column per n."""
     sizes = sorted({n for by_n in configurations.values() for n in by_n})
     lines = ["| configuration | " + " | ".join(f"n = {n}" for n in sizes) + " |",
@@ -105,7 +119,7 @@ def _machine(rows: list[Row]) -> list[str]:
 
 def _notes(rows: list[Row]) -> list[str]:
     lines = []
-    limited: dict[tuple, list[Row]] = defaultdict(list)
+    limited: dict[tuple[str, str, int, str, str], list[Row]] = defaultdict(list)
     for row in rows:
         if row.status != "ok":
             limited[row.task, row.family, row.n, row.configuration, row.status].append(row)
@@ -161,6 +175,13 @@ def write(store: Store, out: Path, spec: str | None = None) -> Path:
     return path
 
 
+class Style(TypedDict):
+    """How one configuration's line looks in every plot."""
+
+    color: tuple[float, float, float, float]
+    marker: str
+
+
 class Plots:
     """matplotlib figures, each saved as PNG and SVG; methods return the PNG's file name."""
 
@@ -173,34 +194,33 @@ class Plots:
         self.out = out
         self.pyplot = pyplot
 
-    def _style(self, names: list[str]) -> dict[str, dict]:
+    def _style(self, names: list[str]) -> dict[str, Style]:
         """A colour per configuration (tab20 keeps a dozen apart) and a marker per backend."""
-        colours = self.pyplot.get_cmap("tab20").colors
+        colours = self.pyplot.get_cmap("tab20")  # a list of 20 colours: an integer picks one
         markers = {"native": "s", "cpsat": "o", "sat": "^", "csp": "D"}
-        return {name: {"color": colours[i % len(colours)], "marker": markers.get(name.split()[0], "o")}
+        return {name: {"color": colours(i % colours.N), "marker": markers.get(name.split()[0], "o")}
                 for i, name in enumerate(sorted(names))}
 
-    def _finish(self, figure, axes, sizes: list[int], stem: str, **labels: str) -> str:
+    def _finish(self, figure: Figure, axes: Axes, sizes: list[int], stem: str, **labels: str) -> str:
         axes.set(yscale="log", **labels)
         if sizes and max(sizes) >= 5 * min(sizes):
             axes.set_xscale("log")
         axes.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
         return self._save(figure, stem)
 
-    def _save(self, figure, stem: str) -> str:
+    def _save(self, figure: Figure, stem: str) -> str:
         figure.tight_layout()
         for suffix in FORMATS:
             figure.savefig(self.out / f"{stem}.{suffix}", dpi=110)
         self.pyplot.close(figure)
         return f"{stem}.png"
 
-    def time_vs_n(self, task: str, family: str, configurations: dict[str, dict[int, list[Row]]]) -> str | None:
+    def time_vs_n(self, task: str, family: str, configurations: ByConfiguration) -> str | None:
         figure, axes = self.pyplot.subplots(figsize=(9, 4.5))
         style = self._style(list(configurations))
         drawn = False
         for name in sorted(configurations):
-            points = sorted((n, _median(r.wall for r in runs if r.status == "ok"))
-                            for n, runs in configurations[name].items() if any(r.status == "ok" for r in runs))
+            points = sorted((n, _median(_walls(runs))) for n, runs in configurations[name].items() if _walls(runs))
             limits = sorted((n, runs[0].time_limit) for n, runs in configurations[name].items()
                             if all(r.status == "timeout" for r in runs))
             if points:
@@ -232,7 +252,7 @@ class Plots:
         return self._finish(figure, axes, [], f"cactus-{task}", xlabel="runs finished", ylabel="seconds per run",
                             title=f"{task}: cactus plot (further right and lower is better)")
 
-    def model_size(self, task: str, family: str, configurations: dict[str, dict[int, list[Row]]]) -> str | None:
+    def model_size(self, task: str, family: str, configurations: ByConfiguration) -> str | None:
         """Variables (solid), clauses (dashed) and constraints (dotted) of each configuration's model."""
         sizes: dict[tuple[str, str], dict[int, int]] = defaultdict(dict)
         for name, by_n in configurations.items():
@@ -245,8 +265,8 @@ class Plots:
             return None
         figure, axes = self.pyplot.subplots(figsize=(9, 4.5))
         style = self._style([name for name, _ in sizes])
-        for (name, measure), by_n in sorted(sizes.items()):
-            points = sorted(by_n.items())
+        for (name, measure), counts in sorted(sizes.items()):
+            points = sorted(counts.items())
             axes.plot(*zip(*points, strict=True), label=name if measure == "variables" else None,
                       linestyle={"variables": "-", "clauses": "--", "constraints": ":"}[measure], **style[name])
         ns = [n for by_n in sizes.values() for n in by_n]

@@ -27,19 +27,35 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import replace
 from importlib import metadata
+from typing import TypedDict, cast
 
 from queens.experiments.spec import Run, Spec
-from queens.experiments.store import Store, disagrees
+from queens.experiments.store import Machine, Store, disagrees
+from queens.solvers.options import Options
 
 GRACE = 10.0
 """Seconds after the time limit before the runner kills a child (start-up and clean stop)."""
 LIBRARIES = ("queens", "ortools", "python-sat", "python-constraint2", "numpy", "dask", "matplotlib")
 _MEMORY_SIGNS = ("MemoryError", "bad_alloc", "Cannot allocate memory", "out of memory")
 
-Executor = Callable[[list[Run]], Iterator[tuple[Run, dict]]]
+
+class Measurement(TypedDict):
+    """What one run measured, as the child prints it and `execute` returns it."""
+
+    status: str  # ok, timeout, memout or error
+    outcome: str | None  # the Result's status ("killed" when the runner killed the child)
+    answer: int | None  # the count; 1/0 for found/no solution; the optimum
+    wall: float | None
+    cpu: float | None
+    peak_mib: float | None
+    stats: dict[str, int | float | str]
+    error: str | None
+
+
+Executor = Callable[[list[Run]], Iterator[tuple[Run, Measurement]]]
 """Runs a batch of runs somewhere (here, or on Dask) and yields each with its measurement."""
 
 
@@ -59,18 +75,21 @@ def cpu_seconds() -> float:
     return mine.ru_utime + mine.ru_stime + children.ru_utime + children.ru_stime
 
 
-def measure(run: Run) -> dict:
+def measure(run: Run) -> Measurement:
     """Execute `run` in this process: the measurement the child prints (see `execute`)."""
     from queens.models import QueensError
     from queens.solvers import Status, count, get_backend, solve
 
-    record: dict = {"status": "error", "outcome": None, "answer": None, "wall": None, "stats": {}, "error": None}
+    record: Measurement = {"status": "error", "outcome": None, "answer": None, "wall": None, "stats": {},
+                           "error": None, "cpu": None, "peak_mib": None}
     cpu = cpu_seconds()
     try:
         get_backend(run.backend, **dict(run.options))  # imports the solver library before the clocks start
         cpu, start = cpu_seconds(), time.perf_counter()
         puzzle = run.puzzle()
-        options = dict(run.options) | ({"processes": run.processes} if run.split and run.processes else {})
+        # the spec built the backend with these names and values (spec._check_backend): its options
+        options = cast(Options, dict(run.options) | ({"processes": run.processes} if run.split and run.processes
+                                                     else {}))
         method = "split" if run.split else "search"  # the run measures one backend's own method
         if run.task == "count":
             result = count(puzzle, run.backend, method=method, time_limit=run.time_limit, **options)
@@ -78,16 +97,17 @@ def measure(run: Run) -> dict:
         else:
             result = solve(puzzle, run.backend, method=method, time_limit=run.time_limit, **options)
             answer = {Status.SOLVED: 1, Status.INFEASIBLE: 0, Status.OPTIMAL: result.objective}.get(result.status)
-        record.update(status="timeout" if result.status is Status.LIMIT else "ok", outcome=result.status.value,
-                      answer=answer, wall=time.perf_counter() - start, stats=result.stats)
+        record.update({"status": "timeout" if result.status is Status.LIMIT else "ok",
+                       "outcome": result.status.value, "answer": answer, "wall": time.perf_counter() - start,
+                       "stats": result.stats})
     except MemoryError:
-        record.update(status="memout", error=f"out of memory (limit {run.memory_limit} MiB)")
+        record.update({"status": "memout", "error": f"out of memory (limit {run.memory_limit} MiB)"})
     except QueensError as error:
         record["error"] = str(error)
     except Exception as error:  # a solver's own failure: recorded with the run, not raised
         record["error"] = f"{type(error).__name__}: {error}"
     usage = max(resource.getrusage(who).ru_maxrss for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN))
-    record.update(cpu=cpu_seconds() - cpu, peak_mib=usage / 1024)
+    record.update({"cpu": cpu_seconds() - cpu, "peak_mib": usage / 1024})
     return record
 
 
@@ -99,7 +119,7 @@ def _child() -> None:
 
 
 # --- the parent --------------------------------------------------------------------------------
-def execute(run: Run) -> dict:
+def execute(run: Run) -> Measurement:
     """Run `run` in a child process under its limits and return the measurement.
 
     Keys: status (ok/timeout/memout/error), outcome (the Result status), answer (count; 1/0 for
@@ -119,7 +139,7 @@ def execute(run: Run) -> dict:
                 "cpu": None, "peak_mib": None, "stats": {},
                 "error": f"killed {GRACE:.0f} s after the {run.time_limit:g} s limit"}
     try:
-        record: dict = json.loads(out)
+        record: Measurement = json.loads(out)
     except json.JSONDecodeError:
         memory = any(sign in err for sign in _MEMORY_SIGNS) or child.returncode == -signal.SIGKILL
         last = (err.strip().splitlines() or [f"exit code {child.returncode}"])[-1]
@@ -128,21 +148,22 @@ def execute(run: Run) -> dict:
                 "error": f"child died ({last[:300]})"}
     if record["status"] == "error" and any(sign in err for sign in _MEMORY_SIGNS):
         # the search's own process (queens.solvers.deadline_child) died of it, and this one said so
-        record.update(status="memout", error=f"out of memory (limit {run.memory_limit} MiB): {record['error']}")
+        record.update({"status": "memout",
+                       "error": f"out of memory (limit {run.memory_limit} MiB): {record['error']}"})
     return record
 
 
-def sequential(runs: list[Run]) -> Iterator[tuple[Run, dict]]:
+def sequential(runs: list[Run]) -> Iterator[tuple[Run, Measurement]]:
     """The default executor: one run after another on this machine, so timings do not compete."""
     for run in runs:
         yield run, execute(run)
 
 
-def machine() -> dict:
+def machine() -> Machine:
     """What the figures were measured on."""
-    info = {"system": platform.platform(), "python": platform.python_version(),
-            "cpus": os.cpu_count(), "usable cpus": len(os.sched_getaffinity(0)),
-            "load average": [round(x, 2) for x in os.getloadavg()]}
+    info: Machine = {"system": platform.platform(), "python": platform.python_version(),
+                     "cpus": os.cpu_count(), "usable cpus": len(os.sched_getaffinity(0)),
+                     "load average": [round(x, 2) for x in os.getloadavg()]}
     try:
         with open("/proc/cpuinfo") as cpuinfo:
             info["cpu"] = next((line.split(":", 1)[1].strip() for line in cpuinfo if line.startswith("model name")),
@@ -154,7 +175,7 @@ def machine() -> dict:
     return info
 
 
-def versions() -> dict:
+def versions() -> dict[str, str]:
     found = {}
     for name in LIBRARIES:
         try:
@@ -176,13 +197,13 @@ def _is_truth_run(run: Run) -> bool:
     return run.backend == "native" and not run.options and not run.split
 
 
-def _truth_value(record: dict) -> tuple[int | None, str]:
+def _truth_value(record: Measurement) -> tuple[int | None, str]:
     if record["status"] == "ok":
         return record["answer"], f"native: {record['outcome']}"
     return None, f"native: {record['status']} {record.get('error') or ''}".strip()
 
 
-def _expected(run: Run, record: dict, store: Store, executor: Executor) -> int | None:
+def _expected(run: Run, record: Measurement, store: Store, executor: Executor) -> int | None:
     """The ground truth for `run`: a verified solution proves itself; the rest ask native."""
     if run.task == "solve" and record["answer"] == 1:
         return 1
@@ -197,7 +218,9 @@ def _expected(run: Run, record: dict, store: Store, executor: Executor) -> int |
     return value
 
 
-def _row(run: Run, record: dict, expected: int | None, env: dict) -> dict:
+def _row(run: Run, record: Measurement, expected: int | None,
+         env: dict[str, Mapping[str, object]]) -> dict[str, object]:
+    """The store's row for `run`: its parameters, its measurement, the ground truth and `env`."""
     stats = record.get("stats") or {}
 
     def size(name: str) -> int | None:
@@ -227,17 +250,18 @@ def run_grid(spec: Spec, store: Store, executor: Executor = sequential,
     store.save_spec(spec.name, str(spec.path), spec.text)
     todo = pending(spec, store)
     progress(f"{spec.name}: {len(spec.runs) - len(todo)} of {len(spec.runs)} runs already stored, {len(todo)} to run")
-    env = {"versions": versions(), "machine": machine()}
+    env: dict[str, Mapping[str, object]] = {"versions": versions(), "machine": machine()}
     tally: dict[str, int] = {}
     for done, (run, record) in enumerate(executor(todo), start=1):
         expected = _expected(run, record, store, executor)
         row = _row(run, record, expected, env)
         store.add(row)
-        tally[row["status"]] = tally.get(row["status"], 0) + 1
-        verdict = " ✗ disagrees with native" if disagrees(row["status"], row["answer"], expected) else ""
-        wall = "-" if row["wall"] is None else f"{row['wall']:.2f} s"
+        status, seconds = record["status"], record.get("wall")  # as the row holds them
+        tally[status] = tally.get(status, 0) + 1
+        verdict = " ✗ disagrees with native" if disagrees(status, record.get("answer"), expected) else ""
+        wall = "-" if seconds is None else f"{seconds:.2f} s"
         progress(f"[{done}/{len(todo)}] {run.task} {run.family} n={run.n} {run.configuration} "
-                 f"#{run.repetition + 1}: {row['status']} {wall}{verdict}")
+                 f"#{run.repetition + 1}: {status} {wall}{verdict}")
     return tally
 
 

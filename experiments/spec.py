@@ -27,9 +27,12 @@ from __future__ import annotations
 
 import json
 import tomllib
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from itertools import product
 from pathlib import Path
+from types import EllipsisType
+from typing import Any, TypedDict, TypeVar
 
 from queens.models import MalformedInput, Puzzle, QueensError
 from queens.models.families import FAMILIES, of_size
@@ -42,6 +45,18 @@ _GRID_KEYS = {"task", "families", "sizes", "backends", "options", "split", "proc
               "time_limit", "memory_limit"}
 
 Option = tuple[str, bool | int | float | str]
+Table = dict[str, object]
+"""A TOML table as `tomllib` reads it: each value is checked (`_typed`, `_list`) before use."""
+T = TypeVar("T")
+D = TypeVar("D")
+
+
+class _Defaults(TypedDict):
+    """The spec's top-level settings, which a grid may override."""
+
+    repetitions: int
+    time_limit: float
+    memory_limit: int
 
 
 @dataclass(frozen=True)
@@ -77,14 +92,15 @@ class Run:
     def puzzle(self) -> Puzzle:
         return of_size(self.family, self.n)
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, object]:
         return {"spec": self.spec, "task": self.task, "family": self.family, "n": self.n,
                 "backend": self.backend, "options": dict(self.options), "split": self.split,
                 "processes": self.processes, "repetition": self.repetition,
                 "time_limit": self.time_limit, "memory_limit": self.memory_limit}
 
     @classmethod
-    def from_json(cls, data: dict) -> Run:
+    def from_json(cls, data: dict[str, Any]) -> Run:
+        """The run `to_json` wrote, read back from JSON (whose values are whatever it parsed)."""
         return cls(**{**data, "options": tuple(sorted(data["options"].items()))})
 
 
@@ -111,7 +127,7 @@ def load(path: Path) -> Spec:
     where = str(path)
     _known(data, _TOP_KEYS, where)
     name = _typed(data, "name", str, where, default=path.stem)
-    defaults = {
+    defaults: _Defaults = {
         "repetitions": _typed(data, "repetitions", int, where, default=1, positive=True),
         "time_limit": float(_typed(data, "time_limit", (int, float), where, default=60, positive=True)),
         "memory_limit": _typed(data, "memory_limit", int, where, default=4096, positive=True),
@@ -132,7 +148,7 @@ def load(path: Path) -> Spec:
     return Spec(name, path, text, None if report is None else Path(report), tuple(runs))
 
 
-def _check_families(families: list[str], n: int, task: str, where: str) -> None:
+def _check_families(families: Sequence[str], n: int, task: str, where: str) -> None:
     """Each family is registered, built from n alone, and minimises exactly when the task does."""
     for family in families:
         if family not in FAMILIES:
@@ -156,7 +172,7 @@ def _sized(family: str, n: int, where: str) -> Puzzle:
     return puzzle
 
 
-def _expand(spec: str, grid: dict, defaults: dict, where: str) -> list[Run]:
+def _expand(spec: str, grid: Table, defaults: _Defaults, where: str) -> list[Run]:
     _known(grid, _GRID_KEYS, where)
     task = _typed(grid, "task", str, where)
     if task not in TASKS:
@@ -222,16 +238,17 @@ def _check_backend(backend: str, settings: tuple[Option, ...], where: str) -> No
         raise MalformedInput(f"{where}: key 'options.{backend}': {error}") from None
 
 
-def _known(table: dict, allowed: set[str], where: str) -> None:
+def _known(table: Table, allowed: set[str], where: str) -> None:
     unknown = sorted(set(table) - allowed)
     if unknown:
         raise MalformedInput(f"{where}: unknown key {unknown[0]!r}; expected one of {', '.join(sorted(allowed))}")
 
 
-def _typed(table: dict, key: str, kind: type | tuple[type, ...], where: str, *, default: object = ...,
-           positive: bool = False) -> object:
+def _typed(table: Table, key: str, kind: type[T] | tuple[type[T], ...], where: str, *,
+           default: T | EllipsisType = ..., positive: bool = False) -> T:
+    """`table[key]`, checked to be of `kind` (and positive, when asked), else `default` if given."""
     if key not in table:
-        if default is ...:
+        if isinstance(default, EllipsisType):
             raise MalformedInput(f"{where}: missing key {key!r}")
         return default
     value = table[key]
@@ -239,12 +256,13 @@ def _typed(table: dict, key: str, kind: type | tuple[type, ...], where: str, *, 
     if isinstance(value, bool) and bool not in kinds or not isinstance(value, kinds):
         names = " or ".join(k.__name__ for k in kinds)
         raise MalformedInput(f"{where}: key {key!r} must be {names}, got {value!r}")
-    if positive and value <= 0:
+    if positive and isinstance(value, int | float) and value <= 0:
         raise MalformedInput(f"{where}: key {key!r} must be positive, got {value!r}")
     return value
 
 
-def _list(table: dict, key: str, kind: type, where: str, *, default: list | None = None) -> list:
+def _list(table: Table, key: str, kind: type[T], where: str, *, default: list[D] | None = None) -> Sequence[T | D]:
+    """`table[key]`, checked to be a non-empty list of `kind`, else `default` if given."""
     if key not in table:
         if default is None:
             raise MalformedInput(f"{where}: missing key {key!r}")

@@ -12,11 +12,12 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import TypedDict
 
 from queens.models import MalformedInput
 
@@ -42,6 +43,11 @@ CREATE TABLE IF NOT EXISTS specs (name TEXT PRIMARY KEY, path TEXT NOT NULL, tex
 """
 
 
+Machine = TypedDict("Machine", {"system": str, "python": str, "cpus": int | None, "usable cpus": int,
+                                 "load average": list[float], "cpu": str, "memory GiB": float}, total=False)
+"""What a run was measured on (`queens.experiments.runner.machine`); a key the machine cannot tell is left out."""
+
+
 @dataclass(frozen=True)
 class Row:
     """A stored run, as the report and the checks read it.
@@ -58,7 +64,7 @@ class Row:
     n: int
     backend: str
     configuration: str
-    options: dict
+    options: dict[str, bool | int | float | str]
     split: bool
     processes: int | None
     repetition: int
@@ -74,10 +80,10 @@ class Row:
     variables: int | None
     clauses: int | None
     constraints: int | None
-    stats: dict
+    stats: dict[str, int | float | str]
     error: str | None
-    versions: dict
-    machine: dict
+    versions: dict[str, str]
+    machine: Machine
     finished: str
 
     @property
@@ -126,7 +132,7 @@ class Store:
     def finished_keys(self) -> set[str]:
         return {row[0] for row in self._db.execute("SELECT key FROM runs")}
 
-    def add(self, record: dict) -> None:
+    def add(self, record: Mapping[str, object]) -> None:
         """Store one finished run (`record` has every column but `finished`)."""
         values = {**record, "finished": _now()}
         for name in _JSON_FIELDS:
@@ -147,7 +153,8 @@ class Store:
             db.execute("INSERT OR REPLACE INTO truths VALUES (?, ?, ?, ?, ?)", (task, family, n, answer, note))
 
     def rows(self, spec: str | None = None) -> list[Row]:
-        query, args = "SELECT * FROM runs", ()
+        query = "SELECT * FROM runs"
+        args: tuple[str, ...] = ()
         if spec is not None:
             query, args = query + " WHERE spec = ?", (spec,)
         rows = []

@@ -22,7 +22,7 @@ INTERRUPTED = 130
 def main() -> None:
     """Run `queens.cli.main` with SIGTERM raised as KeyboardInterrupt; exit 130 when interrupted."""
     signal.signal(signal.SIGTERM, signal.default_int_handler)
-    code: object = INTERRUPTED
+    code: str | int | None = INTERRUPTED
     try:
         from queens.cli import main as run_cli
 

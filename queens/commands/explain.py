@@ -16,7 +16,7 @@ from queens.solvers.strategy import Subject
 @click.command("explain")
 @puzzle_options
 @json_option
-def explain_command(family, n, m, as_json) -> int:
+def explain_command(family: str, n: int, m: int | None, as_json: bool) -> int:
     """Show the constraint model (variables, domains, constraint groups) and the backends' sizes."""
     puzzle = make_puzzle(family, n, m)
     explanation = explain(puzzle)

@@ -22,7 +22,7 @@ def _exporters() -> ModuleType:
     return export
 
 
-class _LazyChoice(click.Choice):
+class _LazyChoice(click.Choice[str]):
     """A click.Choice whose values are read from queens.solvers.export only when the option is used."""
 
     def __init__(self, values: Callable[[], Sequence[str]]) -> None:
@@ -30,8 +30,13 @@ class _LazyChoice(click.Choice):
         self.case_sensitive = True
 
     @property
-    def choices(self) -> tuple[str, ...]:
+    def choices(self) -> Sequence[str]:
         return tuple(self._values())
+
+    @choices.setter
+    def choices(self, values: Sequence[str]) -> None:
+        """click.Choice's own attribute, set by its __init__ (not called here): the values are the exporter's."""
+        raise AttributeError("the choices of --format and --encoding are read from queens.solvers.export")
 
 
 @click.command("export")
@@ -44,7 +49,8 @@ class _LazyChoice(click.Choice):
               help="Exactly this many pieces (needed for DIMACS of a minimising family such as domination).")
 @click.option("--output", "-o", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Write to this file (mzn: the model here, the data beside it as .dzn); default stdout.")
-def export_command(family, n, m, format_name, encoding, size, output) -> int:
+def export_command(family: str, n: int, m: int | None, format_name: str, encoding: str | None, size: int | None,
+                   output: Path | None) -> int:
     """Write the puzzle for another solver; cell (r, c) is variable r*cols + c + 1 in every format."""
     export = _exporters()
     puzzle = make_puzzle(family, n, m)

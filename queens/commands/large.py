@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
+from typing import TypeVar, cast
 
 import click
 import numpy as np
@@ -24,8 +25,11 @@ from queens.solvers.backend import Task
 from queens.solvers.strategies import registered
 from queens.solvers.strategy import Subject
 
+F = TypeVar("F", bound=Callable[..., object])
+"""A command function, before click turns it into a command."""
 
-def output_options(command: Callable) -> Callable:
+
+def output_options(command: F) -> F:
     """--seed, --out, --format: added to `queens solve`."""
     command = click.option("--format", "fmt", type=click.Choice(FORMATS), default=None,
                            help="--out format: npy (int32 columns), text ('row col' lines), perm "
@@ -110,7 +114,8 @@ def generate_completion(n: int, k: int, kind: str, seed: int, out_path: Path | N
         solution = random_solution(n, seed=seed)
         if solution is None:
             raise click.UsageError(f"{n}-queens has no solution to plant queens from")
-        queens = planted(solution, k, seed)
+        # planted reads len() and items only, and a copy as a list would cost 10^7 Python ints
+        queens = planted(cast(Sequence[int], solution), k, seed)
     else:
         queens = random_placement(n, k, seed)
     columns = _columns(n, queens)

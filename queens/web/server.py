@@ -25,9 +25,11 @@ import mimetypes
 import socket
 import sys
 import threading
+from collections.abc import Mapping
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, HTTPServer
 from importlib.resources import files
+from typing import Any
 
 from queens.models import BackendUnavailable, QueensError
 from queens.web.api import ROUTES, TIME_LIMIT, BadRequest, board, info
@@ -42,6 +44,8 @@ MAX_CONNECTIONS = 32
 MAX_TURNED_AWAY = 128
 """Connections being told "busy" at once, beyond `MAX_CONNECTIONS`; any more are closed."""
 STATIC = files("queens.web") / "static"
+Request = socket.socket | tuple[bytes, socket.socket]
+"""What `socketserver` hands a server per request: a TCP server's is always the socket."""
 PAGES = {"/": "index.html", "/index.html": "index.html", "/app.js": "app.js", "/style.css": "style.css"}
 IN_PROCESS = {"board": board}
 """API calls cheap enough to answer in the connection's thread (the page calls this one on every
@@ -67,7 +71,7 @@ class ExplorerHandler(BaseHTTPRequestHandler):
         if self.command != "HEAD":
             self.wfile.write(body)
 
-    def _json(self, status: HTTPStatus, payload: dict) -> None:
+    def _json(self, status: HTTPStatus, payload: Mapping[str, object]) -> None:
         self._send(status, json.dumps(payload).encode(), "application/json")
 
     def _error(self, status: HTTPStatus, message: str) -> None:
@@ -138,7 +142,7 @@ class ExplorerHandler(BaseHTTPRequestHandler):
             return
         self._answer(route, request)
 
-    def _answer(self, route: str, request: object) -> None:
+    def _answer(self, route: str, request: Any) -> None:  # JSON as parsed: queens.web.api checks its shape
         try:
             if route in IN_PROCESS:
                 reply = IN_PROCESS[route](request)
@@ -170,6 +174,7 @@ class ExplorerServer(HTTPServer):
     """A thread per connection, up to `MAX_CONNECTIONS`, and the solver pool."""
 
     request_queue_size = 128  # the listen backlog: a burst of connections waits here, briefly
+    server_address: tuple[str, int]  # an AF_INET server bound to a host given as text
 
     def __init__(self, address: tuple[str, int], pool: SolverPool) -> None:
         super().__init__(address, ExplorerHandler)
@@ -177,7 +182,7 @@ class ExplorerServer(HTTPServer):
         self._connections = threading.BoundedSemaphore(MAX_CONNECTIONS)
         self._turning_away = threading.BoundedSemaphore(MAX_TURNED_AWAY)
 
-    def process_request(self, request: socket.socket, client_address: tuple) -> None:
+    def process_request(self, request: Request, client_address: tuple[str, int]) -> None:
         """Handle the connection in a thread of its own, or tell it "busy", or, past both bounds, close it."""
         if self._connections.acquire(blocking=False):
             handler, slot = ExplorerHandler, self._connections
@@ -188,7 +193,8 @@ class ExplorerServer(HTTPServer):
             return
         threading.Thread(target=self._handle, args=(request, client_address, handler, slot), daemon=True).start()
 
-    def _handle(self, request: socket.socket, client_address: tuple, handler: type, slot: threading.Semaphore) -> None:
+    def _handle(self, request: Request, client_address: tuple[str, int], handler: type[ExplorerHandler],
+                slot: threading.Semaphore) -> None:
         try:
             handler(request, client_address, self)
         except Exception:
@@ -197,7 +203,7 @@ class ExplorerServer(HTTPServer):
             self.shutdown_request(request)
             slot.release()
 
-    def handle_error(self, request: object, client_address: tuple) -> None:
+    def handle_error(self, request: object, client_address: tuple[str, int]) -> None:
         """A client that hangs up or stalls is normal; anything else is one line, never a traceback."""
         error = sys.exc_info()[1]
         if not isinstance(error, ConnectionError | TimeoutError):

@@ -18,6 +18,7 @@ import multiprocessing
 import signal
 import threading
 from multiprocessing.connection import Connection
+from multiprocessing.context import SpawnContext
 
 from queens.models import BackendUnavailable, QueensError
 from queens.web.api import BadRequest, answer, warm_up
@@ -29,6 +30,11 @@ STARTUP = 60.0
 whose time limit starts only once the worker is ready."""
 WORKERS = 2
 """Solving requests served at once: one per core of the machine the explorer was built on."""
+
+Job = tuple[str, object, float]
+"""What the server sends a worker: (route, request, time limit)."""
+Reply = tuple[str, object]
+"""What a worker sends back: ("ok", the API's answer) or (a key of `_ERRORS`, the message)."""
 
 
 class Busy(QueensError):
@@ -57,7 +63,7 @@ def _serve(connection: Connection) -> None:
         except (EOFError, OSError):
             return
         try:
-            reply: tuple = ("ok", answer(route, request, time_limit))
+            reply: Reply = ("ok", answer(route, request, time_limit))
         except BadRequest as error:
             reply = ("bad", str(error))
         except BackendUnavailable as error:
@@ -75,7 +81,7 @@ def _serve(connection: Connection) -> None:
 class _Worker:
     """One solver process and the pipe to it."""
 
-    def __init__(self, context: multiprocessing.context.BaseContext) -> None:
+    def __init__(self, context: SpawnContext) -> None:
         self.connection, child = context.Pipe()
         self.process = context.Process(target=_serve, args=(child,), name="queens-solver", daemon=True)
         self.process.start()
@@ -84,7 +90,7 @@ class _Worker:
         self._stop_lock = threading.Lock()
         self._stopped = False
 
-    def ask(self, job: tuple, wait: float) -> tuple | None:
+    def ask(self, job: Job, wait: float) -> Reply | None:
         """The worker's reply to `job`, or None if none came within `wait` seconds (or it died)."""
         try:
             if not self.ready:
@@ -123,7 +129,7 @@ class SolverPool:
         self._lock = threading.Lock()
         self._closed = False
 
-    def run(self, route: str, request: object) -> dict:
+    def run(self, route: str, request: object) -> dict[str, object]:
         """Answer one API call in a worker, within the time limit; raise `Busy` if none is free."""
         with self._lock:
             if not self._idle:
@@ -136,9 +142,9 @@ class SolverPool:
             return {"status": "time limit", "solution": [], "exact": False,
                     "message": f"no answer within {self.time_limit:g} s (time limit): the search was stopped"}
         kind, payload = reply
-        if kind != "ok":
-            raise _ERRORS[kind](payload)
-        return payload
+        if kind == "ok" and isinstance(payload, dict):  # the API's answers are JSON objects
+            return payload
+        raise _ERRORS[kind](payload)
 
     def _give_back(self, worker: _Worker, replace: bool) -> None:
         """Return a worker to the pool; one that overran (or died) is killed and replaced."""
