@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from queens.models import TimeLimit
+from queens.models import QueensError, TimeLimit
 from queens.models.errors import BadOption
 from queens.solvers import native
 from queens.solvers.backend import Task
@@ -83,6 +83,12 @@ class FastCount(Strategy):
             from queens.solvers.native.counting import check_threads
 
             check_threads(options["threads"])
+        path = options.get("ledger")
+        if path is not None and Path(str(path)).is_file():  # a file that is no ledger: said before any work
+            from queens.solvers.native.ledger import Ledger
+
+            with Ledger(Path(str(path))):
+                pass
 
     def run(self, subject: Subject, task: Task, time_limit: float | None, options: Options) -> Result:
         n = subject.puzzle.rows
@@ -92,7 +98,7 @@ class FastCount(Strategy):
         stats: dict[str, int | float | str] = {}
         start = time.perf_counter()
         with ExitStack() as stack:
-            ledger = _ledger(stack, path, asked, n, stats)
+            ledger = _ledger(stack, path, asked, n, bool(options.get("resume")), stats)
             try:
                 classes = _count(n, options, ledger, deadline, stats)
             except TimeLimit as stopped:
@@ -106,7 +112,8 @@ class FastCount(Strategy):
                       stats=stats, method=self.method)
 
 
-def _ledger(stack: ExitStack, path: Path, asked: bool, n: int, stats: dict[str, int | float | str]) -> Ledger | None:
+def _ledger(stack: ExitStack, path: Path, asked: bool, n: int, resume: bool,
+            stats: dict[str, int | float | str]) -> Ledger | None:
     """The ledger to record in: asked for, or unasked from `LEDGER_FROM` when it can be written."""
     if not asked and n < LEDGER_FROM:
         return None
@@ -114,13 +121,34 @@ def _ledger(stack: ExitStack, path: Path, asked: bool, n: int, stats: dict[str, 
 
     try:
         ledger = stack.enter_context(Ledger(path))
-    except OSError as error:
+    except (OSError, QueensError) as error:
         if asked:
-            raise BadOption(f"--ledger {path}: cannot be written ({error})") from None
+            raise
         stats["ledger"] = f"not kept: {path} cannot be written ({error})"
         return None
-    stats["ledger"] = str(path)
+    stats["ledger"] = _held(ledger, n, resume)
     return ledger
+
+
+def _held(ledger: Ledger, n: int, resume: bool) -> str:
+    """What the ledger holds for this count, said before it starts: what a resume reuses, and the
+    rows it cannot use (another n or counter), so a wrong ledger is not taken for an empty one."""
+    from queens.solvers.native.counting import KERNEL_VERSION, subproblem_key, subproblems
+
+    keys = subproblems(n)
+    mine = sum(subproblem_key(key) in ledger.finished(n, KERNEL_VERSION) for key in keys)
+    other = {key: rows for key, rows in ledger.holdings().items() if key != (n, KERNEL_VERSION)}
+    if resume:
+        said = f"resuming from {ledger.path}: {mine:,} of {len(keys):,} subproblems already counted"
+        if other:
+            listed = "; ".join(f"{rows:,} of n = {size} from counter {version}"
+                               for (size, version), rows in sorted(other.items()))
+            said += f"; ignored (another n or counter version than n = {n}, {KERNEL_VERSION}): {listed}"
+        return said
+    if mine:
+        return (f"{ledger.path} holds {mine:,} finished subproblems of n = {n}; counting afresh "
+                "(they are replaced as the count proceeds; --resume would reuse them)")
+    return f"recording finished subproblems in {ledger.path} (after an interruption: --resume)"
 
 
 def _where(options: Options) -> dict[str, str]:

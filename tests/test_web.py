@@ -116,8 +116,8 @@ def test_pawns_for_nine_queens(base):
     assert reply["status"] == "solved" and len(reply["solution"]) == 9
     status, reply = _post(base, "complete", {"family": "nqueens", "n": 8, "pawns": [[2, 2]]})
     assert status == 400 and "no pawns" in reply["error"]
-    status, reply = _post(base, "complete", {"family": "ninequeens", "n": 8})
-    assert status == 400 and "place the pawns first" in reply["error"]
+    status, reply = _post(base, "complete", {"family": "ninequeens", "n": 8})  # the solver places the pawn
+    assert status == 200 and reply["status"] == "solved" and len(reply["solution"]) == 9 and len(reply["pawns"]) == 1
 
 
 def test_nine_queens_board_before_its_pawns(base):

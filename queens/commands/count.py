@@ -136,6 +136,10 @@ def _count(request: CountRequest) -> Result:
 
 
 def _report(request: CountRequest, result: Result, note: str | None, as_json: bool) -> int:
+    if "ledger" in result.stats:  # what the fast counter kept or resumed: a log line
+        err.print(f"ledger: {result.stats['ledger']}", markup=False)
+    if result.status is Status.LIMIT:
+        err.print(f"time limit: {result.count or 0:,} solutions so far, a lower bound", markup=False)
     truth = _truth(request, result)
     agrees = None if truth is None or result.status is not Status.COMPLETE else result.count == truth
     verified = result.status is Status.COMPLETE and (result.backend == "native" or agrees is True)
@@ -147,7 +151,7 @@ def _report(request: CountRequest, result: Result, note: str | None, as_json: bo
         out.print(_count_line(request.puzzle, result), markup=False)
         if result.why:
             out.print(f"strategy: {result.backend}/{result.method}, {result.why}", markup=False)
-        for key in ("symmetry", "ledger", "workers"):
+        for key in ("symmetry", "workers"):
             if key in result.stats:
                 out.print(f"{key}: {result.stats[key]}", markup=False)
         _print_classes(result)
