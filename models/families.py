@@ -98,7 +98,7 @@ def pre_placed_cells(queens: str | None, vector: str | None, n: int) -> np.ndarr
         if "," not in queens:  # cells are 'r,c': anything else was meant as a file
             raise MalformedInput(f"--queens: no such file {queens!r}")
         return _non_empty(_array(parse_cells(queens)), queens)
-    placement = read_placement(path)
+    placement = read_placement(path, n)
     if placement.n is not None and placement.n != n:
         raise MalformedInput(f"{path} is for n = {placement.n}, not {n}")
     return _non_empty(placement.cells(), str(path))
