@@ -21,6 +21,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
+from queens.models import numbers
 from queens.models.alternatives import Alternatives
 from queens.models.armies import ArmyPuzzle
 from queens.models.completion import Completion, parse_cells, parse_vector
@@ -53,6 +54,17 @@ class FamilyOptions:
     pieces: int | None = None
     given: frozenset[str] = field(default_factory=frozenset)
     """Which of the optional flags the user gave (to reject those a family cannot use)."""
+
+    def __post_init__(self) -> None:
+        """Every number checked once, here, whichever front end built the options (the CLI, the
+        explorer, a script): a family's builder never receives NaN, 2.5 pieces or a string cell."""
+        set_ = object.__setattr__  # frozen: the checked values replace the given ones
+        set_(self, "n", numbers.size(self.n, "n", minimum=None))
+        for name in ("m", "pawns", "pieces"):
+            value = getattr(self, name)
+            if value is not None:
+                set_(self, name, numbers.size(value, name, minimum=None) if name == "m" else numbers.count(value, name))
+        set_(self, "pawn", tuple(numbers.cell(cell, "pawn", self.n, self.n) for cell in self.pawn))
 
 
 @dataclass(frozen=True)

@@ -43,6 +43,7 @@ _HEADER_START = re.compile(r"#\s*n\s*=")
 _HEADER_LINE = re.compile(r"^[ \t]*#[ \t]*n[ \t]*=.*$", re.MULTILINE)
 _LONE_CR = re.compile(r"\r(?!\n)")
 _BOM = b"\xef\xbb\xbf"
+_WHOLE_PAIR = re.compile(r"[-+]?\d+ [-+]?\d+")
 _COMMENT = re.compile(r"#[^\n]*")
 
 Chunk = tuple[np.ndarray, np.ndarray]
@@ -125,12 +126,13 @@ def read_placement(path: Path, n: int | None = None) -> PlacementFile:
         kind = "columns" if array.ndim == 1 else "pairs"
         return PlacementFile(path, kind, len(array) if kind == "columns" else None)
     start = _text_start(path)
-    if start.header is not None or start.lines != 1 or (start.tokens == 2 and n not in (None, 2)):
-        return PlacementFile(path, "pairs", start.header, start.header_line)
-    if start.tokens == 2:
+    pairs = start.header is not None or start.lines != 1 or start.tokens == 2
+    if start.header is None and start.lines == 1 and n in (None, 2) and _WHOLE_PAIR.fullmatch(start.content):
         raise MalformedInput(
             f"{path}:{start.first}: {start.content!r} reads two ways: one queen at row and column, "
             f"or the columns of a 2x2 board; add a '# n=N' line above it for a queen, or give -n")
+    if pairs:
+        return PlacementFile(path, "pairs", start.header, start.header_line)
     n = sum(len(_numbers(path, line, _text(path, line, block))) for line, block in _blocks(path))
     return PlacementFile(path, "columns", n)
 

@@ -26,6 +26,7 @@ import click
 
 from queens.commands.answer import payload, print_payload
 from queens.commands.common import err, out
+from queens.commands.number_options import Count
 from queens.commands.progress import progress_shown
 from queens.models import Puzzle, TimeLimit
 from queens.models.outline import outline
@@ -42,6 +43,8 @@ WHY = "plain n-queens: the fast counter, keeping a ledger for a long count"
 LEDGER_FROM = 18
 """Unasked, counts of this size and up keep a ledger: they take minutes to days."""
 INTERRUPTED = 130
+MAX_THREADS = 1024
+"""More threads than this is a typo: the counter starts every one of them."""
 
 _META = "native count"
 
@@ -55,7 +58,7 @@ def _remember(ctx: click.Context, param: click.Parameter, value: object) -> obje
 _OPTIONS = [
     click.option("--unique", is_flag=True, callback=_remember, expose_value=False,
                  help="nqueens, native: also fundamental solutions (A002562) and the symmetry classes."),
-    click.option("--threads", type=click.IntRange(min=1), callback=_remember, expose_value=False,
+    click.option("--threads", type=Count(1, MAX_THREADS), callback=_remember, expose_value=False,
                  help="nqueens, native: threads for the fast counter (default: all cores)."),
     click.option("--resume", is_flag=True, callback=_remember, expose_value=False,
                  help="nqueens, native: skip the subproblems the ledger already holds."),
