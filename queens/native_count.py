@@ -28,7 +28,7 @@ from queens.commands.answer import payload, print_payload
 from queens.commands.common import err, out
 from queens.commands.number_options import Count
 from queens.commands.progress import progress_shown
-from queens.models import Puzzle, TimeLimit
+from queens.models import Puzzle, QueensError, TimeLimit
 from queens.models.outline import outline
 from queens.solvers import Result, Status, native
 from queens.solvers.cores import default_threads
@@ -123,11 +123,12 @@ def native_count(puzzle: Puzzle, n: int | None, backend: str | None, time_limit:
     from queens.solvers.native.ledger import Ledger
 
     path = Path(str(options.get("ledger", DEFAULT_LEDGER)))
-    keep_ledger = "ledger" in options or "resume" in options or n >= LEDGER_FROM
+    asked = "ledger" in options or "resume" in options
     deadline = None if time_limit is None else time.monotonic() + time_limit
     with ExitStack() as stack:
-        ledger = stack.enter_context(Ledger(path)) if keep_ledger else None
+        ledger = _open_ledger(Ledger, path, asked) if asked or n >= LEDGER_FROM else None
         if ledger is not None:
+            stack.enter_context(ledger)
             _announce(ledger, n, bool(options.get("resume")))
         start = time.perf_counter()
         stats: dict = {}
@@ -136,6 +137,7 @@ def native_count(puzzle: Puzzle, n: int | None, backend: str | None, time_limit:
                 classes = _count(n, options, ledger, deadline, stats)
         except (KeyboardInterrupt, TimeLimit) as stopped:
             kept = f"finished subproblems are kept in {path}; run again with --resume" if ledger else (
+                "nothing kept (no ledger could be opened here)" if n >= LEDGER_FROM else
                 f"nothing kept (counts of n < {LEDGER_FROM} keep a ledger only with --ledger or --resume)")
             if isinstance(stopped, TimeLimit):
                 err.print(f"{stopped} ({stopped.partial or 0:,} solutions so far, a lower bound); {kept}", markup=False)
@@ -148,6 +150,18 @@ def native_count(puzzle: Puzzle, n: int | None, backend: str | None, time_limit:
                         method="fast", why="the fast counter's own options" if options else WHY)
     _report(puzzle, result, classes, options, stats, as_json)
     return 0
+
+
+def _open_ledger(ledger: type[Ledger], path: Path, asked: bool) -> Ledger | None:
+    """The ledger at `path`; one that was not asked for (kept by default for a long count) and
+    cannot be opened, in a read-only folder say, is done without: the count goes on."""
+    try:
+        return ledger(path)
+    except QueensError as error:
+        if asked:
+            raise
+        err.print(f"note: {error}; counting without a ledger (--ledger PATH keeps one elsewhere)", markup=False)
+        return None
 
 
 def _count(n: int, options: dict, ledger: Ledger | None, deadline: float | None, stats: dict) -> SymmetryClasses:
