@@ -63,6 +63,9 @@ def _frame(puzzle: Puzzle, number: int, event: TraceEvent) -> str:
 def trace_command(family, n, m, delay, stepwise, animate, max_solutions, as_json) -> int:
     """Replay the backtracking search: place, conflict, backtrack, solution."""
     puzzle = one_puzzle(make_puzzle(family, n, m), "trace")
+    if not isinstance(puzzle, Puzzle):  # an ArmyPuzzle: goals and armies the plain tracer does not replay
+        raise QueensError(f"trace replays the search for a fixed number of one kind of piece; {puzzle.name} "
+                          "has armies or a goal to optimise: use solve or count")
     cells = puzzle.rows * puzzle.cols
     if cells > MAX_TRACE_CELLS:
         raise QueensError(f"trace draws boards of at most {MAX_TRACE_CELLS} cells; this one has {cells}")
