@@ -11,6 +11,7 @@ error naming the option and the value (exit 2), as it would be from `Puzzle(...)
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 
 import click
 
@@ -18,64 +19,35 @@ from queens.models import numbers
 from queens.models.errors import InvalidNumber, OffBoard
 
 
-class _Number(click.ParamType[object]):
-    """The shared part: call the parser, and turn its error into click's usage error."""
+class Number(click.ParamType[object]):
+    """One kind of number: `parse(value, field)` is its parser with the option's bounds bound."""
 
-    def parse(self, value: object, field: str) -> object:
-        raise NotImplementedError
+    def __init__(self, name: str, parse: Callable[[object, str], object]) -> None:
+        self.name, self._parse = name, parse
 
     def convert(self, value: object, param: click.Parameter | None, ctx: click.Context | None) -> object:
         field = param.get_error_hint(ctx).strip("'\"") if param is not None and ctx is not None else "value"
         try:
-            return self.parse(value, field)
+            return self._parse(value, field)
         except (InvalidNumber, OffBoard) as error:  # click names the option already: not twice
             self.fail(str(error).removeprefix(f"{field} "), param, ctx)
 
 
-class Count(_Number):
+def Count(minimum: int = 0, maximum: int = numbers.MAX_COUNT) -> Number:  # noqa: N802 - reads as a type
     """A whole number of things in [minimum, maximum]."""
-
-    name = "integer"
-
-    def __init__(self, minimum: int = 0, maximum: int = numbers.MAX_COUNT) -> None:
-        self.minimum, self.maximum = minimum, maximum
-
-    def parse(self, value: object, field: str) -> int:
-        return numbers.count(value, field, minimum=self.minimum, maximum=self.maximum)
+    return Number("integer", partial(numbers.count, minimum=minimum, maximum=maximum))
 
 
-class Size(_Number):
+def Size(minimum: int = 1, maximum: int = numbers.MAX_SIDE) -> Number:  # noqa: N802
     """A board side in [minimum, maximum]."""
-
-    name = "integer"
-
-    def __init__(self, minimum: int = 1, maximum: int = numbers.MAX_SIDE) -> None:
-        self.minimum, self.maximum = minimum, maximum
-
-    def parse(self, value: object, field: str) -> int:
-        return numbers.size(value, field, minimum=self.minimum, maximum=self.maximum)
+    return Number("integer", partial(numbers.size, minimum=minimum, maximum=maximum))
 
 
-class Seconds(_Number):
+def Seconds(minimum: float = 0.0, maximum: float = numbers.MAX_SECONDS) -> Number:  # noqa: N802
     """A finite duration in [minimum, maximum]."""
-
-    name = "seconds"
-
-    def __init__(self, minimum: float = 0.0, maximum: float = numbers.MAX_SECONDS) -> None:
-        self.minimum, self.maximum = minimum, maximum
-
-    def parse(self, value: object, field: str) -> float:
-        return numbers.seconds(value, field, minimum=self.minimum, maximum=self.maximum)
+    return Number("seconds", partial(numbers.seconds, minimum=minimum, maximum=maximum))
 
 
-class CellType(_Number):
+def Cell() -> Number:  # noqa: N802
     """A cell 'r,c' (its board is checked by the puzzle, which knows it)."""
-
-    name = "row,col"
-
-    def parse(self, value: object, field: str) -> tuple[int, int]:
-        return numbers.cell(value, field)
-
-
-PARSERS: dict[str, Callable[..., _Number]] = {"count": Count, "size": Size, "seconds": Seconds, "cell": CellType}
-"""Each kind by name, for the contract fuzzer (which draws values from each type's edges)."""
+    return Number("row,col", numbers.cell)
