@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: help install run test test-slow bench lint clean browser test-browser test-asan fuzz build-native cross-tools \
+.PHONY: help install run test test-slow bench lint clean browser test-browser test-asan fuzz fuzz-cli build-native cross-tools \
         test-cross minizinc fuzz-tools
 
 help: ## this list
@@ -86,6 +86,10 @@ fuzz-tools: ## Debian's clang and its sanitizer and libFuzzer runtimes for make 
 
 fuzz: install fuzz-tools ## the C extensions under ASan+UBSan: libFuzzer on the cores, a Python driver on all four
 	nice -n 10 sh fuzz/run.sh $(abspath $(BIN))/python $(FUZZ_RUNS) $(FUZZ_CALLS)
+
+fuzz-cli: install ## the CLI's contract on many drawn command lines (QUEENS_FUZZ_EXAMPLES, default 100000)
+	QUEENS_FUZZ_EXAMPLES=$${QUEENS_FUZZ_EXAMPLES:-100000} nice -n 10 $(BIN)/python -m pytest -q -p no:cacheprovider \
+	  tests/test_contract_fuzz.py
 
 lint: install ## ruff (complexity at most 12) over the code; mypy --strict over the whole queens package
 	$(BIN)/ruff check models solvers experiments queens tests

@@ -18,14 +18,17 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from queens.models import numbers
 from queens.models.errors import MalformedInput
 from queens.models.pieces import QUEEN, Cell
 from queens.models.puzzle import Puzzle
 
 
 def Completion(n: int, queens: Iterable[Cell]) -> Puzzle:  # noqa: N802 - a model name
-    """n-queens on n x n with `queens` already placed."""
-    cells = tuple(queens)
+    """n-queens on n x n with `queens` already placed: each a pair of whole numbers on the board,
+    checked here (a float or a string is refused, never compared as a cell)."""
+    n = numbers.size(n, "n", minimum=None)
+    cells = tuple(numbers.cell(queen, "pre-placed queen", n, n) for queen in queens)
     if len(set(cells)) != len(cells):
         raise MalformedInput("a pre-placed queen is listed twice")
     return Puzzle(rows=n, cols=n, piece=QUEEN, pieces=n, fixed=frozenset(cells),

@@ -79,3 +79,11 @@ class TimeLimit(QueensError):
     def __init__(self, message: str, partial: int | None = None) -> None:
         super().__init__(message)
         self.partial = partial
+
+
+class InvalidNumber(MalformedInput):
+    """A number that is not of its kind (a count, a size, seconds, a cell) or outside its range:
+    NaN, infinity, 2^64 - 1, 2.5 pieces. Raised once, at the boundary, by `queens.models.numbers`,
+    naming the field and the value; a usage error (exit 2), since nothing was attempted."""
+
+    exit_code = 2

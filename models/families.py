@@ -21,6 +21,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
+from queens.models import numbers
 from queens.models.completion import Completion, parse_cells, parse_vector
 from queens.models.domination import Domination
 from queens.models.errors import MalformedInput, QueensError
@@ -33,6 +34,7 @@ from queens.models.puzzle import Puzzle
 from queens.models.puzzle_file import SHIPPED, load
 from queens.models.superqueens import Superqueens
 from queens.models.toroidal import Toroidal, why_none
+
 
 @dataclass(frozen=True)
 class FamilyOptions:
@@ -48,6 +50,17 @@ class FamilyOptions:
     pieces: int | None = None
     given: frozenset[str] = field(default_factory=frozenset)
     """Which of the optional flags the user gave (to reject those a family cannot use)."""
+
+    def __post_init__(self) -> None:
+        """Every number checked once, here, whichever front end built the options (the CLI, the
+        explorer, a script): a family's builder never receives NaN, 2.5 pieces or a string cell."""
+        set_ = object.__setattr__  # frozen: the checked values replace the given ones
+        set_(self, "n", numbers.size(self.n, "n", minimum=None))
+        for name in ("m", "pawns", "pieces"):
+            value = getattr(self, name)
+            if value is not None:
+                set_(self, name, numbers.size(value, name, minimum=None) if name == "m" else numbers.count(value, name))
+        set_(self, "pawn", tuple(numbers.cell(cell, "pawn", self.n, self.n) for cell in self.pawn))
 
 
 @dataclass(frozen=True)
@@ -93,7 +106,7 @@ def pre_placed_cells(queens: str | None, vector: str | None, n: int) -> np.ndarr
         if "," not in queens:  # cells are 'r,c': anything else was meant as a file
             raise MalformedInput(f"--queens: no such file {queens!r}")
         return _non_empty(_array(parse_cells(queens)), queens)
-    placement = read_placement(path)
+    placement = read_placement(path, n)
     if placement.n is not None and placement.n != n:
         raise MalformedInput(f"{path} is for n = {placement.n}, not {n}")
     return _non_empty(placement.cells(), str(path))

@@ -28,7 +28,7 @@ from pathlib import Path
 
 import numpy as np
 from queens.models.errors import InvalidBoard, InvalidPlacement, MalformedInput
-from queens.models.placement_file import CHUNK, Chunk, read_placement
+from queens.models.placement_file import CHUNK, Chunk, board_ints, read_placement
 
 LINES = ("a row", "a column", "a diagonal", "an anti-diagonal")
 
@@ -53,8 +53,7 @@ def verify_chunks(n: int, chunks: Chunks, *, rows_distinct: bool = False) -> int
     done = 0
     for rows, cols in chunks():
         for start in range(0, len(rows), CHUNK):
-            r = np.asarray(rows[start:start + CHUNK], np.int64)
-            c = np.asarray(cols[start:start + CHUNK], np.int64)
+            r, c = board_ints(rows[start:start + CHUNK]), board_ints(cols[start:start + CHUNK])
             _check_on_board(n, r, c)
             own = positions[:len(r)]
             keys = _keys(n, r, c)
@@ -77,7 +76,7 @@ def verify_columns(columns: np.ndarray) -> int:
 
     def chunks() -> Iterator[Chunk]:
         for start in range(0, len(columns), CHUNK):
-            part = columns[start:start + CHUNK].astype(np.int64)
+            part = board_ints(columns[start:start + CHUNK])
             rows = np.flatnonzero(part != -1)
             yield rows + start, part[rows]
 
@@ -86,7 +85,10 @@ def verify_columns(columns: np.ndarray) -> int:
 
 def verify_cells(n: int, rows: np.ndarray, cols: np.ndarray) -> int:
     """Check k queens given as row and column arrays; returns k."""
-    rows, cols = np.asarray(rows, np.int64), np.asarray(cols, np.int64)
+    rows, cols = np.asarray(rows), np.asarray(cols)
+    if (rows.dtype.kind not in "iu" and rows.size) or (cols.dtype.kind not in "iu" and cols.size):
+        raise MalformedInput(f"rows and columns must be integer arrays, got {rows.dtype} and {cols.dtype}")
+    rows, cols = board_ints(rows), board_ints(cols)
     if rows.shape != cols.shape or rows.ndim != 1:
         raise MalformedInput(f"rows {rows.shape} and columns {cols.shape} must be equal 1-D arrays")
     return verify_chunks(n, lambda: iter([(rows, cols)]))
@@ -98,7 +100,7 @@ def verify_file(path: Path, n: int | None = None) -> tuple[int, int]:
     n comes from the file (a columns array's length, a `# n=N` header) or the caller; when
     both give one they must agree.
     """
-    placement = read_placement(path)
+    placement = read_placement(path, n)
     if n is not None and placement.n is not None and n != placement.n:
         raise MalformedInput(f"{path} is for n = {placement.n}, not {n}")
     side = n if n is not None else placement.n

@@ -8,6 +8,11 @@ of an interruption is the same: "interrupted" on stderr, no traceback, exit 130.
 SIGTERM exits 130 as well: it is raised as the same KeyboardInterrupt, so every clean-up
 written for Ctrl-C (the ledger flush, the worker processes killed, the solver thread joined)
 also runs when a batch system or `kill` ends the count politely.
+
+A closed standard stream (`queens count ... 2>&-`) is reopened on /dev/null before anything
+else: Python then has `sys.stderr = None`, and the first progress line crashed the command
+before it printed its answer; worse, the next file opened (a ledger, an --out file) would
+take descriptor 2, and any C library's message to stderr would be written into it.
 """
 
 from __future__ import annotations
@@ -22,6 +27,7 @@ INTERRUPTED = 130
 def main() -> None:
     """Run `queens.cli.main` with SIGTERM raised as KeyboardInterrupt; exit 130 when interrupted."""
     signal.signal(signal.SIGTERM, signal.default_int_handler)
+    _reopen_closed_streams()
     code: str | int | None = INTERRUPTED
     try:
         from queens.cli import main as run_cli
@@ -36,6 +42,23 @@ def main() -> None:
     for signum in (signal.SIGINT, signal.SIGTERM):
         signal.signal(signum, _exit_now)
     sys.exit(code)
+
+
+def _reopen_closed_streams() -> None:
+    """Descriptors 0 and 2, when closed, get /dev/null (read for 0, write for 2), and
+    the matching sys stream, None when Python started without it, gets a file on it."""
+    for fd, name in ((0, "stdin"), (2, "stderr")):  # a closed stdout stays an error: the answer goes there
+        try:
+            os.fstat(fd)
+            continue
+        except OSError:
+            pass
+        null = os.open(os.devnull, os.O_RDONLY if fd == 0 else os.O_WRONLY)
+        if null != fd:  # the lowest free descriptor: another closed standard one
+            os.dup2(null, fd)
+            os.close(null)
+        if getattr(sys, name) is None:
+            setattr(sys, name, open(fd, "r" if fd == 0 else "w", closefd=False))  # noqa: SIM115 - for the whole run
 
 
 def _exit_now(signum: int, frame: object) -> None:

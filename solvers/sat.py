@@ -27,9 +27,10 @@ to count, gains more from having no auxiliary variables than it loses to O(k^2) 
 
 from __future__ import annotations
 
+import queue
 import threading
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 
 import numpy as np
 from pysat.card import CardEnc, EncType, ITotalizer
@@ -56,8 +57,9 @@ COUNT_ENCODING = "pairwise"
 ONE_ONLY = frozenset({"pairwise", "bitwise", "ladder"})
 """Encodings pysat offers for a bound of one only; a line holding up to k > 1 pieces falls back
 to `DEFAULT_ENCODING` when no encoding was named, and is refused when one of these was."""
-CONFLICT_SLICE = 20_000
-"""Conflicts per call for solvers that cannot be interrupted: well under a second of CaDiCaL."""
+CONFLICT_SLICE = 5_000
+"""Conflicts per call for solvers that cannot be interrupted (CaDiCaL): a Ctrl-C waits for the
+slice to end, and 20 000 took up to 1.4 s on queen domination n = 12; 5 000 stay under 0.4 s."""
 SLICED = frozenset({"cadical103", "cadical153", "cadical195"})
 """pysat's CaDiCaL has no `interrupt()`; it stops at a conflict budget instead and keeps what it
 learnt, so with a deadline it runs in CONFLICT_SLICE slices with a look at the clock between."""
@@ -200,10 +202,10 @@ class Sat(Backend):
         position[var] = np.arange(len(var))
         sliced = self.stats["solver"] in SLICED
         stop = None if sliced else _alarm(solver, deadline)
-        with solver:
+        with solver, _OffMain(solver, sliced) as run:
             blocks = 0
             try:
-                while self._solve(solver, deadline, blocks, sliced):
+                while self._solve(solver, deadline, blocks, sliced, run=run):
                     values = np.asarray(solver.get_model()[:len(position) - 1])  # cell variables come first
                     placed = position[values[values > 0]]
                     placed = placed[placed >= 0]
@@ -222,20 +224,18 @@ class Sat(Backend):
 
     @staticmethod
     def _solve(solver: Solver, deadline: float | None, found: int, sliced: bool,
-               assumptions: tuple[int, ...] = ()) -> bool:
-        """One SAT call (under `assumptions`); at the deadline the alarm interrupts it (or,
-        `sliced`, the clock is read between conflict budgets) and this raises TimeLimit
-        carrying the `found` solutions so far (a lower bound)."""
-        if deadline is None:
-            solved: bool = solver.solve(assumptions=assumptions)  # pysat is untyped: True or False
-            return solved
+               assumptions: tuple[int, ...] = (), *, run: _OffMain) -> bool:
+        """One SAT call (under `assumptions`), made through `run` so that Ctrl-C never lands
+        inside the solver; at the deadline the alarm interrupts it (or, `sliced`, the clock is
+        read between conflict budgets) and this raises TimeLimit carrying the `found`
+        solutions so far (a lower bound)."""
         answer: bool | None = None  # solve_limited(): True, False, or None when interrupted or out of budget
-        while answer is None and time.monotonic() < deadline:
+        while answer is None and (deadline is None or time.monotonic() < deadline):
             if sliced:
                 solver.conf_budget(CONFLICT_SLICE)
-                answer = solver.solve_limited(assumptions=assumptions)
+                answer = run(lambda: solver.solve_limited(assumptions=assumptions))
             else:
-                answer = solver.solve_limited(assumptions=assumptions, expect_interrupt=True)
+                answer = run(lambda: solver.solve_limited(assumptions=assumptions, expect_interrupt=True))
                 break
         if answer is None:
             raise TimeLimit("sat: time limit reached", partial=found)
@@ -268,6 +268,7 @@ class Sat(Backend):
             solver.add_clause(clause)
         sliced = self.stats["solver"] in SLICED
         stop = None if sliced else _alarm(solver, deadline)
+        run = _OffMain(solver, sliced).__enter__()
         try:
             for k in range(least, len(cells) + 1):
                 if k < len(cells) and k >= len(total.rhs):
@@ -277,7 +278,7 @@ class Sat(Backend):
                         solver.add_clause(clause)
                 bound = (-total.rhs[k],) if k < len(cells) else ()  # rhs[k]: "at least k + 1 pieces"
                 try:
-                    found = self._solve(solver, deadline, 0, sliced, bound)
+                    found = self._solve(solver, deadline, 0, sliced, bound, run=run)
                 except TimeLimit:
                     raise TimeLimit(f"sat: no solution with at most {k - 1} pieces yet") from None
                 if found:
@@ -285,6 +286,7 @@ class Sat(Backend):
                     return tuple(sorted(cell_of[v] for v in solver.get_model() if 0 < v and v in cell_of))
             return None
         finally:
+            run.__exit__(None, None, None)
             if stop is not None:
                 stop.cancel()
             self.stats.update(**self._solver_stats(solver))
@@ -335,6 +337,64 @@ def lex_clauses(model: ConstraintModel, var: Mapping[Var, int], top: int) -> tup
             clauses += [[*when, var[a], top], [*when, -var[b], top]]
             equal = top
     return clauses, top
+
+
+class _OffMain:
+    """SAT calls made on a helper thread while the main thread waits, so that a signal never
+    lands inside a solver: pysat installs its own SIGINT handler for a call from the main
+    thread, which longjmps out of CaDiCaL and leaves it "in invalid state" (the next call
+    aborts the process, exit 134). Off the main thread pysat installs none; Ctrl-C and SIGTERM
+    reach Python's handler in the waiting main thread, which stops the call the solver's own
+    way (`interrupt()`, or for CaDiCaL, which has none, the end of its conflict slice, well
+    under a second), waits for it to return, and only then lets the KeyboardInterrupt go on.
+    From any other thread the call is made directly: no handler is installed there either.
+    One thread per enumeration or minimisation, not per call (a thread start costs more than
+    finding an 11-queens solution).
+    """
+
+    def __init__(self, solver: Solver, sliced: bool) -> None:
+        self._solver, self._sliced = solver, sliced
+        self._jobs: queue.SimpleQueue[Callable[[], bool | None] | None] = queue.SimpleQueue()
+        self._done = threading.Event()  # an event, not a queue: an interruption cannot lose it
+        self._outcome: tuple[bool | None, BaseException | None] = (None, None)
+        self._helper: threading.Thread | None = None
+
+    def __enter__(self) -> _OffMain:
+        if threading.current_thread() is threading.main_thread():
+            self._helper = threading.Thread(target=self._serve, name="sat", daemon=True)
+            self._helper.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._helper is not None:
+            self._jobs.put(None)
+
+    def _serve(self) -> None:
+        while (job := self._jobs.get()) is not None:
+            try:
+                self._outcome = (job(), None)
+            except BaseException as error:  # handed back to the caller, raised there
+                self._outcome = (None, error)
+            self._done.set()
+
+    def __call__(self, job: Callable[[], bool | None]) -> bool | None:
+        if self._helper is None:
+            return job()
+        self._done.clear()
+        self._jobs.put(job)
+        try:
+            while not self._done.wait(0.1):  # bounded waits: Python runs signal handlers between them
+                pass
+        except BaseException:  # Ctrl-C or SIGTERM: stop the solver, and let it return first
+            while not self._done.is_set():
+                if not self._sliced:  # asked again and again: a request just before the call began is lost
+                    self._solver.interrupt()
+                self._done.wait(0.05)
+            raise
+        answer, error = self._outcome
+        if error is not None:
+            raise error
+        return answer
 
 
 def _alarm(solver: Solver, deadline: float | None) -> threading.Timer | None:

@@ -1,8 +1,11 @@
 """Ctrl-C and SIGTERM at any moment: a real `queens` process is signalled while it starts, while
 it counts on each path (threads, the split process pool, CP-SAT enumeration, Dask, the forked
-child a time limit runs a search in, the pool killed at its deadline) and while it writes its
-output. Each time: exit 130, no traceback, no C++ abort, no leaked semaphore, and no process it
-started is left running (found by an environment marker every descendant inherits).
+child a time limit runs a search in, the pool killed at its deadline), while a native search
+or a SAT solver runs in this very process, and while it writes its output. Each time: exit
+130, no traceback, no C++ abort, no leaked semaphore, and no process it started is left
+running (found by an environment marker every descendant inherits). The searches in this
+process must stop promptly too: they used to run on for minutes, deaf to both signals, or
+(CaDiCaL) abort with exit 134 when the signal landed inside the solver.
 """
 
 from __future__ import annotations
@@ -26,6 +29,10 @@ pytestmark = pytest.mark.skipif(not Path("/proc/self/environ").exists(), reason=
 BROKEN = ("Traceback", "terminate called", "leaked semaphore", "Abort", "core dumped")
 GIVE_UP = 120.0
 """Seconds to wait for a moment that must come (the test fails, never passes, on giving up)."""
+STOPS_WITHIN = 10.0
+"""Seconds a search in this process may take to stop (it takes well under one): generous, so that
+only a search deaf to the signal, which used to run on for minutes, exceeds it."""
+DATA = Path(__file__).parent / "data"
 
 
 def processes_marked(marker: str) -> list[int]:
@@ -98,6 +105,16 @@ def enumerating(process: subprocess.Popen, marker: str, tmp: Path) -> None:
     wait_for(lambda: cpu_seconds(process.pid) > base + 0.5, process)
 
 
+def working(process: subprocess.Popen, marker: str, tmp: Path) -> None:
+    """The command said what it is doing ("solving ...", "counting ...") and computes on."""
+    assert process.stderr is not None
+    while not (line := process.stderr.readline()).rstrip().endswith(b"..."):
+        if not line:
+            pytest.fail("the command ended before it began")
+    base = cpu_seconds(process.pid)
+    wait_for(lambda: cpu_seconds(process.pid) > base + 0.5, process)
+
+
 def writing(process: subprocess.Popen, marker: str, tmp: Path) -> None:
     """The output has begun (and, unread, fills the pipe)."""
     assert process.stdout is not None
@@ -120,7 +137,17 @@ MOMENTS = {
     "dask": (["count", "nqueens", "-n", "17", "--dask", "local", "--threads", "2", "--ledger",
               "{tmp}/ledger.sqlite"], counting_natively),
     "output": (["trace", "nqueens", "-n", "10"], writing),
+    "native search": (["count", "knights", "-n", "8", "--pieces", "16", "-b", "native"], working),
+    "native search of a puzzle file": (["solve", "{data}/most-kings.toml", "-n", "10"], working),
+    "native local search": (["solve", "nqueens", "-n", "50000000", "--method", "random"], working),
+    "sat enumeration": (["count", "nqueens", "-n", "14", "-b", "sat", "--method", "search", "--no-symmetry"],
+                        working),
+    "sat minimisation": (["solve", "domination", "-n", "12", "-b", "sat"], working),
 }
+IN_PROCESS = {"native search", "native search of a puzzle file", "native local search", "sat enumeration",
+              "sat minimisation"}
+"""The moments whose search runs in the `queens` process itself, without the GIL: they must stop
+within STOPS_WITHIN of the signal."""
 
 
 @pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
@@ -131,12 +158,14 @@ def test_an_interruption_is_clean(moment: str, signum: int, tmp_path: Path) -> N
     marker = uuid.uuid4().hex
     env = {**os.environ, "QUEENS_INTERRUPT_TEST": marker, "COLUMNS": "200"}
     env.pop("QUEENS_DEBUG", None)
-    process = subprocess.Popen([str(SCRIPT), *(a.format(tmp=tmp_path) for a in args)], env=env, cwd=tmp_path,
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    process = subprocess.Popen([str(SCRIPT), *(a.format(tmp=tmp_path, data=DATA) for a in args)], env=env,
+                               cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     try:
         reach(process, marker, tmp_path)
         process.send_signal(signum)
-        _, stderr = process.communicate(timeout=GIVE_UP)
+        signalled = time.monotonic()
+        _, stderr = process.communicate(timeout=STOPS_WITHIN if moment in IN_PROCESS else GIVE_UP)
+        stopped_after = time.monotonic() - signalled
     finally:
         process.kill()
     text = stderr.decode(errors="replace")
@@ -144,6 +173,7 @@ def test_an_interruption_is_clean(moment: str, signum: int, tmp_path: Path) -> N
     allowed = {130, -signum} if moment == "start-up" else {130}
     assert process.returncode in allowed, text
     assert not [word for word in BROKEN if word in text], text
+    assert moment not in IN_PROCESS or stopped_after < STOPS_WITHIN
     left = processes_marked(marker)
     give_up = time.monotonic() + GIVE_UP
     while left and time.monotonic() < give_up:  # children killed by the parent may take a moment to go

@@ -1,8 +1,9 @@
 """The explorer under load: rounds of 200 requests at once on loopback against `queens serve`
 as users run it, a mix of page loads, API calls, malformed requests and clients that hang up
-mid-request. Every answer is JSON (or a page), never a 500; the server's memory (its RSS and
-its workers', from /proc) settles rather than grows; it still answers afterwards, stops on
-Ctrl-C with exit 130, and its stderr holds no traceback."""
+mid-request; and a round of slow clients that never finish their request. Every answer is
+JSON (or a page), never a 500; the server's memory (its RSS and its workers', from /proc)
+settles rather than grows; it still answers afterwards, stops on Ctrl-C with exit 130, and its
+stderr holds no traceback."""
 
 from __future__ import annotations
 
@@ -122,4 +123,50 @@ def test_two_hundred_clients_at_once():
         assert sum(outcomes.values()) == CLIENTS and outcomes["200"] > 0
     (server, _, children), *after = memory
     assert all(rss < server + 50_000 and count <= children for rss, _, count in after), memory
+    assert "Traceback" not in served.stderr
+
+
+SLOW_CLIENTS = 100
+"""More than the connections the explorer reads at once (`MAX_READING`) and answers at once."""
+
+
+def _slow_client(served: Served, started: threading.Barrier, stop: threading.Event, closed: Counter) -> None:
+    """A client that sends its request a byte at a time, never finishing it (slowloris)."""
+    try:
+        with socket.create_connection((served.host, served.port), timeout=30) as connection:
+            started.wait()
+            connection.sendall(b"POST /api/board HTTP/1.1\r\nContent-Length: 100\r\n\r\n{")
+            while not stop.wait(0.2):
+                connection.sendall(b" ")
+                closed["bytes sent"] += 1
+    except OSError:  # the server closed it: past its deadline, or to make room
+        closed["closed"] += 1
+    except threading.BrokenBarrierError:
+        closed["never started"] += 1
+
+
+def test_slow_clients_never_lock_out_a_well_behaved_one():
+    """100 clients trickle a request that never ends (before the fix, 32 of them were enough to
+    have everyone else told 503 until they hung up); a client that sends its request at once is
+    answered, each time, and the server stops cleanly afterwards."""
+    with serving("--workers", "1") as served:
+        stop, closed = threading.Event(), Counter()
+        started = threading.Barrier(SLOW_CLIENTS + 1, timeout=60)
+        slow = [threading.Thread(target=_slow_client, args=(served, started, stop, closed), daemon=True)
+                for _ in range(SLOW_CLIENTS)]
+        for client in slow:
+            client.start()
+        started.wait()
+        while closed["bytes sent"] < 10 * SLOW_CLIENTS and not stop.wait(0.05):  # slow for a while: 2 s
+            pass
+        try:
+            answers = [exchange(served.host, served.port, GOOD[2], timeout=30) for _ in range(5)]
+            answers.append(exchange(served.host, served.port, GOOD[3], timeout=30))
+        finally:
+            stop.set()
+            for client in slow:
+                client.join(timeout=60)
+        served.process.send_signal(signal.SIGINT)
+        assert served.process.wait(timeout=60) == 130
+    assert all(answer.startswith(b"HTTP/1.0 200 ") for answer in answers), [a[:40] for a in answers]
     assert "Traceback" not in served.stderr

@@ -9,6 +9,7 @@ from types import ModuleType
 import click
 
 from queens.commands.common import err, make_puzzle, puzzle_options
+from queens.commands.number_options import Count
 from queens.models import BackendUnavailable, QueensError
 
 
@@ -45,7 +46,7 @@ class _LazyChoice(click.Choice[str]):
               help="The file format.")
 @click.option("--encoding", type=_LazyChoice(lambda: list(_exporters().ENCODINGS)), default=None,
               help="dimacs: the cardinality encoding of each line [default: queens.solvers.sat.DEFAULT_ENCODING].")
-@click.option("--size", type=click.IntRange(min=0), default=None,
+@click.option("--size", type=Count(0), default=None,
               help="Exactly this many pieces (needed for DIMACS of a minimising family such as domination).")
 @click.option("--output", "-o", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Write to this file (mzn: the model here, the data beside it as .dzn); default stdout.")

@@ -17,6 +17,7 @@ import numpy as np
 
 from queens.commands.answer import payload, print_payload
 from queens.commands.common import err, json_option, out
+from queens.commands.number_options import Count, Size
 from queens.models import NQueens, Puzzle, QueensError
 from queens.models.generate import planted, random_placement
 from queens.models.placement_file import FORMATS, write_placement
@@ -36,7 +37,7 @@ def output_options(command: F) -> F:
                                 "(one line of columns). Default: npy for *.npy, else text.")(command)
     command = click.option("--out", "out_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
                            help="Write the solution to FILE (streamed; for large boards).")(command)
-    return click.option("--seed", type=int, default=None,
+    return click.option("--seed", type=Count(0, 2**64 - 1), default=None,
                         help="random, complete: the random seed [default: 0].")(command)
 
 
@@ -91,12 +92,12 @@ def generate_command() -> None:
 
 
 @generate_command.command("completion")
-@click.option("-n", "n", type=click.IntRange(min=1), required=True, help="Board size.")
-@click.option("-k", "k", type=click.IntRange(min=0), required=True, help="Queens to pre-place.")
+@click.option("-n", "n", type=Size(), required=True, help="Board size.")
+@click.option("-k", "k", type=Count(0), required=True, help="Queens to pre-place.")
 @click.option("--kind", type=click.Choice(["planted", "random"]), default="planted", show_default=True,
               help="planted: k queens of a random solution (always solvable); random: Gent, Jefferson & "
                    "Nightingale's generator (may have no completion).")
-@click.option("--seed", type=int, default=0, show_default=True, help="Random seed.")
+@click.option("--seed", type=Count(0, 2**64 - 1), default=0, show_default=True, help="Random seed.")
 @click.option("--out", "out_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Write to FILE instead of stdout.")
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default=None,
@@ -128,7 +129,7 @@ def generate_completion(n: int, k: int, kind: str, seed: int, out_path: Path | N
 
 @click.command("verify")
 @click.argument("path", type=click.Path(dir_okay=False, path_type=Path))
-@click.option("-n", "n", type=click.IntRange(min=1), default=None,
+@click.option("-n", "n", type=Size(), default=None,
               help="Board size, when the file does not say (a 'row col' file without '# n=N').")
 @json_option
 def verify_command(path: Path, n: int | None, as_json: bool) -> int:

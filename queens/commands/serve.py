@@ -13,6 +13,7 @@ import threading
 import click
 
 from queens.commands.common import err
+from queens.commands.number_options import Count, Seconds
 from queens.models import QueensError
 from queens.web.api import TIME_LIMIT
 from queens.web.workers import WORKERS
@@ -31,11 +32,11 @@ def _loopback(ctx: click.Context, param: click.Parameter, value: str) -> str:
 @click.command("serve")
 @click.option("--host", default="127.0.0.1", show_default=True, callback=_loopback,
               help="Loopback address to bind (127.x.x.x): the explorer is private to this machine.")
-@click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True,
+@click.option("--port", type=Count(0, 65535), default=8000, show_default=True,
               help="Port to listen on (0: any free port).")
-@click.option("--time-limit", type=click.FloatRange(min=0.1, max=600), default=TIME_LIMIT, show_default=True,
+@click.option("--time-limit", type=Seconds(0.1, 600), default=TIME_LIMIT, show_default=True,
               help="Seconds one request may spend solving; a count cut short is shown as a lower bound.")
-@click.option("--workers", type=click.IntRange(1, 16), default=WORKERS, show_default=True,
+@click.option("--workers", type=Count(1, 16), default=WORKERS, show_default=True,
               help="Searches run at once (each in its own process); more requests get 503 'busy'.")
 def serve_command(host: str, port: int, time_limit: float, workers: int) -> int:
     """Open a board in the browser: place queens, complete, count, step through the search."""

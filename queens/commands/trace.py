@@ -18,6 +18,7 @@ from rich.live import Live
 from rich.text import Text
 
 from queens.commands.common import err, make_puzzle, out, puzzle_options
+from queens.commands.number_options import Count, Seconds
 from queens.models import Puzzle, QueensError, Unsupported
 from queens.models.drawing import Board
 from queens.solvers.trace import Trace, TraceEvent, traceable
@@ -50,12 +51,12 @@ def _frame(puzzle: Puzzle, number: int, event: TraceEvent) -> str:
 
 @click.command("trace")
 @puzzle_options
-@click.option("--delay", type=click.FloatRange(min=0), default=0.15, show_default=True,
+@click.option("--delay", type=Seconds(0, 60), default=0.15, show_default=True,
               help="Seconds between steps when animating.")
 @click.option("--step", "stepwise", is_flag=True, help="Wait for Enter before each step.")
 @click.option("--animate/--no-animate", default=None,
               help="Redraw the board in place [default: when stdout is a terminal]; --no-animate logs lines.")
-@click.option("--solutions", "max_solutions", type=click.IntRange(min=0), default=1, show_default=True,
+@click.option("--solutions", "max_solutions", type=Count(0), default=1, show_default=True,
               help="Stop after this many solutions (0: search the whole tree).")
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per step.")
 def trace_command(family: str, n: int, m: int | None, delay: float, stepwise: bool, animate: bool | None,

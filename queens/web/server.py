@@ -7,8 +7,13 @@ are answered by `queens.web.api`; every reply is JSON (or a static file): 200, o
 Whatever a client does, the server stays up and its log stays free of tracebacks, because
 every resource a client can hold is bounded:
 - the body: `MAX_BODY` bytes, a declared length that is no number or negative is a 400;
-- the time a client may take to send its request: `CLIENT_TIMEOUT` per socket operation;
-- connections handled at once: `MAX_CONNECTIONS`; beyond, a short 503, beyond that a close;
+- the time a client may take to send its request: `CLIENT_TIMEOUT` per socket operation and
+  `READ_DEADLINE` for the whole request, however slowly the bytes trickle in;
+- connections still sending their request: `MAX_READING`; when all are taken, the one that
+  has been sending longest (past `STALLED_AFTER`) is closed to make room, so slow or stalled
+  clients, however many, never lock out one that sends its request at once;
+- requests being answered at once: `MAX_CONNECTIONS`, a slot taken only once the request is
+  read; beyond both, a short 503, beyond that a close;
 - solving: `queens.web.workers` (a few processes, a hard deadline, 503 when all are busy).
 A client that hangs up is not an error: the server simply drops its reply.
 
@@ -20,16 +25,18 @@ A client that hangs up is not an error: the server simply drops its reply.
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import mimetypes
 import socket
 import sys
 import threading
+import time
 from collections.abc import Mapping
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, HTTPServer
 from importlib.resources import files
-from typing import Any
 
 from queens.models import BackendUnavailable, QueensError
 from queens.web.api import ROUTES, TIME_LIMIT, BadRequest, board, info
@@ -39,8 +46,16 @@ MAX_BODY = 64 * 1024
 """Largest request body accepted: a 20 x 20 board with every cell listed fits many times over."""
 CLIENT_TIMEOUT = 5.0
 """Seconds a client may stay silent while sending its request (or reading the reply)."""
+READ_DEADLINE = 10.0
+"""Seconds a client may take to send its whole request: a byte every few seconds (slowloris)
+never trips `CLIENT_TIMEOUT`, so the whole request has a deadline too."""
+MAX_READING = 64
+"""Connections sending their request at once (a well-behaved one takes milliseconds)."""
+STALLED_AFTER = 1.0
+"""Seconds of sending after which a connection may be closed to admit a new one, when every
+reading slot is taken: on loopback a whole request takes well under that."""
 MAX_CONNECTIONS = 32
-"""Connections handled at once; most last milliseconds (solving is bounded by the pool)."""
+"""Requests answered at once, once read; most take milliseconds (solving is bounded by the pool)."""
 MAX_TURNED_AWAY = 128
 """Connections being told "busy" at once, beyond `MAX_CONNECTIONS`; any more are closed."""
 STATIC = files("queens.web") / "static"
@@ -83,7 +98,17 @@ class ExplorerHandler(BaseHTTPRequestHandler):
         self.request_version = "HTTP/1.0"  # garbage is read as HTTP/0.9, which has no status line
         self._error(HTTPStatus(code), message or HTTPStatus(code).phrase)
 
+    read_deadline = READ_DEADLINE
+
+    def setup(self) -> None:
+        """The base class's streams, with the request read through a deadline."""
+        super().setup()
+        raw = _DeadlineReader(self.connection, time.monotonic() + self.read_deadline, self.timeout)
+        self.rfile = io.BufferedReader(raw)
+
     def do_GET(self) -> None:  # noqa: N802 - the name http.server calls
+        if not self._read():
+            return
         path = self.path.split("?", 1)[0]
         if path == "/api/info":
             self._json(HTTPStatus.OK, info(self.server.pool.time_limit))
@@ -133,7 +158,7 @@ class ExplorerHandler(BaseHTTPRequestHandler):
             self._error(HTTPStatus.NOT_FOUND, f"no API call at {path}; there are {', '.join(ROUTES)}")
             return
         body = self._body()
-        if body is None:
+        if body is None or not self._read():
             return
         try:
             request = json.loads(body or b"{}")
@@ -142,7 +167,14 @@ class ExplorerHandler(BaseHTTPRequestHandler):
             return
         self._answer(route, request)
 
-    def _answer(self, route: str, request: Any) -> None:  # JSON as parsed: queens.web.api checks its shape
+    def _read(self) -> bool:
+        """The request is read: trade the reading slot for an answering one, or reply 503."""
+        if self.server.request_read():
+            return True
+        self._error(HTTPStatus.SERVICE_UNAVAILABLE, "the explorer is busy; try again in a moment")
+        return False
+
+    def _answer(self, route: str, request: object) -> None:
         try:
             if route in IN_PROCESS:
                 reply = IN_PROCESS[route](request)
@@ -162,6 +194,7 @@ class BusyHandler(ExplorerHandler):
     """For a connection beyond `MAX_CONNECTIONS`: read the request, answer 503 at once."""
 
     timeout = 1.0
+    read_deadline = 2.0
 
     def parse_request(self) -> bool:
         """Read the request (so closing does not reset the connection under the reply), refuse it."""
@@ -170,22 +203,45 @@ class BusyHandler(ExplorerHandler):
         return False
 
 
+class _DeadlineReader(io.RawIOBase):
+    """A socket read with a deadline for the whole request: each read waits at most what is left
+    of it (and `CLIENT_TIMEOUT`), and past it raises TimeoutError, which ends the connection."""
+
+    def __init__(self, connection: socket.socket, deadline: float, per_read: float | None) -> None:
+        self._connection, self._deadline, self._per_read = connection, deadline, per_read or CLIENT_TIMEOUT
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: memoryview) -> int:  # type: ignore[override]  # io's buffer protocol
+        left = self._deadline - time.monotonic()
+        if left <= 0:
+            raise TimeoutError("the request took too long to arrive")
+        self._connection.settimeout(min(self._per_read, left))
+        return self._connection.recv_into(buffer)
+
+
 class ExplorerServer(HTTPServer):
-    """A thread per connection, up to `MAX_CONNECTIONS`, and the solver pool."""
+    """A thread per connection: up to `MAX_READING` sending their request, up to
+    `MAX_CONNECTIONS` being answered, and the solver pool."""
 
     request_queue_size = 128  # the listen backlog: a burst of connections waits here, briefly
     server_address: tuple[str, int]  # an AF_INET server bound to a host given as text
 
     def __init__(self, address: tuple[str, int], pool: SolverPool) -> None:
-        super().__init__(address, ExplorerHandler)
-        self.pool = pool
-        self._connections = threading.BoundedSemaphore(MAX_CONNECTIONS)
+        self.pool = pool  # first: a port already in use fails inside HTTPServer's __init__, which closes
+        self._reading = threading.BoundedSemaphore(MAX_READING)
+        self._answering = threading.BoundedSemaphore(MAX_CONNECTIONS)
         self._turning_away = threading.BoundedSemaphore(MAX_TURNED_AWAY)
+        self._readers: dict[socket.socket, float] = {}  # connection -> when it began sending
+        self._readers_lock = threading.Lock()
+        self._held = threading.local()  # the slot this connection's thread holds
+        super().__init__(address, ExplorerHandler)
 
     def process_request(self, request: Request, client_address: tuple[str, int]) -> None:
         """Handle the connection in a thread of its own, or tell it "busy", or, past both bounds, close it."""
-        if self._connections.acquire(blocking=False):
-            handler, slot = ExplorerHandler, self._connections
+        if self._admit(request):
+            handler, slot = ExplorerHandler, self._reading
         elif self._turning_away.acquire(blocking=False):
             handler, slot = BusyHandler, self._turning_away
         else:
@@ -193,15 +249,49 @@ class ExplorerServer(HTTPServer):
             return
         threading.Thread(target=self._handle, args=(request, client_address, handler, slot), daemon=True).start()
 
-    def _handle(self, request: Request, client_address: tuple[str, int], handler: type[ExplorerHandler],
-                slot: threading.Semaphore) -> None:
+    def _admit(self, request: socket.socket) -> bool:
+        """A reading slot: a free one, or, when all are taken, the one of the connection that has
+        been sending its request longest, if that is past `STALLED_AFTER` (it is closed)."""
+        if not self._reading.acquire(blocking=False):
+            with self._readers_lock:
+                oldest = min(self._readers.items(), key=lambda item: item[1], default=None)
+            if oldest is None or time.monotonic() - oldest[1] < STALLED_AFTER:
+                return False
+            with contextlib.suppress(OSError):  # it may have just finished on its own
+                oldest[0].shutdown(socket.SHUT_RDWR)
+            if not self._reading.acquire(timeout=1.0):  # its thread sees the close and lets go
+                return False
+        with self._readers_lock:
+            self._readers[request] = time.monotonic()
+        return True
+
+    def request_read(self) -> bool:
+        """Called by the handler once its request is read: the reading slot is given up for an
+        answering slot (waited for: answers are quick, and solving has its own bound); False
+        when none came free in time."""
+        if getattr(self._held, "slot", None) is not self._reading:
+            return True
+        with self._readers_lock:
+            self._readers.pop(self._held.request, None)
+        self._reading.release()
+        self._held.slot = None
+        if not self._answering.acquire(timeout=CLIENT_TIMEOUT):
+            return False
+        self._held.slot = self._answering
+        return True
+
+    def _handle(self, request: socket.socket, client_address: tuple, handler: type, slot: threading.Semaphore) -> None:
+        self._held.slot, self._held.request = slot, request
         try:
             handler(request, client_address, self)
         except Exception:
             self.handle_error(request, client_address)
         finally:
             self.shutdown_request(request)
-            slot.release()
+            with self._readers_lock:
+                self._readers.pop(request, None)
+            if self._held.slot is not None:
+                self._held.slot.release()
 
     def handle_error(self, request: object, client_address: tuple[str, int]) -> None:
         """A client that hangs up or stalls is normal; anything else is one line, never a traceback."""

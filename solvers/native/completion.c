@@ -30,6 +30,7 @@
 #include <time.h>
 
 #include "common.h"
+#include "interrupt.h"
 
 #define MAX_N (1 << 20)              /* the candidate packing below keeps a coordinate in 20 bits */
 #define CLOCK_EVERY 256               /* look at the clock once per this many nodes */
@@ -58,6 +59,7 @@ typedef struct {
     size_t cand_size;
     uint64_t rng;
     unsigned long long nodes, fails, restarts;
+    Poll *poll;                           /* Ctrl-C: looked at with the clock (interrupt.h) */
 } State;
 
 
@@ -228,7 +230,8 @@ static int run(State *s, unsigned long long budget, double deadline) {
         }
         int x = take_next(s, f);
         s->nodes++;
-        if (deadline > 0 && s->nodes % CLOCK_EVERY == 0 && now_seconds() > deadline) {
+        if (s->nodes % CLOCK_EVERY == 0
+            && ((deadline > 0 && now_seconds() > deadline) || poll_interrupted(s->poll))) {
             unwind(s, depth);
             return OUT_OF_TIME;
         }
@@ -273,9 +276,9 @@ static int count_safe_cells(State *s, double deadline) {
     for (int i = 0; i < s->nrows; i++) {
         int y = s->rows[i];
         cells += s->ncols;
-        if (deadline > 0 && cells >= CLOCK_CELLS) {
+        if (cells >= CLOCK_CELLS) {
             cells = 0;
-            if (now_seconds() > deadline) return 0;
+            if ((deadline > 0 && now_seconds() > deadline) || poll_interrupted(s->poll)) return 0;
         }
         for (int j = 0; j < s->ncols; j++) {
             int x = s->cols[j], d = y - x + n - 1, a = y + x;
@@ -388,9 +391,11 @@ static PyObject *complete(PyObject *module, PyObject *args, PyObject *kwargs) {
     s.rng = seeded(seed);
     int outcome;
     double deadline = seconds > 0 ? now_seconds() + seconds : -1;
-    Py_BEGIN_ALLOW_THREADS
+    Poll poll;
+    s.poll = &poll;
+    poll_begin(&poll);
     outcome = count_safe_cells(&s, deadline) ? search(&s, deadline, dead_ends) : OUT_OF_TIME;
-    Py_END_ALLOW_THREADS
+    if (poll_end(&poll) < 0) goto done;   /* interrupted: the KeyboardInterrupt is set */
     if (outcome == OUT_OF_MEMORY) { PyErr_NoMemory(); goto done; }
     PyObject *columns;
     if (outcome == SOLVED) {

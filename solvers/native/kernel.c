@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "common.h"
+#include "interrupt.h"
 #include "kernelcore.h"
 
 #define MAX_CELLS KC_MAX_CELLS
@@ -98,14 +99,32 @@ static int enter(Search *s) {
     return 0;
 }
 
+/* kc_run in slices of POLL_SECONDS without the GIL, running Python's signal handlers between
+ * them (interrupt.h says why): the core stays free of Python and resumes where a slice ended.
+ * Returns the solutions found, or -1 with the exception set when a handler raised. */
+static long long run_polled(KcSearch *core, long long limit, double deadline, int *out) {
+    long long found = 0;
+    while (1) {
+        double slice = now_seconds() + POLL_SECONDS;
+        int last = deadline > 0 && deadline <= slice;
+        long long more;
+        Py_BEGIN_ALLOW_THREADS
+        more = kc_run(core, limit ? limit - found : 0, last ? deadline : slice,
+                      out ? out + found * core->target : NULL);
+        Py_END_ALLOW_THREADS
+        found += more;
+        if (core->done || (limit && found >= limit) || last) return found;
+        if (PyErr_CheckSignals() < 0) return -1;
+    }
+}
+
 static PyObject *Search_count(Search *s, PyObject *args) {
     double seconds = -1;
     if (!PyArg_ParseTuple(args, "|d", &seconds) || enter(s) < 0) return NULL;
     double deadline = seconds > 0 ? now_seconds() + seconds : -1;
-    Py_BEGIN_ALLOW_THREADS
-    kc_run(&s->core, 0, deadline, NULL);
-    Py_END_ALLOW_THREADS
+    long long found = run_polled(&s->core, 0, deadline, NULL);
     s->busy = 0;
+    if (found < 0) return NULL;
     return Py_BuildValue("KO", s->core.solutions, s->core.done ? Py_True : Py_False);
 }
 
@@ -132,11 +151,9 @@ static PyObject *Search_next_batch(Search *s, PyObject *args) {
     int *out = PyMem_Malloc(sizeof(int) * (size_t)limit * (s->core.target ? s->core.target : 1));
     if (!out) { s->busy = 0; return PyErr_NoMemory(); }
     double deadline = seconds > 0 ? now_seconds() + seconds : -1;
-    long long found;
-    Py_BEGIN_ALLOW_THREADS
-    found = kc_run(&s->core, limit, deadline, out);
-    Py_END_ALLOW_THREADS
+    long long found = run_polled(&s->core, limit, deadline, out);
     s->busy = 0;
+    if (found < 0) { PyMem_Free(out); return NULL; }
     PyObject *batch = PyList_New(found);
     for (long long i = 0; batch && i < found; i++) {
         PyObject *cells = int_tuple(out + i * s->core.target, s->core.target);

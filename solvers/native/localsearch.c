@@ -26,6 +26,7 @@
 #include <time.h>
 
 #include "common.h"
+#include "interrupt.h"
 
 #define MAX_N 1000000000             /* 4n line ids must fit an int64 and a column an int32 */
 #define AHEAD 8                      /* random draws made this early, to prefetch their memory */
@@ -53,6 +54,7 @@ typedef struct {
     int64_t conflicts;     /* queens beyond the first, summed over all lines */
     uint64_t rng;
     unsigned long long steps, swaps;
+    Poll *poll;            /* Ctrl-C: looked at with the clock (interrupt.h) */
 } Board;
 
 static uint32_t draw32(uint64_t *state) {  /* the generator's high half: its best bits */
@@ -185,6 +187,7 @@ static int place_rows(Board *b, Hot *hot) {
     for (int64_t i = 0; i < b->m; i++) {
         int64_t r = row_at(b, i), s = r;
         int peaceful = 0;
+        if ((i & 0xFFFF) == 0 && poll_interrupted(b->poll)) return 0;  /* 10^8 rows take seconds */
         for (int tries = 0; tries < PLACE_TRIES && !peaceful; tries++, t++) {
             uint32_t now = ahead[t % AHEAD];
             ahead[t % AHEAD] = draw32(&rng);
@@ -244,7 +247,8 @@ static int repair(Board *b, Hot *hot, unsigned long long max_steps, double deadl
         if (b->m < 2 || (max_steps && b->steps >= max_steps) || b->steps - last_swap > STALL) {
             outcome = UNSOLVED; break;
         }
-        if (++b->steps % CLOCK_EVERY == 0 && deadline > 0 && now_seconds() > deadline) {
+        if (++b->steps % CLOCK_EVERY == 0
+            && ((deadline > 0 && now_seconds() > deadline) || poll_interrupted(b->poll))) {
             outcome = OUT_OF_TIME; break;
         }
         if (hot->size == 0) {
@@ -354,11 +358,13 @@ static PyObject *search(PyObject *module, PyObject *args, PyObject *kwargs) {
     b.rng = seeded(seed);
     int outcome;
     double deadline = seconds > 0 ? now_seconds() + seconds : -1;
-    Py_BEGIN_ALLOW_THREADS
+    Poll poll;
+    b.poll = &poll;
+    poll_begin(&poll);
     Hot hot = {NULL, 0, 0};
     outcome = place_rows(&b, &hot) ? repair(&b, &hot, max_steps, deadline) : OUT_OF_MEMORY;
     free(hot.rows);
-    Py_END_ALLOW_THREADS
+    if (poll_end(&poll) < 0) goto done;   /* interrupted: the KeyboardInterrupt is set */
     if (outcome == OUT_OF_MEMORY) { PyErr_NoMemory(); goto done; }
     result = Py_BuildValue("(i{s:L,s:K,s:K})", outcome, "free rows", (long long)b.m,
                            "repair steps", b.steps, "swaps", b.swaps);
