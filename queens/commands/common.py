@@ -9,6 +9,7 @@ from pathlib import Path
 import click
 from rich.console import Console
 
+from queens.commands.number_options import Count, Seconds
 from queens.models import Cell, Puzzle
 from queens.models.families import FAMILIES, FamilyOptions, build, reason_for_none
 from queens.models.puzzle_file import read
@@ -53,10 +54,10 @@ def _flag(*decls: str, remember: Callable[..., object] = _remember, **attrs: Any
 _FAMILY_FLAGS = [
     _flag("--queens", help="completion: pre-placed queens, a FILE of 'row col' lines or 'r,c r,c' (0-indexed)."),
     _flag("--vector", help="completion: Grigoryan's vector Q(i)=j, 1-indexed, 0 = empty row (text or FILE)."),
-    _flag("--pawns", type=click.IntRange(min=0), help="ninequeens: number of pawns the solver places."),
+    _flag("--pawns", type=Count(0), help="ninequeens: number of pawns the solver places."),
     _flag("--pawn", multiple=True, remember=_remember_cells, help="ninequeens: a fixed pawn at r,c (repeatable)."),
     _flag("--independent", is_flag=True, help="domination: the queens may not attack each other."),
-    _flag("--pieces", type=click.IntRange(min=0), help="knights, ninequeens: how many pieces."),
+    _flag("--pieces", type=Count(0), help="knights, ninequeens: how many pieces."),
 ]
 
 
@@ -108,7 +109,7 @@ def backend_options(*, allow_all: bool) -> Decorator:
                                help="sat: CNF encoding (e.g. seqcounter, pairwise, ladder).")(command)
         command = click.option("--viewpoint", default=None,
                                help="cpsat: boolean|alldifferent; csp: rows|boolean.")(command)
-        command = click.option("--time-limit", type=click.FloatRange(min=0, min_open=True), default=None,
+        command = click.option("--time-limit", type=Seconds(minimum=0.001), default=None,
                                help="Seconds before giving up.")(command)
         return click.option("--backend", "-b", type=click.Choice(choices), default=None,
                             help="Which solver backend (default: the fastest that can answer)"
