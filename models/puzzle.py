@@ -29,6 +29,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
+from functools import cached_property
 from typing import Any
 
 from queens.models.armies import Army, Goal, Moves
@@ -223,7 +224,7 @@ class Puzzle:
 
     # -- one army ----------------------------------------------------------------------------
 
-    @property
+    @cached_property
     def plain(self) -> bool:
         """One army of one piece on a 2-D board (plane or torus), its size fixed or minimised,
         no bounds but its own lines', nothing placed by the solver beyond its pieces: the form

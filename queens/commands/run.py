@@ -12,6 +12,7 @@ from queens.commands.answer import answered_by, payload, print_payload
 from queens.commands.common import backend_options, json_option, out
 from queens.commands.count import count_command
 from queens.commands.solve import solve_command
+from queens.models import Puzzle
 from queens.models.errors import BadOption
 from queens.models.puzzle_file import read
 from queens.models.drawing import Board
@@ -39,10 +40,7 @@ def run_command(ctx: click.Context, path: str, n: int | None, backend: str | Non
     return int(ctx.invoke(solve_command, **common))
 
 
-def _enumerate(puzzle: object, backend: str | None, time_limit: float | None, as_json: bool) -> int:
-    from queens.models import Puzzle
-
-    assert isinstance(puzzle, Puzzle)
+def _enumerate(puzzle: Puzzle, backend: str | None, time_limit: float | None, as_json: bool) -> int:
     result = every_answer(puzzle, backend, time_limit=time_limit)
     if as_json:
         print_payload(payload("run", puzzle, result, verified=True))
