@@ -1,0 +1,45 @@
+/* The meet-in-the-middle n-queens counter's plain C core (mitmcore.c explains the scheme).
+ * No Python here: the binding is mitmcount.c, and solvers/native/tests/mitmdriver.c runs the
+ * core alone (how `make test-cross` checks it on AArch64 under qemu). */
+#ifndef QUEENS_MITMCORE_H
+#define QUEENS_MITMCORE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define MQ_MIN_N 4
+#define MQ_MAX_N 32      /* a half-board's diagonal window is 2(n-1) bits: one 64-bit word */
+#define MQ_VERSION 1     /* bump when the split into column sets or the count changes */
+
+/* A sum of solutions: 128 bits, since Q(29) and beyond pass 2^63 (and the test scale passes 2^64). */
+typedef struct {
+    uint64_t lo, hi;
+} MqTotal;
+
+typedef struct {
+    MqTotal solutions;   /* sum over the range of weight * scale * (compatible half pairs) */
+    uint64_t sets;       /* canonical column sets counted (the others are their images) */
+    uint64_t halves;     /* half-board placements listed */
+    uint64_t tests;      /* pairs of halves compared word against word (after the sieve) */
+} MqCount;
+
+/* Rows in the top half: ceil(n / 2) (the middle row of an odd board goes on top). */
+int mq_top_rows(int n);
+
+/* How many column sets the top half can take: C(n, top rows). Work is split by ranges of
+ * their ranks (colex order), [first, last). */
+uint64_t mq_sets(int n);
+
+/* The bytes one worker may hold at most for board n (the bound checked before any work). */
+uint64_t mq_memory_bound(int n);
+
+/* Count the solutions whose top half uses a column set of rank in [first, last): each
+ * canonical set's compatible pairs times the size of its symmetry orbit times `scale` (1; the
+ * tests pass a large scale to force the 128-bit sums past 2^64). Returns 0, -1 when memory ran
+ * out, 1 when a nonzero first byte of *stop stopped it early (`out` then holds a partial sum). */
+int mq_count(int n, uint64_t first, uint64_t last, uint64_t scale, const volatile char *stop, MqCount *out);
+
+/* Which matcher the CPU runs ("avx512", "avx2" or "scalar"): chosen at run time. */
+const char *mq_matcher(void);
+
+#endif
