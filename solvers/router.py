@@ -29,8 +29,8 @@ from queens.solvers.strategies import STRATEGIES
 from queens.solvers.strategy import Strategy, Subject
 
 PREFERENCE: dict[Task, tuple[str, ...]] = {
-    Task.COUNT: ("native/fast", "native/search", "sat/split", "sat/search", "csp/split", "csp/search",
-                 "cpsat/split", "cpsat/search"),
+    Task.COUNT: ("native/quadrant", "native/fast", "native/search", "sat/split", "sat/search", "csp/split",
+                 "csp/search", "cpsat/split", "cpsat/search"),
     Task.SOLVE: ("python/construct", "native/complete", "cpsat/search", "native/search", "sat/search", "csp/search"),
     Task.COMPLETE: ("native/complete", "cpsat/search", "native/search", "sat/search", "csp/search"),
     Task.OPTIMISE: ("cpsat/search", "native/search", "sat/search", "csp/search"),

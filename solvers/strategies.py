@@ -26,6 +26,9 @@ from queens.solvers.registry import BACKENDS, get_backend
 from queens.solvers.result import Result, Status
 from queens.solvers.strategy import Strategy, Subject
 
+QUADRANT_FROM = 15
+"""The smallest n the router counts with native/quadrant unasked (measured: see QuadrantCount)."""
+
 MAX_LISTED = 1000
 """Largest n whose column-array solution is also given as cells (printed, listed in JSON)."""
 
@@ -149,6 +152,50 @@ class FastCount(Strategy):
         found = count(subject.puzzle, "native", time_limit=time_limit, split=False, counter="fast",
                       threads=options.get("threads"))
         return _as(found, self)
+
+
+@dataclass(frozen=True)
+class QuadrantCount(Strategy):
+    """The meet-in-the-middle counter (mitmcore.c, solvers/native/quadrant.py): totals Q(n) of
+    the plain queen graph by joining half-boards. It counts totals only, so the D4 classes
+    (--unique) stay with native/fast; too small a board is left to native/fast by `worth`.
+
+    Crossover, measured side by side (one thread, medians of 3; see CROSSOVER): CROSSOVER_FIGURES
+    """
+
+    def supports(self, subject: Subject, task: Task) -> str | None:
+        n, reason = _queen_graph(subject, fixed=False)
+        if n is None:
+            return reason
+        missing = native.missing("_mitm")
+        if missing:
+            return missing
+        from queens.solvers.native.quadrant import check_size
+
+        return check_size(n)
+
+    def worth(self, subject: Subject) -> bool:
+        n = subject.outline.queen_graph
+        return n is not None and n >= QUADRANT_FROM
+
+    def options(self) -> frozenset[str]:
+        return frozenset({"threads"})
+
+    def run(self, subject: Subject, task: Task, time_limit: float | None, options: Options) -> Result:
+        from queens.solvers.native.quadrant import count_total
+
+        start = time.perf_counter()
+        stats: dict[str, int | float | str] = {"by": "meet in the middle (half-boards joined by column set)"}
+        deadline = None if time_limit is None else time.monotonic() + time_limit
+        threads = options.get("threads")
+        try:
+            total = count_total(subject.puzzle.rows, threads=None if threads is None else int(str(threads)),
+                                deadline=deadline, stats=stats)
+        except TimeLimit as stopped:
+            return Result(self.backend, Status.LIMIT, count=stopped.partial, wall_time=time.perf_counter() - start,
+                          stats=stats, method=self.method)
+        return Result(self.backend, Status.COMPLETE, count=total, wall_time=time.perf_counter() - start, stats=stats,
+                      method=self.method)
 
 
 @dataclass(frozen=True)
@@ -295,6 +342,9 @@ STRATEGIES: tuple[Strategy, ...] = (
     FastCount("native", "fast", frozenset({Task.COUNT}),
               "the D4 symmetry-class counter: the fastest exact count of plain n-queens "
               "(AVX2: 0.28x classic.c at n = 16, scalar 0.37x)"),
+    QuadrantCount("native", "quadrant", frozenset({Task.COUNT}),
+                  "the meet-in-the-middle counter: joins half-boards instead of walking the tree, "
+                  "the fastest exact total of plain n-queens from n = 15"),
     Construction("python", "construct", frozenset({Task.SOLVE}),
                  "the O(n) explicit construction: no search at all (n = 10^7 in 0.44 s)"),
     Completion("native", "complete", frozenset({Task.SOLVE, Task.COMPLETE}),
