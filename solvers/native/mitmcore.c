@@ -90,59 +90,203 @@ static unsigned orbit_weight(uint32_t set, int n) {
 typedef struct {
     uint64_t *keys;
     size_t len, cap;
-    int failed;
 } List;
 
-static void push(List *list, uint64_t key) {
-    if (list->len == list->cap) {
-        size_t cap = list->cap ? 2 * list->cap : 1024;
-        uint64_t *grown = realloc(list->keys, cap * sizeof *grown);
-        if (!grown) { list->failed = 1; return; }
-        list->keys = grown;
-        list->cap = cap;
-    }
-    list->keys[list->len++] = key;
+/* A half-board is listed from two blocks of rows, each placed once for the whole count (the
+ * tables): the block above its split row and the block below, each grouped by the columns it
+ * uses. A half on the columns S is then every pair (upper placement on X, lower placement on
+ * S \ X) whose diagonals are disjoint, for every X in S of the upper block's size: tested as
+ * one word against one word, as in the final join, instead of searching S row by row again. */
+
+typedef struct {
+    uint64_t *check, *key;  /* per placement: the word against the other block, its part of the half's word */
+    size_t *start;          /* placements on the set of colex rank r: start[r] .. start[r+1] */
+    int queens;
+} Block;
+
+typedef struct {
+    Block upper, lower;
+} Half;
+
+struct MqTables {
+    int n, top;
+    Half half[2];           /* the top half (rows 0..top-1) and the bottom half (rows top..n-1) */
+    uint64_t bytes;
+};
+
+static uint64_t binomials[MQ_MAX_N + 1][MQ_MAX_N + 1];
+
+static void fill_binomials(void) {
+    for (int m = 0; m <= MQ_MAX_N; m++)
+        for (int k = 0; k <= m; k++) binomials[m][k] = binomial(m, k);
+}
+
+/* The colex rank of a set among the sets of its size. */
+static uint64_t rank_of(uint32_t set) {
+    uint64_t rank = 0;
+    for (int i = 1; set; i++, set &= set - 1) rank += binomials[__builtin_ctz(set)][i];
+    return rank;
+}
+
+/* The diagonals of a placement, as one word: the n-1 anti-diagonals from `anti_from` and the
+ * n-1 diagonals from `diag_from`, the window that both sides of a row split can reach. `anti`
+ * holds bit row+col per queen, `diag` bit col-row+n-1 (absolute, < 2n-1). */
+static uint64_t window(int n, uint64_t anti, uint64_t diag, int anti_from, int diag_from) {
+    uint64_t w = (1ull << (n - 1)) - 1;
+    return (anti >> anti_from & w) | (diag >> diag_from & w) << (n - 1);
 }
 
 typedef struct {
-    int n, top;          /* board side, rows in the top half */
-    int step, last;      /* +1 from row 0 to top-1, or -1 from row n-1 down to top */
-    uint64_t window;     /* n-1 low bits */
-    List *out;
-} Lister;
+    uint32_t columns;
+    uint64_t anti, diag;
+} Placement;
 
-/* Place a queen in `row` on a column of `free`, then the next row; at the end, list the word of
- * diagonals. `anti` holds bit row+col per queen, `diag` bit col-row+n-1 (both absolute, < 2n-1). */
-static void place(const Lister *l, int row, uint32_t free, uint64_t anti, uint64_t diag) {
-    uint32_t open = free & ~(uint32_t)(anti >> row) & ~(uint32_t)(diag >> (l->n - 1 - row));
+typedef struct {
+    Placement *all;
+    size_t len, cap;
+    int failed;
+} Placements;
+
+static void place(int n, int row, int last, uint32_t columns, uint64_t anti, uint64_t diag, Placements *out) {
+    uint32_t full = n == 32 ? 0xffffffffu : (1u << n) - 1;
+    uint32_t open = full & ~columns & ~(uint32_t)(anti >> row) & ~(uint32_t)(diag >> (n - 1 - row));
     while (open) {
         uint32_t bit = open & -open;
         open ^= bit;
-        uint64_t a = anti | (uint64_t)bit << row, d = diag | (uint64_t)bit << (l->n - 1 - row);
-        if (row == l->last) {
-            /* the window both halves reach: anti-diagonals top..top+n-2, diagonals n-top..2n-2-top */
-            push(l->out, (a >> l->top & l->window) | (d >> (l->n - l->top) & l->window) << (l->n - 1));
-        } else {
-            place(l, row + l->step, free ^ bit, a, d);
+        uint64_t a = anti | (uint64_t)bit << row, d = diag | (uint64_t)bit << (n - 1 - row);
+        if (row < last) { place(n, row + 1, last, columns | bit, a, d, out); continue; }
+        if (out->len == out->cap) {
+            size_t cap = out->cap ? 2 * out->cap : 4096;
+            Placement *grown = realloc(out->all, cap * sizeof *grown);
+            if (!grown) { out->failed = 1; return; }
+            out->all = grown;
+            out->cap = cap;
         }
+        out->all[out->len++] = (Placement){columns | bit, a, d};
     }
 }
 
-static void list_halves(int n, uint32_t columns, int bottom, List *out) {
-    int top = mq_top_rows(n);
-    Lister l = {n, top, bottom ? -1 : 1, bottom ? top : top - 1, (1ull << (n - 1)) - 1, out};
+/* Every placement of rows first..last-1, grouped by columns; `split` is the other block's
+ * boundary row (for the check word) and `top` the half's (for the key word). */
+static int build_block(Block *b, int n, int first, int last, int split, int top) {
+    Placements found = {0};
+    place(n, first, last - 1, 0, 0, 0, &found);
+    int queens = last - first;
+    uint64_t sets = binomials[n][queens];
+    b->queens = queens;
+    b->start = calloc(sets + 2, sizeof *b->start);
+    b->check = malloc((found.len ? found.len : 1) * sizeof *b->check);
+    b->key = malloc((found.len ? found.len : 1) * sizeof *b->key);
+    if (found.failed || !b->start || !b->check || !b->key) { free(found.all); return -1; }
+    for (size_t i = 0; i < found.len; i++) b->start[rank_of(found.all[i].columns) + 2]++;
+    for (uint64_t r = 0; r < sets; r++) b->start[r + 2] += b->start[r + 1];
+    for (size_t i = 0; i < found.len; i++) {  /* start[r+1] is the fill point of rank r, then its end */
+        const Placement *p = &found.all[i];
+        size_t at = b->start[rank_of(p->columns) + 1]++;
+        b->check[at] = window(n, p->anti, p->diag, split, n - split);
+        b->key[at] = window(n, p->anti, p->diag, top, n - top);
+    }
+    free(found.all);
+    return 0;
+}
+
+static void free_block(Block *b) { free(b->check); free(b->key); free(b->start); }
+
+/* The bytes one block may take: a placement per sequence of distinct columns (n!/(n-k)!). */
+static uint64_t block_bound(int n, int queens) {
+    uint64_t placements = 1;
+    for (int i = 0; i < queens; i++) placements *= (uint64_t)(n - i);
+    return placements * 2 * sizeof(uint64_t) + (binomial(n, queens) + 2) * sizeof(size_t);
+}
+
+/* Rows of each half's upper block: half of the half, rounded down. */
+static int upper_rows(int rows) { return rows / 2; }
+
+uint64_t mq_tables_bound(int n) {
+    int top = mq_top_rows(n), bottom = n - top;
+    return block_bound(n, upper_rows(top)) + block_bound(n, top - upper_rows(top))
+         + block_bound(n, upper_rows(bottom)) + block_bound(n, bottom - upper_rows(bottom));
+}
+
+void mq_release(MqTables *t) {
+    if (!t) return;
+    for (int h = 0; h < 2; h++) { free_block(&t->half[h].upper); free_block(&t->half[h].lower); }
+    free(t);
+}
+
+MqTables *mq_prepare(int n) {
+    if (n < MQ_MIN_N || n > MQ_MAX_N) return NULL;
+    if (!binomials[1][1]) fill_binomials();  /* the same values from every thread that races here */
+    MqTables *t = calloc(1, sizeof *t);
+    if (!t) return NULL;
+    t->n = n;
+    t->top = mq_top_rows(n);
+    int rows[2][2] = {{0, t->top}, {t->top, n}};
+    for (int h = 0; h < 2; h++) {
+        int first = rows[h][0], last = rows[h][1], split = first + upper_rows(last - first);
+        if (build_block(&t->half[h].upper, n, first, split, split, t->top) < 0
+            || build_block(&t->half[h].lower, n, split, last, split, t->top) < 0) {
+            mq_release(t);
+            return NULL;
+        }
+    }
+    return t;
+}
+
+/* Every half-board on the columns `set`: the compatible pairs of its blocks' placements. */
+static int list_half(const Half *h, uint32_t set, List *out) {
+    int positions[32], count = 0;
+    for (uint32_t s = set; s; s &= s - 1) positions[count++] = __builtin_ctz(s);
+    int k = h->upper.queens;
     out->len = 0;
-    place(&l, bottom ? n - 1 : 0, columns, 0, 0);
+    for (uint32_t pick = (1u << k) - 1; pick < (1u << count); pick = next_set(pick)) {
+        uint32_t upper = 0;
+        for (uint32_t p = pick; p; p &= p - 1) upper |= 1u << positions[__builtin_ctz(p)];
+        uint64_t ru = rank_of(upper), rl = rank_of(set ^ upper);
+        size_t u0 = h->upper.start[ru], u1 = h->upper.start[ru + 1];
+        size_t l0 = h->lower.start[rl], nl = h->lower.start[rl + 1] - l0;
+        if (u0 == u1 || !nl) continue;
+        const uint64_t *lc = h->lower.check + l0, *lk = h->lower.key + l0;
+        for (size_t i = u0; i < u1; i++) {
+            if (out->cap < out->len + nl) {
+                size_t cap = 2 * (out->len + nl);
+                uint64_t *grown = realloc(out->keys, cap * sizeof *grown);
+                if (!grown) return -1;
+                out->keys = grown;
+                out->cap = cap;
+            }
+            uint64_t check = h->upper.check[i], key = h->upper.key[i];
+            uint64_t *keys = out->keys;
+            size_t len = out->len;
+            for (size_t j = 0; j < nl; j++) {  /* branch-free: write always, keep when compatible */
+                keys[len] = key | lk[j];
+                len += (check & lc[j]) == 0;
+            }
+            out->len = len;
+        }
+    }
+    return 0;
 }
 
 /* ---- the matcher: pairs of words with no common bit ----------------------------------------- */
 
-#define MATCH_BODY                                                              \
-    uint64_t count = 0;                                                          \
-    for (size_t i = 0; i < na; i++) {                                           \
-        uint64_t x = a[i];                                                       \
-        for (size_t j = 0; j < nb; j++) count += (x & b[j]) == 0;                \
-    }                                                                            \
+/* Two top words against eight bottom words at a time, the counts kept in eight lanes until the
+ * end: the compiler turns the lane loop into one vector test and add per word pair. */
+#define MATCH_BODY                                                                  \
+    uint64_t lanes[2][8] = {{0}}, count = 0;                                        \
+    size_t wide = nb & ~(size_t)7, i = 0;                                           \
+    for (; i + 1 < na; i += 2) {                                                    \
+        uint64_t x = a[i], y = a[i + 1];                                            \
+        for (size_t j = 0; j < wide; j += 8)                                        \
+            for (int l = 0; l < 8; l++) {                                           \
+                lanes[0][l] += (x & b[j + l]) == 0;                                 \
+                lanes[1][l] += (y & b[j + l]) == 0;                                 \
+            }                                                                       \
+        for (size_t j = wide; j < nb; j++) count += ((x & b[j]) == 0) + ((y & b[j]) == 0); \
+    }                                                                               \
+    for (; i < na; i++)                                                             \
+        for (size_t j = 0; j < nb; j++) count += (a[i] & b[j]) == 0;                \
+    for (int l = 0; l < 8; l++) count += lanes[0][l] + lanes[1][l];                 \
     return count;
 
 typedef uint64_t (*Matcher)(const uint64_t *a, size_t na, const uint64_t *b, size_t nb);
@@ -182,45 +326,54 @@ const char *mq_matcher(void) { matcher(); return chosen_name; }
 
 /* ---- the sieve -------------------------------------------------------------------------------- */
 
-/* The bits both lists use most: the likeliest conflicts, cut out as bucket numbers. */
-static int choose_cut(const List *top, const List *bottom, int bits, int cut, int positions[]) {
+/* Where the sieve cuts: the bits both lists use most (the likeliest conflicts). The bucket
+ * number gathers them through one table per byte of the word, so any positions cost the same. */
+typedef struct {
+    uint16_t byte[8][256];
+    int width;
+} Cut;
+
+static void choose_cut(const List *top, const List *bottom, int bits, int cut, Cut *c) {
     uint64_t seen[2][64] = {{0}};
     const List *lists[2] = {top, bottom};
-    for (int s = 0; s < 2; s++)  /* a sample is enough to rank the bits; evenly spread over the list */
-        for (size_t i = 0, step = lists[s]->len / 512 + 1; i < lists[s]->len; i += step)
+    for (int s = 0; s < 2; s++)  /* a sample is enough to rank the bits; spread over the list */
+        for (size_t i = 0, step = lists[s]->len / 256 + 1; i < lists[s]->len; i += step)
             for (uint64_t w = lists[s]->keys[i]; w; w &= w - 1) seen[s][__builtin_ctzll(w)]++;
     double score[64];
     for (int b = 0; b < bits; b++) score[b] = (double)seen[0][b] * (double)seen[1][b];
+    memset(c->byte, 0, sizeof c->byte);
+    c->width = cut;
     for (int k = 0; k < cut; k++) {
         int best = 0;
         for (int b = 1; b < bits; b++) if (score[b] > score[best]) best = b;
-        positions[k] = best;
         score[best] = -1;
+        for (unsigned v = 0; v < 256; v++)  /* bit `best` of the word becomes bit k of the bucket */
+            if (v >> (best % 8) & 1) c->byte[best / 8][v] |= (uint16_t)(1u << k);
     }
-    return cut;
 }
 
-static unsigned bucket_of(uint64_t key, const int positions[], int cut) {
+static inline unsigned bucket_of(uint64_t key, const Cut *c) {
     unsigned v = 0;
-    for (int k = 0; k < cut; k++) v |= (unsigned)(key >> positions[k] & 1) << k;
+    for (int i = 0; i < 8; i++) v |= c->byte[i][key >> (8 * i) & 0xff];
     return v;
 }
 
 /* Sort `from` into `into` by bucket (a counting sort); start[v]..start[v+1] is bucket v. */
-static void by_bucket(const List *from, uint64_t *into, size_t start[], const int positions[], int cut) {
-    size_t buckets = (size_t)1 << cut;
+static void by_bucket(const List *from, uint64_t *into, size_t start[], const Cut *c) {
+    size_t buckets = (size_t)1 << c->width;
     memset(start, 0, (buckets + 1) * sizeof *start);
-    for (size_t i = 0; i < from->len; i++) start[bucket_of(from->keys[i], positions, cut) + 1]++;
+    for (size_t i = 0; i < from->len; i++) start[bucket_of(from->keys[i], c) + 1]++;
     for (size_t v = 0; v < buckets; v++) start[v + 1] += start[v];
     size_t *fill = start + buckets + 1;  /* scratch of `buckets` entries after the offsets */
     memcpy(fill, start, buckets * sizeof *fill);
-    for (size_t i = 0; i < from->len; i++) into[fill[bucket_of(from->keys[i], positions, cut)]++] = from->keys[i];
+    for (size_t i = 0; i < from->len; i++) into[fill[bucket_of(from->keys[i], c)]++] = from->keys[i];
 }
 
 typedef struct {
     List top, bottom;            /* as listed */
     List top_sorted, bottom_sorted;
     size_t top_start[2 << MAX_CUT], bottom_start[2 << MAX_CUT];
+    Cut cut;
 } Work;
 
 static int reserve(List *list, size_t len) {
@@ -238,11 +391,10 @@ static int join(Work *w, int bits, Matcher match, uint64_t *pairs, uint64_t *tes
     if (!smaller) { *pairs = 0; return 0; }
     int cut = 0;  /* about 64 words per bucket: long enough loops, few empty buckets */
     while (cut < MAX_CUT && (smaller >> (cut + 6)) > 0) cut++;
-    int positions[MAX_CUT];
-    choose_cut(&w->top, &w->bottom, bits, cut, positions);
+    choose_cut(&w->top, &w->bottom, bits, cut, &w->cut);
     if (reserve(&w->top_sorted, nt) < 0 || reserve(&w->bottom_sorted, nb) < 0) return -1;
-    by_bucket(&w->top, w->top_sorted.keys, w->top_start, positions, cut);
-    by_bucket(&w->bottom, w->bottom_sorted.keys, w->bottom_start, positions, cut);
+    by_bucket(&w->top, w->top_sorted.keys, w->top_start, &w->cut);
+    by_bucket(&w->bottom, w->bottom_sorted.keys, w->bottom_start, &w->cut);
     unsigned all = (1u << cut) - 1;
     uint64_t found = 0, compared = 0;
     for (unsigned v = 0; v <= all; v++) {
@@ -279,7 +431,7 @@ static uint64_t factorial(int k) {
 }
 
 uint64_t mq_memory_bound(int n) {
-    /* four lists of at most t! words (a set's permutations), and the bucket offsets */
+    /* per worker: four lists of at most t! words (a set's permutations), and the bucket offsets */
     return 4 * factorial(mq_top_rows(n)) * sizeof(uint64_t) + sizeof(Work);
 }
 
@@ -288,9 +440,10 @@ static void release(Work *w) {
     free(w);
 }
 
-int mq_count(int n, uint64_t first, uint64_t last, uint64_t scale, const volatile char *stop, MqCount *out) {
+int mq_count(const MqTables *t, uint64_t first, uint64_t last, uint64_t scale, const volatile char *stop,
+             MqCount *out) {
     memset(out, 0, sizeof *out);
-    int top = mq_top_rows(n);
+    int n = t->n;
     uint64_t sets = mq_sets(n);
     if (last > sets) last = sets;
     if (first >= last) return 0;
@@ -298,16 +451,15 @@ int mq_count(int n, uint64_t first, uint64_t last, uint64_t scale, const volatil
     if (!w) return -1;
     Matcher match = matcher();
     uint32_t full = n == 32 ? 0xffffffffu : (1u << n) - 1;
-    uint32_t set = unrank(first, n, top);
+    uint32_t set = unrank(first, n, t->top);
     int status = 0;
     for (uint64_t rank = first; rank < last; rank++, set = rank < last ? next_set(set) : set) {
         if (stop && *stop) { status = 1; break; }
         unsigned weight = orbit_weight(set, n);
         if (!weight) continue;
-        list_halves(n, set, 0, &w->top);
-        list_halves(n, ~set & full, 1, &w->bottom);
         uint64_t pairs = 0;
-        if (w->top.failed || w->bottom.failed || join(w, 2 * (n - 1), match, &pairs, &out->tests) < 0) {
+        if (list_half(&t->half[0], set, &w->top) < 0 || list_half(&t->half[1], ~set & full, &w->bottom) < 0
+            || join(w, 2 * (n - 1), match, &pairs, &out->tests) < 0) {
             status = -1;
             break;
         }

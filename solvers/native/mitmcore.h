@@ -30,14 +30,23 @@ int mq_top_rows(int n);
  * their ranks (colex order), [first, last). */
 uint64_t mq_sets(int n);
 
-/* The bytes one worker may hold at most for board n (the bound checked before any work). */
+/* The bytes one worker may hold at most for board n, and the bytes the shared tables may take
+ * (the bounds checked before any work). */
 uint64_t mq_memory_bound(int n);
+uint64_t mq_tables_bound(int n);
+
+/* The blocks of rows every half-board is made of, placed once per n and shared read-only by
+ * every worker; NULL when memory ran out or n is out of range. */
+typedef struct MqTables MqTables;
+MqTables *mq_prepare(int n);
+void mq_release(MqTables *tables);
 
 /* Count the solutions whose top half uses a column set of rank in [first, last): each
  * canonical set's compatible pairs times the size of its symmetry orbit times `scale` (1; the
  * tests pass a large scale to force the 128-bit sums past 2^64). Returns 0, -1 when memory ran
  * out, 1 when a nonzero first byte of *stop stopped it early (`out` then holds a partial sum). */
-int mq_count(int n, uint64_t first, uint64_t last, uint64_t scale, const volatile char *stop, MqCount *out);
+int mq_count(const MqTables *tables, uint64_t first, uint64_t last, uint64_t scale, const volatile char *stop,
+             MqCount *out);
 
 /* Which matcher the CPU runs ("avx512", "avx2" or "scalar"): chosen at run time. */
 const char *mq_matcher(void);

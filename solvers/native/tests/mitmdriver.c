@@ -27,7 +27,10 @@ static unsigned long long brute(int n, int row, unsigned cols, unsigned l, unsig
 
 static MqCount whole(int n, unsigned long long scale) {
     MqCount counted;
-    if (mq_count(n, 0, mq_sets(n), scale, NULL, &counted) != 0) {
+    MqTables *tables = mq_prepare(n);
+    int status = tables ? mq_count(tables, 0, mq_sets(n), scale, NULL, &counted) : -1;
+    mq_release(tables);
+    if (status != 0) {
         fprintf(stderr, "out of memory\n");
         exit(2);
     }
