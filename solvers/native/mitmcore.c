@@ -1,24 +1,28 @@
 /* Meet in the middle: n-queens totals Q(n) by joining half-boards instead of walking the tree.
  *
- * A solution splits into its top half (rows 0..t-1, t = ceil(n/2)) and its bottom half (rows
- * t..n-1). The top half uses some set S of t columns, the bottom half exactly the others, so the
- * solutions are grouped by S: for each S, list every top half on S and every bottom half on the
- * complement (each list found by a small backtracking search restricted to its columns), and
- * count the pairs whose diagonals are disjoint. Rows and columns are thus matched exactly by the
- * grouping; only the diagonals are compared, as one 64-bit word per half: the n-1 anti-diagonals
- * and the n-1 diagonals that both halves can reach (2(n-1) <= 62 bits for n <= 32).
+ * A solution splits into its top half (rows 0..h-1, h = floor(n/2)) and its bottom half (the
+ * last h rows); an odd board has a middle row between them, whose queen (on column x) is fixed
+ * first. The top half uses some set S of h columns, the bottom half exactly the others (but x),
+ * so the solutions are grouped by unit (x, S): for each, list every top half on S and every
+ * bottom half on the rest that the middle queen does not attack, and count the pairs whose
+ * diagonals are disjoint. Rows and columns are matched exactly by the grouping; only diagonals
+ * are compared, as one 64-bit word per half: the n-1 anti-diagonals and the n-1 diagonals that
+ * both halves can reach (2(n-1) <= 62 bits for n <= 32).
  *
- * Comparing every pair is the work, so two things cut it down:
- *  - symmetry: mirroring the board left to right maps top halves on S to top halves on mirror(S),
- *    and for even n turning it upside down maps the solutions grouped under S to those under
- *    its complement; only the smallest set of each orbit is counted, times the orbit's size;
+ * Comparing pairs is the work, so three things cut it down:
+ *  - symmetry: mirroring the board left to right maps unit (x, S) to (n-1-x, mirror(S)), and
+ *    turning it upside down maps the solutions of (x, S) to those of (x, the bottom's columns);
+ *    only the smallest unit of each orbit is counted, times the orbit's size (up to 4);
+ *  - a half is not searched row by row for each S: it is joined from two blocks of rows placed
+ *    once per n (the tables), as the final join does;
  *  - a sieve: the k diagonal bits that both lists use most are cut out as a bucket number;
  *    a top half in bucket v meets only bottom halves in buckets u with u & v == 0, so whole
  *    buckets of certain conflicts are never compared. Within two buckets the comparison is a
  *    straight loop the compiler vectorises (AVX-512, AVX2 or scalar, chosen at run time).
  *
- * Memory: one worker holds two lists per side, each of at most t! words (the permutations of t
- * columns), which mq_memory_bound() states before any work.
+ * Memory: one worker holds two lists per side, each of at most h! words (the permutations of h
+ * columns); the tables at most n!/(n-k)! placements per block of k rows: mq_memory_bound() and
+ * mq_tables_bound() state both before any work.
  */
 #include "mitmcore.h"
 
@@ -36,9 +40,10 @@ static uint64_t binomial(int n, int k) {
     return value;
 }
 
-int mq_top_rows(int n) { return (n + 1) / 2; }
+int mq_top_rows(int n) { return n / 2; }
 
-uint64_t mq_sets(int n) { return binomial(n, mq_top_rows(n)); }
+/* Units: the top half's column sets, times the middle queen's columns on an odd board. */
+uint64_t mq_sets(int n) { return n % 2 ? (uint64_t)n * binomial(n - 1, n / 2) : binomial(n, n / 2); }
 
 /* The set of rank `rank` among the k-sets in colex order (the order Gosper's hack walks). */
 static uint32_t unrank(uint64_t rank, int n, int k) {
@@ -65,21 +70,36 @@ static uint32_t mirror(uint32_t set, int n) {
     return image;
 }
 
-/* How many sets S's symmetry orbit holds if S is the orbit's smallest, else 0 (counted elsewhere). */
-static unsigned orbit_weight(uint32_t set, int n) {
-    uint32_t full = n == 32 ? 0xffffffffu : (1u << n) - 1;
-    uint32_t images[4] = {set, mirror(set, n), 0, 0};
-    int count = 2;
-    if (n % 2 == 0) {  /* upside down: the bottom half (on the complement) becomes the top half */
-        images[2] = ~set & full;
-        images[3] = ~images[1] & full;
-        count = 4;
-    }
+/* A unit: the middle queen's column (-1 on an even board) and the top half's columns. */
+typedef struct {
+    int middle;
+    uint32_t set;
+} Unit;
+
+/* Unit `rank`: on an odd board, rank / C(n-1, h) is the middle column and the rest ranks an
+ * h-set of the other n-1 columns (column x taken out of the numbering). */
+static Unit unit_of(uint64_t rank, int n) {
+    int h = n / 2;
+    if (n % 2 == 0) return (Unit){-1, unrank(rank, n, h)};
+    uint64_t per = binomial(n - 1, h);
+    int x = (int)(rank / per);
+    uint32_t inner = unrank(rank % per, n - 1, h), low = (1u << x) - 1;
+    return (Unit){x, (inner & low) | (inner & ~low) << 1};
+}
+
+static uint64_t unit_order(Unit u) { return (uint64_t)(uint32_t)(u.middle + 1) << 32 | u.set; }
+
+/* How many units the orbit of u holds if u is its smallest, else 0 (counted elsewhere). */
+static unsigned orbit_weight(Unit u, int n) {
+    uint32_t rest = (n == 32 ? 0xffffffffu : (1u << n) - 1) & ~(u.middle >= 0 ? 1u << u.middle : 0);
+    int flipped = u.middle >= 0 ? n - 1 - u.middle : -1;
+    /* itself, mirrored, upside down (the bottom's columns on top), and both */
+    Unit images[4] = {u, {flipped, mirror(u.set, n)}, {u.middle, rest & ~u.set}, {flipped, mirror(rest & ~u.set, n)}};
     unsigned distinct = 0;
-    for (int i = 0; i < count; i++) {
-        if (images[i] < set) return 0;
+    for (int i = 0; i < 4; i++) {
+        if (unit_order(images[i]) < unit_order(u)) return 0;
         int seen = 0;
-        for (int j = 0; j < i; j++) seen |= images[j] == images[i];
+        for (int j = 0; j < i; j++) seen |= unit_order(images[j]) == unit_order(images[i]);
         distinct += !seen;
     }
     return distinct;
@@ -100,6 +120,7 @@ typedef struct {
 
 typedef struct {
     uint64_t *check, *key;  /* per placement: the word against the other block, its part of the half's word */
+    uint64_t *mid;          /* its word against the middle row (odd boards) */
     size_t *start;          /* placements on the set of colex rank r: start[r] .. start[r+1] */
     int queens;
 } Block;
@@ -109,9 +130,8 @@ typedef struct {
 } Half;
 
 struct MqTables {
-    int n, top;
-    Half half[2];           /* the top half (rows 0..top-1) and the bottom half (rows top..n-1) */
-    uint64_t bytes;
+    int n, h, join;         /* the halves' rows, the bottom half's first row (h, or h + 1 after a middle row) */
+    Half half[2];           /* the top half (rows 0..h-1) and the bottom half (rows join..n-1) */
 };
 
 static uint64_t binomials[MQ_MAX_N + 1][MQ_MAX_N + 1];
@@ -166,9 +186,10 @@ static void place(int n, int row, int last, uint32_t columns, uint64_t anti, uin
     }
 }
 
-/* Every placement of rows first..last-1, grouped by columns; `split` is the other block's
- * boundary row (for the check word) and `top` the half's (for the key word). */
-static int build_block(Block *b, int n, int first, int last, int split, int top) {
+/* Every placement of rows first..last-1, grouped by columns, with its words: the window at
+ * `split` (against the other block of its half), at `join` (against the other half) and at
+ * `mid` (against the middle row's queen). */
+static int build_block(Block *b, int n, int first, int last, int split, int join, int mid) {
     Placements found = {0};
     place(n, first, last - 1, 0, 0, 0, &found);
     int queens = last - first;
@@ -177,35 +198,36 @@ static int build_block(Block *b, int n, int first, int last, int split, int top)
     b->start = calloc(sets + 2, sizeof *b->start);
     b->check = malloc((found.len ? found.len : 1) * sizeof *b->check);
     b->key = malloc((found.len ? found.len : 1) * sizeof *b->key);
-    if (found.failed || !b->start || !b->check || !b->key) { free(found.all); return -1; }
+    b->mid = malloc((found.len ? found.len : 1) * sizeof *b->mid);
+    if (found.failed || !b->start || !b->check || !b->key || !b->mid) { free(found.all); return -1; }
     for (size_t i = 0; i < found.len; i++) b->start[rank_of(found.all[i].columns) + 2]++;
     for (uint64_t r = 0; r < sets; r++) b->start[r + 2] += b->start[r + 1];
     for (size_t i = 0; i < found.len; i++) {  /* start[r+1] is the fill point of rank r, then its end */
         const Placement *p = &found.all[i];
         size_t at = b->start[rank_of(p->columns) + 1]++;
         b->check[at] = window(n, p->anti, p->diag, split, n - split);
-        b->key[at] = window(n, p->anti, p->diag, top, n - top);
+        b->key[at] = window(n, p->anti, p->diag, join, n - join);
+        b->mid[at] = window(n, p->anti, p->diag, mid, n - mid);
     }
     free(found.all);
     return 0;
 }
 
-static void free_block(Block *b) { free(b->check); free(b->key); free(b->start); }
+static void free_block(Block *b) { free(b->check); free(b->key); free(b->mid); free(b->start); }
 
 /* The bytes one block may take: a placement per sequence of distinct columns (n!/(n-k)!). */
 static uint64_t block_bound(int n, int queens) {
     uint64_t placements = 1;
     for (int i = 0; i < queens; i++) placements *= (uint64_t)(n - i);
-    return placements * 2 * sizeof(uint64_t) + (binomial(n, queens) + 2) * sizeof(size_t);
+    return placements * 3 * sizeof(uint64_t) + (binomial(n, queens) + 2) * sizeof(size_t);
 }
 
 /* Rows of each half's upper block: half of the half, rounded down. */
 static int upper_rows(int rows) { return rows / 2; }
 
 uint64_t mq_tables_bound(int n) {
-    int top = mq_top_rows(n), bottom = n - top;
-    return block_bound(n, upper_rows(top)) + block_bound(n, top - upper_rows(top))
-         + block_bound(n, upper_rows(bottom)) + block_bound(n, bottom - upper_rows(bottom));
+    int h = mq_top_rows(n);
+    return 2 * (block_bound(n, upper_rows(h)) + block_bound(n, h - upper_rows(h)));
 }
 
 void mq_release(MqTables *t) {
@@ -220,12 +242,13 @@ MqTables *mq_prepare(int n) {
     MqTables *t = calloc(1, sizeof *t);
     if (!t) return NULL;
     t->n = n;
-    t->top = mq_top_rows(n);
-    int rows[2][2] = {{0, t->top}, {t->top, n}};
+    t->h = mq_top_rows(n);
+    t->join = n - t->h;
+    int rows[2][2] = {{0, t->h}, {t->join, n}}, mid[2] = {t->h, t->h + 1};  /* the middle row's own windows */
     for (int h = 0; h < 2; h++) {
         int first = rows[h][0], last = rows[h][1], split = first + upper_rows(last - first);
-        if (build_block(&t->half[h].upper, n, first, split, split, t->top) < 0
-            || build_block(&t->half[h].lower, n, split, last, split, t->top) < 0) {
+        if (build_block(&t->half[h].upper, n, first, split, split, t->join, mid[h]) < 0
+            || build_block(&t->half[h].lower, n, split, last, split, t->join, mid[h]) < 0) {
             mq_release(t);
             return NULL;
         }
@@ -233,8 +256,9 @@ MqTables *mq_prepare(int n) {
     return t;
 }
 
-/* Every half-board on the columns `set`: the compatible pairs of its blocks' placements. */
-static int list_half(const Half *h, uint32_t set, List *out) {
+/* Every half-board on the columns `set` that the middle queen (its word `middle`, 0 if none)
+ * does not attack: the compatible pairs of its blocks' placements. */
+static int list_half(const Half *h, uint32_t set, uint64_t middle, List *out) {
     int positions[32], count = 0;
     for (uint32_t s = set; s; s &= s - 1) positions[count++] = __builtin_ctz(s);
     int k = h->upper.queens;
@@ -246,7 +270,7 @@ static int list_half(const Half *h, uint32_t set, List *out) {
         size_t u0 = h->upper.start[ru], u1 = h->upper.start[ru + 1];
         size_t l0 = h->lower.start[rl], nl = h->lower.start[rl + 1] - l0;
         if (u0 == u1 || !nl) continue;
-        const uint64_t *lc = h->lower.check + l0, *lk = h->lower.key + l0;
+        const uint64_t *lc = h->lower.check + l0, *lk = h->lower.key + l0, *lm = h->lower.mid + l0;
         for (size_t i = u0; i < u1; i++) {
             if (out->cap < out->len + nl) {
                 size_t cap = 2 * (out->len + nl);
@@ -256,11 +280,12 @@ static int list_half(const Half *h, uint32_t set, List *out) {
                 out->cap = cap;
             }
             uint64_t check = h->upper.check[i], key = h->upper.key[i];
+            if (middle & h->upper.mid[i]) continue;  /* the middle queen attacks the upper part */
             uint64_t *keys = out->keys;
             size_t len = out->len;
             for (size_t j = 0; j < nl; j++) {  /* branch-free: write always, keep when compatible */
                 keys[len] = key | lk[j];
-                len += (check & lc[j]) == 0;
+                len += ((check & lc[j]) | (middle & lm[j])) == 0;
             }
             out->len = len;
         }
@@ -440,25 +465,34 @@ static void release(Work *w) {
     free(w);
 }
 
+/* The middle queen's word against one half, whose window starts at row `split`. */
+static uint64_t middle_word(int n, int x, int split) {
+    int row = n / 2;
+    return window(n, 1ull << (row + x), 1ull << (x - row + n - 1), split, n - split);
+}
+
 int mq_count(const MqTables *t, uint64_t first, uint64_t last, uint64_t scale, const volatile char *stop,
              MqCount *out) {
     memset(out, 0, sizeof *out);
     int n = t->n;
-    uint64_t sets = mq_sets(n);
-    if (last > sets) last = sets;
+    uint64_t units = mq_sets(n);
+    if (last > units) last = units;
     if (first >= last) return 0;
     Work *w = calloc(1, sizeof *w);
     if (!w) return -1;
     Matcher match = matcher();
     uint32_t full = n == 32 ? 0xffffffffu : (1u << n) - 1;
-    uint32_t set = unrank(first, n, t->top);
     int status = 0;
-    for (uint64_t rank = first; rank < last; rank++, set = rank < last ? next_set(set) : set) {
+    for (uint64_t rank = first; rank < last; rank++) {
         if (stop && *stop) { status = 1; break; }
-        unsigned weight = orbit_weight(set, n);
+        Unit u = unit_of(rank, n);
+        unsigned weight = orbit_weight(u, n);
         if (!weight) continue;
+        uint32_t rest = full & ~u.set & ~(u.middle >= 0 ? 1u << u.middle : 0);
+        uint64_t above = u.middle >= 0 ? middle_word(n, u.middle, t->h) : 0;
+        uint64_t below = u.middle >= 0 ? middle_word(n, u.middle, t->h + 1) : 0;
         uint64_t pairs = 0;
-        if (list_half(&t->half[0], set, &w->top) < 0 || list_half(&t->half[1], ~set & full, &w->bottom) < 0
+        if (list_half(&t->half[0], u.set, above, &w->top) < 0 || list_half(&t->half[1], rest, below, &w->bottom) < 0
             || join(w, 2 * (n - 1), match, &pairs, &out->tests) < 0) {
             status = -1;
             break;
