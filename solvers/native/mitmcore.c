@@ -43,7 +43,7 @@ static uint64_t binomial(int n, int k) {
 int mq_top_rows(int n) { return n / 2; }
 
 /* Units: the top half's column sets, times the middle queen's columns on an odd board. */
-uint64_t mq_sets(int n) { return n % 2 ? (uint64_t)n * binomial(n - 1, n / 2) : binomial(n, n / 2); }
+uint64_t mq_sets(int n) { return binomial(n, n / 2) * (n % 2 ? (uint64_t)(n - n / 2) : 1); }
 
 /* The set of rank `rank` among the k-sets in colex order (the order Gosper's hack walks). */
 static uint32_t unrank(uint64_t rank, int n, int k) {
@@ -76,15 +76,15 @@ typedef struct {
     uint32_t set;
 } Unit;
 
-/* Unit `rank`: on an odd board, rank / C(n-1, h) is the middle column and the rest ranks an
- * h-set of the other n-1 columns (column x taken out of the numbering). */
+/* Unit `rank`: the top half's set is the h-set of rank rank / (n - h) (odd boards; every rank
+ * on even ones), the middle queen's column the (rank % (n - h))-th column outside it, so the
+ * units of one top set come together and share its list of top halves. */
 static Unit unit_of(uint64_t rank, int n) {
     int h = n / 2;
     if (n % 2 == 0) return (Unit){-1, unrank(rank, n, h)};
-    uint64_t per = binomial(n - 1, h);
-    int x = (int)(rank / per);
-    uint32_t inner = unrank(rank % per, n - 1, h), low = (1u << x) - 1;
-    return (Unit){x, (inner & low) | (inner & ~low) << 1};
+    uint32_t set = unrank(rank / (uint64_t)(n - h), n, h), outside = ~set;
+    for (uint64_t skip = rank % (uint64_t)(n - h); skip; skip--) outside &= outside - 1;
+    return (Unit){__builtin_ctz(outside), set};
 }
 
 static uint64_t unit_order(Unit u) { return (uint64_t)(uint32_t)(u.middle + 1) << 32 | u.set; }
@@ -111,6 +111,18 @@ typedef struct {
     uint64_t *keys;
     size_t len, cap;
 } List;
+
+static int reserve(List *list, size_t len) {
+    if (list->cap >= len) return 0;
+    uint64_t *grown = realloc(list->keys, len * sizeof *grown);
+    if (!grown) return -1;
+    list->keys = grown;
+    list->cap = len;
+    return 0;
+}
+
+/* Room for `need` words, grown to twice that so that appends stay amortised. */
+static int ensure(List *list, size_t need) { return list->cap >= need ? 0 : reserve(list, 2 * need); }
 
 /* A half-board is listed from two blocks of rows, each placed once for the whole count (the
  * tables): the block above its split row and the block below, each grouped by the columns it
@@ -258,7 +270,7 @@ MqTables *mq_prepare(int n) {
 
 /* Every half-board on the columns `set` that the middle queen (its word `middle`, 0 if none)
  * does not attack: the compatible pairs of its blocks' placements. */
-static int list_half(const Half *h, uint32_t set, uint64_t middle, List *out) {
+static int list_half(const Half *h, uint32_t set, uint64_t middle, List *out, List *mids) {
     int positions[32], count = 0;
     for (uint32_t s = set; s; s &= s - 1) positions[count++] = __builtin_ctz(s);
     int k = h->upper.queens;
@@ -272,20 +284,23 @@ static int list_half(const Half *h, uint32_t set, uint64_t middle, List *out) {
         if (u0 == u1 || !nl) continue;
         const uint64_t *lc = h->lower.check + l0, *lk = h->lower.key + l0, *lm = h->lower.mid + l0;
         for (size_t i = u0; i < u1; i++) {
-            if (out->cap < out->len + nl) {
-                size_t cap = 2 * (out->len + nl);
-                uint64_t *grown = realloc(out->keys, cap * sizeof *grown);
-                if (!grown) return -1;
-                out->keys = grown;
-                out->cap = cap;
-            }
+            if (ensure(out, out->len + nl) < 0 || (mids && ensure(mids, out->len + nl) < 0)) return -1;
             uint64_t check = h->upper.check[i], key = h->upper.key[i];
             if (middle & h->upper.mid[i]) continue;  /* the middle queen attacks the upper part */
             uint64_t *keys = out->keys;
             size_t len = out->len;
-            for (size_t j = 0; j < nl; j++) {  /* branch-free: write always, keep when compatible */
-                keys[len] = key | lk[j];
-                len += ((check & lc[j]) | (middle & lm[j])) == 0;
+            if (mids) {  /* the words against the middle row too, to filter by any middle queen later */
+                uint64_t mid = h->upper.mid[i];
+                for (size_t j = 0; j < nl; j++) {  /* branch-free: write always, keep when compatible */
+                    keys[len] = key | lk[j];
+                    mids->keys[len] = mid | lm[j];
+                    len += (check & lc[j]) == 0;
+                }
+            } else {
+                for (size_t j = 0; j < nl; j++) {
+                    keys[len] = key | lk[j];
+                    len += ((check & lc[j]) | (middle & lm[j])) == 0;
+                }
             }
             out->len = len;
         }
@@ -352,63 +367,68 @@ const char *mq_matcher(void) { matcher(); return chosen_name; }
 /* ---- the sieve -------------------------------------------------------------------------------- */
 
 /* Where the sieve cuts: the bits both lists use most (the likeliest conflicts). The bucket
- * number gathers them through one table per byte of the word, so any positions cost the same. */
+ * number gathers them through a table per byte of the word that holds any (often 2 to 4 of the
+ * 8), so any positions cost the same. */
 typedef struct {
     uint16_t byte[8][256];
-    int width;
+    int used[8], bytes, width;
 } Cut;
 
 static void choose_cut(const List *top, const List *bottom, int bits, int cut, Cut *c) {
-    uint64_t seen[2][64] = {{0}};
+    uint32_t seen[2][64] = {{0}};
     const List *lists[2] = {top, bottom};
     for (int s = 0; s < 2; s++)  /* a sample is enough to rank the bits; spread over the list */
-        for (size_t i = 0, step = lists[s]->len / 256 + 1; i < lists[s]->len; i += step)
+        for (size_t i = 0, step = lists[s]->len / 64 + 1; i < lists[s]->len; i += step)
             for (uint64_t w = lists[s]->keys[i]; w; w &= w - 1) seen[s][__builtin_ctzll(w)]++;
-    double score[64];
-    for (int b = 0; b < bits; b++) score[b] = (double)seen[0][b] * (double)seen[1][b];
-    memset(c->byte, 0, sizeof c->byte);
-    c->width = cut;
+    uint64_t score[64];
+    for (int b = 0; b < bits; b++) score[b] = (uint64_t)seen[0][b] * seen[1][b] + 1;  /* +1: every bit can be cut */
+    uint16_t to[64] = {0};  /* the bucket bit each word bit becomes (as a mask) */
     for (int k = 0; k < cut; k++) {
         int best = 0;
         for (int b = 1; b < bits; b++) if (score[b] > score[best]) best = b;
-        score[best] = -1;
-        for (unsigned v = 0; v < 256; v++)  /* bit `best` of the word becomes bit k of the bucket */
-            if (v >> (best % 8) & 1) c->byte[best / 8][v] |= (uint16_t)(1u << k);
+        score[best] = 0;
+        to[best] = (uint16_t)(1u << k);
+    }
+    c->width = cut;
+    c->bytes = 0;
+    for (int i = 0; i < 8; i++) {
+        uint16_t *table = c->byte[i], any = 0;
+        for (int b = 0; b < 8; b++) any |= to[8 * i + b];
+        if (!any) continue;
+        c->used[c->bytes++] = i;
+        table[0] = 0;
+        for (unsigned v = 1; v < 256; v++) table[v] = table[v & (v - 1)] | to[8 * i + __builtin_ctz(v)];
     }
 }
 
 static inline unsigned bucket_of(uint64_t key, const Cut *c) {
     unsigned v = 0;
-    for (int i = 0; i < 8; i++) v |= c->byte[i][key >> (8 * i) & 0xff];
+    for (int k = 0; k < c->bytes; k++) v |= c->byte[c->used[k]][key >> (8 * c->used[k]) & 0xff];
     return v;
 }
 
-/* Sort `from` into `into` by bucket (a counting sort); start[v]..start[v+1] is bucket v. */
-static void by_bucket(const List *from, uint64_t *into, size_t start[], const Cut *c) {
+/* Sort `from` into `into` by bucket (a counting sort); start[v]..start[v+1] is bucket v. `tags`
+ * keeps each word's bucket between the two passes. */
+static void by_bucket(const List *from, uint64_t *into, uint16_t *tags, size_t start[], const Cut *c) {
     size_t buckets = (size_t)1 << c->width;
     memset(start, 0, (buckets + 1) * sizeof *start);
-    for (size_t i = 0; i < from->len; i++) start[bucket_of(from->keys[i], c) + 1]++;
+    for (size_t i = 0; i < from->len; i++) start[(tags[i] = (uint16_t)bucket_of(from->keys[i], c)) + 1]++;
     for (size_t v = 0; v < buckets; v++) start[v + 1] += start[v];
     size_t *fill = start + buckets + 1;  /* scratch of `buckets` entries after the offsets */
     memcpy(fill, start, buckets * sizeof *fill);
-    for (size_t i = 0; i < from->len; i++) into[fill[bucket_of(from->keys[i], c)]++] = from->keys[i];
+    for (size_t i = 0; i < from->len; i++) into[fill[tags[i]]++] = from->keys[i];
 }
 
 typedef struct {
     List top, bottom;            /* as listed */
+    List top_all, top_mid;       /* odd boards: every top half on the set, and its words against the middle row */
+    uint32_t listed;             /* the set top_all holds (0: none yet) */
     List top_sorted, bottom_sorted;
     size_t top_start[2 << MAX_CUT], bottom_start[2 << MAX_CUT];
     Cut cut;
+    uint16_t *tags;              /* bucket numbers, as long as the longer list */
+    size_t tag_cap;
 } Work;
-
-static int reserve(List *list, size_t len) {
-    if (list->cap >= len) return 0;
-    uint64_t *grown = realloc(list->keys, len * sizeof *grown);
-    if (!grown) return -1;
-    list->keys = grown;
-    list->cap = len;
-    return 0;
-}
 
 /* The pairs of a top list and a bottom list with disjoint diagonals. */
 static int join(Work *w, int bits, Matcher match, uint64_t *pairs, uint64_t *tests) {
@@ -417,9 +437,16 @@ static int join(Work *w, int bits, Matcher match, uint64_t *pairs, uint64_t *tes
     int cut = 0;  /* about 64 words per bucket: long enough loops, few empty buckets */
     while (cut < MAX_CUT && (smaller >> (cut + 6)) > 0) cut++;
     choose_cut(&w->top, &w->bottom, bits, cut, &w->cut);
+    size_t longer = nt > nb ? nt : nb;
     if (reserve(&w->top_sorted, nt) < 0 || reserve(&w->bottom_sorted, nb) < 0) return -1;
-    by_bucket(&w->top, w->top_sorted.keys, w->top_start, &w->cut);
-    by_bucket(&w->bottom, w->bottom_sorted.keys, w->bottom_start, &w->cut);
+    if (w->tag_cap < longer) {
+        uint16_t *grown = realloc(w->tags, 2 * longer * sizeof *grown);
+        if (!grown) return -1;
+        w->tags = grown;
+        w->tag_cap = 2 * longer;
+    }
+    by_bucket(&w->top, w->top_sorted.keys, w->tags, w->top_start, &w->cut);
+    by_bucket(&w->bottom, w->bottom_sorted.keys, w->tags, w->bottom_start, &w->cut);
     unsigned all = (1u << cut) - 1;
     uint64_t found = 0, compared = 0;
     for (unsigned v = 0; v <= all; v++) {
@@ -456,12 +483,15 @@ static uint64_t factorial(int k) {
 }
 
 uint64_t mq_memory_bound(int n) {
-    /* per worker: four lists of at most t! words (a set's permutations), and the bucket offsets */
-    return 4 * factorial(mq_top_rows(n)) * sizeof(uint64_t) + sizeof(Work);
+    /* per worker: six lists of at most h! words (a set's permutations), grown to twice their
+     * need at most, the bucket numbers, and the bucket offsets */
+    uint64_t most = factorial(mq_top_rows(n));
+    return 2 * (6 * most * sizeof(uint64_t) + most * sizeof(uint16_t)) + sizeof(Work);
 }
 
 static void release(Work *w) {
     free(w->top.keys); free(w->bottom.keys); free(w->top_sorted.keys); free(w->bottom_sorted.keys);
+    free(w->top_all.keys); free(w->top_mid.keys); free(w->tags);
     free(w);
 }
 
@@ -469,6 +499,24 @@ static void release(Work *w) {
 static uint64_t middle_word(int n, int x, int split) {
     int row = n / 2;
     return window(n, 1ull << (row + x), 1ull << (x - row + n - 1), split, n - split);
+}
+
+/* The top halves of a unit: listed once per set on an odd board (consecutive units share it),
+ * then filtered by the middle queen's word. */
+static int top_halves(const MqTables *t, Work *w, uint32_t set, uint64_t middle) {
+    if (!middle) return list_half(&t->half[0], set, 0, &w->top, NULL);
+    if (w->listed != set) {
+        if (list_half(&t->half[0], set, 0, &w->top_all, &w->top_mid) < 0) return -1;
+        w->listed = set;
+    }
+    if (ensure(&w->top, w->top_all.len) < 0) return -1;
+    size_t len = 0;
+    for (size_t i = 0; i < w->top_all.len; i++) {
+        w->top.keys[len] = w->top_all.keys[i];
+        len += (w->top_mid.keys[i] & middle) == 0;
+    }
+    w->top.len = len;
+    return 0;
 }
 
 int mq_count(const MqTables *t, uint64_t first, uint64_t last, uint64_t scale, const volatile char *stop,
@@ -492,7 +540,7 @@ int mq_count(const MqTables *t, uint64_t first, uint64_t last, uint64_t scale, c
         uint64_t above = u.middle >= 0 ? middle_word(n, u.middle, t->h) : 0;
         uint64_t below = u.middle >= 0 ? middle_word(n, u.middle, t->h + 1) : 0;
         uint64_t pairs = 0;
-        if (list_half(&t->half[0], u.set, above, &w->top) < 0 || list_half(&t->half[1], rest, below, &w->bottom) < 0
+        if (top_halves(t, w, u.set, above) < 0 || list_half(&t->half[1], rest, below, &w->bottom, NULL) < 0
             || join(w, 2 * (n - 1), match, &pairs, &out->tests) < 0) {
             status = -1;
             break;
