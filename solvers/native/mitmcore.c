@@ -30,6 +30,9 @@
 #include <string.h>
 
 #define MAX_CUT 12
+#ifndef BUCKET_SHIFT
+#define BUCKET_SHIFT 6   /* about 2^6 words per bucket of the shorter list */
+#endif
 
 /* ---- combinations: C(n, k), and the k-sets of n columns in colex order -------------------- */
 
@@ -435,7 +438,7 @@ static int join(Work *w, int bits, Matcher match, uint64_t *pairs, uint64_t *tes
     size_t nt = w->top.len, nb = w->bottom.len, smaller = nt < nb ? nt : nb;
     if (!smaller) { *pairs = 0; return 0; }
     int cut = 0;  /* about 64 words per bucket: long enough loops, few empty buckets */
-    while (cut < MAX_CUT && (smaller >> (cut + 6)) > 0) cut++;
+    while (cut < MAX_CUT && (smaller >> (cut + BUCKET_SHIFT)) > 0) cut++;
     choose_cut(&w->top, &w->bottom, bits, cut, &w->cut);
     size_t longer = nt > nb ? nt : nb;
     if (reserve(&w->top_sorted, nt) < 0 || reserve(&w->bottom_sorted, nb) < 0) return -1;

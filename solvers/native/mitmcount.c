@@ -14,6 +14,7 @@ static int check_n(int n) {
     return 0;
 }
 
+/* Units of work: the top half's column sets (with the middle row's queen on odd boards). */
 static PyObject *py_sets(PyObject *self, PyObject *args) {
     int n;
     if (!PyArg_ParseTuple(args, "i", &n) || check_n(n) < 0) return NULL;
@@ -23,7 +24,32 @@ static PyObject *py_sets(PyObject *self, PyObject *args) {
 static PyObject *py_memory_bound(PyObject *self, PyObject *args) {
     int n;
     if (!PyArg_ParseTuple(args, "i", &n) || check_n(n) < 0) return NULL;
-    return PyLong_FromUnsignedLongLong(mq_memory_bound(n));
+    return Py_BuildValue("(KK)", (unsigned long long)mq_memory_bound(n), (unsigned long long)mq_tables_bound(n));
+}
+
+/* The tables of the last n counted, shared by every thread counting it (read-only): built and
+ * swapped only while holding the GIL, and freed only when no count uses them. */
+static struct {
+    int n, users;
+    MqTables *tables;
+} shared;
+
+static MqTables *take_tables(int n) {
+    if (shared.tables && shared.n == n) { shared.users++; return shared.tables; }
+    MqTables *tables = mq_prepare(n);  /* milliseconds: under the GIL, so built once */
+    if (!tables) return NULL;
+    if (!shared.users) {
+        mq_release(shared.tables);
+        shared.tables = tables;
+        shared.n = n;
+        shared.users = 1;
+    }
+    return tables;
+}
+
+static void give_back(MqTables *tables) {
+    if (tables == shared.tables) shared.users--;
+    else mq_release(tables);
 }
 
 /* hi * 2^64 + lo as a Python int. */
@@ -58,10 +84,14 @@ static PyObject *py_count(PyObject *self, PyObject *args, PyObject *kwargs) {
         }
     }
     MqCount counted;
-    int status;
-    Py_BEGIN_ALLOW_THREADS
-    status = mq_count(n, first, last, scale, flag.obj ? (const volatile char *)flag.buf : NULL, &counted);
-    Py_END_ALLOW_THREADS
+    int status = -1;
+    MqTables *tables = take_tables(n);
+    if (tables) {
+        Py_BEGIN_ALLOW_THREADS
+        status = mq_count(tables, first, last, scale, flag.obj ? (const volatile char *)flag.buf : NULL, &counted);
+        Py_END_ALLOW_THREADS
+        give_back(tables);
+    }
     if (flag.obj) PyBuffer_Release(&flag);
     if (status < 0) return PyErr_NoMemory();
     if (status > 0) Py_RETURN_NONE;
@@ -72,11 +102,13 @@ static PyObject *py_count(PyObject *self, PyObject *args, PyObject *kwargs) {
 }
 
 static PyMethodDef methods[] = {
-    {"sets", py_sets, METH_VARARGS, "sets(n) -> how many column sets the top half can take: ranks 0..sets-1."},
-    {"memory_bound", py_memory_bound, METH_VARARGS, "memory_bound(n) -> the bytes one worker may hold at most."},
+    {"sets", py_sets, METH_VARARGS, "sets(n) -> how many units of work Q(n) has (column sets of the top half, times the middle queen's\n"
+     "columns on odd boards): ranks 0..sets-1."},
+    {"memory_bound", py_memory_bound, METH_VARARGS,
+     "memory_bound(n) -> (bytes one worker may hold, bytes the shared tables may hold), at most."},
     {"count", (PyCFunction)(void (*)(void))py_count, METH_VARARGS | METH_KEYWORDS,
-     "count(n, first, last, scale=1, stop=None) -> (solutions, sets, halves, pairs compared) for the top-half\n"
-     "column sets of rank first..last-1, or None when a nonzero first byte of `stop` stopped it. `scale`\n"
+     "count(n, first, last, scale=1, stop=None) -> (solutions, units, halves, pairs compared) for the units\n"
+     "(top-half column sets, with the middle queen on odd boards) of rank first..last-1, or None when a nonzero first byte of `stop` stopped it. `scale`\n"
      "multiplies every subtotal (tests: force the 128-bit sums past 2^64). Runs without the GIL."},
     {NULL}
 };

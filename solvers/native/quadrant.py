@@ -1,9 +1,10 @@
 """Count n-queens totals Q(n) by meeting in the middle, on all cores, resumably.
 
 The C counter (mitmcore.c) joins top and bottom half-boards grouped by the columns the top
-half uses, instead of walking the search tree. Its work is split by ranges of those column
-sets (ranked in a fixed order): each range is a subproblem, counted on a worker thread (the C
-code runs without the GIL), recorded in the `Ledger` as it finishes and skipped by `resume`.
+half uses (and, on an odd board, the middle row's queen), instead of walking the search tree.
+Its work is split by ranges of those units (ranked in a fixed order): each range is a
+subproblem, counted on a worker thread (the C code runs without the GIL), recorded in the
+`Ledger` as it finishes and skipped by `resume`.
 It counts totals only: the D4 classes (A002562) stay with the backtracking counter
 (counting.py), which sees every solution's symmetry.
 
@@ -31,19 +32,19 @@ MEMORY_LIMIT = 4 << 30
 """Bytes all workers together may hold (4 GiB): a count whose bound passes it is refused."""
 
 SUBPROBLEMS = 256
-"""Ranges of column sets per count: enough for every core and a fine-grained ledger; fixed, so
+"""Ranges of units per count: enough for every core and a fine-grained ledger; fixed, so
 a ledger written with one thread count resumes with another."""
 
 Stats = dict[str, int | float | str]
 Counted = tuple[int, int, int, int]
-"""A finished range: (solutions, canonical sets, half-boards listed, pairs compared)."""
+"""A finished range: (solutions, canonical units counted, half-boards listed, pairs compared)."""
 
 _SMALL = {1: 1, 2: 0, 3: 0}
 _LOW = (1 << 62) - 1
 
 
 def ranges(n: int) -> list[tuple[int, int]]:
-    """The subproblems of Q(n): [first, last) ranks of the top half's column sets.
+    """The subproblems of Q(n): [first, last) ranks of its units.
 
     >>> ranges(4)
     [(0, 1), (1, 2), (2, 3), (3, 4), (4, 5), (5, 6)]
@@ -54,8 +55,10 @@ def ranges(n: int) -> list[tuple[int, int]]:
 
 
 def memory_needed(n: int, threads: int) -> int:
-    """The most memory `threads` workers hold for Q(n): their lists of half-boards."""
-    return _mitm.memory_bound(n) * threads
+    """The most memory Q(n) holds on `threads` workers: their lists of half-boards, and the
+    blocks of rows they share (bounds, from the sizes alone: the lists are smaller in practice)."""
+    worker, tables = _mitm.memory_bound(n)
+    return worker * threads + tables
 
 
 def check_size(n: int, threads: int = 1, limit: int = MEMORY_LIMIT) -> str | None:
@@ -103,7 +106,7 @@ def count_total(n: int, *, threads: int | None = None, ledger: Ledger | None = N
     names = {key: f"{key[0]}-{key[1]}" for key in keys}
     total = sum(_from_row(done[names[key]]) for key in keys if names[key] in done)
     todo = [key for key in keys if names[key] not in done]
-    stats.update(subproblems=len(keys), resumed=len(keys) - len(todo), sets=0, halves=0, pairs=0,
+    stats.update(subproblems=len(keys), resumed=len(keys) - len(todo), units=0, halves=0, pairs=0,
                  matcher=_mitm.MATCHER)
     stop = bytearray(1)
     with ThreadPoolExecutor(max_workers=threads, thread_name_prefix="queens-quadrant") as pool:
@@ -135,9 +138,9 @@ def _collect(n: int, pending: Pending, deadline: float | None, ledger: Ledger | 
             counted = future.result()
             if counted is None:
                 continue
-            solutions, sets, halves, pairs = counted
+            solutions, units, halves, pairs = counted
             total += solutions
-            for name, value in (("sets", sets), ("halves", halves), ("pairs", pairs)):
+            for name, value in (("units", units), ("halves", halves), ("pairs", pairs)):
                 stats[name] = int(stats[name]) + value
             rows.append((f"{first}-{last}", _as_row(solutions)))
         if ledger is not None and rows:
