@@ -29,6 +29,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <immintrin.h>
+#endif
+
 #define MAX_CUT 12
 #ifndef BUCKET_SHIFT
 #define BUCKET_SHIFT 6   /* about 2^6 words per bucket of the shorter list */
@@ -313,23 +317,28 @@ static int list_half(const Half *h, uint32_t set, uint64_t middle, List *out, Li
 
 /* ---- the matcher: pairs of words with no common bit ----------------------------------------- */
 
-/* Two top words against eight bottom words at a time, the counts kept in eight lanes until the
- * end: the compiler turns the lane loop into one vector test and add per word pair. */
+/* Four top words against eight bottom words at a time, the counts kept in eight lanes until
+ * the end: the compiler turns the lane loop into vector tests and adds, one load of bottom words
+ * serving four top words. */
 #define MATCH_BODY                                                                  \
-    uint64_t lanes[2][8] = {{0}}, count = 0;                                        \
+    uint64_t lanes[4][8] = {{0}}, count = 0;                                        \
     size_t wide = nb & ~(size_t)7, i = 0;                                           \
-    for (; i + 1 < na; i += 2) {                                                    \
-        uint64_t x = a[i], y = a[i + 1];                                            \
+    for (; i + 3 < na; i += 4) {                                                    \
+        uint64_t x0 = a[i], x1 = a[i + 1], x2 = a[i + 2], x3 = a[i + 3];            \
         for (size_t j = 0; j < wide; j += 8)                                        \
             for (int l = 0; l < 8; l++) {                                           \
-                lanes[0][l] += (x & b[j + l]) == 0;                                 \
-                lanes[1][l] += (y & b[j + l]) == 0;                                 \
+                uint64_t y = b[j + l];                                              \
+                lanes[0][l] += (x0 & y) == 0;                                       \
+                lanes[1][l] += (x1 & y) == 0;                                       \
+                lanes[2][l] += (x2 & y) == 0;                                       \
+                lanes[3][l] += (x3 & y) == 0;                                       \
             }                                                                       \
-        for (size_t j = wide; j < nb; j++) count += ((x & b[j]) == 0) + ((y & b[j]) == 0); \
+        for (size_t j = wide; j < nb; j++)                                          \
+            count += ((x0 & b[j]) == 0) + ((x1 & b[j]) == 0) + ((x2 & b[j]) == 0) + ((x3 & b[j]) == 0); \
     }                                                                               \
     for (; i < na; i++)                                                             \
         for (size_t j = 0; j < nb; j++) count += (a[i] & b[j]) == 0;                \
-    for (int l = 0; l < 8; l++) count += lanes[0][l] + lanes[1][l];                 \
+    for (int l = 0; l < 8; l++) count += lanes[0][l] + lanes[1][l] + lanes[2][l] + lanes[3][l]; \
     return count;
 
 typedef uint64_t (*Matcher)(const uint64_t *a, size_t na, const uint64_t *b, size_t nb);
@@ -340,8 +349,25 @@ static uint64_t match_scalar(const uint64_t *a, size_t na, const uint64_t *b, si
 __attribute__((target("avx2")))
 static uint64_t match_avx2(const uint64_t *a, size_t na, const uint64_t *b, size_t nb) { MATCH_BODY }
 
+/* AVX-512 by hand: per eight bottom words, one test (vptestnmq) and one masked add per top
+ * word, four top words per load. The buckets are padded (4 top words, 8 bottom words). */
 __attribute__((target("avx512f,avx512vl,avx512bw")))
-static uint64_t match_avx512(const uint64_t *a, size_t na, const uint64_t *b, size_t nb) { MATCH_BODY }
+static uint64_t match_avx512(const uint64_t *a, size_t na, const uint64_t *b, size_t nb) {
+    __m512i one = _mm512_set1_epi64(1), sum0 = _mm512_setzero_si512(), sum1 = sum0, sum2 = sum0, sum3 = sum0;
+    for (size_t i = 0; i < na; i += 4) {
+        __m512i x0 = _mm512_set1_epi64((long long)a[i]), x1 = _mm512_set1_epi64((long long)a[i + 1]);
+        __m512i x2 = _mm512_set1_epi64((long long)a[i + 2]), x3 = _mm512_set1_epi64((long long)a[i + 3]);
+        for (size_t j = 0; j < nb; j += 8) {
+            __m512i y = _mm512_loadu_si512((const void *)(b + j));
+            sum0 = _mm512_mask_add_epi64(sum0, _mm512_testn_epi64_mask(x0, y), sum0, one);
+            sum1 = _mm512_mask_add_epi64(sum1, _mm512_testn_epi64_mask(x1, y), sum1, one);
+            sum2 = _mm512_mask_add_epi64(sum2, _mm512_testn_epi64_mask(x2, y), sum2, one);
+            sum3 = _mm512_mask_add_epi64(sum3, _mm512_testn_epi64_mask(x3, y), sum3, one);
+        }
+    }
+    __m512i sum = _mm512_add_epi64(_mm512_add_epi64(sum0, sum1), _mm512_add_epi64(sum2, sum3));
+    return (uint64_t)_mm512_reduce_add_epi64(sum);
+}
 #define HAVE_X86_MATCHERS 1
 #endif
 
@@ -410,16 +436,20 @@ static inline unsigned bucket_of(uint64_t key, const Cut *c) {
     return v;
 }
 
-/* Sort `from` into `into` by bucket (a counting sort); start[v]..start[v+1] is bucket v. `tags`
- * keeps each word's bucket between the two passes. */
-static void by_bucket(const List *from, uint64_t *into, uint16_t *tags, size_t start[], const Cut *c) {
+/* Sort `from` into `into` by bucket (a counting sort); start[v]..start[v+1] is bucket v, each
+ * padded to a multiple of `pad` words with ~0, a word that meets every half (no half is 0: the
+ * row next to the boundary always has a diagonal in the window), so the matcher has no tails.
+ * `tags` keeps each word's bucket between the two passes. */
+static void by_bucket(const List *from, uint64_t *into, uint16_t *tags, size_t start[], const Cut *c, size_t pad) {
     size_t buckets = (size_t)1 << c->width;
     memset(start, 0, (buckets + 1) * sizeof *start);
     for (size_t i = 0; i < from->len; i++) start[(tags[i] = (uint16_t)bucket_of(from->keys[i], c)) + 1]++;
-    for (size_t v = 0; v < buckets; v++) start[v + 1] += start[v];
+    for (size_t v = 0; v < buckets; v++) start[v + 1] = start[v] + (start[v + 1] + pad - 1) / pad * pad;
     size_t *fill = start + buckets + 1;  /* scratch of `buckets` entries after the offsets */
     memcpy(fill, start, buckets * sizeof *fill);
     for (size_t i = 0; i < from->len; i++) into[fill[tags[i]]++] = from->keys[i];
+    for (size_t v = 0; v < buckets; v++)
+        for (size_t i = fill[v]; i < start[v + 1]; i++) into[i] = ~0ull;
 }
 
 typedef struct {
@@ -441,15 +471,16 @@ static int join(Work *w, int bits, Matcher match, uint64_t *pairs, uint64_t *tes
     while (cut < MAX_CUT && (smaller >> (cut + BUCKET_SHIFT)) > 0) cut++;
     choose_cut(&w->top, &w->bottom, bits, cut, &w->cut);
     size_t longer = nt > nb ? nt : nb;
-    if (reserve(&w->top_sorted, nt) < 0 || reserve(&w->bottom_sorted, nb) < 0) return -1;
+    size_t padding = (size_t)8 << cut;  /* at most 7 pad words per bucket */
+    if (reserve(&w->top_sorted, nt + padding) < 0 || reserve(&w->bottom_sorted, nb + padding) < 0) return -1;
     if (w->tag_cap < longer) {
         uint16_t *grown = realloc(w->tags, 2 * longer * sizeof *grown);
         if (!grown) return -1;
         w->tags = grown;
         w->tag_cap = 2 * longer;
     }
-    by_bucket(&w->top, w->top_sorted.keys, w->tags, w->top_start, &w->cut);
-    by_bucket(&w->bottom, w->bottom_sorted.keys, w->tags, w->bottom_start, &w->cut);
+    by_bucket(&w->top, w->top_sorted.keys, w->tags, w->top_start, &w->cut, 4);
+    by_bucket(&w->bottom, w->bottom_sorted.keys, w->tags, w->bottom_start, &w->cut, 8);
     unsigned all = (1u << cut) - 1;
     uint64_t found = 0, compared = 0;
     for (unsigned v = 0; v <= all; v++) {
@@ -489,7 +520,8 @@ uint64_t mq_memory_bound(int n) {
     /* per worker: six lists of at most h! words (a set's permutations), grown to twice their
      * need at most, the bucket numbers, and the bucket offsets */
     uint64_t most = factorial(mq_top_rows(n));
-    return 2 * (6 * most * sizeof(uint64_t) + most * sizeof(uint16_t)) + sizeof(Work);
+    return 2 * (6 * most * sizeof(uint64_t) + most * sizeof(uint16_t)) + 2 * ((size_t)8 << MAX_CUT) * sizeof(uint64_t)
+         + sizeof(Work);
 }
 
 static void release(Work *w) {
