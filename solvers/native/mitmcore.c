@@ -112,6 +112,84 @@ static unsigned orbit_weight(Unit u, int n) {
     return distinct;
 }
 
+/* ---- the matcher: pairs of words with no common bit ----------------------------------------- */
+
+/* Four top words against eight bottom words at a time, the counts kept in eight lanes until
+ * the end: the compiler turns the lane loop into vector tests and adds, one load of bottom words
+ * serving four top words. */
+#define MATCH_BODY                                                                  \
+    uint64_t lanes[4][8] = {{0}}, count = 0;                                        \
+    size_t wide = nb & ~(size_t)7, i = 0;                                           \
+    for (; i + 3 < na; i += 4) {                                                    \
+        uint64_t x0 = a[i], x1 = a[i + 1], x2 = a[i + 2], x3 = a[i + 3];            \
+        for (size_t j = 0; j < wide; j += 8)                                        \
+            for (int l = 0; l < 8; l++) {                                           \
+                uint64_t y = b[j + l];                                              \
+                lanes[0][l] += (x0 & y) == 0;                                       \
+                lanes[1][l] += (x1 & y) == 0;                                       \
+                lanes[2][l] += (x2 & y) == 0;                                       \
+                lanes[3][l] += (x3 & y) == 0;                                       \
+            }                                                                       \
+        for (size_t j = wide; j < nb; j++)                                          \
+            count += ((x0 & b[j]) == 0) + ((x1 & b[j]) == 0) + ((x2 & b[j]) == 0) + ((x3 & b[j]) == 0); \
+    }                                                                               \
+    for (; i < na; i++)                                                             \
+        for (size_t j = 0; j < nb; j++) count += (a[i] & b[j]) == 0;                \
+    for (int l = 0; l < 8; l++) count += lanes[0][l] + lanes[1][l] + lanes[2][l] + lanes[3][l]; \
+    return count;
+
+typedef uint64_t (*Matcher)(const uint64_t *a, size_t na, const uint64_t *b, size_t nb);
+
+static uint64_t match_scalar(const uint64_t *a, size_t na, const uint64_t *b, size_t nb) { MATCH_BODY }
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+__attribute__((target("avx2")))
+static uint64_t match_avx2(const uint64_t *a, size_t na, const uint64_t *b, size_t nb) { MATCH_BODY }
+
+/* AVX-512 by hand: per eight bottom words, one test (vptestnmq) and one masked add per top
+ * word, four top words per load. The buckets are padded (4 top words, 8 bottom words). */
+__attribute__((target("avx512f,avx512vl,avx512bw")))
+static uint64_t match_avx512(const uint64_t *a, size_t na, const uint64_t *b, size_t nb) {
+    __m512i one = _mm512_set1_epi64(1), sum0 = _mm512_setzero_si512(), sum1 = sum0, sum2 = sum0, sum3 = sum0;
+    for (size_t i = 0; i < na; i += 4) {
+        __m512i x0 = _mm512_set1_epi64((long long)a[i]), x1 = _mm512_set1_epi64((long long)a[i + 1]);
+        __m512i x2 = _mm512_set1_epi64((long long)a[i + 2]), x3 = _mm512_set1_epi64((long long)a[i + 3]);
+        for (size_t j = 0; j < nb; j += 8) {
+            __m512i y = _mm512_loadu_si512((const void *)(b + j));
+            sum0 = _mm512_mask_add_epi64(sum0, _mm512_testn_epi64_mask(x0, y), sum0, one);
+            sum1 = _mm512_mask_add_epi64(sum1, _mm512_testn_epi64_mask(x1, y), sum1, one);
+            sum2 = _mm512_mask_add_epi64(sum2, _mm512_testn_epi64_mask(x2, y), sum2, one);
+            sum3 = _mm512_mask_add_epi64(sum3, _mm512_testn_epi64_mask(x3, y), sum3, one);
+        }
+    }
+    __m512i sum = _mm512_add_epi64(_mm512_add_epi64(sum0, sum1), _mm512_add_epi64(sum2, sum3));
+    return (uint64_t)_mm512_reduce_add_epi64(sum);
+}
+#define HAVE_X86_MATCHERS 1
+#endif
+
+static Matcher chosen;
+static const char *chosen_name = "scalar";
+
+static Matcher matcher(void) {
+    if (chosen) return chosen;
+    Matcher m = match_scalar;
+    const char *name = "scalar";
+#ifdef HAVE_X86_MATCHERS
+    __builtin_cpu_init();
+    if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512bw")) {
+        m = match_avx512; name = "avx512";
+    } else if (__builtin_cpu_supports("avx2")) {
+        m = match_avx2; name = "avx2";
+    }
+#endif
+    chosen_name = name;  /* a race here writes the same values from every thread */
+    chosen = m;
+    return m;
+}
+
+const char *mq_matcher(void) { matcher(); return chosen_name; }
+
 /* ---- listing half-boards -------------------------------------------------------------------- */
 
 typedef struct {
@@ -277,10 +355,59 @@ MqTables *mq_prepare(int n) {
 
 /* Every half-board on the columns `set` that the middle queen (its word `middle`, 0 if none)
  * does not attack: the compatible pairs of its blocks' placements. */
+/* One upper placement against a run of lower ones: append key | lk[j] (and mid | lm[j] when
+ * `mids`) for every j whose check word meets neither `check` nor, through lm, `middle`. */
+typedef size_t (*Pairer)(uint64_t *keys, uint64_t *mids, uint64_t key, uint64_t mid, uint64_t check,
+                         uint64_t middle, const uint64_t *lc, const uint64_t *lk, const uint64_t *lm, size_t nl);
+
+static size_t pair_scalar(uint64_t *keys, uint64_t *mids, uint64_t key, uint64_t mid, uint64_t check,
+                          uint64_t middle, const uint64_t *lc, const uint64_t *lk, const uint64_t *lm, size_t nl) {
+    size_t len = 0;
+    for (size_t j = 0; j < nl; j++) {  /* branch-free: write always, keep when compatible */
+        keys[len] = key | lk[j];
+        if (mids) mids[len] = mid | lm[j];
+        len += ((check & lc[j]) | (middle & lm[j])) == 0;
+    }
+    return len;
+}
+
+#ifdef HAVE_X86_MATCHERS
+/* AVX-512: eight lower placements per step, the compatible ones compressed into place (the
+ * caller leaves 8 words of room past the run). */
+__attribute__((target("avx512f,avx512vl,avx512bw")))
+static size_t pair_avx512(uint64_t *keys, uint64_t *mids, uint64_t key, uint64_t mid, uint64_t check,
+                          uint64_t middle, const uint64_t *lc, const uint64_t *lk, const uint64_t *lm, size_t nl) {
+    __m512i vkey = _mm512_set1_epi64((long long)key), vmid = _mm512_set1_epi64((long long)mid);
+    __m512i vcheck = _mm512_set1_epi64((long long)check), vmiddle = _mm512_set1_epi64((long long)middle);
+    size_t len = 0;
+    for (size_t j = 0; j < nl; j += 8) {
+        __mmask8 in = nl - j >= 8 ? 0xff : (__mmask8)((1u << (nl - j)) - 1);
+        __m512i m = _mm512_maskz_loadu_epi64(in, lm + j);
+        __mmask8 keep = _mm512_mask_testn_epi64_mask(in, vcheck, _mm512_maskz_loadu_epi64(in, lc + j));
+        keep = _mm512_mask_testn_epi64_mask(keep, vmiddle, m);
+        /* compressed in a register, stored whole (a compressing store is microcode on some CPUs):
+         * the words past the kept ones are overwritten next, or lie in the list's spare room */
+        _mm512_storeu_si512((void *)(keys + len),
+                            _mm512_maskz_compress_epi64(keep, _mm512_or_si512(vkey, _mm512_maskz_loadu_epi64(in, lk + j))));
+        if (mids) _mm512_storeu_si512((void *)(mids + len), _mm512_maskz_compress_epi64(keep, _mm512_or_si512(vmid, m)));
+        len += (size_t)__builtin_popcount(keep);
+    }
+    return len;
+}
+#endif
+
+static Pairer pairer(void) {
+#ifdef HAVE_X86_MATCHERS
+    if (matcher() == match_avx512) return pair_avx512;
+#endif
+    return pair_scalar;
+}
+
 static int list_half(const Half *h, uint32_t set, uint64_t middle, List *out, List *mids) {
     int positions[32], count = 0;
     for (uint32_t s = set; s; s &= s - 1) positions[count++] = __builtin_ctz(s);
     int k = h->upper.queens;
+    Pairer pair = pairer();
     out->len = 0;
     for (uint32_t pick = (1u << k) - 1; pick < (1u << count); pick = next_set(pick)) {
         uint32_t upper = 0;
@@ -291,107 +418,14 @@ static int list_half(const Half *h, uint32_t set, uint64_t middle, List *out, Li
         if (u0 == u1 || !nl) continue;
         const uint64_t *lc = h->lower.check + l0, *lk = h->lower.key + l0, *lm = h->lower.mid + l0;
         for (size_t i = u0; i < u1; i++) {
-            if (ensure(out, out->len + nl) < 0 || (mids && ensure(mids, out->len + nl) < 0)) return -1;
-            uint64_t check = h->upper.check[i], key = h->upper.key[i];
+            if (ensure(out, out->len + nl + 8) < 0 || (mids && ensure(mids, out->len + nl + 8) < 0)) return -1;
             if (middle & h->upper.mid[i]) continue;  /* the middle queen attacks the upper part */
-            uint64_t *keys = out->keys;
-            size_t len = out->len;
-            if (mids) {  /* the words against the middle row too, to filter by any middle queen later */
-                uint64_t mid = h->upper.mid[i];
-                for (size_t j = 0; j < nl; j++) {  /* branch-free: write always, keep when compatible */
-                    keys[len] = key | lk[j];
-                    mids->keys[len] = mid | lm[j];
-                    len += (check & lc[j]) == 0;
-                }
-            } else {
-                for (size_t j = 0; j < nl; j++) {
-                    keys[len] = key | lk[j];
-                    len += ((check & lc[j]) | (middle & lm[j])) == 0;
-                }
-            }
-            out->len = len;
+            out->len += pair(out->keys + out->len, mids ? mids->keys + out->len : NULL, h->upper.key[i],
+                             h->upper.mid[i], h->upper.check[i], middle, lc, lk, lm, nl);
         }
     }
     return 0;
 }
-
-/* ---- the matcher: pairs of words with no common bit ----------------------------------------- */
-
-/* Four top words against eight bottom words at a time, the counts kept in eight lanes until
- * the end: the compiler turns the lane loop into vector tests and adds, one load of bottom words
- * serving four top words. */
-#define MATCH_BODY                                                                  \
-    uint64_t lanes[4][8] = {{0}}, count = 0;                                        \
-    size_t wide = nb & ~(size_t)7, i = 0;                                           \
-    for (; i + 3 < na; i += 4) {                                                    \
-        uint64_t x0 = a[i], x1 = a[i + 1], x2 = a[i + 2], x3 = a[i + 3];            \
-        for (size_t j = 0; j < wide; j += 8)                                        \
-            for (int l = 0; l < 8; l++) {                                           \
-                uint64_t y = b[j + l];                                              \
-                lanes[0][l] += (x0 & y) == 0;                                       \
-                lanes[1][l] += (x1 & y) == 0;                                       \
-                lanes[2][l] += (x2 & y) == 0;                                       \
-                lanes[3][l] += (x3 & y) == 0;                                       \
-            }                                                                       \
-        for (size_t j = wide; j < nb; j++)                                          \
-            count += ((x0 & b[j]) == 0) + ((x1 & b[j]) == 0) + ((x2 & b[j]) == 0) + ((x3 & b[j]) == 0); \
-    }                                                                               \
-    for (; i < na; i++)                                                             \
-        for (size_t j = 0; j < nb; j++) count += (a[i] & b[j]) == 0;                \
-    for (int l = 0; l < 8; l++) count += lanes[0][l] + lanes[1][l] + lanes[2][l] + lanes[3][l]; \
-    return count;
-
-typedef uint64_t (*Matcher)(const uint64_t *a, size_t na, const uint64_t *b, size_t nb);
-
-static uint64_t match_scalar(const uint64_t *a, size_t na, const uint64_t *b, size_t nb) { MATCH_BODY }
-
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-__attribute__((target("avx2")))
-static uint64_t match_avx2(const uint64_t *a, size_t na, const uint64_t *b, size_t nb) { MATCH_BODY }
-
-/* AVX-512 by hand: per eight bottom words, one test (vptestnmq) and one masked add per top
- * word, four top words per load. The buckets are padded (4 top words, 8 bottom words). */
-__attribute__((target("avx512f,avx512vl,avx512bw")))
-static uint64_t match_avx512(const uint64_t *a, size_t na, const uint64_t *b, size_t nb) {
-    __m512i one = _mm512_set1_epi64(1), sum0 = _mm512_setzero_si512(), sum1 = sum0, sum2 = sum0, sum3 = sum0;
-    for (size_t i = 0; i < na; i += 4) {
-        __m512i x0 = _mm512_set1_epi64((long long)a[i]), x1 = _mm512_set1_epi64((long long)a[i + 1]);
-        __m512i x2 = _mm512_set1_epi64((long long)a[i + 2]), x3 = _mm512_set1_epi64((long long)a[i + 3]);
-        for (size_t j = 0; j < nb; j += 8) {
-            __m512i y = _mm512_loadu_si512((const void *)(b + j));
-            sum0 = _mm512_mask_add_epi64(sum0, _mm512_testn_epi64_mask(x0, y), sum0, one);
-            sum1 = _mm512_mask_add_epi64(sum1, _mm512_testn_epi64_mask(x1, y), sum1, one);
-            sum2 = _mm512_mask_add_epi64(sum2, _mm512_testn_epi64_mask(x2, y), sum2, one);
-            sum3 = _mm512_mask_add_epi64(sum3, _mm512_testn_epi64_mask(x3, y), sum3, one);
-        }
-    }
-    __m512i sum = _mm512_add_epi64(_mm512_add_epi64(sum0, sum1), _mm512_add_epi64(sum2, sum3));
-    return (uint64_t)_mm512_reduce_add_epi64(sum);
-}
-#define HAVE_X86_MATCHERS 1
-#endif
-
-static Matcher chosen;
-static const char *chosen_name = "scalar";
-
-static Matcher matcher(void) {
-    if (chosen) return chosen;
-    Matcher m = match_scalar;
-    const char *name = "scalar";
-#ifdef HAVE_X86_MATCHERS
-    __builtin_cpu_init();
-    if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512bw")) {
-        m = match_avx512; name = "avx512";
-    } else if (__builtin_cpu_supports("avx2")) {
-        m = match_avx2; name = "avx2";
-    }
-#endif
-    chosen_name = name;  /* a race here writes the same values from every thread */
-    chosen = m;
-    return m;
-}
-
-const char *mq_matcher(void) { matcher(); return chosen_name; }
 
 /* ---- the sieve -------------------------------------------------------------------------------- */
 
