@@ -310,6 +310,11 @@ static int build_block(Block *b, int n, int first, int last, int split, int join
     return 0;
 }
 
+static uint64_t block_bytes(const Block *b, int n) {
+    size_t placements = b->start[binomials[n][b->queens]];
+    return placements * 3 * sizeof(uint64_t) + (binomials[n][b->queens] + 2) * sizeof(size_t);
+}
+
 static void free_block(Block *b) { free(b->check); free(b->key); free(b->mid); free(b->start); }
 
 /* The bytes one block may take: a placement per sequence of distinct columns (n!/(n-k)!). */
@@ -325,6 +330,12 @@ static int upper_rows(int rows) { return rows / 2; }
 uint64_t mq_tables_bound(int n) {
     int h = mq_top_rows(n);
     return 2 * (block_bound(n, upper_rows(h)) + block_bound(n, h - upper_rows(h)));
+}
+
+uint64_t mq_tables_bytes(const MqTables *t) {
+    uint64_t bytes = sizeof *t;
+    for (int h = 0; h < 2; h++) bytes += block_bytes(&t->half[h].upper, t->n) + block_bytes(&t->half[h].lower, t->n);
+    return bytes;
 }
 
 void mq_release(MqTables *t) {
@@ -558,6 +569,13 @@ uint64_t mq_memory_bound(int n) {
          + sizeof(Work);
 }
 
+static uint64_t work_bytes(const Work *w) {
+    const List *lists[] = {&w->top, &w->bottom, &w->top_all, &w->top_mid, &w->top_sorted, &w->bottom_sorted};
+    uint64_t bytes = sizeof *w + w->tag_cap * sizeof *w->tags;
+    for (size_t i = 0; i < sizeof lists / sizeof *lists; i++) bytes += lists[i]->cap * sizeof(uint64_t);
+    return bytes;
+}
+
 static void release(Work *w) {
     free(w->top.keys); free(w->bottom.keys); free(w->top_sorted.keys); free(w->bottom_sorted.keys);
     free(w->top_all.keys); free(w->top_mid.keys); free(w->tags);
@@ -618,6 +636,7 @@ int mq_count(const MqTables *t, uint64_t first, uint64_t last, uint64_t scale, c
         out->halves += w->top.len + w->bottom.len;
         add(&out->solutions, pairs, weight, scale);
     }
+    out->bytes = work_bytes(w);
     release(w);
     return status;
 }

@@ -21,6 +21,7 @@ typedef struct {
     uint64_t sets;       /* canonical column sets counted (the others are their images) */
     uint64_t halves;     /* half-board placements listed */
     uint64_t tests;      /* pairs of halves compared word against word (after the sieve) */
+    uint64_t bytes;      /* the most this worker held (its lists only grow: their final size) */
 } MqCount;
 
 /* Rows in the top half: ceil(n / 2) (the middle row of an odd board goes on top). */
@@ -40,6 +41,7 @@ uint64_t mq_tables_bound(int n);
 typedef struct MqTables MqTables;
 MqTables *mq_prepare(int n);
 void mq_release(MqTables *tables);
+uint64_t mq_tables_bytes(const MqTables *tables);  /* what they hold (below mq_tables_bound) */
 
 /* Count the solutions whose top half uses a column set of rank in [first, last): each
  * canonical set's compatible pairs times the size of its symmetry orbit times `scale` (1; the

@@ -21,6 +21,20 @@ static PyObject *py_sets(PyObject *self, PyObject *args) {
     return PyLong_FromUnsignedLongLong(mq_sets(n));
 }
 
+static MqTables *take_tables(int n);
+static void give_back(MqTables *tables);
+
+/* The bytes the shared tables of n hold (building them if needed). */
+static PyObject *py_tables_bytes(PyObject *self, PyObject *args) {
+    int n;
+    if (!PyArg_ParseTuple(args, "i", &n) || check_n(n) < 0) return NULL;
+    MqTables *tables = take_tables(n);
+    if (!tables) return PyErr_NoMemory();
+    uint64_t bytes = mq_tables_bytes(tables);
+    give_back(tables);
+    return PyLong_FromUnsignedLongLong(bytes);
+}
+
 static PyObject *py_memory_bound(PyObject *self, PyObject *args) {
     int n;
     if (!PyArg_ParseTuple(args, "i", &n) || check_n(n) < 0) return NULL;
@@ -97,8 +111,8 @@ static PyObject *py_count(PyObject *self, PyObject *args, PyObject *kwargs) {
     if (status > 0) Py_RETURN_NONE;
     PyObject *total = wide(counted.solutions);
     if (!total) return NULL;
-    return Py_BuildValue("(NKKK)", total, (unsigned long long)counted.sets, (unsigned long long)counted.halves,
-                         (unsigned long long)counted.tests);
+    return Py_BuildValue("(NKKKK)", total, (unsigned long long)counted.sets, (unsigned long long)counted.halves,
+                         (unsigned long long)counted.tests, (unsigned long long)counted.bytes);
 }
 
 static PyMethodDef methods[] = {
@@ -106,8 +120,9 @@ static PyMethodDef methods[] = {
      "columns on odd boards): ranks 0..sets-1."},
     {"memory_bound", py_memory_bound, METH_VARARGS,
      "memory_bound(n) -> (bytes one worker may hold, bytes the shared tables may hold), at most."},
+    {"tables_bytes", py_tables_bytes, METH_VARARGS, "tables_bytes(n) -> the bytes the shared tables of n hold."},
     {"count", (PyCFunction)(void (*)(void))py_count, METH_VARARGS | METH_KEYWORDS,
-     "count(n, first, last, scale=1, stop=None) -> (solutions, units, halves, pairs compared) for the units\n"
+     "count(n, first, last, scale=1, stop=None) -> (solutions, units, halves, pairs compared, bytes held) for the units\n"
      "(top-half column sets, with the middle queen on odd boards) of rank first..last-1, or None when a nonzero first byte of `stop` stopped it. `scale`\n"
      "multiplies every subtotal (tests: force the 128-bit sums past 2^64). Runs without the GIL."},
     {NULL}

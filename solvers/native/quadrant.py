@@ -36,8 +36,9 @@ SUBPROBLEMS = 256
 a ledger written with one thread count resumes with another."""
 
 Stats = dict[str, int | float | str]
-Counted = tuple[int, int, int, int]
-"""A finished range: (solutions, canonical units counted, half-boards listed, pairs compared)."""
+Counted = tuple[int, int, int, int, int]
+"""A finished range: (solutions, canonical units counted, half-boards listed, pairs compared, bytes its
+worker held)."""
 
 _SMALL = {1: 1, 2: 0, 3: 0}
 _LOW = (1 << 62) - 1
@@ -107,7 +108,7 @@ def count_total(n: int, *, threads: int | None = None, ledger: Ledger | None = N
     total = sum(_from_row(done[names[key]]) for key in keys if names[key] in done)
     todo = [key for key in keys if names[key] not in done]
     stats.update(subproblems=len(keys), resumed=len(keys) - len(todo), units=0, halves=0, pairs=0,
-                 matcher=_mitm.MATCHER)
+                 matcher=_mitm.MATCHER, worker_bytes=0)
     stop = bytearray(1)
     with ThreadPoolExecutor(max_workers=threads, thread_name_prefix="queens-quadrant") as pool:
         pending = {pool.submit(_mitm.count, n, first, last, scale, stop): (first, last) for first, last in todo}
@@ -115,6 +116,7 @@ def count_total(n: int, *, threads: int | None = None, ledger: Ledger | None = N
             total += _collect(n, pending, deadline, ledger if scale == 1 else None, stats, progress, total, len(keys))
         finally:
             stop[0] = 1  # queued ranges return at once; the pool's exit then joins quickly
+    stats["memory"] = _mitm.tables_bytes(n) + int(stats["worker_bytes"]) * threads  # the counter's peak, at most
     if pending:
         raise TimeLimit(f"quadrant counter: time limit after {len(keys) - len(pending):,} of {len(keys):,} ranges",
                         partial=total)
@@ -138,10 +140,11 @@ def _collect(n: int, pending: Pending, deadline: float | None, ledger: Ledger | 
             counted = future.result()
             if counted is None:
                 continue
-            solutions, units, halves, pairs = counted
+            solutions, units, halves, pairs, held = counted
             total += solutions
             for name, value in (("units", units), ("halves", halves), ("pairs", pairs)):
                 stats[name] = int(stats[name]) + value
+            stats["worker_bytes"] = max(int(stats["worker_bytes"]), held)
             rows.append((f"{first}-{last}", _as_row(solutions)))
         if ledger is not None and rows:
             ledger.record(n, KERNEL_VERSION, rows)
