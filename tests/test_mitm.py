@@ -4,6 +4,11 @@ code with it; its 128-bit sums, memory bound, ledger and resume; and the router'
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 from queens.models import NQueens, Unsupported
 from queens.solvers.backend import Task
@@ -93,3 +98,16 @@ def test_the_router_counts_large_boards_by_meeting_in_the_middle(reference) -> N
     assert route(Task.COUNT, Subject(NQueens(8))).strategy.name == "native/fast"
     found = answer(Task.COUNT, NQueens(15))
     assert (found.count, found.backend, found.method) == (reference.term("A000170", 15), "native", "quadrant")
+
+
+@pytest.mark.parametrize("matcher", ["scalar", "avx2", "avx512"])
+def test_every_matcher_counts_alike(matcher: str, reference) -> None:
+    """QUEENS_MITM_MATCHER forces a matcher (one this CPU lacks falls back to what it runs):
+    each path is checked in a fresh interpreter, since the choice is made once per process."""
+    code = ("from queens.solvers.native import _mitm; "
+            "print(_mitm.MATCHER, _mitm.count(15, 0, _mitm.sets(15))[0], _mitm.count(16, 0, _mitm.sets(16))[0])")
+    env = {**os.environ, "QUEENS_MITM_MATCHER": matcher}
+    out = subprocess.run([sys.executable, "-c", code], env=env, check=True, capture_output=True, text=True,
+                         cwd=Path(__file__).resolve().parents[1]).stdout.split()
+    assert out[0] in {"scalar", "avx2", "avx512"} and (out[0] == matcher or matcher != "scalar")
+    assert [int(v) for v in out[1:]] == [reference.term("A000170", 15), reference.term("A000170", 16)]

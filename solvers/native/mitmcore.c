@@ -171,17 +171,23 @@ static uint64_t match_avx512(const uint64_t *a, size_t na, const uint64_t *b, si
 static Matcher chosen;
 static const char *chosen_name = "scalar";
 
+/* The best matcher this CPU runs, or the one QUEENS_MITM_MATCHER names (scalar, avx2, avx512:
+ * how the tests check every path on one machine; a name this CPU cannot run is ignored). */
 static Matcher matcher(void) {
     if (chosen) return chosen;
     Matcher m = match_scalar;
-    const char *name = "scalar";
+    const char *name = "scalar", *asked = getenv("QUEENS_MITM_MATCHER");
 #ifdef HAVE_X86_MATCHERS
     __builtin_cpu_init();
-    if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512bw")) {
-        m = match_avx512; name = "avx512";
-    } else if (__builtin_cpu_supports("avx2")) {
-        m = match_avx2; name = "avx2";
-    }
+    int avx512 = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl")
+              && __builtin_cpu_supports("avx512bw");
+    int avx2 = __builtin_cpu_supports("avx2");
+    if (asked && !strcmp(asked, "scalar")) avx512 = avx2 = 0;
+    if (asked && !strcmp(asked, "avx2")) avx512 = 0;
+    if (avx512) { m = match_avx512; name = "avx512"; }
+    else if (avx2) { m = match_avx2; name = "avx2"; }
+#else
+    (void)asked;
 #endif
     chosen_name = name;  /* a race here writes the same values from every thread */
     chosen = m;
