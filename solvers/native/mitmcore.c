@@ -166,6 +166,29 @@ static uint64_t match_avx512(const uint64_t *a, size_t na, const uint64_t *b, si
     return (uint64_t)_mm512_reduce_add_epi64(sum);
 }
 #define HAVE_X86_MATCHERS 1
+
+/* The same on 32-bit words, sixteen to a vector: the join's narrow path (see join32), twice the
+ * pairs per instruction. Lane counts stay far below 2^32: a call compares at most 2^32 pairs. */
+__attribute__((target("avx512f,avx512vl,avx512bw")))
+static uint64_t match32_avx512(const uint32_t *a, size_t na, const uint32_t *b, size_t nb) {
+    __m512i one = _mm512_set1_epi32(1), sum0 = _mm512_setzero_si512(), sum1 = sum0, sum2 = sum0, sum3 = sum0;
+    for (size_t i = 0; i < na; i += 4) {
+        __m512i x0 = _mm512_set1_epi32((int)a[i]), x1 = _mm512_set1_epi32((int)a[i + 1]);
+        __m512i x2 = _mm512_set1_epi32((int)a[i + 2]), x3 = _mm512_set1_epi32((int)a[i + 3]);
+        for (size_t j = 0; j < nb; j += 16) {
+            __m512i y = _mm512_loadu_si512((const void *)(b + j));
+            sum0 = _mm512_mask_add_epi32(sum0, _mm512_testn_epi32_mask(x0, y), sum0, one);
+            sum1 = _mm512_mask_add_epi32(sum1, _mm512_testn_epi32_mask(x1, y), sum1, one);
+            sum2 = _mm512_mask_add_epi32(sum2, _mm512_testn_epi32_mask(x2, y), sum2, one);
+            sum3 = _mm512_mask_add_epi32(sum3, _mm512_testn_epi32_mask(x3, y), sum3, one);
+        }
+    }
+    __m512i sum = _mm512_add_epi32(_mm512_add_epi32(sum0, sum1), _mm512_add_epi32(sum2, sum3));
+    /* widen before adding the 16 lanes: together they may pass 2^32 */
+    __m512i wide = _mm512_add_epi64(_mm512_cvtepu32_epi64(_mm512_castsi512_si256(sum)),
+                                    _mm512_cvtepu32_epi64(_mm512_extracti64x4_epi64(sum, 1)));
+    return (uint64_t)_mm512_reduce_add_epi64(wide);
+}
 #endif
 
 static Matcher chosen;
@@ -522,6 +545,26 @@ static void by_bucket_pext(const List *from, uint64_t *into, uint16_t *tags, siz
 }
 #endif
 
+#ifdef HAVE_X86_MATCHERS
+/* The narrow path's sort: bucket by the cut bits, and keep only the other window bits, packed
+ * into 30 bits under two marks: bit 31 on every top word, bit 30 on every bottom word, both on
+ * a pad. A real pair shares no mark; a pad shares one with every real word on the other side
+ * (even a word whose data bits were all cut away), so it never counts. */
+__attribute__((target("bmi2")))
+static void by_bucket32(const List *from, uint32_t *into, uint16_t *tags, size_t start[], const Cut *c, size_t pad,
+                        uint64_t data, uint32_t mark) {
+    size_t buckets = (size_t)1 << c->width;
+    memset(start, 0, (buckets + 1) * sizeof *start);
+    for (size_t i = 0; i < from->len; i++) start[(tags[i] = (uint16_t)_pext_u64(from->keys[i], c->mask)) + 1]++;
+    for (size_t v = 0; v < buckets; v++) start[v + 1] = start[v] + (start[v + 1] + pad - 1) / pad * pad;
+    size_t *fill = start + buckets + 1;
+    memcpy(fill, start, buckets * sizeof *fill);
+    for (size_t i = 0; i < from->len; i++) into[fill[tags[i]]++] = (uint32_t)_pext_u64(from->keys[i], data) | mark;
+    for (size_t v = 0; v < buckets; v++)
+        for (size_t i = fill[v]; i < start[v + 1]; i++) into[i] = 3u << 30;
+}
+#endif
+
 static Sorter sorter(void) {
 #ifdef HAVE_X86_MATCHERS
     if (matcher() == match_avx512 && __builtin_cpu_supports("bmi2")) return by_bucket_pext;
@@ -538,9 +581,47 @@ typedef struct {
     Cut cut;
     uint16_t *tags;              /* bucket numbers, as long as the longer list */
     size_t tag_cap;
+    uint32_t *top32, *bottom32;  /* the narrow path's sorted words */
+    size_t narrow_cap;
 } Work;
 
 /* The pairs of a top list and a bottom list with disjoint diagonals. */
+#ifdef HAVE_X86_MATCHERS
+/* The join on 30-bit words (the window less the cut bits), when they fit and AVX-512 runs. */
+static int join32(Work *w, int bits, size_t padding, uint64_t *pairs, uint64_t *tests) {
+    size_t nt = w->top.len, nb = w->bottom.len, need = (nt > nb ? nt : nb) + padding;
+    if (w->narrow_cap < need) {
+        uint32_t *top = realloc(w->top32, need * sizeof *top);
+        if (top) w->top32 = top;
+        uint32_t *bottom = top ? realloc(w->bottom32, need * sizeof *bottom) : NULL;
+        if (!bottom) return -1;
+        w->bottom32 = bottom;
+        w->narrow_cap = need;
+    }
+    uint64_t data = ((1ull << bits) - 1) & ~w->cut.mask;
+    by_bucket32(&w->top, w->top32, w->tags, w->top_start, &w->cut, 4, data, 1u << 31);
+    by_bucket32(&w->bottom, w->bottom32, w->tags, w->bottom_start, &w->cut, 16, data, 1u << 30);
+    unsigned all = (1u << w->cut.width) - 1;
+    uint64_t found = 0, compared = 0;
+    for (unsigned v = 0; v <= all; v++) {
+        size_t a0 = w->top_start[v], na = w->top_start[v + 1] - a0;
+        if (!na) continue;
+        unsigned others = all & ~v;
+        for (unsigned u = others;; u = (u - 1) & others) {  /* every bucket sharing no cut bit */
+            size_t b0 = w->bottom_start[u], nbu = w->bottom_start[u + 1] - b0;
+            if (nbu) {
+                found += match32_avx512(w->top32 + a0, na, w->bottom32 + b0, nbu);
+                compared += (uint64_t)na * nbu;
+            }
+            if (!u) break;
+        }
+    }
+    *pairs = found;
+    *tests += compared;
+    return 0;
+}
+#endif
+
 static int join(Work *w, int bits, Matcher match, uint64_t *pairs, uint64_t *tests) {
     size_t nt = w->top.len, nb = w->bottom.len, smaller = nt < nb ? nt : nb;
     if (!smaller) { *pairs = 0; return 0; }
@@ -548,14 +629,19 @@ static int join(Work *w, int bits, Matcher match, uint64_t *pairs, uint64_t *tes
     while (cut < MAX_CUT && (smaller >> (cut + BUCKET_SHIFT)) > 0) cut++;
     choose_cut(&w->top, &w->bottom, bits, cut, &w->cut);
     size_t longer = nt > nb ? nt : nb;
-    size_t padding = (size_t)8 << cut;  /* at most 7 pad words per bucket */
-    if (reserve(&w->top_sorted, nt + padding) < 0 || reserve(&w->bottom_sorted, nb + padding) < 0) return -1;
+    size_t padding = (size_t)16 << cut;  /* at most 15 pad words per bucket */
     if (w->tag_cap < longer) {
         uint16_t *grown = realloc(w->tags, 2 * longer * sizeof *grown);
         if (!grown) return -1;
         w->tags = grown;
         w->tag_cap = 2 * longer;
     }
+#ifdef HAVE_X86_MATCHERS
+    /* a call compares na * nb pairs: under 2^32, so the 32-bit lanes cannot overflow */
+    if (sorter() == by_bucket_pext && bits - cut <= 30 && (uint64_t)nt * nb < (1ull << 32))  /* AVX-512 and BMI2 */
+        return join32(w, bits, padding, pairs, tests);
+#endif
+    if (reserve(&w->top_sorted, nt + padding) < 0 || reserve(&w->bottom_sorted, nb + padding) < 0) return -1;
     Sorter sort = sorter();
     sort(&w->top, w->top_sorted.keys, w->tags, w->top_start, &w->cut, 4);
     sort(&w->bottom, w->bottom_sorted.keys, w->tags, w->bottom_start, &w->cut, 8);
@@ -604,14 +690,14 @@ uint64_t mq_memory_bound(int n) {
 
 static uint64_t work_bytes(const Work *w) {
     const List *lists[] = {&w->top, &w->bottom, &w->top_all, &w->top_mid, &w->top_sorted, &w->bottom_sorted};
-    uint64_t bytes = sizeof *w + w->tag_cap * sizeof *w->tags;
+    uint64_t bytes = sizeof *w + w->tag_cap * sizeof *w->tags + 2 * w->narrow_cap * sizeof(uint32_t);
     for (size_t i = 0; i < sizeof lists / sizeof *lists; i++) bytes += lists[i]->cap * sizeof(uint64_t);
     return bytes;
 }
 
 static void release(Work *w) {
     free(w->top.keys); free(w->bottom.keys); free(w->top_sorted.keys); free(w->bottom_sorted.keys);
-    free(w->top_all.keys); free(w->top_mid.keys); free(w->tags);
+    free(w->top_all.keys); free(w->top_mid.keys); free(w->tags); free(w->top32); free(w->bottom32);
     free(w);
 }
 
