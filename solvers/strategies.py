@@ -26,7 +26,7 @@ from queens.solvers.registry import BACKENDS, get_backend
 from queens.solvers.result import Result, Status
 from queens.solvers.strategy import Strategy, Subject
 
-QUADRANT_FROM = 15
+QUADRANT_FROM = 16
 """The smallest n the router counts with native/quadrant unasked (measured: see QuadrantCount)."""
 
 MAX_LISTED = 1000
@@ -160,7 +160,11 @@ class QuadrantCount(Strategy):
     the plain queen graph by joining half-boards. It counts totals only, so the D4 classes
     (--unique) stay with native/fast; too small a board is left to native/fast by `worth`.
 
-    Crossover, measured side by side (one thread, medians of 3; see CROSSOVER): CROSSOVER_FIGURES
+    Crossover (QUADRANT_FROM), measured 2026-11-24 side by side in one process, one thread, CPU
+    seconds (medians of 3; the 2-core AMD EPYC was busy, load 5-7, so wall times were ~1.5x these):
+    n = 13: fast 0.005 s, quadrant 0.020 s (4.3x slower); n = 14: 0.021 / 0.018 s (0.86x) and
+    n = 15: 0.128 / 0.119 s (0.93x), a tie within noise (an earlier run gave 1.16x and 1.04x);
+    n = 16: 0.802 / 0.157 s (0.20x); n = 17: 5.39 / 1.17 s (0.22x). Hence from n = 16.
     """
 
     def supports(self, subject: Subject, task: Task) -> str | None:
@@ -344,7 +348,7 @@ STRATEGIES: tuple[Strategy, ...] = (
               "(AVX2: 0.28x classic.c at n = 16, scalar 0.37x)"),
     QuadrantCount("native", "quadrant", frozenset({Task.COUNT}),
                   "the meet-in-the-middle counter: joins half-boards instead of walking the tree, "
-                  "the fastest exact total of plain n-queens from n = 15"),
+                  "the fastest exact total of plain n-queens from n = 16 (Q(17): 0.22x native/fast's CPU time)"),
     Construction("python", "construct", frozenset({Task.SOLVE}),
                  "the O(n) explicit construction: no search at all (n = 10^7 in 0.44 s)"),
     Completion("native", "complete", frozenset({Task.SOLVE, Task.COMPLETE}),

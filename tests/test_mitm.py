@@ -95,9 +95,9 @@ def test_the_extension_rejects_bad_arguments(call, error) -> None:
 
 def test_the_router_counts_large_boards_by_meeting_in_the_middle(reference) -> None:
     assert route(Task.COUNT, Subject(NQueens(16))).strategy.name == "native/quadrant"
-    assert route(Task.COUNT, Subject(NQueens(8))).strategy.name == "native/fast"
-    found = answer(Task.COUNT, NQueens(15))
-    assert (found.count, found.backend, found.method) == (reference.term("A000170", 15), "native", "quadrant")
+    assert route(Task.COUNT, Subject(NQueens(15))).strategy.name == "native/fast"  # below the crossover
+    found = answer(Task.COUNT, NQueens(16))
+    assert (found.count, found.backend, found.method) == (reference.term("A000170", 16), "native", "quadrant")
 
 
 @pytest.mark.parametrize("matcher", ["scalar", "avx2", "avx512"])
