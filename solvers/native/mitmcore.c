@@ -53,12 +53,14 @@ int mq_top_rows(int n) { return n / 2; }
 uint64_t mq_sets(int n) { return binomial(n, n / 2) * (n % 2 ? (uint64_t)(n - n / 2) : 1); }
 
 /* The set of rank `rank` among the k-sets in colex order (the order Gosper's hack walks). */
+static uint64_t binomials[MQ_MAX_N + 1][MQ_MAX_N + 1];  /* filled by mq_prepare */
+
 static uint32_t unrank(uint64_t rank, int n, int k) {
     uint32_t set = 0;
     for (int i = k; i >= 1; i--) {
         int c = i - 1;
-        while (c + 1 < n && binomial(c + 1, i) <= rank) c++;
-        rank -= binomial(c, i);
+        while (c + 1 < n && binomials[c + 1][i] <= rank) c++;
+        rank -= binomials[c][i];
         set |= 1u << c;
     }
     return set;
@@ -259,8 +261,6 @@ struct MqTables {
     int n, h, join;         /* the halves' rows, the bottom half's first row (h, or h + 1 after a middle row) */
     Half half[2];           /* the top half (rows 0..h-1) and the bottom half (rows join..n-1) */
 };
-
-static uint64_t binomials[MQ_MAX_N + 1][MQ_MAX_N + 1];
 
 static void fill_binomials(void) {
     for (int m = 0; m <= MQ_MAX_N; m++)
@@ -478,7 +478,7 @@ typedef struct {
     uint64_t mask;          /* the cut bits: with BMI2, the bucket is pext(word, mask) instead */
 } Cut;
 
-static void choose_cut(const List *top, const List *bottom, int bits, int cut, Cut *c) {
+static void choose_cut(const List *top, const List *bottom, int bits, int cut, int tables, Cut *c) {
     uint32_t seen[2][64] = {{0}};
     const List *lists[2] = {top, bottom};
     for (int s = 0; s < 2; s++)  /* a sample is enough to rank the bits; spread over the list */
@@ -498,7 +498,7 @@ static void choose_cut(const List *top, const List *bottom, int bits, int cut, C
         if (c->mask >> b & 1) to[b] = (uint16_t)(1u << k++);
     c->width = cut;
     c->bytes = 0;
-    for (int i = 0; i < 8; i++) {
+    for (int i = 0; tables && i < 8; i++) {  /* not needed where pext gathers the bits */
         uint16_t *table = c->byte[i], any = 0;
         for (int b = 0; b < 8; b++) any |= to[8 * i + b];
         if (!any) continue;
@@ -627,7 +627,7 @@ static int join(Work *w, int bits, Matcher match, uint64_t *pairs, uint64_t *tes
     if (!smaller) { *pairs = 0; return 0; }
     int cut = 0;  /* about 64 words per bucket: long enough loops, few empty buckets */
     while (cut < MAX_CUT && (smaller >> (cut + BUCKET_SHIFT)) > 0) cut++;
-    choose_cut(&w->top, &w->bottom, bits, cut, &w->cut);
+    choose_cut(&w->top, &w->bottom, bits, cut, sorter() == by_bucket, &w->cut);
     size_t longer = nt > nb ? nt : nb;
     size_t padding = (size_t)16 << cut;  /* at most 15 pad words per bucket */
     if (w->tag_cap < longer) {
