@@ -625,7 +625,7 @@ static int join32(Work *w, int bits, size_t padding, uint64_t *pairs, uint64_t *
 static int join(Work *w, int bits, Matcher match, uint64_t *pairs, uint64_t *tests) {
     size_t nt = w->top.len, nb = w->bottom.len, smaller = nt < nb ? nt : nb;
     if (!smaller) { *pairs = 0; return 0; }
-    int cut = 0;  /* about 64 words per bucket: long enough loops, few empty buckets */
+    int cut = 0;  /* about 2^BUCKET_SHIFT words per bucket: long enough loops, few empty buckets */
     while (cut < MAX_CUT && (smaller >> (cut + BUCKET_SHIFT)) > 0) cut++;
     choose_cut(&w->top, &w->bottom, bits, cut, sorter() == by_bucket, &w->cut);
     size_t longer = nt > nb ? nt : nb;
@@ -681,11 +681,12 @@ static uint64_t factorial(int k) {
 }
 
 uint64_t mq_memory_bound(int n) {
-    /* per worker: six lists of at most h! words (a set's permutations), grown to twice their
-     * need at most, the bucket numbers, and the bucket offsets */
-    uint64_t most = factorial(mq_top_rows(n));
-    return 2 * (6 * most * sizeof(uint64_t) + most * sizeof(uint16_t)) + 2 * ((size_t)8 << MAX_CUT) * sizeof(uint64_t)
-         + sizeof(Work);
+    /* per worker, with `most` = h! (a set's permutations): four lists grown to twice their need
+     * (top, bottom, and on odd boards every top half of the set and its middle words), two
+     * sorted lists and two narrow ones with their pads, the bucket numbers, the offsets */
+    uint64_t most = factorial(mq_top_rows(n)), pads = (uint64_t)16 << MAX_CUT;
+    return 4 * 2 * (most + 8) * sizeof(uint64_t) + 2 * (most + pads) * (sizeof(uint64_t) + sizeof(uint32_t))
+         + 2 * most * sizeof(uint16_t) + sizeof(Work);
 }
 
 static uint64_t work_bytes(const Work *w) {
@@ -748,7 +749,7 @@ int mq_count(const MqTables *t, uint64_t first, uint64_t last, uint64_t scale, c
             status = -1;
             break;
         }
-        out->sets++;
+        out->units++;
         out->halves += w->top.len + w->bottom.len;
         add(&out->solutions, pairs, weight, scale);
     }

@@ -18,17 +18,18 @@ typedef struct {
 
 typedef struct {
     MqTotal solutions;   /* sum over the range of weight * scale * (compatible half pairs) */
-    uint64_t sets;       /* canonical column sets counted (the others are their images) */
+    uint64_t units;      /* canonical units counted (the others are their images) */
     uint64_t halves;     /* half-board placements listed */
     uint64_t tests;      /* pairs of halves compared word against word (after the sieve) */
     uint64_t bytes;      /* the most this worker held (its lists only grow: their final size) */
 } MqCount;
 
-/* Rows in the top half: ceil(n / 2) (the middle row of an odd board goes on top). */
+/* Rows in each half: floor(n / 2) (an odd board's middle row lies between them). */
 int mq_top_rows(int n);
 
-/* How many column sets the top half can take: C(n, top rows). Work is split by ranges of
- * their ranks (colex order), [first, last). */
+/* Units of work: the top half's column sets, C(n, h) in colex order, each with every column the
+ * middle row's queen can take on an odd board (n - h of them). Work is split by ranges of their
+ * ranks, [first, last). */
 uint64_t mq_sets(int n);
 
 /* The bytes one worker may hold at most for board n, and the bytes the shared tables may take
@@ -43,8 +44,8 @@ MqTables *mq_prepare(int n);
 void mq_release(MqTables *tables);
 uint64_t mq_tables_bytes(const MqTables *tables);  /* what they hold (below mq_tables_bound) */
 
-/* Count the solutions whose top half uses a column set of rank in [first, last): each
- * canonical set's compatible pairs times the size of its symmetry orbit times `scale` (1; the
+/* Count the solutions of the units of rank in [first, last): each
+ * canonical unit's compatible pairs times the size of its symmetry orbit times `scale` (1; the
  * tests pass a large scale to force the 128-bit sums past 2^64). Returns 0, -1 when memory ran
  * out, 1 when a nonzero first byte of *stop stopped it early (`out` then holds a partial sum). */
 int mq_count(const MqTables *tables, uint64_t first, uint64_t last, uint64_t scale, const volatile char *stop,

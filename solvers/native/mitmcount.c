@@ -84,7 +84,7 @@ static PyObject *py_count(PyObject *self, PyObject *args, PyObject *kwargs) {
         || check_n(n) < 0)
         return NULL;
     if (first > last || last > mq_sets(n) || scale == 0) {
-        PyErr_Format(PyExc_ValueError, "need 0 <= first <= last <= %llu (the column sets of n = %d) and scale >= 1",
+        PyErr_Format(PyExc_ValueError, "need 0 <= first <= last <= %llu (the units of n = %d) and scale >= 1",
                      (unsigned long long)mq_sets(n), n);
         return NULL;
     }
@@ -111,7 +111,7 @@ static PyObject *py_count(PyObject *self, PyObject *args, PyObject *kwargs) {
     if (status > 0) Py_RETURN_NONE;
     PyObject *total = wide(counted.solutions);
     if (!total) return NULL;
-    return Py_BuildValue("(NKKKK)", total, (unsigned long long)counted.sets, (unsigned long long)counted.halves,
+    return Py_BuildValue("(NKKKK)", total, (unsigned long long)counted.units, (unsigned long long)counted.halves,
                          (unsigned long long)counted.tests, (unsigned long long)counted.bytes);
 }
 

@@ -69,9 +69,9 @@ int main(int argc, char **argv) {
         clock_gettime(CLOCK_MONOTONIC, &t1);
         double seconds = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
         unsigned __int128 total = (unsigned __int128)got.solutions.hi << 64 | got.solutions.lo;
-        printf("Q(%d) = %llu%s  matcher %s  sets %llu  halves %llu  pairs compared %llu  %.3f s\n", n,
+        printf("Q(%d) = %llu%s  matcher %s  units %llu  halves %llu  pairs compared %llu  %.3f s\n", n,
                (unsigned long long)total, got.solutions.hi ? " (+ high word)" : "", mq_matcher(),
-               (unsigned long long)got.sets, (unsigned long long)got.halves, (unsigned long long)got.tests, seconds);
+               (unsigned long long)got.units, (unsigned long long)got.halves, (unsigned long long)got.tests, seconds);
         return 0;
     }
     fprintf(stderr, "usage: %s check [N] | count N\n", argv[0]);
