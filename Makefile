@@ -68,14 +68,16 @@ cross-tools: ## Debian's AArch64 cross compiler and qemu-user for test-cross (ap
 	    gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user; }
 
 CROSS_CC := aarch64-linux-gnu-gcc -O2 -std=gnu11 -Wall -Wextra -Wno-unused-parameter
-test-cross: cross-tools ## both C cores for AArch64 under qemu, n = 1..12: the fast counter's NEON and scalar kernels, the simple kernel with blocked cells
+test-cross: cross-tools ## the C cores for AArch64 under qemu, n = 1..12: the fast counter's NEON and scalar kernels, the simple kernel with blocked cells, the meet-in-the-middle counter
 	@scratch=$$(mktemp -d) && trap 'rm -rf "$$scratch"' EXIT && \
 	$(CROSS_CC) -o "$$scratch/driver" solvers/native/fastcore.c solvers/native/tests/driver.c && \
 	$(CROSS_CC) -o "$$scratch/kerneldriver" solvers/native/kernelcore.c solvers/native/tests/kerneldriver.c && \
+	$(CROSS_CC) -o "$$scratch/mitmdriver" solvers/native/mitmcore.c solvers/native/tests/mitmdriver.c && \
 	qemu-aarch64 -L /usr/aarch64-linux-gnu "$$scratch/driver" check 12; fast=$$?; echo && \
 	qemu-aarch64 -L /usr/aarch64-linux-gnu "$$scratch/kerneldriver" 12; simple=$$?; echo && \
-	if [ $$fast -eq 0 ] && [ $$simple -eq 0 ]; then echo "test-cross: both cores all equal"; \
-	else echo "test-cross: DIFFERENCES (fast counter exit $$fast, simple kernel exit $$simple)"; exit 1; fi
+	qemu-aarch64 -L /usr/aarch64-linux-gnu "$$scratch/mitmdriver" check 12; mitm=$$?; echo && \
+	if [ $$fast -eq 0 ] && [ $$simple -eq 0 ] && [ $$mitm -eq 0 ]; then echo "test-cross: all three cores all equal"; \
+	else echo "test-cross: DIFFERENCES (fast counter exit $$fast, simple kernel exit $$simple, meet in the middle exit $$mitm)"; exit 1; fi
 
 FUZZ_RUNS  ?= 1000000
 FUZZ_CALLS ?= 100000

@@ -14,7 +14,12 @@ Balance: the largest subproblem's and the largest batch's share of the search's 
 bounds a 2-thread split), and the cores the 2-thread runs used (CPU time / wall time: near 2
 means the pool does not serialise on the GIL or a lock; the C code runs without the GIL).
 
+The meet-in-the-middle counter (native/quadrant, mitmcore.c) has its own table: 1 and 2
+threads beside classic.c and the best fast kernel, with the memory it held, for larger n
+(classic.c is measured up to --classic-upto and scaled beyond, as the header says).
+
     python -m queens.experiments.bench_native [--sizes 16 17] [--repeats 3] [--threads 2]
+        [--quadrant-sizes 16 17 18 19] [--classic-upto 17]
 """
 
 from __future__ import annotations
@@ -35,14 +40,18 @@ from pathlib import Path
 from typing import TypedDict
 
 from queens.experiments import runner
+from queens.solvers.native import _fast, _mitm
 from queens.solvers.threads import default_threads
-from queens.solvers.native import _fast
 from queens.solvers.native.counting import batches, count_classes, split_depth, subproblems
+from queens.solvers.native.quadrant import count_total
 
 YARDSTICKS = Path(__file__).resolve().parent / "yardstick"
 RESULTS = Path(__file__).resolve().parent / "results"
 TARGETS = {"avx2": (0.30, 0.17), "scalar": (0.38, 0.21), "avx512": (0.20, 0.12)}
 """Issue 11's targets: ratio to classic.c at 1 thread and at 2 threads."""
+
+QUADRANT_TARGETS = {17: (0.08, 0.045), 18: (0.018, 0.010), 19: (0.035, 0.020)}
+"""Issue 24's targets: the quadrant counter's ratio to classic.c at 1 thread and at 2 threads."""
 
 Run = tuple[float, float, int]
 """(wall seconds, CPU seconds, count)"""
@@ -196,6 +205,94 @@ def balance_table(balances: list[BalanceRow]) -> str:
     return "\n".join(lines)
 
 
+def run_quadrant(n: int, threads: int, memory: dict[tuple[int, int], int]) -> Run:
+    """The meet-in-the-middle counter; `memory` keeps the most it held per (n, threads)."""
+    stats: dict[str, int | float | str] = {}
+    cpu = time.process_time()
+    start = time.perf_counter()
+    total = count_total(n, threads=threads, stats=stats)
+    wall, used = time.perf_counter() - start, time.process_time() - cpu
+    memory[n, threads] = max(memory.get((n, threads), 0), int(stats["memory"]))
+    return wall, used, total
+
+
+def measure_quadrant(classic: Path, sizes: list[int], repeats: int, threads: int,
+                     classic_upto: int) -> list[dict]:
+    """quadrant/1, quadrant/{threads}, the best fast kernel (1 thread) and classic.c (up to
+    `classic_upto`) in turns; beyond it classic.c is scaled from its largest measured size."""
+    rows: list[dict] = []
+    memory: dict[tuple[int, int], int] = {}
+    measured: dict[int, float] = {}
+    for n in sizes:
+        results = _in_turns(_quadrant_runs(classic, n, threads, n <= classic_upto, memory), n, repeats)
+        wall = {name: statistics.median(run[0] for run in series) for name, series in results.items()}
+        cpu = {name: statistics.median(run[1] for run in series) for name, series in results.items()}
+        if "classic" in wall:
+            measured[n] = wall["classic"]
+        base = max(measured) if measured else None
+        scaled = measured[base] * _solutions(n) / _solutions(base) if base else float("nan")
+        classic_s = wall.get("classic", scaled)
+        rows.append({"n": n, "count": results[f"quadrant/{threads}"][0][2], "classic_s": classic_s,
+                     "classic_scaled_from": None if "classic" in wall else base,
+                     "fast_s": wall.get("fast/1"), "one_s": wall["quadrant/1"], "one_cpu_s": cpu["quadrant/1"],
+                     "many_s": wall[f"quadrant/{threads}"], "threads": threads,
+                     "ratio_1": wall["quadrant/1"] / classic_s, "ratio_many": wall[f"quadrant/{threads}"] / classic_s,
+                     "cpu_ratio_fast": cpu["quadrant/1"] / cpu["fast/1"] if "fast/1" in cpu else None,
+                     "memory_1": memory[n, 1], "memory_many": memory[n, threads], "target": QUADRANT_TARGETS.get(n)})
+    return rows
+
+
+def _quadrant_runs(classic: Path, n: int, threads: int, with_classic: bool,
+                   memory: dict[tuple[int, int], int]) -> dict[str, Callable[[], Run]]:
+    runs: dict[str, Callable[[], Run]] = {f"quadrant/{t}": lambda t=t: run_quadrant(n, t, memory)
+                                          for t in sorted({1, threads})}
+    if with_classic:
+        runs["classic"] = lambda: run_yardstick(classic, n)
+        runs["fast/1"] = lambda: run_kernel(n, "auto", 1)
+    return runs
+
+
+def _in_turns(runs: dict[str, Callable[[], Run]], n: int, repeats: int) -> dict[str, list[Run]]:
+    names = list(runs)
+    results: dict[str, list[Run]] = {name: [] for name in names}
+    for round_ in range(repeats):
+        shift = round_ % len(names)
+        for name in names[shift:] + names[:shift]:
+            results[name].append(runs[name]())
+            print(f"n = {n} round {round_ + 1}: {name} {results[name][-1][0]:.3f} s", file=sys.stderr)
+    if len({run[2] for series in results.values() for run in series}) != 1:
+        sys.exit(f"n = {n}: the counters disagree")
+    return results
+
+
+def _solutions(n: int) -> int:
+    """Q(n) from the repository's OEIS copy: classic.c's tree grows as its solutions do (its
+    time ratio 16 -> 17 is measured in the same table), the scale for sizes it is not run at."""
+    terms = json.loads((Path(__file__).resolve().parents[1] / "tests" / "data" / "sequences.json").read_text())
+    return int(terms["A000170"]["terms"][n])
+
+
+def quadrant_table(rows: list[dict], threads: int) -> str:
+    lines = [f"| n | classic.c s | best fast kernel, 1 thread s | quadrant 1 thread s (CPU s) | ÷classic "
+             f"| CPU ÷fast | {threads} threads s | ÷classic | memory held 1 / {threads} threads "
+             f"| target 1 / {threads} threads (÷classic) |",
+             "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"]
+    for r in rows:
+        classic = f"{r['classic_s']:.2f}" + (f" (scaled from n = {r['classic_scaled_from']})"
+                                              if r["classic_scaled_from"] else "")
+        fast = "-" if r["fast_s"] is None else f"{r['fast_s']:.3f}"
+        versus = "-" if r["cpu_ratio_fast"] is None else f"{r['cpu_ratio_fast']:.2f}x"
+        target = "(no target)"
+        if r["target"]:
+            one, many = r["target"]
+            target = (f"≤{one:.3f} {'✓' if r['ratio_1'] <= one else '✗'} / "
+                      f"≤{many:.3f} {'✓' if r['ratio_many'] <= many else '✗'}")
+        lines.append(f"| {r['n']} | {classic} | {fast} | {r['one_s']:.3f} ({r['one_cpu_s']:.3f}) | {r['ratio_1']:.3f}x "
+                     f"| {versus} | {r['many_s']:.3f} | {r['ratio_many']:.3f}x "
+                     f"| {r['memory_1'] / 2**20:.1f} / {r['memory_many'] / 2**20:.1f} MiB | {target} |")
+    return "\n".join(lines)
+
+
 def machine() -> str:
     return f"{runner.machine()['cpu']}, {default_threads()} cores, {platform.system()} {platform.release()}"
 
@@ -205,6 +302,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sizes", type=int, nargs="+", default=[16, 17])
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--quadrant-sizes", type=int, nargs="*", default=[16, 17, 18, 19])
+    parser.add_argument("--classic-upto", type=int, default=17)
     args = parser.parse_args(argv)
     rows: list[Row] = []
     balances: list[BalanceRow] = []
@@ -213,6 +312,8 @@ def main(argv: list[str] | None = None) -> int:
         for n in args.sizes:
             rows += rows_for(n, measure(binaries, n, args.repeats, args.threads), args.threads)
             balances.append({"n": n, **balance(n, args.threads)})
+        quadrant = measure_quadrant(binaries["classic"], args.quadrant_sizes, args.repeats, args.threads,
+                                    args.classic_upto)
     where = machine()
     header = (f"Fast counter, every kernel this CPU runs ({', '.join(_fast.SUPPORTED)}; CPU features: "
               f"{_fast.FEATURES or 'none asked'}), portable build, vs experiments/yardstick/classic.c and "
@@ -225,12 +326,18 @@ def main(argv: list[str] | None = None) -> int:
               f"--repeats {args.repeats} --threads {args.threads}` (`make bench` runs it with the defaults).")
     report = (f"{header}\n\n{table(rows, args.threads)}\n\nHow the work splits over {args.threads} threads "
               f"(nodes of the search):\n\n{balance_table(balances)}\n")
+    if quadrant:
+        report += (f"\nThe meet-in-the-middle counter (native/quadrant, matcher {_mitm.MATCHER}), same runs in turns "
+                   "with classic.c and the best fast kernel ('auto'); classic.c beyond n = "
+                   f"{args.classic_upto} is its largest measured time scaled by Q(n) / Q(that n) (not run); memory "
+                   "held = the counter's tables and lists at their peak (C allocations, not the interpreter).\n\n"
+                   f"{quadrant_table(quadrant, args.threads)}\n")
     print(report)
     RESULTS.mkdir(exist_ok=True)
     (RESULTS / "bench_native.md").write_text(report)
     (RESULTS / "bench_native.json").write_text(json.dumps(
         {"date": date.today().isoformat(), "machine": where, "features": _fast.FEATURES, "rows": rows,
-         "balance": balances}, indent=2) + "\n")
+         "balance": balances, "quadrant": quadrant}, indent=2) + "\n")
     return 0
 
 

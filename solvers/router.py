@@ -30,8 +30,8 @@ from queens.solvers.strategies import registered
 from queens.solvers.strategy import Strategy, Subject
 
 PREFERENCE: dict[Task, tuple[str, ...]] = {
-    Task.COUNT: ("native/fast", "native/search", "sat/split", "sat/search", "csp/split", "csp/search",
-                 "cpsat/split", "cpsat/search", "native/layouts"),
+    Task.COUNT: ("native/quadrant", "native/fast", "native/search", "sat/split", "sat/search", "csp/split",
+                 "csp/search", "cpsat/split", "cpsat/search", "native/layouts"),
     Task.SOLVE: ("python/construct", "native/complete", "cpsat/search", "native/search", "sat/search", "csp/search"),
     Task.COMPLETE: ("native/complete", "cpsat/search", "native/search", "sat/search", "csp/search"),
     Task.OPTIMISE: ("cpsat/search", "native/search", "sat/search", "csp/search", "native/copies", "sat/copies",

@@ -1,0 +1,759 @@
+/* Meet in the middle: n-queens totals Q(n) by joining half-boards instead of walking the tree.
+ *
+ * A solution splits into its top half (rows 0..h-1, h = floor(n/2)) and its bottom half (the
+ * last h rows); an odd board has a middle row between them, whose queen (on column x) is fixed
+ * first. The top half uses some set S of h columns, the bottom half exactly the others (but x),
+ * so the solutions are grouped by unit (x, S): for each, list every top half on S and every
+ * bottom half on the rest that the middle queen does not attack, and count the pairs whose
+ * diagonals are disjoint. Rows and columns are matched exactly by the grouping; only diagonals
+ * are compared, as one 64-bit word per half: the n-1 anti-diagonals and the n-1 diagonals that
+ * both halves can reach (2(n-1) <= 62 bits for n <= 32).
+ *
+ * Comparing pairs is the work, so three things cut it down:
+ *  - symmetry: mirroring the board left to right maps unit (x, S) to (n-1-x, mirror(S)), and
+ *    turning it upside down maps the solutions of (x, S) to those of (x, the bottom's columns);
+ *    only the smallest unit of each orbit is counted, times the orbit's size (up to 4);
+ *  - a half is not searched row by row for each S: it is joined from two blocks of rows placed
+ *    once per n (the tables), as the final join does;
+ *  - a sieve: the k diagonal bits that both lists use most are cut out as a bucket number;
+ *    a top half in bucket v meets only bottom halves in buckets u with u & v == 0, so whole
+ *    buckets of certain conflicts are never compared. Within two buckets the comparison is a
+ *    straight loop the compiler vectorises (AVX-512, AVX2 or scalar, chosen at run time).
+ *
+ * Memory: one worker holds two lists per side, each of at most h! words (the permutations of h
+ * columns); the tables at most n!/(n-k)! placements per block of k rows: mq_memory_bound() and
+ * mq_tables_bound() state both before any work.
+ */
+#include "mitmcore.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <immintrin.h>
+#endif
+
+#define MAX_CUT 12
+#ifndef BUCKET_SHIFT
+#define BUCKET_SHIFT 5   /* about 2^5 words per bucket of the shorter list (measured: 4-5 best at n = 17, 18) */
+#endif
+
+/* ---- combinations: C(n, k), and the k-sets of n columns in colex order -------------------- */
+
+static uint64_t binomial(int n, int k) {
+    if (k < 0 || k > n) return 0;
+    uint64_t value = 1;
+    for (int i = 1; i <= k; i++) value = value * (uint64_t)(n - k + i) / (uint64_t)i;  /* exact at each step */
+    return value;
+}
+
+int mq_top_rows(int n) { return n / 2; }
+
+/* Units: the top half's column sets, times the middle queen's columns on an odd board. */
+uint64_t mq_sets(int n) { return binomial(n, n / 2) * (n % 2 ? (uint64_t)(n - n / 2) : 1); }
+
+/* The set of rank `rank` among the k-sets in colex order (the order Gosper's hack walks). */
+static uint64_t binomials[MQ_MAX_N + 1][MQ_MAX_N + 1];  /* filled by mq_prepare */
+
+static uint32_t unrank(uint64_t rank, int n, int k) {
+    uint32_t set = 0;
+    for (int i = k; i >= 1; i--) {
+        int c = i - 1;
+        while (c + 1 < n && binomials[c + 1][i] <= rank) c++;
+        rank -= binomials[c][i];
+        set |= 1u << c;
+    }
+    return set;
+}
+
+/* The next k-set after `set` in colex order (Gosper's hack). */
+static uint32_t next_set(uint32_t set) {
+    uint32_t low = set & -set, ripple = set + low;
+    return ripple | (((set ^ ripple) >> 2) / low);
+}
+
+static uint32_t mirror(uint32_t set, int n) {
+    uint32_t image = 0;
+    for (int c = 0; c < n; c++)
+        if (set >> c & 1) image |= 1u << (n - 1 - c);
+    return image;
+}
+
+/* A unit: the middle queen's column (-1 on an even board) and the top half's columns. */
+typedef struct {
+    int middle;
+    uint32_t set;
+} Unit;
+
+/* Unit `rank`: the top half's set is the h-set of rank rank / (n - h) (odd boards; every rank
+ * on even ones), the middle queen's column the (rank % (n - h))-th column outside it, so the
+ * units of one top set come together and share its list of top halves. */
+static Unit unit_of(uint64_t rank, int n) {
+    int h = n / 2;
+    if (n % 2 == 0) return (Unit){-1, unrank(rank, n, h)};
+    uint32_t set = unrank(rank / (uint64_t)(n - h), n, h), outside = ~set;
+    for (uint64_t skip = rank % (uint64_t)(n - h); skip; skip--) outside &= outside - 1;
+    return (Unit){__builtin_ctz(outside), set};
+}
+
+static uint64_t unit_order(Unit u) { return (uint64_t)(uint32_t)(u.middle + 1) << 32 | u.set; }
+
+/* How many units the orbit of u holds if u is its smallest, else 0 (counted elsewhere). */
+static unsigned orbit_weight(Unit u, int n) {
+    uint32_t rest = (n == 32 ? 0xffffffffu : (1u << n) - 1) & ~(u.middle >= 0 ? 1u << u.middle : 0);
+    int flipped = u.middle >= 0 ? n - 1 - u.middle : -1;
+    /* itself, mirrored, upside down (the bottom's columns on top), and both */
+    Unit images[4] = {u, {flipped, mirror(u.set, n)}, {u.middle, rest & ~u.set}, {flipped, mirror(rest & ~u.set, n)}};
+    unsigned distinct = 0;
+    for (int i = 0; i < 4; i++) {
+        if (unit_order(images[i]) < unit_order(u)) return 0;
+        int seen = 0;
+        for (int j = 0; j < i; j++) seen |= unit_order(images[j]) == unit_order(images[i]);
+        distinct += !seen;
+    }
+    return distinct;
+}
+
+/* ---- the matcher: pairs of words with no common bit ----------------------------------------- */
+
+/* Four top words against eight bottom words at a time, the counts kept in eight lanes until
+ * the end: the compiler turns the lane loop into vector tests and adds, one load of bottom words
+ * serving four top words. */
+#define MATCH_BODY                                                                  \
+    uint64_t lanes[4][8] = {{0}}, count = 0;                                        \
+    size_t wide = nb & ~(size_t)7, i = 0;                                           \
+    for (; i + 3 < na; i += 4) {                                                    \
+        uint64_t x0 = a[i], x1 = a[i + 1], x2 = a[i + 2], x3 = a[i + 3];            \
+        for (size_t j = 0; j < wide; j += 8)                                        \
+            for (int l = 0; l < 8; l++) {                                           \
+                uint64_t y = b[j + l];                                              \
+                lanes[0][l] += (x0 & y) == 0;                                       \
+                lanes[1][l] += (x1 & y) == 0;                                       \
+                lanes[2][l] += (x2 & y) == 0;                                       \
+                lanes[3][l] += (x3 & y) == 0;                                       \
+            }                                                                       \
+        for (size_t j = wide; j < nb; j++)                                          \
+            count += ((x0 & b[j]) == 0) + ((x1 & b[j]) == 0) + ((x2 & b[j]) == 0) + ((x3 & b[j]) == 0); \
+    }                                                                               \
+    for (; i < na; i++)                                                             \
+        for (size_t j = 0; j < nb; j++) count += (a[i] & b[j]) == 0;                \
+    for (int l = 0; l < 8; l++) count += lanes[0][l] + lanes[1][l] + lanes[2][l] + lanes[3][l]; \
+    return count;
+
+typedef uint64_t (*Matcher)(const uint64_t *a, size_t na, const uint64_t *b, size_t nb);
+
+static uint64_t match_scalar(const uint64_t *a, size_t na, const uint64_t *b, size_t nb) { MATCH_BODY }
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+__attribute__((target("avx2")))
+static uint64_t match_avx2(const uint64_t *a, size_t na, const uint64_t *b, size_t nb) { MATCH_BODY }
+
+/* AVX-512 by hand: per eight bottom words, one test (vptestnmq) and one masked add per top
+ * word, four top words per load. The buckets are padded (4 top words, 8 bottom words). */
+__attribute__((target("avx512f,avx512vl,avx512bw")))
+static uint64_t match_avx512(const uint64_t *a, size_t na, const uint64_t *b, size_t nb) {
+    __m512i one = _mm512_set1_epi64(1), sum0 = _mm512_setzero_si512(), sum1 = sum0, sum2 = sum0, sum3 = sum0;
+    for (size_t i = 0; i < na; i += 4) {
+        __m512i x0 = _mm512_set1_epi64((long long)a[i]), x1 = _mm512_set1_epi64((long long)a[i + 1]);
+        __m512i x2 = _mm512_set1_epi64((long long)a[i + 2]), x3 = _mm512_set1_epi64((long long)a[i + 3]);
+        for (size_t j = 0; j < nb; j += 8) {
+            __m512i y = _mm512_loadu_si512((const void *)(b + j));
+            sum0 = _mm512_mask_add_epi64(sum0, _mm512_testn_epi64_mask(x0, y), sum0, one);
+            sum1 = _mm512_mask_add_epi64(sum1, _mm512_testn_epi64_mask(x1, y), sum1, one);
+            sum2 = _mm512_mask_add_epi64(sum2, _mm512_testn_epi64_mask(x2, y), sum2, one);
+            sum3 = _mm512_mask_add_epi64(sum3, _mm512_testn_epi64_mask(x3, y), sum3, one);
+        }
+    }
+    __m512i sum = _mm512_add_epi64(_mm512_add_epi64(sum0, sum1), _mm512_add_epi64(sum2, sum3));
+    return (uint64_t)_mm512_reduce_add_epi64(sum);
+}
+#define HAVE_X86_MATCHERS 1
+
+/* The same on 32-bit words, sixteen to a vector: the join's narrow path (see join32), twice the
+ * pairs per instruction. Lane counts stay far below 2^32: a call compares at most 2^32 pairs. */
+__attribute__((target("avx512f,avx512vl,avx512bw")))
+static uint64_t match32_avx512(const uint32_t *a, size_t na, const uint32_t *b, size_t nb) {
+    __m512i one = _mm512_set1_epi32(1), sum0 = _mm512_setzero_si512(), sum1 = sum0, sum2 = sum0, sum3 = sum0;
+    for (size_t i = 0; i < na; i += 4) {
+        __m512i x0 = _mm512_set1_epi32((int)a[i]), x1 = _mm512_set1_epi32((int)a[i + 1]);
+        __m512i x2 = _mm512_set1_epi32((int)a[i + 2]), x3 = _mm512_set1_epi32((int)a[i + 3]);
+        for (size_t j = 0; j < nb; j += 16) {
+            __m512i y = _mm512_loadu_si512((const void *)(b + j));
+            sum0 = _mm512_mask_add_epi32(sum0, _mm512_testn_epi32_mask(x0, y), sum0, one);
+            sum1 = _mm512_mask_add_epi32(sum1, _mm512_testn_epi32_mask(x1, y), sum1, one);
+            sum2 = _mm512_mask_add_epi32(sum2, _mm512_testn_epi32_mask(x2, y), sum2, one);
+            sum3 = _mm512_mask_add_epi32(sum3, _mm512_testn_epi32_mask(x3, y), sum3, one);
+        }
+    }
+    __m512i sum = _mm512_add_epi32(_mm512_add_epi32(sum0, sum1), _mm512_add_epi32(sum2, sum3));
+    /* widen before adding the 16 lanes: together they may pass 2^32 */
+    __m512i wide = _mm512_add_epi64(_mm512_cvtepu32_epi64(_mm512_castsi512_si256(sum)),
+                                    _mm512_cvtepu32_epi64(_mm512_extracti64x4_epi64(sum, 1)));
+    return (uint64_t)_mm512_reduce_add_epi64(wide);
+}
+#endif
+
+static Matcher chosen;
+static const char *chosen_name = "scalar";
+
+/* The best matcher this CPU runs, or the one QUEENS_MITM_MATCHER names (scalar, avx2, avx512:
+ * how the tests check every path on one machine; a name this CPU cannot run is ignored). */
+static Matcher matcher(void) {
+    if (chosen) return chosen;
+    Matcher m = match_scalar;
+    const char *name = "scalar", *asked = getenv("QUEENS_MITM_MATCHER");
+#ifdef HAVE_X86_MATCHERS
+    __builtin_cpu_init();
+    int avx512 = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl")
+              && __builtin_cpu_supports("avx512bw");
+    int avx2 = __builtin_cpu_supports("avx2");
+    if (asked && !strcmp(asked, "scalar")) avx512 = avx2 = 0;
+    if (asked && !strcmp(asked, "avx2")) avx512 = 0;
+    if (avx512) { m = match_avx512; name = "avx512"; }
+    else if (avx2) { m = match_avx2; name = "avx2"; }
+#else
+    (void)asked;
+#endif
+    chosen_name = name;  /* a race here writes the same values from every thread */
+    chosen = m;
+    return m;
+}
+
+const char *mq_matcher(void) { matcher(); return chosen_name; }
+
+/* ---- listing half-boards -------------------------------------------------------------------- */
+
+typedef struct {
+    uint64_t *keys;
+    size_t len, cap;
+} List;
+
+static int reserve(List *list, size_t len) {
+    if (list->cap >= len) return 0;
+    uint64_t *grown = realloc(list->keys, len * sizeof *grown);
+    if (!grown) return -1;
+    list->keys = grown;
+    list->cap = len;
+    return 0;
+}
+
+/* Room for `need` words, grown to twice that so that appends stay amortised. */
+static int ensure(List *list, size_t need) { return list->cap >= need ? 0 : reserve(list, 2 * need); }
+
+/* A half-board is listed from two blocks of rows, each placed once for the whole count (the
+ * tables): the block above its split row and the block below, each grouped by the columns it
+ * uses. A half on the columns S is then every pair (upper placement on X, lower placement on
+ * S \ X) whose diagonals are disjoint, for every X in S of the upper block's size: tested as
+ * one word against one word, as in the final join, instead of searching S row by row again. */
+
+typedef struct {
+    uint64_t *check, *key;  /* per placement: the word against the other block, its part of the half's word */
+    uint64_t *mid;          /* its word against the middle row (odd boards) */
+    size_t *start;          /* placements on the set of colex rank r: start[r] .. start[r+1] */
+    int queens;
+} Block;
+
+typedef struct {
+    Block upper, lower;
+} Half;
+
+struct MqTables {
+    int n, h, join;         /* the halves' rows, the bottom half's first row (h, or h + 1 after a middle row) */
+    Half half[2];           /* the top half (rows 0..h-1) and the bottom half (rows join..n-1) */
+};
+
+static void fill_binomials(void) {
+    for (int m = 0; m <= MQ_MAX_N; m++)
+        for (int k = 0; k <= m; k++) binomials[m][k] = binomial(m, k);
+}
+
+/* The colex rank of a set among the sets of its size. */
+static uint64_t rank_of(uint32_t set) {
+    uint64_t rank = 0;
+    for (int i = 1; set; i++, set &= set - 1) rank += binomials[__builtin_ctz(set)][i];
+    return rank;
+}
+
+/* The diagonals of a placement, as one word: the n-1 anti-diagonals from `anti_from` and the
+ * n-1 diagonals from `diag_from`, the window that both sides of a row split can reach. `anti`
+ * holds bit row+col per queen, `diag` bit col-row+n-1 (absolute, < 2n-1). */
+static uint64_t window(int n, uint64_t anti, uint64_t diag, int anti_from, int diag_from) {
+    uint64_t w = (1ull << (n - 1)) - 1;
+    return (anti >> anti_from & w) | (diag >> diag_from & w) << (n - 1);
+}
+
+typedef struct {
+    uint32_t columns;
+    uint64_t anti, diag;
+} Placement;
+
+typedef struct {
+    Placement *all;
+    size_t len, cap;
+    int failed;
+} Placements;
+
+static void place(int n, int row, int last, uint32_t columns, uint64_t anti, uint64_t diag, Placements *out) {
+    uint32_t full = n == 32 ? 0xffffffffu : (1u << n) - 1;
+    uint32_t open = full & ~columns & ~(uint32_t)(anti >> row) & ~(uint32_t)(diag >> (n - 1 - row));
+    while (open) {
+        uint32_t bit = open & -open;
+        open ^= bit;
+        uint64_t a = anti | (uint64_t)bit << row, d = diag | (uint64_t)bit << (n - 1 - row);
+        if (row < last) { place(n, row + 1, last, columns | bit, a, d, out); continue; }
+        if (out->len == out->cap) {
+            size_t cap = out->cap ? 2 * out->cap : 4096;
+            Placement *grown = realloc(out->all, cap * sizeof *grown);
+            if (!grown) { out->failed = 1; return; }
+            out->all = grown;
+            out->cap = cap;
+        }
+        out->all[out->len++] = (Placement){columns | bit, a, d};
+    }
+}
+
+/* Every placement of rows first..last-1, grouped by columns, with its words: the window at
+ * `split` (against the other block of its half), at `join` (against the other half) and at
+ * `mid` (against the middle row's queen). */
+static int build_block(Block *b, int n, int first, int last, int split, int join, int mid) {
+    Placements found = {0};
+    place(n, first, last - 1, 0, 0, 0, &found);
+    int queens = last - first;
+    uint64_t sets = binomials[n][queens];
+    b->queens = queens;
+    b->start = calloc(sets + 2, sizeof *b->start);
+    b->check = malloc((found.len ? found.len : 1) * sizeof *b->check);
+    b->key = malloc((found.len ? found.len : 1) * sizeof *b->key);
+    b->mid = malloc((found.len ? found.len : 1) * sizeof *b->mid);
+    if (found.failed || !b->start || !b->check || !b->key || !b->mid) { free(found.all); return -1; }
+    for (size_t i = 0; i < found.len; i++) b->start[rank_of(found.all[i].columns) + 2]++;
+    for (uint64_t r = 0; r < sets; r++) b->start[r + 2] += b->start[r + 1];
+    for (size_t i = 0; i < found.len; i++) {  /* start[r+1] is the fill point of rank r, then its end */
+        const Placement *p = &found.all[i];
+        size_t at = b->start[rank_of(p->columns) + 1]++;
+        b->check[at] = window(n, p->anti, p->diag, split, n - split);
+        b->key[at] = window(n, p->anti, p->diag, join, n - join);
+        b->mid[at] = window(n, p->anti, p->diag, mid, n - mid);
+    }
+    free(found.all);
+    return 0;
+}
+
+static uint64_t block_bytes(const Block *b, int n) {
+    size_t placements = b->start[binomials[n][b->queens]];
+    return placements * 3 * sizeof(uint64_t) + (binomials[n][b->queens] + 2) * sizeof(size_t);
+}
+
+static void free_block(Block *b) { free(b->check); free(b->key); free(b->mid); free(b->start); }
+
+/* The bytes one block may take: a placement per sequence of distinct columns (n!/(n-k)!). */
+static uint64_t block_bound(int n, int queens) {
+    uint64_t placements = 1;
+    for (int i = 0; i < queens; i++) placements *= (uint64_t)(n - i);
+    return placements * 3 * sizeof(uint64_t) + (binomial(n, queens) + 2) * sizeof(size_t);
+}
+
+/* Rows of each half's upper block: half of the half, rounded down. */
+static int upper_rows(int rows) { return rows / 2; }
+
+uint64_t mq_tables_bound(int n) {
+    int h = mq_top_rows(n);
+    return 2 * (block_bound(n, upper_rows(h)) + block_bound(n, h - upper_rows(h)));
+}
+
+uint64_t mq_tables_bytes(const MqTables *t) {
+    uint64_t bytes = sizeof *t;
+    for (int h = 0; h < 2; h++) bytes += block_bytes(&t->half[h].upper, t->n) + block_bytes(&t->half[h].lower, t->n);
+    return bytes;
+}
+
+void mq_release(MqTables *t) {
+    if (!t) return;
+    for (int h = 0; h < 2; h++) { free_block(&t->half[h].upper); free_block(&t->half[h].lower); }
+    free(t);
+}
+
+MqTables *mq_prepare(int n) {
+    if (n < MQ_MIN_N || n > MQ_MAX_N) return NULL;
+    if (!binomials[1][1]) fill_binomials();  /* the same values from every thread that races here */
+    MqTables *t = calloc(1, sizeof *t);
+    if (!t) return NULL;
+    t->n = n;
+    t->h = mq_top_rows(n);
+    t->join = n - t->h;
+    int rows[2][2] = {{0, t->h}, {t->join, n}}, mid[2] = {t->h, t->h + 1};  /* the middle row's own windows */
+    for (int h = 0; h < 2; h++) {
+        int first = rows[h][0], last = rows[h][1], split = first + upper_rows(last - first);
+        if (build_block(&t->half[h].upper, n, first, split, split, t->join, mid[h]) < 0
+            || build_block(&t->half[h].lower, n, split, last, split, t->join, mid[h]) < 0) {
+            mq_release(t);
+            return NULL;
+        }
+    }
+    return t;
+}
+
+/* Every half-board on the columns `set` that the middle queen (its word `middle`, 0 if none)
+ * does not attack: the compatible pairs of its blocks' placements. */
+/* One upper placement against a run of lower ones: append key | lk[j] (and mid | lm[j] when
+ * `mids`) for every j whose check word meets neither `check` nor, through lm, `middle`. */
+typedef size_t (*Pairer)(uint64_t *keys, uint64_t *mids, uint64_t key, uint64_t mid, uint64_t check,
+                         uint64_t middle, const uint64_t *lc, const uint64_t *lk, const uint64_t *lm, size_t nl);
+
+static size_t pair_scalar(uint64_t *keys, uint64_t *mids, uint64_t key, uint64_t mid, uint64_t check,
+                          uint64_t middle, const uint64_t *lc, const uint64_t *lk, const uint64_t *lm, size_t nl) {
+    size_t len = 0;
+    for (size_t j = 0; j < nl; j++) {  /* branch-free: write always, keep when compatible */
+        keys[len] = key | lk[j];
+        if (mids) mids[len] = mid | lm[j];
+        len += ((check & lc[j]) | (middle & lm[j])) == 0;
+    }
+    return len;
+}
+
+#ifdef HAVE_X86_MATCHERS
+/* AVX-512: eight lower placements per step, the compatible ones compressed into place (the
+ * caller leaves 8 words of room past the run). */
+__attribute__((target("avx512f,avx512vl,avx512bw")))
+static size_t pair_avx512(uint64_t *keys, uint64_t *mids, uint64_t key, uint64_t mid, uint64_t check,
+                          uint64_t middle, const uint64_t *lc, const uint64_t *lk, const uint64_t *lm, size_t nl) {
+    __m512i vkey = _mm512_set1_epi64((long long)key), vmid = _mm512_set1_epi64((long long)mid);
+    __m512i vcheck = _mm512_set1_epi64((long long)check), vmiddle = _mm512_set1_epi64((long long)middle);
+    size_t len = 0;
+    for (size_t j = 0; j < nl; j += 8) {
+        __mmask8 in = nl - j >= 8 ? 0xff : (__mmask8)((1u << (nl - j)) - 1);
+        __m512i m = _mm512_maskz_loadu_epi64(in, lm + j);
+        __mmask8 keep = _mm512_mask_testn_epi64_mask(in, vcheck, _mm512_maskz_loadu_epi64(in, lc + j));
+        keep = _mm512_mask_testn_epi64_mask(keep, vmiddle, m);
+        /* compressed in a register, stored whole (a compressing store is microcode on some CPUs):
+         * the words past the kept ones are overwritten next, or lie in the list's spare room */
+        _mm512_storeu_si512((void *)(keys + len),
+                            _mm512_maskz_compress_epi64(keep, _mm512_or_si512(vkey, _mm512_maskz_loadu_epi64(in, lk + j))));
+        if (mids) _mm512_storeu_si512((void *)(mids + len), _mm512_maskz_compress_epi64(keep, _mm512_or_si512(vmid, m)));
+        len += (size_t)__builtin_popcount(keep);
+    }
+    return len;
+}
+#endif
+
+static Pairer pairer(void) {
+#ifdef HAVE_X86_MATCHERS
+    if (matcher() == match_avx512) return pair_avx512;
+#endif
+    return pair_scalar;
+}
+
+static int list_half(const Half *h, uint32_t set, uint64_t middle, List *out, List *mids) {
+    int positions[32], count = 0;
+    for (uint32_t s = set; s; s &= s - 1) positions[count++] = __builtin_ctz(s);
+    int k = h->upper.queens;
+    Pairer pair = pairer();
+    out->len = 0;
+    for (uint32_t pick = (1u << k) - 1; pick < (1u << count); pick = next_set(pick)) {
+        uint32_t upper = 0;
+        for (uint32_t p = pick; p; p &= p - 1) upper |= 1u << positions[__builtin_ctz(p)];
+        uint64_t ru = rank_of(upper), rl = rank_of(set ^ upper);
+        size_t u0 = h->upper.start[ru], u1 = h->upper.start[ru + 1];
+        size_t l0 = h->lower.start[rl], nl = h->lower.start[rl + 1] - l0;
+        if (u0 == u1 || !nl) continue;
+        const uint64_t *lc = h->lower.check + l0, *lk = h->lower.key + l0, *lm = h->lower.mid + l0;
+        for (size_t i = u0; i < u1; i++) {
+            if (ensure(out, out->len + nl + 8) < 0 || (mids && ensure(mids, out->len + nl + 8) < 0)) return -1;
+            if (middle & h->upper.mid[i]) continue;  /* the middle queen attacks the upper part */
+            out->len += pair(out->keys + out->len, mids ? mids->keys + out->len : NULL, h->upper.key[i],
+                             h->upper.mid[i], h->upper.check[i], middle, lc, lk, lm, nl);
+        }
+    }
+    return 0;
+}
+
+/* ---- the sieve -------------------------------------------------------------------------------- */
+
+/* Where the sieve cuts: the bits both lists use most (the likeliest conflicts). The bucket
+ * number gathers them through a table per byte of the word that holds any (often 2 to 4 of the
+ * 8), so any positions cost the same. */
+typedef struct {
+    uint16_t byte[8][256];
+    int used[8], bytes, width;
+    uint64_t mask;          /* the cut bits: with BMI2, the bucket is pext(word, mask) instead */
+} Cut;
+
+static void choose_cut(const List *top, const List *bottom, int bits, int cut, int tables, Cut *c) {
+    uint32_t seen[2][64] = {{0}};
+    const List *lists[2] = {top, bottom};
+    for (int s = 0; s < 2; s++)  /* a sample is enough to rank the bits; spread over the list */
+        for (size_t i = 0, step = lists[s]->len / 64 + 1; i < lists[s]->len; i += step)
+            for (uint64_t w = lists[s]->keys[i]; w; w &= w - 1) seen[s][__builtin_ctzll(w)]++;
+    uint64_t score[64];
+    for (int b = 0; b < bits; b++) score[b] = (uint64_t)seen[0][b] * seen[1][b] + 1;  /* +1: every bit can be cut */
+    uint16_t to[64] = {0};  /* the bucket bit each word bit becomes (as a mask) */
+    c->mask = 0;
+    for (int k = 0; k < cut; k++) {
+        int best = 0;
+        for (int b = 1; b < bits; b++) if (score[b] > score[best]) best = b;
+        score[best] = 0;
+        c->mask |= 1ull << best;
+    }
+    for (int b = 0, k = 0; b < 64; b++)  /* in the order of the word's bits, as pext gathers them */
+        if (c->mask >> b & 1) to[b] = (uint16_t)(1u << k++);
+    c->width = cut;
+    c->bytes = 0;
+    for (int i = 0; tables && i < 8; i++) {  /* not needed where pext gathers the bits */
+        uint16_t *table = c->byte[i], any = 0;
+        for (int b = 0; b < 8; b++) any |= to[8 * i + b];
+        if (!any) continue;
+        c->used[c->bytes++] = i;
+        table[0] = 0;
+        for (unsigned v = 1; v < 256; v++) table[v] = table[v & (v - 1)] | to[8 * i + __builtin_ctz(v)];
+    }
+}
+
+static inline unsigned bucket_of(uint64_t key, const Cut *c) {
+    unsigned v = 0;
+    for (int k = 0; k < c->bytes; k++) v |= c->byte[c->used[k]][key >> (8 * c->used[k]) & 0xff];
+    return v;
+}
+
+/* Sort `from` into `into` by bucket (a counting sort); start[v]..start[v+1] is bucket v, each
+ * padded to a multiple of `pad` words with ~0, a word that meets every half (no half is 0: the
+ * row next to the boundary always has a diagonal in the window), so the matcher has no tails.
+ * `tags` keeps each word's bucket between the two passes. */
+#define BY_BUCKET_BODY(BUCKET)                                                                        \
+    size_t buckets = (size_t)1 << c->width;                                                           \
+    memset(start, 0, (buckets + 1) * sizeof *start);                                                  \
+    for (size_t i = 0; i < from->len; i++) start[(tags[i] = (uint16_t)(BUCKET)) + 1]++;               \
+    for (size_t v = 0; v < buckets; v++) start[v + 1] = start[v] + (start[v + 1] + pad - 1) / pad * pad; \
+    size_t *fill = start + buckets + 1;  /* scratch of `buckets` entries after the offsets */        \
+    memcpy(fill, start, buckets * sizeof *fill);                                                      \
+    for (size_t i = 0; i < from->len; i++) into[fill[tags[i]]++] = from->keys[i];                     \
+    for (size_t v = 0; v < buckets; v++)                                                              \
+        for (size_t i = fill[v]; i < start[v + 1]; i++) into[i] = ~0ull;
+
+typedef void (*Sorter)(const List *from, uint64_t *into, uint16_t *tags, size_t start[], const Cut *c, size_t pad);
+
+static void by_bucket(const List *from, uint64_t *into, uint16_t *tags, size_t start[], const Cut *c, size_t pad) {
+    BY_BUCKET_BODY(bucket_of(from->keys[i], c))
+}
+
+#ifdef HAVE_X86_MATCHERS
+/* The same with BMI2's pext: one instruction per word (taken only beside AVX-512, on CPUs
+ * where pext is fast; some earlier ones run it in microcode). */
+__attribute__((target("bmi2")))
+static void by_bucket_pext(const List *from, uint64_t *into, uint16_t *tags, size_t start[], const Cut *c,
+                           size_t pad) {
+    BY_BUCKET_BODY(_pext_u64(from->keys[i], c->mask))
+}
+#endif
+
+#ifdef HAVE_X86_MATCHERS
+/* The narrow path's sort: bucket by the cut bits, and keep only the other window bits, packed
+ * into 30 bits under two marks: bit 31 on every top word, bit 30 on every bottom word, both on
+ * a pad. A real pair shares no mark; a pad shares one with every real word on the other side
+ * (even a word whose data bits were all cut away), so it never counts. */
+__attribute__((target("bmi2")))
+static void by_bucket32(const List *from, uint32_t *into, uint16_t *tags, size_t start[], const Cut *c, size_t pad,
+                        uint64_t data, uint32_t mark) {
+    size_t buckets = (size_t)1 << c->width;
+    memset(start, 0, (buckets + 1) * sizeof *start);
+    for (size_t i = 0; i < from->len; i++) start[(tags[i] = (uint16_t)_pext_u64(from->keys[i], c->mask)) + 1]++;
+    for (size_t v = 0; v < buckets; v++) start[v + 1] = start[v] + (start[v + 1] + pad - 1) / pad * pad;
+    size_t *fill = start + buckets + 1;
+    memcpy(fill, start, buckets * sizeof *fill);
+    for (size_t i = 0; i < from->len; i++) into[fill[tags[i]]++] = (uint32_t)_pext_u64(from->keys[i], data) | mark;
+    for (size_t v = 0; v < buckets; v++)
+        for (size_t i = fill[v]; i < start[v + 1]; i++) into[i] = 3u << 30;
+}
+#endif
+
+static Sorter sorter(void) {
+#ifdef HAVE_X86_MATCHERS
+    if (matcher() == match_avx512 && __builtin_cpu_supports("bmi2")) return by_bucket_pext;
+#endif
+    return by_bucket;
+}
+
+typedef struct {
+    List top, bottom;            /* as listed */
+    List top_all, top_mid;       /* odd boards: every top half on the set, and its words against the middle row */
+    uint32_t listed;             /* the set top_all holds (0: none yet) */
+    List top_sorted, bottom_sorted;
+    size_t top_start[2 << MAX_CUT], bottom_start[2 << MAX_CUT];
+    Cut cut;
+    uint16_t *tags;              /* bucket numbers, as long as the longer list */
+    size_t tag_cap;
+    uint32_t *top32, *bottom32;  /* the narrow path's sorted words */
+    size_t narrow_cap;
+} Work;
+
+/* The pairs of a top list and a bottom list with disjoint diagonals. */
+#ifdef HAVE_X86_MATCHERS
+/* The join on 30-bit words (the window less the cut bits), when they fit and AVX-512 runs. */
+static int join32(Work *w, int bits, size_t padding, uint64_t *pairs, uint64_t *tests) {
+    size_t nt = w->top.len, nb = w->bottom.len, need = (nt > nb ? nt : nb) + padding;
+    if (w->narrow_cap < need) {
+        uint32_t *top = realloc(w->top32, need * sizeof *top);
+        if (top) w->top32 = top;
+        uint32_t *bottom = top ? realloc(w->bottom32, need * sizeof *bottom) : NULL;
+        if (!bottom) return -1;
+        w->bottom32 = bottom;
+        w->narrow_cap = need;
+    }
+    uint64_t data = ((1ull << bits) - 1) & ~w->cut.mask;
+    by_bucket32(&w->top, w->top32, w->tags, w->top_start, &w->cut, 4, data, 1u << 31);
+    by_bucket32(&w->bottom, w->bottom32, w->tags, w->bottom_start, &w->cut, 16, data, 1u << 30);
+    unsigned all = (1u << w->cut.width) - 1;
+    uint64_t found = 0, compared = 0;
+    for (unsigned v = 0; v <= all; v++) {
+        size_t a0 = w->top_start[v], na = w->top_start[v + 1] - a0;
+        if (!na) continue;
+        unsigned others = all & ~v;
+        for (unsigned u = others;; u = (u - 1) & others) {  /* every bucket sharing no cut bit */
+            size_t b0 = w->bottom_start[u], nbu = w->bottom_start[u + 1] - b0;
+            if (nbu) {
+                found += match32_avx512(w->top32 + a0, na, w->bottom32 + b0, nbu);
+                compared += (uint64_t)na * nbu;
+            }
+            if (!u) break;
+        }
+    }
+    *pairs = found;
+    *tests += compared;
+    return 0;
+}
+#endif
+
+static int join(Work *w, int bits, Matcher match, uint64_t *pairs, uint64_t *tests) {
+    size_t nt = w->top.len, nb = w->bottom.len, smaller = nt < nb ? nt : nb;
+    if (!smaller) { *pairs = 0; return 0; }
+    int cut = 0;  /* about 2^BUCKET_SHIFT words per bucket: long enough loops, few empty buckets */
+    while (cut < MAX_CUT && (smaller >> (cut + BUCKET_SHIFT)) > 0) cut++;
+    choose_cut(&w->top, &w->bottom, bits, cut, sorter() == by_bucket, &w->cut);
+    size_t longer = nt > nb ? nt : nb;
+    size_t padding = (size_t)16 << cut;  /* at most 15 pad words per bucket */
+    if (w->tag_cap < longer) {
+        uint16_t *grown = realloc(w->tags, 2 * longer * sizeof *grown);
+        if (!grown) return -1;
+        w->tags = grown;
+        w->tag_cap = 2 * longer;
+    }
+#ifdef HAVE_X86_MATCHERS
+    /* a call compares na * nb pairs: under 2^32, so the 32-bit lanes cannot overflow */
+    if (sorter() == by_bucket_pext && bits - cut <= 30 && (uint64_t)nt * nb < (1ull << 32))  /* AVX-512 and BMI2 */
+        return join32(w, bits, padding, pairs, tests);
+#endif
+    if (reserve(&w->top_sorted, nt + padding) < 0 || reserve(&w->bottom_sorted, nb + padding) < 0) return -1;
+    Sorter sort = sorter();
+    sort(&w->top, w->top_sorted.keys, w->tags, w->top_start, &w->cut, 4);
+    sort(&w->bottom, w->bottom_sorted.keys, w->tags, w->bottom_start, &w->cut, 8);
+    unsigned all = (1u << cut) - 1;
+    uint64_t found = 0, compared = 0;
+    for (unsigned v = 0; v <= all; v++) {
+        size_t a0 = w->top_start[v], na = w->top_start[v + 1] - a0;
+        if (!na) continue;
+        unsigned others = all & ~v;
+        for (unsigned u = others;; u = (u - 1) & others) {  /* every bucket sharing no cut bit */
+            size_t b0 = w->bottom_start[u], nbu = w->bottom_start[u + 1] - b0;
+            if (nbu) {
+                found += match(w->top_sorted.keys + a0, na, w->bottom_sorted.keys + b0, nbu);
+                compared += (uint64_t)na * nbu;
+            }
+            if (!u) break;
+        }
+    }
+    *pairs = found;
+    *tests += compared;
+    return 0;
+}
+
+/* ---- the count -------------------------------------------------------------------------------- */
+
+static void add(MqTotal *sum, uint64_t pairs, unsigned weight, uint64_t scale) {
+    unsigned __int128 term = (unsigned __int128)pairs * weight * scale;  /* < 2^106: pairs < 2^40 */
+    unsigned __int128 total = ((unsigned __int128)sum->hi << 64 | sum->lo) + term;
+    sum->lo = (uint64_t)total;
+    sum->hi = (uint64_t)(total >> 64);
+}
+
+static uint64_t factorial(int k) {
+    uint64_t f = 1;
+    for (int i = 2; i <= k; i++) f *= (uint64_t)i;
+    return f;
+}
+
+uint64_t mq_memory_bound(int n) {
+    /* per worker, with `most` = h! (a set's permutations): four lists grown to twice their need
+     * (top, bottom, and on odd boards every top half of the set and its middle words), two
+     * sorted lists and two narrow ones with their pads, the bucket numbers, the offsets */
+    uint64_t most = factorial(mq_top_rows(n)), pads = (uint64_t)16 << MAX_CUT;
+    return 4 * 2 * (most + 8) * sizeof(uint64_t) + 2 * (most + pads) * (sizeof(uint64_t) + sizeof(uint32_t))
+         + 2 * most * sizeof(uint16_t) + sizeof(Work);
+}
+
+static uint64_t work_bytes(const Work *w) {
+    const List *lists[] = {&w->top, &w->bottom, &w->top_all, &w->top_mid, &w->top_sorted, &w->bottom_sorted};
+    uint64_t bytes = sizeof *w + w->tag_cap * sizeof *w->tags + 2 * w->narrow_cap * sizeof(uint32_t);
+    for (size_t i = 0; i < sizeof lists / sizeof *lists; i++) bytes += lists[i]->cap * sizeof(uint64_t);
+    return bytes;
+}
+
+static void release(Work *w) {
+    free(w->top.keys); free(w->bottom.keys); free(w->top_sorted.keys); free(w->bottom_sorted.keys);
+    free(w->top_all.keys); free(w->top_mid.keys); free(w->tags); free(w->top32); free(w->bottom32);
+    free(w);
+}
+
+/* The middle queen's word against one half, whose window starts at row `split`. */
+static uint64_t middle_word(int n, int x, int split) {
+    int row = n / 2;
+    return window(n, 1ull << (row + x), 1ull << (x - row + n - 1), split, n - split);
+}
+
+/* The top halves of a unit: listed once per set on an odd board (consecutive units share it),
+ * then filtered by the middle queen's word. */
+static int top_halves(const MqTables *t, Work *w, uint32_t set, uint64_t middle) {
+    if (!middle) return list_half(&t->half[0], set, 0, &w->top, NULL);
+    if (w->listed != set) {
+        if (list_half(&t->half[0], set, 0, &w->top_all, &w->top_mid) < 0) return -1;
+        w->listed = set;
+    }
+    if (ensure(&w->top, w->top_all.len + 8) < 0) return -1;
+    /* the pairer as a filter: an empty upper part (words 0) meets nothing, the middle queen decides */
+    w->top.len = pairer()(w->top.keys, NULL, 0, 0, 0, middle, w->top_mid.keys, w->top_all.keys, w->top_mid.keys,
+                          w->top_all.len);
+    return 0;
+}
+
+int mq_count(const MqTables *t, uint64_t first, uint64_t last, uint64_t scale, const volatile char *stop,
+             MqCount *out) {
+    memset(out, 0, sizeof *out);
+    int n = t->n;
+    uint64_t units = mq_sets(n);
+    if (last > units) last = units;
+    if (first >= last) return 0;
+    Work *w = calloc(1, sizeof *w);
+    if (!w) return -1;
+    Matcher match = matcher();
+    uint32_t full = n == 32 ? 0xffffffffu : (1u << n) - 1;
+    int status = 0;
+    for (uint64_t rank = first; rank < last; rank++) {
+        if (stop && *stop) { status = 1; break; }
+        Unit u = unit_of(rank, n);
+        unsigned weight = orbit_weight(u, n);
+        if (!weight) continue;
+        uint32_t rest = full & ~u.set & ~(u.middle >= 0 ? 1u << u.middle : 0);
+        uint64_t above = u.middle >= 0 ? middle_word(n, u.middle, t->h) : 0;
+        uint64_t below = u.middle >= 0 ? middle_word(n, u.middle, t->h + 1) : 0;
+        uint64_t pairs = 0;
+        if (top_halves(t, w, u.set, above) < 0 || list_half(&t->half[1], rest, below, &w->bottom, NULL) < 0
+            || join(w, 2 * (n - 1), match, &pairs, &out->tests) < 0) {
+            status = -1;
+            break;
+        }
+        out->units++;
+        out->halves += w->top.len + w->bottom.len;
+        add(&out->solutions, pairs, weight, scale);
+    }
+    out->bytes = work_bytes(w);
+    release(w);
+    return status;
+}
