@@ -1,0 +1,130 @@
+"""The `mip` backend's defaults, measured: solver, threads and the solver's own symmetry handling
+on the problems integer programming is used for (queen domination, peaceable queens,
+independence numbers), then mip beside cpsat on queen domination n = 8..12.
+
+Every run is the whole public call (`solve` / `solve_armies`: lowering, solving, checking the
+answer), one run each (a single run of a hard instance takes minutes), with a time limit; every
+optimum is checked against the repository's OEIS terms (A075458, A250000) or the closed form.
+The load average is printed beside every table: the machine is shared.
+
+Run: python -m queens.experiments.bench_mip [--defaults] [--versus]   (prints Markdown)
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+
+from queens.experiments.bench_backends import terms
+from queens.models.armies import Army, ArmyPuzzle, piece_named
+from queens.models.families import of_size
+from queens.solvers import Result, Status, solve
+from queens.solvers import mip as mip_module
+from queens.solvers.armies import solve_armies
+
+LIMIT = 60.0
+VARIANTS: dict[str, tuple[dict[str, object], str]] = {
+    # label: (backend options, extra solver-specific parameters)
+    "scip": ({"solver": "scip"}, ""),
+    "scip, symmetry off": ({"solver": "scip"}, "misc/usesymmetry = 0"),
+    "highs, 1 thread": ({"solver": "highs", "threads": 1}, ""),
+    "highs, 2 threads": ({"solver": "highs", "threads": 2}, ""),
+}
+INDEPENDENCE = {"queen": 8, "king": 16, "knight": 32, "bishop": 14}
+"""Independence numbers on 8 x 8: n, ceil(n/2)^2, n^2/2, 2n - 2."""
+
+
+def peaceable(n: int) -> ArmyPuzzle:
+    return ArmyPuzzle((n, n), (Army("white", goal="maximise"), Army("black", goal="maximise")), within=False)
+
+
+def independent(piece: str, n: int) -> ArmyPuzzle:
+    moves = piece_named(piece, 2)
+    assert moves is not None
+    return ArmyPuzzle((n, n), (Army(piece, moves, goal="maximise"),))
+
+
+def problems() -> Iterator[tuple[str, Callable[[str, dict[str, object]], Result], int]]:
+    """(label, how to answer it on a backend with options, the known optimum)."""
+    for n in range(4, 11):
+        yield (f"domination {n}", lambda b, o, n=n: solve(of_size("domination", n), b, time_limit=LIMIT, **o),
+               terms("A075458", n))
+    for n in range(4, 7):
+        yield (f"peaceable {n}", lambda b, o, n=n: solve_armies(peaceable(n), b, time_limit=LIMIT, **o),
+               terms("A250000", n))
+    for piece, value in INDEPENDENCE.items():
+        yield (f"independent {piece}s 8x8",
+               lambda b, o, piece=piece: solve_armies(independent(piece, 8), b, time_limit=LIMIT, **o), value)
+
+
+@contextmanager
+def parameters(solver: object, extra: str) -> Iterator[None]:
+    """`extra` added to `solver`'s own parameters for one variant (the backend takes none by option)."""
+    saved = dict(mip_module.PARAMETERS)
+    if extra:
+        mip_module.PARAMETERS[str(solver)] = f"{saved[str(solver)]}\n{extra}"
+    try:
+        yield
+    finally:
+        mip_module.PARAMETERS.update(saved)
+
+
+def cell(result: Result, expected: int, seconds: float) -> str:
+    if result.status is Status.OPTIMAL:
+        assert result.objective == expected, (result.objective, expected)
+        return f"{seconds:.2f}"
+    return f"limit ({result.stats.get('bound', '-')})" if result.status is Status.LIMIT else result.status.value
+
+
+def load() -> str:
+    return " ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
+def defaults() -> None:
+    """Each variant on each problem: wall seconds to the proved optimum."""
+    print(f"\nmip variants, wall s to a proved optimum (limit {LIMIT:.0f} s); load at start {load()}\n")
+    print("| problem | optimum | " + " | ".join(VARIANTS) + " |")
+    print("|---|---:|" + "---:|" * len(VARIANTS))
+    for label, run, expected in problems():
+        row = []
+        for options, extra in VARIANTS.values():
+            with parameters(options["solver"], extra):
+                start = time.perf_counter()
+                result = run("mip", options)
+                row.append(cell(result, expected, time.perf_counter() - start))
+        print(f"| {label} | {expected} | " + " | ".join(row) + " |", flush=True)
+    print(f"\nload at end {load()}")
+
+
+def versus(sizes: range = range(8, 13), limit: float = 300.0) -> None:
+    """mip (defaults) beside cpsat (defaults) on queen domination, proved optimal."""
+    print(f"\nqueen domination, wall s to a proved optimum (limit {limit:.0f} s); load at start {load()}\n")
+    print("| n | γ(Q_n) | mip | cpsat | mip / cpsat |")
+    print("|---:|---:|---:|---:|---:|")
+    for n in sizes:
+        expected = terms("A075458", n)
+        seconds = []
+        for backend in ("mip", "cpsat"):
+            start = time.perf_counter()
+            result = solve(of_size("domination", n), backend, time_limit=limit)
+            seconds.append((cell(result, expected, time.perf_counter() - start), time.perf_counter() - start))
+        ratio = f"{seconds[0][1] / seconds[1][1]:.2f}" if all(s[0][0].isdigit() for s in seconds) else "-"
+        print(f"| {n} | {expected} | {seconds[0][0]} | {seconds[1][0]} | {ratio} |", flush=True)
+    print(f"\nload at end {load()}")
+
+
+def main() -> int:
+    asked = set(sys.argv[1:]) or {"--defaults", "--versus"}
+    print(f"# mip backend: defaults and domination ({time.strftime('%Y-%m-%d')}, {os.cpu_count()} cores)")
+    if "--defaults" in asked:
+        defaults()
+    if "--versus" in asked:
+        versus()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
