@@ -29,7 +29,6 @@ LIMIT = 60.0
 VARIANTS: dict[str, tuple[dict[str, object], str]] = {
     # label: (backend options, extra solver-specific parameters)
     "scip": ({"solver": "scip"}, ""),
-    "scip, symmetry off": ({"solver": "scip"}, "misc/usesymmetry = 0"),
     "highs, 1 thread": ({"solver": "highs", "threads": 1}, ""),
     "highs, 2 threads": ({"solver": "highs", "threads": 2}, ""),
 }

@@ -19,12 +19,19 @@ refused (`limits`) before any work rather than done by re-solving with a no-good
 solution (92 solves for Q(8), 14,200 for Q(12)). Lex-leader chains, which only a count asks
 for, are refused with the same reason.
 
-Defaults, measured (experiments/results/defaults.md, "mip"): see `DEFAULT_SOLVER` and
-`PARAMETERS`.
+Defaults, measured (`python -m queens.experiments.bench_mip`, experiments/results/mip.md and
+defaults.md): HiGHS on one thread (`DEFAULT_SOLVER`, `DEFAULT_THREADS`). The formulation is the
+model's own: every line is already a clique inequality (one constraint per row, column and
+diagonal, not one per pair of cells), so nothing is strengthened by hand. SCIP's own symmetry
+handling could not be measured: OR-Tools sets its parameters after SCIP has begun, and SCIP
+refuses `misc/usesymmetry` then ("Cannot turn on symmetry handling during (pre)solving").
+Weak spot, measured: peaceable queens, whose white-black conflicts the model states as pairs
+(the LP relaxation of x + y <= 1 over pairs is weak); n = 6 takes 2-4 s, n = 8 is out of reach
+in a minute, where CP-SAT proves it.
 
 >>> from queens.models import NQueens, lower
 >>> Mip().find(lower(NQueens(4)), None)
-((0, 1), (1, 3), (2, 0), (3, 2))
+((0, 2), (1, 0), (2, 3), (3, 1))
 """
 
 from __future__ import annotations
@@ -47,8 +54,19 @@ from queens.solvers.order import line_literals, literals, plain_numbering, posit
 
 SOLVERS = {"scip": "SCIP", "highs": "HIGHS"}
 """The MIP solvers the OR-Tools wheel ships, by our name and OR-Tools' (CBC is not built in)."""
-DEFAULT_SOLVER = "scip"
-"""Measured on queen domination, peaceable queens and independence (defaults.md)."""
+DEFAULT_SOLVER = "highs"
+"""HiGHS proves the hard instances about twice as fast as SCIP (2026-11-24, 2 shared cores, load
+4-5, s, SCIP / HiGHS on one thread): queen domination n = 9 1.70 / 1.28, n = 10 9.75 / 5.84 and
+10.2 / 5.08 (two runs); peaceable queens n = 6 7.92 / 3.58 and 4.50 / 2.42; equal within 0.1 s on
+n <= 8 and on the 8 x 8 independence numbers; SCIP is ahead only where both take under a
+second (peaceable n = 4, 5: 0.16 / 0.36, 0.58 / 1.00). But at a time limit HiGHS, through
+OR-Tools' pywraplp, hands back nothing (status 99, no solution, a bound of 0), where SCIP
+hands back its best and its bound (peaceable n = 8 in 3 s: 9 found, bound 30): to attempt an
+instance out of reach, ask for `solver="scip"`."""
+DEFAULT_THREADS = 1
+"""A second HiGHS thread did not pay on the 2 shared cores (domination n = 10: 5.84 s on one,
+8.24 s on two; peaceable n = 6: 3.58 / 5.64 s); HiGHS's own default measured as one (5.08 /
+4.52 s, within the noise). SCIP, as OR-Tools builds it, searches on one thread whatever is asked."""
 PARAMETERS = {
     # SCIP installs its own SIGINT handler while it solves and reports Ctrl-C as an early stop
     # (which would read as a time limit): Ctrl-C stays Python's
@@ -64,11 +82,11 @@ Pass = Callable[[MPModelProto, ConstraintModel, np.ndarray], None]
 
 
 class Mip(Backend):
-    """Options: `solver` ("scip" or "highs"), `threads` (None: the solver's default)."""
+    """Options: `solver` ("highs" or "scip"), `threads` (None: the solver's own default)."""
 
     name = "mip"
 
-    def __init__(self, solver: str = DEFAULT_SOLVER, threads: int | None = None) -> None:
+    def __init__(self, solver: str = DEFAULT_SOLVER, threads: int | None = DEFAULT_THREADS) -> None:
         super().__init__()
         if solver not in SOLVERS:
             raise Unsupported(f"mip solver must be one of {', '.join(SOLVERS)}, got {solver!r}")
@@ -167,11 +185,13 @@ class Mip(Backend):
         if status == pywraplp.Solver.INFEASIBLE:
             return Optimum(None, None, True)
         minimising = objective.sense == "minimise"
-        bound = _rounded(solver.Objective().BestBound(), up=minimising)
-        if bound is None:
-            bound = objective.least if minimising else objective.top
+        trivial = objective.least if minimising else objective.top
         if status not in (pywraplp.Solver.OPTIMAL, pywraplp.Solver.FEASIBLE):
-            return Optimum(None, None, False, bound)
+            # nothing found in time; HiGHS then reports status 99 and a bound of 0, which bounds
+            # nothing, so only the objective's own range is claimed
+            return Optimum(None, None, False, trivial)
+        bound = _rounded(solver.Objective().BestBound(), up=minimising)
+        bound = trivial if bound is None else bound
         value = round(solver.Objective().Value())
         proved = status == pywraplp.Solver.OPTIMAL
         return Optimum(self._placement(model, solver), value, proved, value if proved else bound)
@@ -253,4 +273,4 @@ def _rounded(value: float, *, up: bool) -> int | None:
 _STATUS = {pywraplp.Solver.OPTIMAL: "optimal", pywraplp.Solver.FEASIBLE: "feasible",
            pywraplp.Solver.INFEASIBLE: "infeasible", pywraplp.Solver.UNBOUNDED: "unbounded",
            pywraplp.Solver.ABNORMAL: "abnormal", pywraplp.Solver.MODEL_INVALID: "model invalid",
-           pywraplp.Solver.NOT_SOLVED: "not solved"}
+           pywraplp.Solver.NOT_SOLVED: "not solved", 99: "unknown (HiGHS at its time limit)"}
