@@ -1,6 +1,7 @@
-"""The `mip` backend's defaults, measured: solver, threads and the solver's own symmetry handling
-on the problems integer programming is used for (queen domination, peaceable queens,
-independence numbers), then mip beside cpsat on queen domination n = 8..12.
+"""The `mip` backend's defaults, measured: the solver (HiGHS or SCIP) and HiGHS's threads on the
+problems integer programming is used for (queen domination, peaceable queens, independence
+numbers), then mip beside cpsat on queen domination n = 8..12. (SCIP's own symmetry handling
+cannot be switched through OR-Tools: SCIP refuses `misc/usesymmetry` once it has begun.)
 
 Every run is the whole public call (`solve` / `solve_armies`: lowering, solving, checking the
 answer), one run each (a single run of a hard instance takes minutes), with a time limit; every
