@@ -1,6 +1,6 @@
 """The `mip` backend's defaults, measured: the solver (HiGHS or SCIP) and HiGHS's threads on the
 problems integer programming is used for (queen domination, peaceable queens, independence
-numbers), then mip beside cpsat on queen domination n = 8..12. (SCIP's own symmetry handling
+numbers), then mip beside cpsat and sat on queen domination n = 8..12. (SCIP's own symmetry handling
 cannot be switched through OR-Tools: SCIP refuses `misc/usesymmetry` once it has begun.)
 
 Every run is the whole public call (`solve` / `solve_armies`: lowering, solving, checking the
@@ -99,20 +99,22 @@ def defaults() -> None:
     print(f"\nload at end {load()}")
 
 
-def versus(sizes: range = range(8, 13), limit: float = 300.0) -> None:
-    """mip (defaults) beside cpsat (defaults) on queen domination, proved optimal."""
+def versus(sizes: range = range(8, 13), limit: float = 300.0,
+           backends: tuple[str, ...] = ("mip", "cpsat", "sat")) -> None:
+    """mip (defaults) beside cpsat and sat (defaults) on queen domination, proved optimal."""
     print(f"\nqueen domination, wall s to a proved optimum (limit {limit:.0f} s); load at start {load()}\n")
-    print("| n | γ(Q_n) | mip | cpsat | mip / cpsat |")
-    print("|---:|---:|---:|---:|---:|")
+    print("| n | γ(Q_n) | " + " | ".join(backends) + " | " + " | ".join(f"mip / {b}" for b in backends[1:]) + " |")
+    print("|---:|---:|" + "---:|" * (2 * len(backends) - 1))
     for n in sizes:
         expected = terms("A075458", n)
-        seconds = []
-        for backend in ("mip", "cpsat"):
+        shown, seconds = [], []
+        for backend in backends:
             start = time.perf_counter()
             result = solve(of_size("domination", n), backend, time_limit=limit)
-            seconds.append((cell(result, expected, time.perf_counter() - start), time.perf_counter() - start))
-        ratio = f"{seconds[0][1] / seconds[1][1]:.2f}" if all(s[0][0].isdigit() for s in seconds) else "-"
-        print(f"| {n} | {expected} | {seconds[0][0]} | {seconds[1][0]} | {ratio} |", flush=True)
+            seconds.append(time.perf_counter() - start if result.status is Status.OPTIMAL else None)
+            shown.append(cell(result, expected, time.perf_counter() - start))
+        ratios = [f"{seconds[0] / other:.2f}" if seconds[0] and other else "-" for other in seconds[1:]]
+        print(f"| {n} | {expected} | " + " | ".join(shown + ratios) + " |", flush=True)
     print(f"\nload at end {load()}")
 
 
