@@ -3,7 +3,7 @@ problems integer programming is used for (queen domination, peaceable queens, in
 numbers), then mip beside cpsat and sat on queen domination n = 8..12. (SCIP's own symmetry handling
 cannot be switched through OR-Tools: SCIP refuses `misc/usesymmetry` once it has begun.)
 
-Every run is the whole public call (`solve` / `solve_armies`: lowering, solving, checking the
+Every run is the whole public call (`queens.solvers.api.solve`: lowering, solving, checking the
 answer), one run each (a single run of a hard instance takes minutes), with a time limit; every
 optimum is checked against the repository's OEIS terms (A075458, A250000) or the closed form.
 The load average is printed beside every table: the machine is shared.
@@ -20,11 +20,12 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 from queens.experiments.bench_backends import terms
-from queens.models.armies import Army, ArmyPuzzle, piece_named
+from queens.models import Puzzle
+from queens.models.armies import Army, piece_named
 from queens.models.families import of_size
-from queens.solvers import Result, Status, solve
+from queens.solvers import Result, Status
 from queens.solvers import mip as mip_module
-from queens.solvers.armies import solve_armies
+from queens.solvers.api import solve
 
 LIMIT = 60.0
 VARIANTS: dict[str, tuple[dict[str, object], str]] = {
@@ -37,14 +38,14 @@ INDEPENDENCE = {"queen": 8, "king": 16, "knight": 32, "bishop": 14}
 """Independence numbers on 8 x 8: n, ceil(n/2)^2, n^2/2, 2n - 2."""
 
 
-def peaceable(n: int) -> ArmyPuzzle:
-    return ArmyPuzzle((n, n), (Army("white", goal="maximise"), Army("black", goal="maximise")), within=False)
+def peaceable(n: int) -> Puzzle:
+    return Puzzle(shape=(n, n), armies=(Army("white", goal="maximise"), Army("black", goal="maximise")), within=False)
 
 
-def independent(piece: str, n: int) -> ArmyPuzzle:
+def independent(piece: str, n: int) -> Puzzle:
     moves = piece_named(piece, 2)
     assert moves is not None
-    return ArmyPuzzle((n, n), (Army(piece, moves, goal="maximise"),))
+    return Puzzle(shape=(n, n), armies=(Army(piece, moves, goal="maximise"),))
 
 
 def problems() -> Iterator[tuple[str, Callable[[str, dict[str, object]], Result], int]]:
@@ -53,11 +54,11 @@ def problems() -> Iterator[tuple[str, Callable[[str, dict[str, object]], Result]
         yield (f"domination {n}", lambda b, o, n=n: solve(of_size("domination", n), b, time_limit=LIMIT, **o),
                terms("A075458", n))
     for n in range(4, 7):
-        yield (f"peaceable {n}", lambda b, o, n=n: solve_armies(peaceable(n), b, time_limit=LIMIT, **o),
+        yield (f"peaceable {n}", lambda b, o, n=n: solve(peaceable(n), b, time_limit=LIMIT, **o),
                terms("A250000", n))
     for piece, value in INDEPENDENCE.items():
         yield (f"independent {piece}s 8x8",
-               lambda b, o, piece=piece: solve_armies(independent(piece, 8), b, time_limit=LIMIT, **o), value)
+               lambda b, o, piece=piece: solve(independent(piece, 8), b, time_limit=LIMIT, **o), value)
 
 
 @contextmanager

@@ -1,6 +1,6 @@
 """The `mip` backend: the optima integer programming is used for, against the repository's OEIS
 terms (tests/data/sequences.json) and closed forms, each answer re-checked by the suite's own
-checkers (inside `solve` / `solve_armies`); and its refusals, which say why before any work."""
+checkers (inside `queens.solvers.api.solve`); and its refusals, which say why before any work."""
 
 from __future__ import annotations
 
@@ -9,10 +9,10 @@ from queens.models import NQueens, Unsupported, lower, symmetry_group
 from queens.models.errors import BadOption, Refused
 from queens.models.families import of_size
 from queens.models.symmetry import lex_leader
-from queens.solvers import Status, count, get_backend, solutions, solve
-from queens.solvers.armies import count_armies, solve_armies
+from queens.solvers import Status, get_backend
+from queens.solvers import count as count_routed
+from queens.solvers.api import count, solutions, solve
 from queens.solvers.backend import Task
-from queens.solvers.classes import count_target
 from queens.solvers.mip import SOLVERS
 
 from tests.test_armies import CLOSED_FORMS, independent, peaceable
@@ -29,33 +29,33 @@ def test_queen_domination_is_proved_optimal_as_a075458_says(n, solver, reference
 @pytest.mark.parametrize("n", [2, 3, 4, 5, 6, 8])
 def test_independence_numbers_match_their_closed_forms(piece, n):
     expected = CLOSED_FORMS[piece](n, n)
-    result = solve_armies(independent(piece, n, n), "mip")
+    result = solve(independent(piece, n, n), "mip")
     assert (result.status, result.objective) == (Status.OPTIMAL, expected)
 
 
 @pytest.mark.parametrize("rows,cols", [(2, 5), (3, 5), (5, 6)])
 def test_independence_on_rectangles(rows, cols):
     for piece in ("king", "knight", "rook", "queen"):
-        result = solve_armies(independent(piece, rows, cols), "mip")
+        result = solve(independent(piece, rows, cols), "mip")
         assert result.objective == CLOSED_FORMS[piece](rows, cols), piece
 
 
 @pytest.mark.parametrize("n", range(1, 6))
 def test_peaceable_queens_match_a250000(n, reference):
-    result = solve_armies(peaceable(n), "mip")
+    result = solve(peaceable(n), "mip")
     assert (result.status, result.objective) == (Status.OPTIMAL, reference.term("A250000", n))
 
 
 @pytest.mark.slow
 def test_peaceable_queens_6(reference):
-    assert solve_armies(peaceable(6), "mip").objective == reference.term("A250000", 6)
+    assert solve(peaceable(6), "mip").objective == reference.term("A250000", 6)
 
 
 @pytest.mark.parametrize("solver", sorted(SOLVERS))
 def test_an_optimisation_cut_off_reports_a_bound_not_an_optimum(solver, reference):
     """Peaceable queens n = 8 in a second: either proved (a fast machine) or the best found with
     the solver's bound, which can never be below the optimum (the goal is maximised)."""
-    result = solve_armies(peaceable(8), "mip", time_limit=1.0, solver=solver)
+    result = solve(peaceable(8), "mip", time_limit=1.0, solver=solver)
     if result.status is Status.OPTIMAL:
         assert result.objective == reference.term("A250000", 8)
     else:
@@ -78,9 +78,9 @@ def test_counting_and_listing_are_refused_before_any_work_with_the_reason():
     with pytest.raises(Unsupported, match="no exact enumeration"):
         next(solutions(NQueens(8), "mip"))
     with pytest.raises(Unsupported, match="no exact enumeration"):
-        count_armies(peaceable(3), "mip")
+        count(peaceable(3), "mip")
     with pytest.raises(Refused) as refused:
-        count_target(NQueens(8), "mip")
+        count_routed(NQueens(8), "mip")
     assert any("does not count" in reason for reason in refused.value.reasons)
 
 
