@@ -48,17 +48,24 @@ def independent(piece: str, n: int) -> Puzzle:
     return Puzzle(shape=(n, n), armies=(Army(piece, moves, goal="maximise"),))
 
 
-def problems() -> Iterator[tuple[str, Callable[[str, dict[str, object]], Result], int]]:
-    """(label, how to answer it on a backend with options, the known optimum)."""
+Job = Callable[[str, dict[str, object]], Result]
+"""How to answer a problem on a backend with options."""
+
+
+def solving(puzzle: Puzzle) -> Job:
+    def job(backend: str, options: dict[str, object]) -> Result:
+        return solve(puzzle, backend, time_limit=LIMIT, **options)  # type: ignore[arg-type]  # options vary by row
+    return job
+
+
+def problems() -> Iterator[tuple[str, Job, int]]:
+    """(label, how to answer it, the known optimum)."""
     for n in range(4, 11):
-        yield (f"domination {n}", lambda b, o, n=n: solve(of_size("domination", n), b, time_limit=LIMIT, **o),
-               terms("A075458", n))
+        yield f"domination {n}", solving(of_size("domination", n)), terms("A075458", n)
     for n in range(4, 7):
-        yield (f"peaceable {n}", lambda b, o, n=n: solve(peaceable(n), b, time_limit=LIMIT, **o),
-               terms("A250000", n))
+        yield f"peaceable {n}", solving(peaceable(n)), terms("A250000", n)
     for piece, value in INDEPENDENCE.items():
-        yield (f"independent {piece}s 8x8",
-               lambda b, o, piece=piece: solve(independent(piece, 8), b, time_limit=LIMIT, **o), value)
+        yield f"independent {piece}s 8x8", solving(independent(piece, 8)), value
 
 
 @contextmanager
