@@ -85,6 +85,8 @@ class Mip(Backend):
     """Options: `solver` ("highs" or "scip"), `threads` (None: the solver's own default)."""
 
     name = "mip"
+    settings = tuple((solver, {"solver": solver}) for solver in sorted(SOLVERS, key=lambda s: s != DEFAULT_SOLVER))
+    """`queens explain` shows the model once per solver (the same proto: the solvers differ in search)."""
 
     def __init__(self, solver: str = DEFAULT_SOLVER, threads: int | None = DEFAULT_THREADS) -> None:
         super().__init__()
