@@ -16,6 +16,7 @@ BACKENDS: dict[str, tuple[str, str, str]] = {
     "sat": ("queens.solvers.sat", "Sat", "pip install python-sat"),
     "csp": ("queens.solvers.csp", "Csp", "pip install python-constraint2"),
     "minizinc": ("queens.solvers.minizinc", "MiniZinc", "pip install -e '.[minizinc]' and the minizinc binary"),
+    "mip": ("queens.solvers.mip", "Mip", "pip install ortools (SCIP and HiGHS come with it)"),
 }
 
 

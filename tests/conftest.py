@@ -4,9 +4,12 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from pathlib import Path
 
 import pytest
+from queens.solvers import get_backend
+from queens.solvers.backend import Task
 
 REPO = Path(__file__).resolve().parents[1]
 REFERENCE = REPO / "tests" / "data" / "sequences.json"
@@ -58,3 +61,10 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         (dropped if named and not named & chosen else kept).append(item)
     items[:] = kept
     config.hook.pytest_deselected(items=dropped)
+
+
+def able(backends: Iterable[str], task: Task) -> list[str]:
+    """The backends among `backends` that do `task` at all: a backend that never counts or lists
+    solutions (mip) refuses it in `limits` before any work, and a counting test reads that
+    refusal here, never a backend's name."""
+    return [name for name in backends if get_backend(name).limits(1, 1, task) is None]

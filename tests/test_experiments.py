@@ -18,9 +18,11 @@ from queens.models import BackendUnavailable, Completion, MalformedInput, NQueen
 from queens.models.domination import Domination
 from queens.solvers import BACKENDS, Status
 from queens.solvers.api import count
+from queens.solvers.backend import Task
 from queens.solvers.split import subproblems
 
 from tests.cli import run_cli, start_cli
+from tests.conftest import able
 
 REPO = Path(__file__).resolve().parents[1]
 TINY = REPO / "experiments" / "specs" / "tiny.toml"
@@ -200,7 +202,7 @@ def test_without_dask_the_runner_says_what_to_install() -> None:
 
 
 # --- counting by decomposition ------------------------------------------------------------------
-@pytest.mark.parametrize("backend", list(BACKENDS))
+@pytest.mark.parametrize("backend", able(BACKENDS, Task.COUNT))
 def test_split_counts_equal_oeis(backend: str, reference) -> None:
     for n in range(1, 9):
         result = count(NQueens(n), backend, split=True, processes=1)

@@ -20,12 +20,14 @@ from queens.models.toroidal import Toroidal
 from queens.solvers import BACKENDS, Backend, Status, get_backend, solutions
 from queens.solvers.api import count
 from queens.solvers.api import breaking
+from queens.solvers.backend import Task
 from queens.solvers.split import subproblems
 
 from tests.cli import run_main
+from tests.conftest import able
 from tests.oracle import two_per_line_count
 
-ENUMERATING = [name for name in BACKENDS if type(get_backend(name)).count is Backend.count]
+ENUMERATING = [name for name in able(BACKENDS, Task.COUNT) if type(get_backend(name)).count is Backend.count]
 MAX_CELLS = 64
 """Boards up to 8 x 8: every backend enumerates them without symmetry breaking in a blink..."""
 MAX_BOOLEAN_CSP = 25

@@ -14,6 +14,9 @@ from queens.models import NQueens
 from queens.models.families import of_size
 from queens.solvers import BACKENDS, Status
 from queens.solvers.api import count, solve
+from queens.solvers.backend import Task
+
+from tests.conftest import able
 
 CASES = [("nqueens", 11, "A000170"), ("kings", 9, "A002464"), ("toroidal", 13, "A051906")]
 LIMIT = 0.05
@@ -21,9 +24,11 @@ ENGINES = [pytest.param(name, {}, id=name) for name in BACKENDS if name != "nati
     pytest.param("sat", {"solver": "cadical195", "encoding": "seqcounter"}, id="sat-cadical")]
 """Every backend that honours a limit by itself, and sat on CaDiCaL (a CNF: it has no native
 cardinality constraints to find one solution with)."""
+COUNTING = [engine for engine in ENGINES if engine.values[0] in able(BACKENDS, Task.COUNT)]
+"""Those of them that count (one that does not says so in `limits`)."""
 
 
-@pytest.mark.parametrize("backend,options", ENGINES)
+@pytest.mark.parametrize("backend,options", COUNTING)
 @pytest.mark.parametrize("family,n,sequence", CASES)
 def test_a_count_cut_off_is_a_flagged_lower_bound(backend, options, family, n, sequence, reference):
     truth = reference.term(sequence, n)
@@ -35,7 +40,7 @@ def test_a_count_cut_off_is_a_flagged_lower_bound(backend, options, family, n, s
         assert result.count == truth
 
 
-@pytest.mark.parametrize("backend,options", ENGINES)
+@pytest.mark.parametrize("backend,options", COUNTING)
 def test_a_split_count_cut_off_is_a_flagged_lower_bound(backend, options, reference):
     """The pool's workers are given the deadline and killed a little after it."""
     truth = reference.term("A000170", 12)

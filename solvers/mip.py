@@ -1,0 +1,278 @@
+"""The `mip` backend: integer programming through the MIP solvers inside the OR-Tools wheel.
+
+The model is written as an `MPModelProto` (one 0/1 variable per cell) by a list of named, pure
+passes (`PASSES`) and loaded into OR-Tools' `pywraplp` solver:
+
+- `cells`   one 0/1 variable per cell; a fixed cell's lower bound is 1;
+- `lines`   at_least <= sum(line) <= at_most (an at-most-one line is already a clique
+            inequality, the strongest form of "no two pieces here" a MIP solver gets);
+- `covers`  sum(cover) >= 1;
+- `size`    sum(cells) == size, when no exactly-one family already forces it;
+- `goal`    the objective: "fewest pieces" minimises sum(cells); an `Objective` adds one
+            integer m in [least, top], every group's sum equals m, and m is maximised or
+            minimised.
+
+The solver's status is the proof: OPTIMAL (gap 0, so a proved optimum), INFEASIBLE (proved
+"none"), FEASIBLE at the time limit (the best found, with the solver's bound on the optimum).
+A MIP solver proves one optimum; it has no exact enumeration, so counting and listing are
+refused (`limits`) before any work rather than done by re-solving with a no-good cut per
+solution (92 solves for Q(8), 14,200 for Q(12)). Lex-leader chains, which only a count asks
+for, are refused with the same reason.
+
+Defaults, measured (`python -m queens.experiments.bench_mip`, experiments/results/mip.md and
+defaults.md): HiGHS on one thread (`DEFAULT_SOLVER`, `DEFAULT_THREADS`). The formulation is the
+model's own: every line is already a clique inequality (one constraint per row, column and
+diagonal, not one per pair of cells), so nothing is strengthened by hand. SCIP's own symmetry
+handling could not be measured: OR-Tools sets its parameters after SCIP has begun, and SCIP
+refuses `misc/usesymmetry` then ("Cannot turn on symmetry handling during (pre)solving").
+Weak spot, measured: peaceable queens, whose white-black conflicts the model states as pairs
+(the LP relaxation of x + y <= 1 over pairs is weak); n = 6 takes 2-4 s, n = 8 is out of reach
+in a minute, where CP-SAT proves it.
+
+>>> from queens.models import NQueens, lower
+>>> Mip().find(lower(NQueens(4)), None)
+((0, 2), (1, 0), (2, 3), (3, 1))
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import replace
+
+import numpy as np
+from ortools.linear_solver import pywraplp  # type: ignore[import-untyped]  # stubs, but no py.typed marker
+from ortools.linear_solver.linear_solver_pb2 import (  # type: ignore[import-untyped]
+    MPConstraintProto,
+    MPModelProto,
+    MPSolutionResponse,
+    MPVariableProto,
+)
+from queens.models import BackendError, ConstraintModel, Placement, TimeLimit, Unsupported
+from queens.solvers.backend import Backend, Optimum, Task, seconds_left
+from queens.solvers.order import line_literals, literals, plain_numbering, positions
+
+SOLVERS = {"scip": "SCIP", "highs": "HIGHS"}
+"""The MIP solvers the OR-Tools wheel ships, by our name and OR-Tools' (CBC is not built in)."""
+DEFAULT_SOLVER = "highs"
+"""HiGHS proves the hard instances about twice as fast as SCIP (2026-11-24, 2 shared cores, load
+4-5, s, SCIP / HiGHS on one thread): queen domination n = 9 1.70 / 1.28, n = 10 9.75 / 5.84 and
+10.2 / 5.08 (two runs); peaceable queens n = 6 7.92 / 3.58 and 4.50 / 2.42; equal within 0.1 s on
+n <= 8 and on the 8 x 8 independence numbers; SCIP is ahead only where both take under a
+second (peaceable n = 4, 5: 0.16 / 0.36, 0.58 / 1.00). But at a time limit HiGHS, through
+OR-Tools' pywraplp, hands back nothing (status 99, no solution, a bound of 0), where SCIP
+hands back its best and its bound (peaceable n = 8 in 3 s: 9 found, bound 30): to attempt an
+instance out of reach, ask for `solver="scip"`."""
+DEFAULT_THREADS = 1
+"""A second HiGHS thread did not pay on the 2 shared cores (domination n = 10: 5.84 s on one,
+8.24 s on two; peaceable n = 6: 3.58 / 5.64 s); HiGHS's own default measured as one (5.08 /
+4.52 s, within the noise). SCIP, as OR-Tools builds it, searches on one thread whatever is asked."""
+PARAMETERS = {
+    # SCIP installs its own SIGINT handler while it solves and reports Ctrl-C as an early stop
+    # (which would read as a time limit): Ctrl-C stays Python's
+    "scip": "misc/catchctrlc = FALSE",
+    # HiGHS prints its banner and log on stdout, where our results go
+    "highs": "output_flag = false",
+}
+"""Solver-specific parameters, in each solver's own syntax."""
+NO_COUNTING = ("mip finds one solution and proves optima; a MIP solver has no exact enumeration, "
+               "so it does not count or list solutions (a backend that enumerates does)")
+
+Pass = Callable[[MPModelProto, ConstraintModel, np.ndarray], None]
+
+
+class Mip(Backend):
+    """Options: `solver` ("highs" or "scip"), `threads` (None: the solver's own default)."""
+
+    name = "mip"
+    settings = tuple((solver, {"solver": solver}) for solver in sorted(SOLVERS, key=lambda s: s != DEFAULT_SOLVER))
+    """`queens explain` shows the model once per solver (the same proto: the solvers differ in search)."""
+
+    def __init__(self, solver: str = DEFAULT_SOLVER, threads: int | None = DEFAULT_THREADS) -> None:
+        super().__init__()
+        if solver not in SOLVERS:
+            raise Unsupported(f"mip solver must be one of {', '.join(SOLVERS)}, got {solver!r}")
+        if threads is not None and threads < 1:
+            raise Unsupported(f"mip threads must be at least 1, got {threads}")
+        self.solver_name = solver
+        self.threads = threads
+
+    def limits(self, rows: int, cols: int, task: Task) -> str | None:
+        if task in (Task.COUNT, Task.ENUMERATE):
+            return NO_COUNTING
+        return super().limits(rows, cols, task)
+
+    def supports(self, model: ConstraintModel) -> str | None:
+        if model.lex is not None:
+            return f"lex-leader chains are asked for counting only; {NO_COUNTING}"
+        return super().supports(model)
+
+    # --- building: the passes ------------------------------------------------------------
+    def _proto(self, model: ConstraintModel) -> MPModelProto:
+        """`model` as an MPModelProto, pass by pass (`PASSES`); variable i is model.cells[i]."""
+        refusal = self.supports(model)
+        if refusal:
+            raise Unsupported(refusal)
+        proto = MPModelProto()
+        number = plain_numbering(model)
+        for lowering in PASSES:
+            lowering(proto, model, number)
+        self.stats = {"solver": self.solver_name, "variables": len(proto.variable),
+                      "constraints": len(proto.constraint)}
+        return proto
+
+    def _build_for_size(self, model: ConstraintModel) -> None:
+        self._proto(model)
+
+    def _solve(self, proto: MPModelProto, deadline: float | None) -> tuple[pywraplp.Solver, int]:
+        """Load and solve `proto` within the deadline; the solver and its status."""
+        solver = pywraplp.Solver.CreateSolver(SOLVERS[self.solver_name])
+        if solver is None:
+            raise BackendError(f"mip: OR-Tools was built without {SOLVERS[self.solver_name]}")
+        error = solver.LoadModelFromProto(proto)
+        if error:
+            raise Unsupported(f"mip: {self.solver_name} rejected the model ({error})")
+        solver.SetSolverSpecificParametersAsString(PARAMETERS[self.solver_name])
+        if self.threads is not None:
+            solver.SetNumThreads(self.threads)
+        if deadline is not None:
+            left = seconds_left(deadline, "mip: time limit reached before solving")
+            solver.SetTimeLimit(max(1, int(left * 1000)))
+        parameters = pywraplp.MPSolverParameters()
+        parameters.SetDoubleParam(parameters.RELATIVE_MIP_GAP, 0.0)  # OPTIMAL must mean proved
+        start = time.perf_counter()
+        status = solver.Solve(parameters)
+        self.stats.update(status=_STATUS.get(status, str(status)), nodes=solver.nodes(),
+                          solver_wall_time=round(time.perf_counter() - start, 6))
+        if status in (pywraplp.Solver.ABNORMAL, pywraplp.Solver.MODEL_INVALID):
+            raise BackendError(f"mip: {self.solver_name} failed on this model ({_STATUS[status]})")
+        return solver, status
+
+    @staticmethod
+    def _placement(model: ConstraintModel, solver: pywraplp.Solver) -> Placement:
+        response = MPSolutionResponse()
+        solver.FillSolutionResponseProto(response)
+        held = np.flatnonzero(np.asarray(response.variable_value)[:len(model.cells)] > 0.5)
+        cells = model.cells
+        return tuple(sorted(cells[p] for p in held.tolist()))
+
+    # --- the interface -------------------------------------------------------------------
+    def find(self, model: ConstraintModel, deadline: float | None) -> Placement | None:
+        """One solution: the model without its goal (a feasibility problem)."""
+        solver, status = self._solve(self._proto(replace(model, minimise=False, objective=None)), deadline)
+        if status in (pywraplp.Solver.OPTIMAL, pywraplp.Solver.FEASIBLE):
+            return self._placement(model, solver)
+        if status == pywraplp.Solver.INFEASIBLE:
+            return None
+        raise TimeLimit("mip: time limit reached without an answer")
+
+    def minimise(self, model: ConstraintModel, deadline: float | None) -> Placement | None:
+        """The fewest pieces, proved by the solver (status OPTIMAL); a best found but not proved
+        at the deadline is a TimeLimit, never claimed optimal."""
+        solver, status = self._solve(self._proto(replace(model, minimise=True)), deadline)
+        if status == pywraplp.Solver.OPTIMAL:
+            return self._placement(model, solver)
+        if status == pywraplp.Solver.INFEASIBLE:
+            return None
+        bound = _rounded(solver.Objective().BestBound(), up=True)
+        self.stats["bound"] = bound if bound is not None else "-"
+        raise TimeLimit(f"mip: no proof of the fewest pieces yet (bound {bound})")
+
+    def optimise(self, model: ConstraintModel, deadline: float | None) -> Optimum:
+        """The solver's own optimiser over m (every group's sum); OPTIMAL is the proof, and at the
+        time limit the best m found comes with the solver's bound on the optimum."""
+        objective = model.objective
+        assert objective is not None
+        solver, status = self._solve(self._proto(model), deadline)
+        if status == pywraplp.Solver.INFEASIBLE:
+            return Optimum(None, None, True)
+        minimising = objective.sense == "minimise"
+        trivial = objective.least if minimising else objective.top
+        if status not in (pywraplp.Solver.OPTIMAL, pywraplp.Solver.FEASIBLE):
+            # nothing found in time; HiGHS then reports status 99 and a bound of 0, which bounds
+            # nothing, so only the objective's own range is claimed
+            return Optimum(None, None, False, trivial)
+        bound = _rounded(solver.Objective().BestBound(), up=minimising)
+        bound = trivial if bound is None else bound
+        value = round(solver.Objective().Value())
+        proved = status == pywraplp.Solver.OPTIMAL
+        return Optimum(self._placement(model, solver), value, proved, value if proved else bound)
+
+    def solutions(self, model: ConstraintModel, deadline: float | None) -> Iterator[Placement]:
+        raise Unsupported(NO_COUNTING)
+
+
+# --- the passes ----------------------------------------------------------------------------
+def _cells(proto: MPModelProto, model: ConstraintModel, number: np.ndarray) -> None:
+    """One 0/1 variable per cell, in the model's order; a fixed cell's is fixed at 1."""
+    template = MPVariableProto(lower_bound=0.0, upper_bound=1.0, is_integer=True)
+    proto.variable.extend([template] * len(model.cells))
+    fixed = sorted(model.fixed)
+    for index in number[positions(model, fixed, len(fixed))].tolist():
+        proto.variable[index].lower_bound = 1.0
+
+
+def _lines(proto: MPModelProto, model: ConstraintModel, number: np.ndarray) -> None:
+    """at_least <= sum <= at_most per line (none for a bound the line's length already keeps)."""
+    lines = list(model.lines)
+    for line, chosen in zip(lines, line_literals(model, lines, number), strict=True):
+        if line.at_least > 0 or line.at_most < len(chosen):
+            _linear(proto, chosen, line.at_least, line.at_most)
+
+
+def _covers(proto: MPModelProto, model: ConstraintModel, number: np.ndarray) -> None:
+    """At least one piece in each cover."""
+    for chosen in literals(model, model.covers, number):
+        _linear(proto, chosen, 1, float("inf"))
+
+
+def _size(proto: MPModelProto, model: ConstraintModel, number: np.ndarray) -> None:
+    """The number of pieces, when it is fixed and no exactly-one family implies it."""
+    if model.size is not None and not model.size_implied:
+        _linear(proto, number, model.size, model.size)
+
+
+def _goal(proto: MPModelProto, model: ConstraintModel, number: np.ndarray) -> None:
+    """Fewest pieces: minimise their sum. An objective: m, every group's sum equal to m, m
+    maximised or minimised (the variable after the cells)."""
+    if model.minimise:
+        for variable in proto.variable:
+            variable.objective_coefficient = 1.0
+        return
+    objective = model.objective
+    if objective is None:
+        return
+    m = len(proto.variable)
+    proto.variable.add(lower_bound=float(objective.least), upper_bound=float(objective.top), is_integer=True,
+                       objective_coefficient=1.0)
+    for chosen in literals(model, objective.groups, number):
+        constraint = _linear(proto, chosen, 0, 0)
+        constraint.var_index.append(m)
+        constraint.coefficient.append(-1.0)
+    proto.maximize = objective.sense == "maximise"
+
+
+PASSES: tuple[Pass, ...] = (_cells, _lines, _covers, _size, _goal)
+"""The lowering, in order: each pass reads the model and appends to the proto."""
+
+
+def _linear(proto: MPModelProto, chosen: np.ndarray, at_least: float, at_most: float) -> MPConstraintProto:
+    """at_least <= sum of the variables `chosen` <= at_most."""
+    constraint = proto.constraint.add(lower_bound=float(at_least), upper_bound=float(at_most))
+    constraint.var_index.extend(chosen.tolist())
+    constraint.coefficient.extend([1.0] * len(chosen))
+    return constraint
+
+
+def _rounded(value: float, *, up: bool) -> int | None:
+    """An integer objective's value or bound read from the solver's float (None when infinite):
+    a bound is rounded towards the side it bounds, with a tolerance for the solver's."""
+    if not np.isfinite(value):
+        return None
+    return int(np.ceil(value - 1e-6)) if up else int(np.floor(value + 1e-6))
+
+
+_STATUS = {pywraplp.Solver.OPTIMAL: "optimal", pywraplp.Solver.FEASIBLE: "feasible",
+           pywraplp.Solver.INFEASIBLE: "infeasible", pywraplp.Solver.UNBOUNDED: "unbounded",
+           pywraplp.Solver.ABNORMAL: "abnormal", pywraplp.Solver.MODEL_INVALID: "model invalid",
+           pywraplp.Solver.NOT_SOLVED: "not solved", 99: "unknown (HiGHS at its time limit)"}
