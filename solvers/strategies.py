@@ -147,7 +147,6 @@ class Split(Strategy):
 
 
 @dataclass(frozen=True)
-@dataclass(frozen=True)
 class QuadrantCount(Strategy):
     """The meet-in-the-middle counter (mitmcore.c, solvers/native/quadrant.py): totals Q(n) of
     the plain queen graph by joining half-boards. It counts totals only, so the D4 classes
