@@ -37,13 +37,13 @@ from collections.abc import Callable
 from datetime import date
 from functools import partial
 from pathlib import Path
-from typing import TypedDict
+from typing import Any, TypedDict
 
 from queens.experiments import runner
 from queens.solvers.native import _fast, _mitm
-from queens.solvers.threads import default_threads
 from queens.solvers.native.counting import batches, count_classes, split_depth, subproblems
 from queens.solvers.native.quadrant import count_total
+from queens.solvers.threads import default_threads
 
 YARDSTICKS = Path(__file__).resolve().parent / "yardstick"
 RESULTS = Path(__file__).resolve().parent / "results"
@@ -217,10 +217,10 @@ def run_quadrant(n: int, threads: int, memory: dict[tuple[int, int], int]) -> Ru
 
 
 def measure_quadrant(classic: Path, sizes: list[int], repeats: int, threads: int,
-                     classic_upto: int) -> list[dict]:
+                     classic_upto: int) -> list[dict[str, object]]:
     """quadrant/1, quadrant/{threads}, the best fast kernel (1 thread) and classic.c (up to
     `classic_upto`) in turns; beyond it classic.c is scaled from its largest measured size."""
-    rows: list[dict] = []
+    rows: list[dict[str, object]] = []
     memory: dict[tuple[int, int], int] = {}
     measured: dict[int, float] = {}
     for n in sizes:
@@ -244,7 +244,7 @@ def measure_quadrant(classic: Path, sizes: list[int], repeats: int, threads: int
 
 def _quadrant_runs(classic: Path, n: int, threads: int, with_classic: bool,
                    memory: dict[tuple[int, int], int]) -> dict[str, Callable[[], Run]]:
-    runs: dict[str, Callable[[], Run]] = {f"quadrant/{t}": lambda t=t: run_quadrant(n, t, memory)
+    runs: dict[str, Callable[[], Run]] = {f"quadrant/{t}": partial(run_quadrant, n, t, memory)
                                           for t in sorted({1, threads})}
     if with_classic:
         runs["classic"] = lambda: run_yardstick(classic, n)
@@ -272,7 +272,7 @@ def _solutions(n: int) -> int:
     return int(terms["A000170"]["terms"][n])
 
 
-def quadrant_table(rows: list[dict], threads: int) -> str:
+def quadrant_table(rows: list[dict[str, Any]], threads: int) -> str:
     lines = [f"| n | classic.c s | best fast kernel, 1 thread s | quadrant 1 thread s (CPU s) | ÷classic "
              f"| CPU ÷fast | {threads} threads s | ÷classic | memory held 1 / {threads} threads "
              f"| target 1 / {threads} threads (÷classic) |",

@@ -28,8 +28,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from queens.models.errors import BackendUnavailable, QueensError
 from queens.models.check import Placement
+from queens.models.errors import BackendUnavailable, QueensError
 from queens.models.pieces import Cell
 from queens.models.puzzle import Puzzle
 
@@ -49,8 +49,9 @@ Polygon = tuple[tuple[float, float], ...]
 Shape = tuple[tuple[Polygon, ...], tuple[tuple[float, float, float], ...]]
 """Polygons and circles (x, y, radius) in the unit square, y pointing down."""
 
-_CROWN: tuple[Polygon, ...] = (((0.18, 0.78), (0.12, 0.32), (0.33, 0.55), (0.5, 0.22), (0.67, 0.55), (0.88, 0.32), (0.82, 0.78)),
-          ((0.18, 0.81), (0.82, 0.81), (0.82, 0.88), (0.18, 0.88)))
+_CROWN: tuple[Polygon, ...] = (
+    ((0.18, 0.78), (0.12, 0.32), (0.33, 0.55), (0.5, 0.22), (0.67, 0.55), (0.88, 0.32), (0.82, 0.78)),
+    ((0.18, 0.81), (0.82, 0.81), (0.82, 0.88), (0.18, 0.88)))
 SHAPES: dict[str, Shape] = {
     "queen": (_CROWN, ((0.12, 0.28, 0.055), (0.5, 0.18, 0.055), (0.88, 0.28, 0.055))),
     "superqueen": (_CROWN, ((0.12, 0.28, 0.055), (0.5, 0.18, 0.055), (0.88, 0.28, 0.055), (0.5, 0.62, 0.08))),

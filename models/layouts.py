@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from itertools import combinations
 
-from queens.models.lowering import lower
 from queens.models.geometry import Coord
+from queens.models.lowering import lower
 from queens.models.puzzle import Puzzle
 from queens.models.symmetry import Transform, symmetry_group
 

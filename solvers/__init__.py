@@ -10,9 +10,9 @@
 """
 
 from queens.solvers.api import solutions
-from queens.solvers.router import count, optimise, solve
 from queens.solvers.backend import Backend
 from queens.solvers.registry import BACKENDS, get_backend
 from queens.solvers.result import Result, Status
+from queens.solvers.router import count, optimise, solve
 
 __all__ = ["BACKENDS", "Backend", "Result", "Status", "count", "get_backend", "optimise", "solutions", "solve"]

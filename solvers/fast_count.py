@@ -20,11 +20,11 @@ from queens.models import QueensError, TimeLimit
 from queens.models.errors import BadOption
 from queens.solvers import native
 from queens.solvers.backend import Task
-from queens.solvers.threads import default_threads
 from queens.solvers.options import Options
 from queens.solvers.progress import Progress, report
 from queens.solvers.result import Result, Status
 from queens.solvers.strategy import Strategy, Subject
+from queens.solvers.threads import default_threads
 
 if TYPE_CHECKING:  # the C counter is imported when a count runs
     from queens.solvers.native.counting import SymmetryClasses

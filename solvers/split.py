@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from itertools import product
 from typing import Unpack
 
@@ -43,12 +43,12 @@ from queens.models.ir import Line, Var
 from queens.models.symmetry import Transform
 from queens.solvers.api import breaking, count
 from queens.solvers.backend import Task, deadline_after
-from queens.solvers.threads import default_threads
 from queens.solvers.options import SearchOptions
 from queens.solvers.process_pool import run_in_processes
 from queens.solvers.progress import Progress, report, translated
 from queens.solvers.registry import get_backend
 from queens.solvers.result import Result, Status
+from queens.solvers.threads import default_threads
 
 TASKS_PER_PROCESS = 4
 """Fix a second line when the first gives fewer subproblems than this per process (balance)."""

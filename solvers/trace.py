@@ -20,7 +20,7 @@ pieces until a size has solutions.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 from queens.models import Cell, ConstraintModel, Line, Placement, Puzzle, Unsupported, lower, verify
 

@@ -9,8 +9,7 @@ import tomllib
 from math import ceil
 
 import pytest
-from queens.models import KNIGHT, InvalidBoard, InvalidPlacement, Unsupported
-from queens.models import Puzzle, lower
+from queens.models import KNIGHT, InvalidBoard, InvalidPlacement, Puzzle, Unsupported, lower
 from queens.models.armies import SPACE_PIECES, Army, Moves, piece_named
 from queens.models.army_check import verify_armies
 from queens.models.puzzle_file import SHIPPED, read

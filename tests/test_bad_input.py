@@ -33,9 +33,9 @@ from queens.models.ninequeens import FreePawns
 from queens.models.pieces_families import Knights
 from queens.models.toroidal import Toroidal
 from queens.solvers import count, get_backend, solve
-from queens.solvers.backend import Task
 from queens.solvers.api import count as search_count
 from queens.solvers.api import solve as search_solve
+from queens.solvers.backend import Task
 from queens.solvers.router import answer
 from queens.solvers.split import count_split
 

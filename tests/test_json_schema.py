@@ -89,14 +89,17 @@ def test_info_has_the_one_shape_too():
 @pytest.mark.parametrize("family", sorted(__import__("queens.models.families", fromlist=["FAMILIES"]).FAMILIES))
 def test_the_python_api_speaks_the_cli_json(family):
     """`queens.solve(puzzle).to_json()` is the document `queens solve --json` prints: one schema."""
-    import queens
     from queens.models.families import FamilyOptions, build
 
-    options = FamilyOptions(5, queens="0,0", given=frozenset({"queens"})) if family == "completion" else FamilyOptions(5)
+    import queens
+
+    completion = family == "completion"
+    options = FamilyOptions(5, queens="0,0", given=frozenset({"queens"})) if completion else FamilyOptions(5)
     puzzle = build(family, options)
     api = queens.solve(puzzle, time_limit=20).to_json()
     jsonschema.validate(api, SCHEMA)
     args = [family, "-n", "5"] + (["--queens", "0,0"] if family == "completion" else [])
     cli = json.loads(run_main("solve", *args, "--json", "--time-limit", "20").stdout)
     assert set(api) == set(cli) and api["puzzle"] == cli["puzzle"]
-    assert (api["status"], api["objective"], len(api["armies"])) == (cli["status"], cli["objective"], len(cli["armies"]))
+    assert (api["status"], api["objective"]) == (cli["status"], cli["objective"])
+    assert len(api["armies"]) == len(cli["armies"])

@@ -8,10 +8,9 @@ import xml.etree.ElementTree as ET
 import pytest
 from PIL import Image
 from queens.models import NQueens, Puzzle, QueensError
+from queens.models.drawing import Board, HeatMap, attacked_cells
 from queens.models.ninequeens import NineQueens
 from queens.solvers import solve
-
-from queens.models.drawing import Board, HeatMap, attacked_cells
 from queens.solvers.heat_map import heat_map
 
 SVG = "{http://www.w3.org/2000/svg}"

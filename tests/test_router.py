@@ -15,15 +15,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from queens.models import PIECES, Completion, NQueens, Puzzle, lower
-from queens.models.layouts import layouts
 from queens.models.errors import Refused
 from queens.models.families import FAMILIES, Family, FamilyOptions, build
+from queens.models.layouts import layouts
 from queens.models.outline import direct_outline, outline, outline_of
 from queens.models.pieces import ROOK
 from queens.models.verify_stream import verify_columns
 from queens.solvers import BACKENDS, Status
-from queens.solvers.backend import Task
 from queens.solvers import count as count_target
+from queens.solvers.backend import Task
 from queens.solvers.construct import construct
 from queens.solvers.router import answer, candidates, route
 from queens.solvers.strategies import registered

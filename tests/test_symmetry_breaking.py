@@ -18,8 +18,7 @@ from queens.models.pieces_families import RectangularQueens
 from queens.models.symmetry import Orbits, lex_leader
 from queens.models.toroidal import Toroidal
 from queens.solvers import BACKENDS, Backend, Status, get_backend, solutions
-from queens.solvers.api import count
-from queens.solvers.api import breaking
+from queens.solvers.api import breaking, count
 from queens.solvers.backend import Task
 from queens.solvers.split import subproblems
 

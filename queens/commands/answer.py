@@ -18,6 +18,7 @@ from queens.models import Puzzle
 from queens.solvers import Result
 from queens.solvers.result import answer_json
 
+
 def payload(command: str, target: Puzzle | None, result: Result | None, *, verified: bool,
             **details: object) -> dict[str, Any]:
     """The answer as one JSON object: the Python API's own (`Result.to_json`), so a notebook and

@@ -13,9 +13,8 @@ and why; `--json` gives the shape of docs/json.md. A backend that cannot answer 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from collections.abc import Callable
+from dataclasses import dataclass
 
 import click
 from rich.table import Table
@@ -35,9 +34,9 @@ from queens.commands.common import (
     puzzle_options,
 )
 from queens.commands.progress import progress_option, progress_shown
+from queens.ground_truth import ground_truth
 from queens.models import Puzzle, Unsupported
 from queens.models.errors import Refused
-from queens.ground_truth import ground_truth
 from queens.solvers import BACKENDS, Result, Status
 from queens.solvers.backend import Task
 from queens.solvers.fast_count import DEFAULT_LEDGER

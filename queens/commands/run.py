@@ -13,9 +13,9 @@ from queens.commands.common import backend_options, json_option, out
 from queens.commands.count import count_command
 from queens.commands.solve import solve_command
 from queens.models import Puzzle
+from queens.models.drawing import Board
 from queens.models.errors import BadOption
 from queens.models.puzzle_file import read
-from queens.models.drawing import Board
 from queens.solvers.router import every_answer
 
 

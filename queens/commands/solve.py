@@ -28,11 +28,11 @@ from queens.commands.common import (
 from queens.commands.large import check_writable, output_options, save_result
 from queens.commands.progress import progress_option, progress_shown
 from queens.models import Puzzle
-from queens.models.errors import BadOption
 from queens.models.drawing import MAX_DRAWN, Board, Canvas
-from queens.solvers.heat_map import heat_map
+from queens.models.errors import BadOption
 from queens.solvers import Result, Status
 from queens.solvers.backend import Task
+from queens.solvers.heat_map import heat_map
 from queens.solvers.options import Options
 from queens.solvers.router import Choice, answer, task_of
 from queens.solvers.router import all_optimal as every_optimum

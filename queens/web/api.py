@@ -21,8 +21,8 @@ from itertools import combinations
 from typing import Any
 
 from queens.models import AttackingQueens, Cell, Placement, Puzzle, QueensError, TimeLimit
-from queens.models.families import FAMILIES, FamilyOptions, build, reason_for_none
 from queens.models.drawing import Canvas, attacked_cells
+from queens.models.families import FAMILIES, FamilyOptions, build, reason_for_none
 from queens.solvers import BACKENDS, Result, Status, solutions
 from queens.solvers.backend import Task
 from queens.solvers.router import answer as routed

@@ -37,6 +37,7 @@ from collections.abc import Mapping
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, HTTPServer
 from importlib.resources import files
+from typing import Any
 
 from queens.models import BackendUnavailable, QueensError
 from queens.web.api import ROUTES, TIME_LIMIT, BadRequest, board, info
@@ -174,7 +175,7 @@ class ExplorerHandler(BaseHTTPRequestHandler):
         self._error(HTTPStatus.SERVICE_UNAVAILABLE, "the explorer is busy; try again in a moment")
         return False
 
-    def _answer(self, route: str, request: object) -> None:
+    def _answer(self, route: str, request: Any) -> None:  # JSON as parsed: queens.web.api checks its shape
         try:
             if route in IN_PROCESS:
                 reply = IN_PROCESS[route](request)
@@ -240,7 +241,7 @@ class ExplorerServer(HTTPServer):
 
     def process_request(self, request: Request, client_address: tuple[str, int]) -> None:
         """Handle the connection in a thread of its own, or tell it "busy", or, past both bounds, close it."""
-        if self._admit(request):
+        if isinstance(request, socket.socket) and self._admit(request):
             handler, slot = ExplorerHandler, self._reading
         elif self._turning_away.acquire(blocking=False):
             handler, slot = BusyHandler, self._turning_away
@@ -280,7 +281,8 @@ class ExplorerServer(HTTPServer):
         self._held.slot = self._answering
         return True
 
-    def _handle(self, request: socket.socket, client_address: tuple, handler: type, slot: threading.Semaphore) -> None:
+    def _handle(self, request: socket.socket, client_address: tuple[str, int], handler: type,
+                slot: threading.Semaphore) -> None:
         self._held.slot, self._held.request = slot, request
         try:
             handler(request, client_address, self)

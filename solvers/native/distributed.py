@@ -28,9 +28,9 @@ import re
 from contextlib import ExitStack
 
 from queens.models import BackendUnavailable, QueensError, Unsupported
-from queens.solvers.threads import default_threads
 from queens.solvers.native.counting import Progress, Stats, SymmetryClasses, run_subproblems
 from queens.solvers.native.ledger import Ledger
+from queens.solvers.threads import default_threads
 
 ADDRESS = re.compile(r"^(tcp|tls|inproc|ucx)://[^\s/:]+(:\d+)?$")
 

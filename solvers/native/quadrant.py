@@ -19,10 +19,10 @@ from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 
 from queens.models import TimeLimit, Unsupported
-from queens.solvers.threads import default_threads
 from queens.solvers.native import _mitm
 from queens.solvers.native.counting import check_threads
 from queens.solvers.native.ledger import Classes, Ledger
+from queens.solvers.threads import default_threads
 
 KERNEL_VERSION = f"quadrant-{_mitm.VERSION}"
 """Ledger rows are keyed by this: the backtracking counter's rows never mix with these."""
