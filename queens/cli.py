@@ -24,6 +24,7 @@ from queens.commands.large import generate_command, verify_command
 from queens.commands.serve import serve_command
 from queens.commands.solve import show_command, solve_command
 from queens.commands.trace import trace_command
+from queens.commands.why import why_command
 from queens.models import NativeMissing, QueensError
 from queens.models.errors import BadOption
 
@@ -44,6 +45,7 @@ cli.add_command(bench_command)
 cli.add_command(generate_command)
 cli.add_command(verify_command)
 cli.add_command(info_command)
+cli.add_command(why_command)
 
 
 def main(argv: list[str] | None = None) -> None:
