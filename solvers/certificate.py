@@ -92,8 +92,8 @@ class Certificate:
 
     def to_json(self) -> dict[str, object]:
         return {
-            "claim": self.claim, "proved": self.proved, "checked_by_both": self.checked_by_both, "refuted": self.refuted,
-            "value": self.value, "sense": self.sense,
+            "claim": self.claim, "proved": self.proved, "checked_by_both": self.checked_by_both,
+            "refuted": self.refuted, "value": self.value, "sense": self.sense,
             "witness": None if self.witness is None else [list(_plain(v)) for v in self.witness],
             "witness_checked_by": self.witness_checked_by,
             "cnf": {"variables": self.cnf_variables, "clauses": self.cnf_clauses, "bytes": self.cnf_bytes,
@@ -135,21 +135,23 @@ def certify_none(model: ConstraintModel, *, encoding: str = DEFAULT_ENCODING, pr
 
 def certify_optimum(model: ConstraintModel, witness: Placement, value: int, check: Callable[[Placement], object],
                     *, checked_by: str = "queens.models.verify", better: ConstraintModel | None = None,
+                    refuted: str | None = None,
                     proof_dir: Path | None = None, reductions: Sequence[Reduction] = (),
                     encoding: str = DEFAULT_ENCODING, drup_seconds: float = DRUP_SECONDS) -> Certificate:
     """A certificate that `value` is `model`'s optimum: `witness` (checked by `check`, the
     independent checker, which raises when it fails) reaches it, and a proof that nothing is
     better. `better` is the model of "better than value" when the model cannot say it itself
-    (fewer colours is another puzzle: the caller builds it and names any reduction)."""
+    (fewer colours is another puzzle: the caller builds it, says it in words in `refuted` and
+    names any reduction)."""
     sense = "maximise" if model.objective and model.objective.sense == "maximise" else "minimise"
-    reached = value_of(model, witness)
-    if reached is not None and reached != value:
-        raise NotProved(f"the witness has value {reached}, not {value}", witness)
     check(witness)
-    if better is None:
+    if better is None:  # the model measures the value itself: the witness must reach it
+        reached = value_of(model, witness)
+        if reached != value:
+            raise NotProved(f"the witness has value {reached}, not {value}", witness)
         better, statement = better_than(model, value)
-    else:
-        statement = f"a value better than {value}"
+    else:  # the value is the caller's (the number of armies): so is the model of better
+        statement = refuted or f"a value better than {value}"
     certificate = certify_none(better, encoding=encoding, proof_dir=proof_dir, reductions=reductions,
                                refuted=statement, drup_seconds=drup_seconds)
     return replace(certificate, claim="optimum", value=value, sense=sense, witness=tuple(witness),
@@ -182,7 +184,8 @@ def value_of(model: ConstraintModel, placement: Placement) -> int | None:
     return sizes.pop() if len(sizes) == 1 else None
 
 
-def with_fixed(model: ConstraintModel, variables: Sequence[Var], reduction: Reduction) -> tuple[ConstraintModel, Reduction]:
+def with_fixed(model: ConstraintModel, variables: Sequence[Var],
+               reduction: Reduction) -> tuple[ConstraintModel, Reduction]:
     """`model` with `variables` fixed to hold a piece, and the reduction that says why that is
     allowed (the caller knows; the certificate names it)."""
     return replace(model, fixed=model.fixed | frozenset(variables)), reduction

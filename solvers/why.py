@@ -79,7 +79,7 @@ class _Oracle(Generic[G]):
     def _solver(self, structural: list[G]) -> tuple[Solver, dict[Var, int]]:
         key = frozenset(structural)
         if key not in self.solvers:
-            model = replace(self.build(structural), fixed=frozenset(), lex=None)
+            model = replace(self.build(structural), lex=None)  # pieces given as assumptions are not in it
             formula, cell_of = cnf(model)
             self.solvers[key] = (Solver(name=MUS_SOLVER, bootstrap_with=formula.clauses),
                                  {cell: v for v, cell in cell_of.items()})
