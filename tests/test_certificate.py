@@ -3,7 +3,9 @@ and a proof that does not prove its formula is rejected by both (queens.solvers.
 
 from __future__ import annotations
 
+import doctest
 import hashlib
+import re
 from pathlib import Path
 
 import pytest
@@ -131,3 +133,14 @@ def test_a_truncated_proof_is_rejected_by_both(tmp_path: Path) -> None:
     kept = [line for line in refutation.proof.splitlines() if line.startswith("d")]
     proof_file.write_text("\n".join(kept) + "\n")  # every deletion, no lemma
     assert [v.verdict for v in check_files(cnf_file, proof_file)] == ["invalid", "invalid"]
+
+
+def test_the_docs_examples_run() -> None:
+    """docs/certificates.md's Python examples, run as doctests (as the family tutorials are)."""
+    text = (Path(__file__).resolve().parents[1] / "docs" / "certificates.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"^```pycon\n(.*?)^```", text, re.MULTILINE | re.DOTALL)
+    assert blocks
+    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
+    for body in blocks:
+        runner.run(doctest.DocTestParser().get_doctest(body, {}, "certificates", "docs/certificates.md", 0))
+    assert runner.summarize(verbose=False).failed == 0
