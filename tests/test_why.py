@@ -4,16 +4,21 @@ solution of small boards (an oracle that shares nothing with the lowering or the
 from __future__ import annotations
 
 import itertools
+import json
 import random
 from dataclasses import replace
 from functools import cache
+from pathlib import Path
 
+import jsonschema
 import pytest
 from queens.models import Completion, Puzzle, lower, verify
 from queens.models.givens import Given, givens_of, with_givens
 from queens.solvers.why import HasSolution, why_not
 
 from queens.cli import main
+
+SCHEMA = Path(__file__).resolve().parents[1] / "docs" / "queens-output.schema.json"
 
 
 @cache
@@ -100,3 +105,13 @@ def test_the_command_lists_and_draws_the_subset(capsys: pytest.CaptureFixture[st
 def test_the_command_names_two_attacking_queens(capsys: pytest.CaptureFixture[str]) -> None:
     out = run(capsys, "why", "completion", "-n", "8", "--queens", "0,0 1,1", "--json")
     assert '"queen at 0,0"' in out and '"queen at 1,1"' in out
+
+
+def test_the_json_has_the_one_shape(capsys: pytest.CaptureFixture[str]) -> None:
+    """docs/queens-output.schema.json, as every command's --json; the certificate under details."""
+    out = run(capsys, "why", "completion", "-n", "5", "--queens", "0,0 1,2 4,1", "--json", "--certify")
+    data = json.loads(out)
+    jsonschema.validate(data, json.loads(SCHEMA.read_text()))
+    assert data["status"] == "no solution"
+    assert [g["name"] for g in data["details"]["subset"]] == ["queen at 0,0", "queen at 4,1"]
+    assert data["details"]["certificate"]["proved"] and data["details"]["certificate"]["claim"] == "no solution"

@@ -9,13 +9,13 @@ and dratify (`queens.solvers.certificate`); `--proof-dir` keeps its files.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from pathlib import Path
 
 import click
 
-from queens.commands.common import describe, json_option, make_puzzle, out, puzzle_options
+from queens.commands.answer import payload, print_payload
+from queens.commands.common import json_option, make_puzzle, out, puzzle_options
 from queens.models import AttackingQueens, Placement, Puzzle, QueensError, lower, verify
 from queens.models.givens import Given, givens_of, with_givens
 from queens.pictures import Board
@@ -51,11 +51,9 @@ def why_command(family: str, n: int, m: int | None, certify: bool, proof_dir: Pa
         certificate = certify_none(lower(with_givens(puzzle, answer.subset)), proof_dir=proof_dir,
                                    refuted=f"{len(answer.subset)} of the givens")
     if as_json:
-        click.echo(json.dumps({
-            "command": "why", "puzzle": describe(puzzle), "status": "no solution", "givens": len(givens),
-            "subset": [_given_json(g) for g in answer.subset], "seconds": round(answer.seconds, 6),
-            "check_seconds": round(answer.check_seconds, 6), "sat_calls": answer.calls,
-            "certificate": None if certificate is None else certificate.to_json()}, indent=2))
+        _print_json(puzzle, answer.subset, givens=len(givens), seconds=round(answer.seconds, 6),
+                    check_seconds=round(answer.check_seconds, 6), sat_calls=answer.calls,
+                    certificate=None if certificate is None else certificate.to_json())
         return 0
     _show(puzzle, answer.subset, len(givens), answer.seconds + answer.check_seconds)
     if certificate is not None:
@@ -77,12 +75,18 @@ def _show(puzzle: Puzzle, subset: Sequence[Given], total: int, seconds: float) -
 
 
 def _show_pair(clash: AttackingQueens, as_json: bool) -> None:
-    pair = [Given("piece", clash.first), Given("piece", clash.second)]
+    pair = (Given("piece", clash.first), Given("piece", clash.second))
     if as_json:
-        click.echo(json.dumps({"command": "why", "status": "no solution", "subset": [_given_json(g) for g in pair],
-                               "certificate": None}, indent=2))
+        _print_json(None, pair, givens=None, certificate=None)
         return
     out.print(f"no solution: {pair[0].name} and {pair[1].name} attack each other", markup=False)
+
+
+def _print_json(puzzle: Puzzle | None, subset: Sequence[Given], **details: object) -> None:
+    """The one answer shape (docs/json.md): status "no solution", the subset under details."""
+    data = payload("why", puzzle, None, verified=True, subset=[_given_json(g) for g in subset], **details)
+    data["status"] = "no solution"
+    print_payload(data)
 
 
 def _given_json(given: Given) -> dict[str, object]:
