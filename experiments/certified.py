@@ -20,7 +20,7 @@ import platform
 import random
 import statistics
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -57,8 +57,9 @@ def _armies(name: str, n: int) -> ArmyPuzzle:
     return puzzle
 
 
-def _variables(answer: tuple[tuple[tuple[int, ...], ...], ...]) -> tuple[tuple[int, tuple[int, ...]], ...]:
-    """An answer as cells per army (what `solve_armies` returns) as the model's (army, cell) variables."""
+def _variables(answer: Sequence[Any]) -> tuple[tuple[int, tuple[int, ...]], ...]:
+    """An answer as cells per army (what `solve_armies` returns, typed there as a plain placement)
+    as the model's (army, cell) variables."""
     return tuple(sorted((a, cell) for a, cells in enumerate(answer) for cell in cells))
 
 

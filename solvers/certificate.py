@@ -23,7 +23,7 @@ from dataclasses import dataclass, replace
 from importlib.metadata import version
 from pathlib import Path
 
-from queens.models import ConstraintModel, Placement, QueensError
+from queens.models import ConstraintModel, QueensError
 from queens.models.ir import Line, LineFamily, Var
 from queens.solvers.proof import DRUP_SECONDS, PROOF_SOLVER, Verdict, check_files, proof_lines, refute, sha256, write
 from queens.solvers.sat import DEFAULT_ENCODING, cnf
@@ -38,7 +38,7 @@ class NotProved(QueensError):
     """The claim could not be certified: the CNF has a solution (a backend said "no" for a
     satisfiable model: a disagreement), or a witness failed its check, or a checker refused."""
 
-    def __init__(self, message: str, placement: Placement | None = None) -> None:
+    def __init__(self, message: str, placement: tuple[Var, ...] | None = None) -> None:
         super().__init__(message)
         self.placement = placement
 
@@ -75,7 +75,7 @@ class Certificate:
     encodings: tuple[str, ...]
     value: int | None = None
     sense: str | None = None
-    witness: Placement | None = None
+    witness: tuple[Var, ...] | None = None
     witness_checked_by: str | None = None
     reductions: tuple[Reduction, ...] = ()
     files: tuple[str, ...] = ()
@@ -133,9 +133,9 @@ def certify_none(model: ConstraintModel, *, encoding: str = DEFAULT_ENCODING, pr
     )
 
 
-def certify_optimum(model: ConstraintModel, witness: Placement, value: int, check: Callable[[Placement], object],
-                    *, checked_by: str = "queens.models.verify", better: ConstraintModel | None = None,
-                    refuted: str | None = None,
+def certify_optimum(model: ConstraintModel, witness: Sequence[Var], value: int,
+                    check: Callable[[Sequence[Var]], object], *, checked_by: str = "queens.models.verify",
+                    better: ConstraintModel | None = None, refuted: str | None = None,
                     proof_dir: Path | None = None, reductions: Sequence[Reduction] = (),
                     encoding: str = DEFAULT_ENCODING, drup_seconds: float = DRUP_SECONDS) -> Certificate:
     """A certificate that `value` is `model`'s optimum: `witness` (checked by `check`, the
@@ -148,7 +148,7 @@ def certify_optimum(model: ConstraintModel, witness: Placement, value: int, chec
     if better is None:  # the model measures the value itself: the witness must reach it
         reached = value_of(model, witness)
         if reached != value:
-            raise NotProved(f"the witness has value {reached}, not {value}", witness)
+            raise NotProved(f"the witness has value {reached}, not {value}", tuple(witness))
         better, statement = better_than(model, value)
     else:  # the value is the caller's (the number of armies): so is the model of better
         statement = refuted or f"a value better than {value}"
@@ -174,7 +174,7 @@ def better_than(model: ConstraintModel, value: int) -> tuple[ConstraintModel, st
     return replace(model, objective=None, families=(*model.families, groups)), f"at most {value - 1} in every group"
 
 
-def value_of(model: ConstraintModel, placement: Placement) -> int | None:
+def value_of(model: ConstraintModel, placement: Sequence[Var]) -> int | None:
     """The placement's objective value: its size, or the common size of the objective's groups
     (None when the groups disagree: then it is no solution of equal groups)."""
     if model.objective is None:
