@@ -53,6 +53,11 @@ class Reduction:
     detail: str
 
 
+LEX_LEADER = Reduction("lex-leader symmetry breaking",
+                       "only solutions at least their images under the board's symmetries "
+                       "(queens.models.symmetry.lex_leader, Crawford et al. 1996); every class of solutions has one")
+
+
 @dataclass(frozen=True)
 class Certificate:
     """What was proved and how; `to_json()` is the `certificate` object of `--json`."""
@@ -111,10 +116,16 @@ class Certificate:
 
 def certify_none(model: ConstraintModel, *, encoding: str = DEFAULT_ENCODING, proof_dir: Path | None = None,
                  reductions: Sequence[Reduction] = (), refuted: str = "the puzzle", solver: str = PROOF_SOLVER,
-                 drup_seconds: float = DRUP_SECONDS) -> Certificate:
+                 drup_seconds: float = DRUP_SECONDS, lex: bool = False) -> Certificate:
     """A checked proof that `model` has no solution; raises `NotProved` (with the placement)
-    when the CNF has one. `proof_dir` keeps the CNF and the proof there, named by the CNF's hash."""
-    bare = replace(model, lex=None)  # symmetry breaking would prove less than the puzzle says
+    when the CNF has one. `proof_dir` keeps the CNF and the proof there, named by the CNF's hash.
+
+    The model's lex-leader chains are dropped (a proof with them says only that no solution
+    *leads its symmetry class*) unless `lex`: then they stay, named as the reduction `LEX_LEADER`
+    (every class has a leader, so "none" is unchanged; the chains join the trusted base)."""
+    bare = model if lex and model.lex is not None else replace(model, lex=None)
+    if bare.lex is not None:
+        reductions = (*reductions, LEX_LEADER)
     formula, cell_of = cnf(bare, encoding)
     refutation = refute(formula.clauses, formula.nv, solver)
     if not refutation.unsatisfiable:
@@ -137,7 +148,8 @@ def certify_optimum(model: ConstraintModel, witness: Sequence[Var], value: int,
                     check: Callable[[Sequence[Var]], object], *, checked_by: str = "queens.models.verify",
                     better: ConstraintModel | None = None, refuted: str | None = None,
                     proof_dir: Path | None = None, reductions: Sequence[Reduction] = (),
-                    encoding: str = DEFAULT_ENCODING, drup_seconds: float = DRUP_SECONDS) -> Certificate:
+                    encoding: str = DEFAULT_ENCODING, drup_seconds: float = DRUP_SECONDS,
+                    lex: bool = False) -> Certificate:
     """A certificate that `value` is `model`'s optimum: `witness` (checked by `check`, the
     independent checker, which raises when it fails) reaches it, and a proof that nothing is
     better. `better` is the model of "better than value" when the model cannot say it itself
@@ -153,7 +165,7 @@ def certify_optimum(model: ConstraintModel, witness: Sequence[Var], value: int,
     else:  # the value is the caller's (the number of armies): so is the model of better
         statement = refuted or f"a value better than {value}"
     certificate = certify_none(better, encoding=encoding, proof_dir=proof_dir, reductions=reductions,
-                               refuted=statement, drup_seconds=drup_seconds)
+                               refuted=statement, drup_seconds=drup_seconds, lex=lex)
     return replace(certificate, claim="optimum", value=value, sense=sense, witness=tuple(witness),
                    witness_checked_by=checked_by)
 
@@ -205,5 +217,5 @@ def _plain(var: Var) -> tuple[object, ...]:
     return tuple(var)
 
 
-__all__ = ["Certificate", "NotProved", "Reduction", "TRUSTED", "better_than", "certify_none", "certify_optimum",
-           "encodings_of", "value_of", "with_fixed"]
+__all__ = ["Certificate", "LEX_LEADER", "NotProved", "Reduction", "TRUSTED", "better_than", "certify_none",
+           "certify_optimum", "encodings_of", "value_of", "with_fixed"]

@@ -9,13 +9,22 @@ import re
 from pathlib import Path
 
 import pytest
-from queens.models import Completion, lower, verify
+from queens.models import Completion, lower, symmetry_group, verify
 from queens.models.armies import ArmyPuzzle
 from queens.models.army_check import verify_armies
 from queens.models.army_lowering import lower_armies
 from queens.models.domination import Domination
 from queens.models.puzzle_file import SHIPPED, load
-from queens.solvers.certificate import NotProved, Reduction, certify_none, certify_optimum, with_fixed
+from queens.models.symmetry import lex_leader
+from queens.solvers.certificate import (
+    LEX_LEADER,
+    NotProved,
+    Reduction,
+    better_than,
+    certify_none,
+    certify_optimum,
+    with_fixed,
+)
 from queens.solvers.proof import check_files, refute, write
 from queens.solvers.sat import Sat, cnf
 
@@ -144,3 +153,21 @@ def test_the_docs_examples_run() -> None:
     for body in blocks:
         runner.run(doctest.DocTestParser().get_doctest(body, {}, "certificates", "docs/certificates.md", 0))
     assert runner.summarize(verbose=False).failed == 0
+
+
+def test_symmetry_breaking_is_dropped_unless_named(reference) -> None:
+    """A model's lex chains prove less than the puzzle says: certify_none drops them, or keeps
+    them with lex=True and names the reduction; they keep a solution where one exists."""
+    puzzle = Domination(5)
+    model = lower(puzzle)
+    three = lex_leader(model.with_size(3), symmetry_group(model))
+    with pytest.raises(NotProved):
+        certify_none(three, lex=True)
+    witness = Sat().minimise(model, None)
+    assert witness is not None and len(witness) == reference.term("A075458", 5)
+    better, refuted = better_than(model, len(witness))
+    kept = certify_optimum(model, witness, len(witness), lambda p: verify(puzzle, p), lex=True, refuted=refuted,
+                           better=lex_leader(better, symmetry_group(better)))
+    _both_accept(kept)
+    assert kept.reductions == (LEX_LEADER,)
+    assert certify_none(lex_leader(better, symmetry_group(better))).reductions == ()
