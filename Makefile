@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: help install run test test-slow bench lint clean browser test-browser test-asan fuzz fuzz-cli build-native cross-tools \
+.PHONY: help install run test test-slow bench certified lint clean browser test-browser test-asan fuzz fuzz-cli build-native cross-tools \
         test-cross minizinc fuzz-tools
 
 help: ## this list
@@ -51,6 +51,10 @@ bench: install ## benchmarks: backends and kernels side by side, against the pee
 	$(BIN)/python -m queens.experiments.bench_peers --output experiments/results/peers.md
 	$(BIN)/python -m queens.experiments.bench_large
 	$(BIN)/python -m queens.experiments.bench_deadlines
+
+CERTIFIED_SECONDS ?= 600
+certified: install ## optima and "no" answers with DRUP proofs checked by drup and dratify (writes experiments/results/certified.md)
+	$(BIN)/python -m queens.experiments.certified --seconds $(CERTIFIED_SECONDS)
 
 test-asan: install ## the native tests on C extensions built with ASan+UBSan (in a scratch copy)
 	@scratch=$$(mktemp -d) && trap 'rm -rf "$$scratch"' EXIT && mkdir "$$scratch/main" && \

@@ -25,6 +25,7 @@ from queens.commands.run import run_command
 from queens.commands.serve import serve_command
 from queens.commands.solve import show_command, solve_command
 from queens.commands.trace import trace_command
+from queens.commands.why import why_command
 from queens.models import NativeMissing, QueensError
 from queens.models.errors import BadOption
 
@@ -46,6 +47,7 @@ cli.add_command(bench_command)
 cli.add_command(generate_command)
 cli.add_command(verify_command)
 cli.add_command(info_command)
+cli.add_command(why_command)
 
 
 def main(argv: list[str] | None = None) -> None:

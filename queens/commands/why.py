@@ -1,0 +1,93 @@
+"""`queens why`: for a puzzle with no solution, the fewest of its givens that already have none.
+
+The givens are the pieces placed before asking, the holes and the pawns; the answer is a minimal
+unsatisfiable subset of them (`queens.solvers.why`), listed and drawn, checked twice: the subset
+alone has no solution, and without any one of its givens there is a solution (re-checked by the
+independent checker). `--certify` adds a DRUP proof that the subset has none, checked by drup
+and dratify (`queens.solvers.certificate`); `--proof-dir` keeps its files.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+import click
+
+from queens.commands.answer import payload, print_payload
+from queens.commands.common import json_option, make_puzzle, out, puzzle_options
+from queens.models import AttackingQueens, Placement, Puzzle, QueensError, lower, verify
+from queens.models.drawing import Board
+from queens.models.givens import Given, givens_of, with_givens
+from queens.solvers.certificate import certify_none
+from queens.solvers.why import HasSolution, why_not
+
+
+@click.command("why")
+@puzzle_options
+@click.option("--certify", is_flag=True, help="Prove the subset has no solution (DRUP, checked by drup and dratify).")
+@click.option("--proof-dir", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Keep the CNF and the proof here (with --certify).")
+@json_option
+def why_command(family: str, n: int, m: int | None, certify: bool, proof_dir: Path | None, as_json: bool) -> int:
+    """Why a puzzle has no solution: the fewest givens (placed pieces, holes, pawns) that have none."""
+    try:
+        puzzle = make_puzzle(family, n, m)
+    except AttackingQueens as clash:  # two givens that attack: the smallest reason there is
+        _show_pair(clash, as_json)
+        return 0
+    if not isinstance(puzzle, Puzzle):
+        raise QueensError("why works on a puzzle with placed pieces, holes or pawns, not on armies or choices")
+    givens = givens_of(puzzle)
+    if not givens:
+        raise QueensError(f"{puzzle.name} has no givens (placed pieces, holes, pawns) to explain")
+    try:
+        answer = why_not(givens, lambda gs: lower(with_givens(puzzle, gs)), fixes=lambda g: g.fixed_cell,
+                         check=lambda gs, placement: verify(with_givens(puzzle, gs), placement))
+    except HasSolution as solved:
+        raise QueensError(str(solved)) from None
+    certificate = None
+    if certify or proof_dir:
+        certificate = certify_none(lower(with_givens(puzzle, answer.subset)), proof_dir=proof_dir,
+                                   refuted=f"{len(answer.subset)} of the givens")
+    if as_json:
+        _print_json(puzzle, answer.subset, givens=len(givens), seconds=round(answer.seconds, 6),
+                    check_seconds=round(answer.check_seconds, 6), sat_calls=answer.calls,
+                    certificate=None if certificate is None else certificate.to_json())
+        return 0
+    _show(puzzle, answer.subset, len(givens), answer.seconds + answer.check_seconds)
+    if certificate is not None:
+        verdicts = ", ".join(f"{v.checker} {v.verdict} in {v.seconds:.3f} s" for v in certificate.checks)
+        out.print(f"proof: {certificate.proof_added} lemmas, {certificate.proof_bytes} bytes; {verdicts}", markup=False)
+        for path in certificate.files:
+            out.print(f"kept {path}", markup=False)
+    return 0
+
+
+def _show(puzzle: Puzzle, subset: Sequence[Given], total: int, seconds: float) -> None:
+    out.print(f"{puzzle.name}: no solution. These {len(subset)} of its {total} givens have none by themselves "
+              f"(without any one of them there is a solution; found and checked in {seconds:.3f} s):", markup=False)
+    for given in subset:
+        out.print(f"  {given.name}", markup=False)
+    shown = with_givens(puzzle, subset)
+    pieces: Placement = tuple(sorted(shown.fixed))
+    out.print(Board(shown, pieces).text(), markup=False)
+
+
+def _show_pair(clash: AttackingQueens, as_json: bool) -> None:
+    pair = (Given("piece", clash.first), Given("piece", clash.second))
+    if as_json:
+        _print_json(None, pair, givens=None, certificate=None)
+        return
+    out.print(f"no solution: {pair[0].name} and {pair[1].name} attack each other", markup=False)
+
+
+def _print_json(puzzle: Puzzle | None, subset: Sequence[Given], **details: object) -> None:
+    """The one answer shape (docs/json.md): status "no solution", the subset under details."""
+    data = payload("why", puzzle, None, verified=True, subset=[_given_json(g) for g in subset], **details)
+    data["status"] = "no solution"
+    print_payload(data)
+
+
+def _given_json(given: Given) -> dict[str, object]:
+    return {"kind": given.kind, "cell": list(given.cell), "name": given.name}

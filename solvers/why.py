@@ -1,0 +1,156 @@
+"""Why not: a smallest set of the user's givens that has no solution by itself.
+
+A minimal unsatisfiable subset (MUS) of the givens, found by deletion (Marques-Silva 2010):
+try each given in turn without it; if the rest still has no solution, drop it, and with it
+every given the solver's core did not use; otherwise it is needed. A given that only fixes a
+piece (`fixes` returns its cell) is an assumption on that cell's variable, so one incremental
+solver answers every question about pieces; a given that changes the board (a hole, a pawn, a
+bound) is answered by rebuilding the model from the subset (`build`), cached per subset.
+
+The subset is then checked twice, on fresh solvers and the models built from scratch: the subset
+alone has no solution, and dropping any one given from it gives a solution (re-checked by
+`check`, the independent checker, when one is given). That is what "minimal" means.
+
+>>> from queens.models import Completion, lower
+>>> from queens.models.givens import givens_of, with_givens
+>>> puzzle = Completion(5, [(0, 0), (1, 2), (4, 1)])
+>>> answer = why_not(givens_of(puzzle), lambda gs: lower(with_givens(puzzle, gs)), fixes=lambda g: g.fixed_cell)
+>>> [g.name for g in answer.subset]
+['queen at 0,0', 'queen at 4,1']
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Hashable, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Generic, TypeVar
+
+from pysat.solvers import Solver
+from queens.models import ConstraintModel, Placement, QueensError
+from queens.models.ir import Var
+from queens.solvers.sat import cnf
+
+G = TypeVar("G", bound=Hashable)
+MUS_SOLVER = "glucose4"
+"""Assumptions and cores on an incremental solver: Glucose's are cheap to ask for."""
+
+
+class HasSolution(QueensError):
+    """The givens together have a solution: there is nothing to explain."""
+
+
+@dataclass(frozen=True)
+class WhyNot(Generic[G]):
+    """The minimal subset, how long finding and checking it took, and how many SAT calls."""
+
+    subset: tuple[G, ...]
+    seconds: float
+    check_seconds: float
+    calls: int
+    witnesses: tuple[Placement, ...] = field(default=(), repr=False)
+    """One solution per given of `subset`: the puzzle without that given (the minimality check)."""
+
+
+@dataclass
+class _Oracle(Generic[G]):
+    """Answers "does this subset have a solution?" and, when not, which of it the solver used."""
+
+    build: Callable[[Sequence[G]], ConstraintModel]
+    fixes: Callable[[G], Var | None]
+    calls: int = 0
+    solvers: dict[frozenset[G], tuple[Solver, dict[Var, int]]] = field(default_factory=dict)
+
+    def core(self, subset: Sequence[G]) -> list[G] | None:
+        """None when `subset` has a solution, else the part of it the solver's proof used."""
+        self.calls += 1
+        structural = [g for g in subset if self.fixes(g) is None]
+        solver, var = self._solver(structural)
+        pieces = {g: self.fixes(g) for g in subset if self.fixes(g) is not None}
+        lost = [g for g, cell in pieces.items() if cell not in var]  # on a hole: impossible at once
+        if lost:
+            return [*structural, lost[0]]
+        by_literal = {var[cell]: g for g, cell in pieces.items()}
+        if solver.solve(assumptions=list(by_literal)):
+            return None
+        used = set(solver.get_core() or ())
+        return [*structural, *(g for literal, g in by_literal.items() if literal in used)]
+
+    def _solver(self, structural: list[G]) -> tuple[Solver, dict[Var, int]]:
+        key = frozenset(structural)
+        if key not in self.solvers:
+            model = replace(self.build(structural), lex=None)  # pieces given as assumptions are not in it
+            formula, cell_of = cnf(model)
+            self.solvers[key] = (Solver(name=MUS_SOLVER, bootstrap_with=formula.clauses),
+                                 {cell: v for v, cell in cell_of.items()})
+        return self.solvers[key]
+
+    def close(self) -> None:
+        for solver, _ in self.solvers.values():
+            solver.delete()
+
+
+def why_not(givens: Sequence[G], build: Callable[[Sequence[G]], ConstraintModel], *,
+            fixes: Callable[[G], Var | None] = lambda g: None,
+            check: Callable[[Sequence[G], Placement], object] | None = None) -> WhyNot[G]:
+    """A minimal subset of `givens` with no solution, checked twice (see the module docstring).
+
+    `build(subset)` is the model with only those givens; `fixes(g)` the variable g fixes a
+    piece on (None: g changes the board); `check(subset, placement)` the independent checker.
+    Raises `HasSolution` when all the givens together have one."""
+    start = time.perf_counter()
+    oracle: _Oracle[G] = _Oracle(build, fixes)
+    try:
+        subset = _deletion(oracle, list(givens))
+    finally:
+        oracle.close()
+    found = time.perf_counter() - start
+    witnesses = confirm(subset, build, check)
+    return WhyNot(tuple(subset), found, time.perf_counter() - start - found, oracle.calls, witnesses)
+
+
+def _deletion(oracle: _Oracle[G], givens: list[G]) -> list[G]:
+    """Deletion-based MUS with core trimming: everything before position i is needed (a given
+    needed in a set is needed in every unsatisfiable subset of it, so trimming keeps them)."""
+    core = oracle.core(givens)
+    if core is None:
+        raise HasSolution("the puzzle has a solution with all its givens: nothing to explain")
+    current = [g for g in givens if g in set(core)]
+    i = 0
+    while i < len(current):
+        trial = current[:i] + current[i + 1:]
+        core = oracle.core(trial)
+        if core is None:
+            i += 1
+        else:
+            kept = set(core)
+            current = [g for g in trial if g in kept]
+    return current
+
+
+def confirm(subset: Sequence[G], build: Callable[[Sequence[G]], ConstraintModel],
+            check: Callable[[Sequence[G], Placement], object] | None = None) -> tuple[Placement, ...]:
+    """Check `subset` is a minimal unsatisfiable set, each question on a fresh solver and a model
+    built from scratch: no solution with all of it, a solution without any one of it (each
+    re-checked by `check`). Returns those solutions; raises `QueensError` when a check fails."""
+    if _solve(build(subset)) is not None:
+        raise QueensError("the subset found has a solution after all (a bug in the search)")
+    witnesses = []
+    for i in range(len(subset)):
+        rest = [*subset[:i], *subset[i + 1:]]
+        placement = _solve(build(rest))
+        if placement is None:
+            raise QueensError(f"the subset is not minimal: it has no solution without {subset[i]!r}")
+        if check is not None:
+            check(rest, placement)
+        witnesses.append(placement)
+    return tuple(witnesses)
+
+
+def _solve(model: ConstraintModel) -> Placement | None:
+    """One solution of `model` (its CNF, fixed pieces as unit clauses), or None."""
+    formula, cell_of = cnf(replace(model, lex=None))
+    with Solver(name=MUS_SOLVER, bootstrap_with=formula.clauses) as solver:
+        if not solver.solve():
+            return None
+        return tuple(sorted(cell_of[v] for v in solver.get_model() if v in cell_of))

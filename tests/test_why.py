@@ -1,0 +1,117 @@
+"""Why not: the subset `queens why` shows is minimal, checked by brute force over every n-queens
+solution of small boards (an oracle that shares nothing with the lowering or the solver)."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import random
+from dataclasses import replace
+from functools import cache
+from pathlib import Path
+
+import jsonschema
+import pytest
+from queens.models import Completion, Puzzle, lower, verify
+from queens.models.givens import Given, givens_of, with_givens
+from queens.solvers.why import HasSolution, why_not
+
+from queens.cli import main
+
+SCHEMA = Path(__file__).resolve().parents[1] / "docs" / "queens-output.schema.json"
+
+
+@cache
+def all_queens(n: int) -> tuple[frozenset[tuple[int, int]], ...]:
+    """Every n-queens solution, by trying every permutation (n <= 8)."""
+    return tuple(frozenset(enumerate(p)) for p in itertools.permutations(range(n))
+                 if len({r - c for r, c in enumerate(p)}) == n and len({r + c for r, c in enumerate(p)}) == n)
+
+
+def solvable(n: int, givens: list[Given]) -> bool:
+    """Whether some n-queens solution holds every given piece and leaves every hole empty."""
+    pieces = {g.cell for g in givens if g.kind == "piece"}
+    holes = {g.cell for g in givens if g.kind == "hole"}
+    return any(pieces <= s and not holes & s for s in all_queens(n))
+
+
+def random_infeasible(rng: random.Random, n: int, holes: int) -> Puzzle | None:
+    """Some non-attacking queens (and holes) that no solution extends, or None."""
+    cells: list[tuple[int, int]] = []
+    for r in rng.sample(range(n), rng.randint(2, n - 2)):
+        c = rng.randrange(n)
+        if all(c != c2 and r - c != r2 - c2 and r + c != r2 + c2 for r2, c2 in cells):
+            cells.append((r, c))
+    free = [(r, c) for r in range(n) for c in range(n) if (r, c) not in cells]
+    puzzle = replace(Completion(n, cells), forbidden=frozenset(rng.sample(free, holes)))
+    return None if solvable(n, givens_of(puzzle)) else puzzle
+
+
+def test_the_subset_is_minimal_on_50_random_infeasible_completions() -> None:
+    rng = random.Random(22)
+    checked = 0
+    while checked < 50:
+        puzzle = random_infeasible(rng, rng.choice((5, 6, 7, 8)), holes=rng.choice((0, 0, 2)))
+        if puzzle is None:
+            continue
+        givens = givens_of(puzzle)
+        answer = why_not(givens, lambda gs, p=puzzle: lower(with_givens(p, gs)), fixes=lambda g: g.fixed_cell,
+                         check=lambda gs, placement, p=puzzle: verify(with_givens(p, gs), placement))
+        subset = list(answer.subset)
+        assert set(subset) <= set(givens)
+        assert not solvable(puzzle.rows, subset)
+        for i in range(len(subset)):
+            assert solvable(puzzle.rows, subset[:i] + subset[i + 1:]), (puzzle, subset, i)
+        assert len(answer.witnesses) == len(subset)
+        checked += 1
+
+
+def test_a_puzzle_with_a_solution_has_nothing_to_explain() -> None:
+    puzzle = Completion(8, [(0, 0)])
+    with pytest.raises(HasSolution):
+        why_not(givens_of(puzzle), lambda gs: lower(with_givens(puzzle, gs)), fixes=lambda g: g.fixed_cell)
+
+
+def test_holes_are_explained_by_rebuilding() -> None:
+    """Without `fixes`, every given is answered by rebuilding the model: the same minimal subset."""
+    rng = random.Random(5)
+    puzzle = None
+    while puzzle is None:
+        puzzle = random_infeasible(rng, 6, holes=3)
+    build = lambda gs: lower(with_givens(puzzle, gs))  # noqa: E731 - one line, used twice
+    fast = why_not(givens_of(puzzle), build, fixes=lambda g: g.fixed_cell)
+    slow = why_not(givens_of(puzzle), build)
+    for answer in (fast, slow):
+        subset = list(answer.subset)
+        assert not solvable(6, subset)
+        assert all(solvable(6, subset[:i] + subset[i + 1:]) for i in range(len(subset)))
+
+
+def run(capsys: pytest.CaptureFixture[str], *args: str) -> str:
+    """The command run in this process (the worktree's code, not the installed script's)."""
+    with pytest.raises(SystemExit) as finished:
+        main(list(args))
+    assert finished.value.code == 0, capsys.readouterr().err
+    return capsys.readouterr().out
+
+
+def test_the_command_lists_and_draws_the_subset(capsys: pytest.CaptureFixture[str]) -> None:
+    out = run(capsys, "why", "completion", "-n", "8", "--queens", "3,0 4,7 6,4 1,3 0,6", "--certify")
+    assert "queen at 0,6\n  queen at 1,3\n  queen at 3,0" in out
+    assert ". . . . . . Q ." in out
+    assert "drup valid" in out and ("dratify (native) valid" in out or "dratify (python) valid" in out)
+
+
+def test_the_command_names_two_attacking_queens(capsys: pytest.CaptureFixture[str]) -> None:
+    out = run(capsys, "why", "completion", "-n", "8", "--queens", "0,0 1,1", "--json")
+    assert '"queen at 0,0"' in out and '"queen at 1,1"' in out
+
+
+def test_the_json_has_the_one_shape(capsys: pytest.CaptureFixture[str]) -> None:
+    """docs/queens-output.schema.json, as every command's --json; the certificate under details."""
+    out = run(capsys, "why", "completion", "-n", "5", "--queens", "0,0 1,2 4,1", "--json", "--certify")
+    data = json.loads(out)
+    jsonschema.validate(data, json.loads(SCHEMA.read_text()))
+    assert data["status"] == "no solution"
+    assert [g["name"] for g in data["details"]["subset"]] == ["queen at 0,0", "queen at 4,1"]
+    assert data["details"]["certificate"]["proved"] and data["details"]["certificate"]["claim"] == "no solution"
