@@ -43,7 +43,7 @@ def random_infeasible(rng: random.Random, n: int, holes: int) -> Puzzle | None:
         if all(c != c2 and r - c != r2 - c2 and r + c != r2 + c2 for r2, c2 in cells):
             cells.append((r, c))
     free = [(r, c) for r in range(n) for c in range(n) if (r, c) not in cells]
-    puzzle = replace(Completion(n, cells), forbidden=frozenset(rng.sample(free, holes)))
+    puzzle = replace(Completion(n, cells), holes=frozenset(rng.sample(free, holes)))
     return None if solvable(n, givens_of(puzzle)) else puzzle
 
 
