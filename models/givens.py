@@ -16,7 +16,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from typing import Literal
 
-from queens.models.pieces import Cell
+from queens.models.geometry import Coord
 from queens.models.puzzle import Puzzle
 
 Kind = Literal["piece", "hole", "pawn"]
@@ -28,7 +28,7 @@ class Given:
     pawn (no piece, lines stop)."""
 
     kind: Kind
-    cell: Cell
+    cell: Coord
     piece: str = "queen"
 
     @property
@@ -37,7 +37,7 @@ class Given:
         return f"{what} at {self.cell[0]},{self.cell[1]}"
 
     @property
-    def fixed_cell(self) -> Cell | None:
+    def fixed_cell(self) -> Coord | None:
         """The cell this given fixes a piece on (a piece), or None (a hole or pawn changes the
         board itself). What lets a solver try the given as an assumption instead of rebuilding."""
         return self.cell if self.kind == "piece" else None

@@ -57,13 +57,22 @@ def load(path: str | os.PathLike[str], n: int | None = None) -> Puzzle:
     return load_file(path, n)
 
 
-def solve(puzzle: Puzzle, backend: str | None = None, **options: object) -> Result:
+def solve(puzzle: Puzzle, backend: str | None = None, *, certify: bool = False, proof_dir: str | None = None,
+          **options: object) -> Result:
     """One answer to any puzzle (its optimum when it has a goal), by the strategy the CLI picks;
     `backend=`, `method=`, `time_limit=` and the backends' own options narrow it
-    (`queens.solvers.router.solve`)."""
+    (`queens.solvers.router.solve`). `certify=True` proves a "no" or an optimum
+    (`result.certificate`, docs/certificates.md), whichever backend answered."""
+    from dataclasses import replace
+    from pathlib import Path
+
+    from queens.solvers.certificate import certify_answer
     from queens.solvers.router import solve as routed
 
-    return routed(puzzle, backend, **options)  # type: ignore[arg-type]
+    result = routed(puzzle, backend, **options)  # type: ignore[arg-type]
+    if not certify:
+        return result
+    return replace(result, certificate=certify_answer(puzzle, result, None if proof_dir is None else Path(proof_dir)))
 
 
 def count(puzzle: Puzzle, backend: str | None = None, **options: object) -> Result:

@@ -23,9 +23,11 @@ from dataclasses import dataclass, replace
 from importlib.metadata import version
 from pathlib import Path
 
-from queens.models import ConstraintModel, QueensError
+from queens.models import ConstraintModel, QueensError, Unsupported, lower, verify
 from queens.models.ir import Line, LineFamily, Var
+from queens.models.puzzle import Puzzle
 from queens.solvers.proof import DRUP_SECONDS, PROOF_SOLVER, Verdict, check_files, proof_lines, refute, sha256, write
+from queens.solvers.result import Result, Status
 from queens.solvers.sat import DEFAULT_ENCODING, cnf
 
 TRUSTED = ("the lowering (queens.models.lowering / army_lowering: the puzzle's rules as lines, covers and "
@@ -219,3 +221,23 @@ def _plain(var: Var) -> tuple[object, ...]:
 
 __all__ = ["Certificate", "LEX_LEADER", "NotProved", "Reduction", "TRUSTED", "better_than", "certify_none",
            "certify_optimum", "encodings_of", "value_of", "with_fixed"]
+
+
+def certify_answer(puzzle: Puzzle, result: Result, proof_dir: Path | None = None) -> Certificate | None:
+    """The certificate of a routed answer, whichever backend gave it: a "no solution" re-proved
+    through the CNF of the puzzle's model (no symmetry breaking), an optimum by its witness and a
+    proof that nothing is better; None for an answer with nothing to prove (a solution is
+    already re-checked by the independent checker). An answer that is a search over models
+    (the fewest copies, free blockers) is refused: its proof is one per model, not yet offered.
+    A CNF that disagrees with the backend raises NotProved: a wrong answer, found."""
+    if result.status not in (Status.INFEASIBLE, Status.OPTIMAL):
+        return None
+    if puzzle.copies_open or puzzle.free_blockers:
+        raise Unsupported("--certify proves one model's answers; this puzzle is a search over several "
+                          "(open copies or free blockers)")
+    model = lower(puzzle)
+    if result.status is Status.INFEASIBLE:
+        return certify_none(model, proof_dir=proof_dir)
+    assert result.solution is not None and result.objective is not None
+    return certify_optimum(model, result.solution, result.objective, lambda found: verify(puzzle, found),
+                           proof_dir=proof_dir)

@@ -6,10 +6,13 @@ import html
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from queens.models import Placement, Puzzle
+
+if TYPE_CHECKING:  # the certificates import this module
+    from queens.solvers.certificate import Certificate
 
 
 class Status(Enum):
@@ -46,6 +49,8 @@ class Result:
     """The puzzle the solutions answer when it is not the one asked: one layout of free
     blockers, or the open copies fixed at the optimum (a colouring's k armies). A result draws
     itself in Jupyter on it (or on `puzzle`)."""
+    certificate: Certificate | None = field(default=None, compare=False)
+    """With `certify=True` (the API) or --certify: the proof of a "no" or an optimum."""
     columns: np.ndarray | None = field(default=None, compare=False)
     """One queen per row, the column of each (int32): the solution of a board too large to list
     as cells. `solutions` then holds it as cells too when the board is small enough to print."""
@@ -87,7 +92,9 @@ class Result:
         a solution or an exact count came back (each was checked before it got here)."""
         if verified is None:
             verified = bool(self.solutions) or self.status is Status.COMPLETE
-        return answer_json(command, puzzle or self.puzzle, self, verified=verified, **details)
+        certificate = None if self.certificate is None else self.certificate.to_json()
+        return answer_json(command, puzzle or self.puzzle, self, verified=verified, certificate=certificate,
+                           **details)
 
     def _repr_svg_(self) -> str | None:
         """The first solution drawn, in Jupyter, when the result knows the puzzle it answers."""
@@ -104,7 +111,7 @@ MAX_JSON_SOLUTION = 1000
 
 
 def answer_json(command: str, puzzle: Puzzle | None, result: Result | None, *, verified: bool,
-                **details: object) -> dict[str, Any]:
+                certificate: Any = None, **details: object) -> dict[str, Any]:
     """One answer as the documented JSON object: `result` None for a command that answers with
     its details alone (explain)."""
     listed = [] if result is None else [s for s in result.solutions if len(s) <= MAX_JSON_SOLUTION]
@@ -126,6 +133,7 @@ def answer_json(command: str, puzzle: Puzzle | None, result: Result | None, *, v
         "objective": None if result is None else result.objective,
         "time_s": 0.0 if result is None else round(result.wall_time, 6),
         "verified": verified,
+        "certificate": None if certificate is None else dict(certificate),
         "stats": {} if result is None else _plain(result.stats),
         "details": details,
     }

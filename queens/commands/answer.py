@@ -20,10 +20,10 @@ from queens.solvers.result import answer_json
 
 
 def payload(command: str, target: Puzzle | None, result: Result | None, *, verified: bool,
-            **details: object) -> dict[str, Any]:
+            certificate: Any = None, **details: object) -> dict[str, Any]:
     """The answer as one JSON object: the Python API's own (`Result.to_json`), so a notebook and
     the shell see one shape."""
-    return answer_json(command, target, result, verified=verified, **details)
+    return answer_json(command, target, result, verified=verified, certificate=certificate, **details)
 
 
 def print_payload(data: dict[str, Any]) -> None:

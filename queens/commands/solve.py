@@ -32,6 +32,7 @@ from queens.models.drawing import MAX_DRAWN, Board, Canvas
 from queens.models.errors import BadOption
 from queens.solvers import Result, Status
 from queens.solvers.backend import Task
+from queens.solvers.certificate import certify_answer
 from queens.solvers.heat_map import heat_map
 from queens.solvers.options import Options
 from queens.solvers.router import Choice, answer, task_of
@@ -73,10 +74,16 @@ def refuse_out(puzzle: Puzzle, out_path: Path | None) -> None:
 @output_options
 @json_option
 @click.option("--all-optimal", is_flag=True, help="Puzzles with a goal: list every optimal placement.")
+@click.option("--certify", is_flag=True,
+              help="Prove a 'no solution' or an optimum: a DRUP proof of the puzzle's CNF, checked by drup and "
+                   "dratify (docs/certificates.md).")
+@click.option("--proof-dir", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="With --certify: keep the CNF and the proof in this folder.")
 @progress_option
 def solve_command(family: str, n: int, m: int | None, backend: str | None, time_limit: float | None,
                   viewpoint: str | None, encoding: str | None, method: str, seed: int | None, out_path: Path | None,
-                  fmt: str | None, as_json: bool, all_optimal: bool, progress: bool) -> int:
+                  fmt: str | None, as_json: bool, all_optimal: bool, certify: bool, proof_dir: Path | None,
+                  progress: bool) -> int:
     """Find one solution (the optimum of a puzzle with a goal: the fewest pieces for domination,
     the most for peaceable armies, the fewest copies for a colouring), by the fastest strategy
     that can."""
@@ -86,6 +93,7 @@ def solve_command(family: str, n: int, m: int | None, backend: str | None, time_
         options["seed"] = seed
     puzzle = make_puzzle(family, n, m)
     refuse_out(puzzle, out_path)
+    refuse_certify(puzzle, certify, proof_dir, all_optimal)
     chosen = None if method == "auto" else method
     if all_optimal:
         if out_path is not None:
@@ -96,12 +104,26 @@ def solve_command(family: str, n: int, m: int | None, backend: str | None, time_
         result = _solve(family, n, m, puzzle, task_of(puzzle), backend, chosen, time_limit, options)
     if out_path is not None:
         save_result(puzzle, result, out_path, fmt)
+    proof = certify_answer(puzzle, result, proof_dir) if certify else None
     if as_json:
         print_payload(payload("solve", puzzle, result, verified=bool(result.solutions) or result.columns is not None,
-                              out=None if out_path is None else str(out_path)))
+                              out=None if out_path is None else str(out_path),
+                              certificate=None if proof is None else proof.to_json()))
         return _exit_code(result)
     _print_solutions(puzzle, result, out_path)
+    if proof is not None:
+        out.print(f"certificate: {proof.refuted} has no solution; " + ", ".join(
+            f"{check.checker} {check.verdict} in {check.seconds:.2f} s" for check in proof.checks), markup=False)
     return _exit_code(result)
+
+
+def refuse_certify(puzzle: Puzzle, certify: bool, proof_dir: Path | None, all_optimal: bool) -> None:
+    """--certify proves one model's "no" or optimum: refused at once where there is none to prove."""
+    if proof_dir is not None and not certify:
+        raise BadOption("--proof-dir keeps a certificate's files: give --certify too")
+    if certify and (all_optimal or puzzle.copies_open or puzzle.free_blockers):
+        raise BadOption("--certify proves one answer of one model; not with --all-optimal, open copies or "
+                        "free blockers")
 
 
 def _print_solutions(puzzle: Puzzle, result: Result, out_path: Path | None) -> None:
