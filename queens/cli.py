@@ -20,7 +20,7 @@ from queens.commands.count import count_command
 from queens.commands.explain import explain_command
 from queens.commands.export import export_command
 from queens.commands.info import info_command
-from queens.commands.large import generate_command, verify_command
+from queens.commands.placements import generate_command, verify_command
 from queens.commands.run import run_command
 from queens.commands.serve import serve_command
 from queens.commands.solve import show_command, solve_command

@@ -83,7 +83,7 @@ def puzzle_options(command: Command) -> Command:
         command = flag(command)
     command = click.option("-m", "m", type=int, default=None, help="Columns, for rectangular boards.")(command)
     command = click.option("-n", "n", type=int, required=True, help="Board size (rows).")(command)
-    return click.argument("family", type=FamilyOrFile())(command)
+    return click.argument("family_or_file", type=FamilyOrFile())(command)
 
 
 class FamilyOrFile(FamilyChoice):

@@ -88,7 +88,7 @@ def _counter_options(command: Callable[..., object]) -> Callable[..., object]:
 @json_option
 @progress_option
 @_counter_options
-def count_command(family: str, n: int, m: int | None, backend: str | None, time_limit: float | None,
+def count_command(family_or_file: str, n: int, m: int | None, backend: str | None, time_limit: float | None,
                   viewpoint: str | None, encoding: str | None, method: str, symmetry: bool | None, as_json: bool,
                   progress: bool, unique: bool | None, threads: int | None, resume: bool | None, ledger: str | None,
                   dask: str | None) -> int:
@@ -96,7 +96,7 @@ def count_command(family: str, n: int, m: int | None, backend: str | None, time_
     settings = backend_settings(viewpoint, encoding)
     if symmetry is not None:
         settings["symmetry"] = symmetry
-    if unique or file_asks_unique(family, n):
+    if unique or file_asks_unique(family_or_file, n):
         settings["unique"] = True
     if threads is not None:
         settings["threads"] = threads
@@ -106,9 +106,9 @@ def count_command(family: str, n: int, m: int | None, backend: str | None, time_
         settings["ledger"] = ledger
     if dask is not None:
         settings["dask"] = dask
-    request = CountRequest(make_puzzle(family, n, m), None if backend == "all" else backend,
+    request = CountRequest(make_puzzle(family_or_file, n, m), None if backend == "all" else backend,
                            None if method == "auto" else method, time_limit, settings)
-    note = explain_none(family, n, m)
+    note = explain_none(family_or_file, n, m)
     if backend == "all":
         if settings or request.method:
             raise click.UsageError("--backend all compares every backend with its defaults: "

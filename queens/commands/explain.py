@@ -16,9 +16,9 @@ from queens.solvers.strategy import Subject
 @click.command("explain")
 @puzzle_options
 @json_option
-def explain_command(family: str, n: int, m: int | None, as_json: bool) -> int:
+def explain_command(family_or_file: str, n: int, m: int | None, as_json: bool) -> int:
     """Show the constraint model (variables, domains, constraint groups) and the backends' sizes."""
-    puzzle = make_puzzle(family, n, m)
+    puzzle = make_puzzle(family_or_file, n, m)
     explanation = explain(puzzle)
     chosen = strategies(puzzle)
     if as_json:

@@ -29,7 +29,7 @@ def run_command(ctx: click.Context, path: str, n: int | None, backend: str | Non
                 viewpoint: str | None, encoding: str | None, as_json: bool) -> int:
     """Do what the puzzle file's [goal] asks: its task, and unique for a count."""
     spec = read(path, n)
-    common = {"family": path, "n": n, "m": None, "backend": backend, "time_limit": time_limit,
+    common = {"family_or_file": path, "n": n, "m": None, "backend": backend, "time_limit": time_limit,
               "viewpoint": viewpoint, "encoding": encoding, "as_json": as_json}
     if spec.unique and spec.task != "count":
         raise BadOption(f"{path}: [goal] unique counts classes, so it goes with task = \"count\", not {spec.task!r}")

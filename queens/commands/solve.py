@@ -25,7 +25,7 @@ from queens.commands.common import (
     out,
     puzzle_options,
 )
-from queens.commands.large import check_writable, output_options, save_result
+from queens.commands.placements import check_writable, output_options, save_result
 from queens.commands.progress import progress_option, progress_shown
 from queens.models import Puzzle
 from queens.models.drawing import MAX_DRAWN, Board, Canvas
@@ -40,8 +40,8 @@ from queens.solvers.router import all_optimal as every_optimum
 from queens.solvers.strategies import MAX_LISTED
 
 
-def _solve(family: str, n: int, m: int | None, puzzle: Puzzle, task: Task, backend: str | None, method: str | None,
-           time_limit: float | None, options: Options) -> Result:
+def _solve(family_or_file: str, n: int, m: int | None, puzzle: Puzzle, task: Task, backend: str | None,
+           method: str | None, time_limit: float | None, options: Options) -> Result:
     def announce(choice: Choice) -> None:
         err.print(f"solving {puzzle.name} with {choice.strategy.name} ...", markup=False)
 
@@ -49,7 +49,7 @@ def _solve(family: str, n: int, m: int | None, puzzle: Puzzle, task: Task, backe
         result = answer(task, puzzle, backend=backend, method=method, time_limit=time_limit, announce=announce,
                         **options)
     err.print(f"{result.status.value}: {answered_by(result)}", markup=False)
-    if result.status is Status.INFEASIBLE and (note := explain_none(family, n, m)):
+    if result.status is Status.INFEASIBLE and (note := explain_none(family_or_file, n, m)):
         err.print(f"why: {note}", markup=False)
     return result
 
@@ -80,7 +80,7 @@ def refuse_out(puzzle: Puzzle, out_path: Path | None) -> None:
 @click.option("--proof-dir", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="With --certify: keep the CNF and the proof in this folder.")
 @progress_option
-def solve_command(family: str, n: int, m: int | None, backend: str | None, time_limit: float | None,
+def solve_command(family_or_file: str, n: int, m: int | None, backend: str | None, time_limit: float | None,
                   viewpoint: str | None, encoding: str | None, method: str, seed: int | None, out_path: Path | None,
                   fmt: str | None, as_json: bool, all_optimal: bool, certify: bool, proof_dir: Path | None,
                   progress: bool) -> int:
@@ -91,7 +91,7 @@ def solve_command(family: str, n: int, m: int | None, backend: str | None, time_
     options = backend_settings(viewpoint, encoding)
     if seed is not None:
         options["seed"] = seed
-    puzzle = make_puzzle(family, n, m)
+    puzzle = make_puzzle(family_or_file, n, m)
     refuse_out(puzzle, out_path)
     refuse_certify(puzzle, certify, proof_dir, all_optimal)
     chosen = None if method == "auto" else method
@@ -101,7 +101,7 @@ def solve_command(family: str, n: int, m: int | None, backend: str | None, time_
         with progress_shown():
             result = every_optimum(puzzle, backend, method=chosen, time_limit=time_limit, **options)
     else:
-        result = _solve(family, n, m, puzzle, task_of(puzzle), backend, chosen, time_limit, options)
+        result = _solve(family_or_file, n, m, puzzle, task_of(puzzle), backend, chosen, time_limit, options)
     if out_path is not None:
         save_result(puzzle, result, out_path, fmt)
     proof = certify_answer(puzzle, result, proof_dir) if certify else None
@@ -158,21 +158,22 @@ def _print_solutions(puzzle: Puzzle, result: Result, out_path: Path | None) -> N
 @click.option("--heat-map", "heat_path", type=click.Path(dir_okay=False),
               help="Write how often each cell is used across all solutions (.svg, .png or .txt).")
 @json_option
-def show_command(family: str, n: int, m: int | None, backend: str | None, time_limit: float | None,
+def show_command(family_or_file: str, n: int, m: int | None, backend: str | None, time_limit: float | None,
                  viewpoint: str | None, encoding: str | None, plain: bool, svg_path: str | None, png_path: str | None,
                  heat_path: str | None, as_json: bool) -> int:
     """Draw one answer as a board (and as pictures with --svg/--png/--heat-map): armies in their
     colours, a cube as its layers side by side."""
     for path in (svg_path, png_path, heat_path):
         check_writable(None if path is None else Path(path))
-    puzzle = make_puzzle(family, n, m)
+    puzzle = make_puzzle(family_or_file, n, m)
     canvas = Canvas.of(puzzle)
     if max(canvas.rows, canvas.cols) > MAX_DRAWN:
         raise click.UsageError(f"show draws boards up to {MAX_DRAWN} wide; use solve for larger ones")
     if heat_path and not puzzle.plain:
         raise BadOption(f"--heat-map counts one army's pieces on a 2-D board; {puzzle.name} is not one")
     task = task_of(puzzle)
-    result = _solve(family, n, m, puzzle, task, backend, None, time_limit, backend_settings(viewpoint, encoding))
+    settings = backend_settings(viewpoint, encoding)
+    result = _solve(family_or_file, n, m, puzzle, task, backend, None, time_limit, settings)
     board = Board.of(puzzle, result)
     for path in (svg_path, png_path):
         if path:

@@ -1,4 +1,4 @@
-"""Large boards: `solve --out`, `generate completion`, `verify`.
+"""Placement files: `solve --out`, `generate completion`, `verify`.
 
 Everything here works on column arrays (one int32 per row) and streams to files, so n = 10^7
 never becomes a Python list of cells or a drawn board.
