@@ -63,26 +63,25 @@ def _armies(name: str, n: int) -> Puzzle:
     return load(SHIPPED / f"{name}.toml", n)
 
 
-def peaceable(n: int) -> Row:
-    """Peaceable queens (A250000): cpsat's optimum m, the CNF proves m + 1 each has none."""
-    puzzle = _armies("peaceable", n)
+def _armies_optimum(name: str, problem: str, n: int) -> Row:
+    """cpsat's optimum of a shipped puzzle with a goal, and the CNF's proof that nothing is better."""
+    puzzle = _armies(name, n)
     result = solve_routed(puzzle, "cpsat")
     value, answer = result.objective, result.solution
     assert value is not None and answer is not None
     certificate = certify_optimum(lower(puzzle), answer, value, lambda p: verify(puzzle, p),
                                   checked_by="queens.models.verify")
-    return _row("peaceable A250000", n, "cpsat", result.wall_time, certificate)
+    return _row(problem, n, "cpsat", result.wall_time, certificate)
+
+
+def peaceable(n: int) -> Row:
+    """Peaceable queens (A250000): cpsat's optimum m, the CNF proves m + 1 each has none."""
+    return _armies_optimum("peaceable", "peaceable A250000", n)
 
 
 def cube(n: int) -> Row:
     """The most non-attacking queens on the n x n x n cube (A068940), as peaceable."""
-    puzzle = _armies("cube", n)
-    result = solve_routed(puzzle, "cpsat")
-    value, answer = result.objective, result.solution
-    assert value is not None and answer is not None
-    certificate = certify_optimum(lower(puzzle), answer, value, lambda p: verify(puzzle, p),
-                                  checked_by="queens.models.verify")
-    return _row("cube A068940", n, "cpsat", result.wall_time, certificate)
+    return _armies_optimum("cube", "cube A068940", n)
 
 
 def colouring(n: int) -> Row:

@@ -23,7 +23,7 @@ from queens.solvers.backend import Task
 from queens.solvers.options import Options
 from queens.solvers.progress import Progress, report
 from queens.solvers.result import Result, Status
-from queens.solvers.strategy import Strategy, Subject
+from queens.solvers.strategy import Strategy, Subject, queen_graph
 from queens.solvers.threads import default_threads
 
 if TYPE_CHECKING:  # the C counter is imported when a count runs
@@ -41,26 +41,12 @@ but `unique`)."""
 CLASSES = ("fundamental", "quarter_turn", "half_turn", "asymmetric", "whole_board")
 
 
-def plain_queens(subject: Subject) -> tuple[int | None, str | None]:
-    """n when the subject is plain n-queens on a full n x n board without pre-placed pieces."""
-    if not subject.puzzle.plain:
-        return None, "needs one army of n queens on an n x n board"
-    outline = subject.outline
-    n = outline.queen_graph
-    if n is None:
-        return None, ("needs n queens on a full n x n board: one per row and column, at most one per diagonal, "
-                      "no holes, blockers or covers")
-    if outline.fixed:
-        return None, "answers boards without pre-placed pieces"
-    return n, None
-
-
 @dataclass(frozen=True)
 class FastCount(Strategy):
     """Counts plain n-queens by symmetry class (see the module docstring)."""
 
     def supports(self, subject: Subject, task: Task) -> str | None:
-        n, reason = plain_queens(subject)
+        n, reason = queen_graph(subject, fixed=False)
         if n is None:
             return reason
         missing = native.missing("_fast")

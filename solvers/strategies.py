@@ -28,7 +28,7 @@ from queens.solvers.layouts import Layouts
 from queens.solvers.options import Options, SearchOptions, search_options
 from queens.solvers.registry import BACKENDS, get_backend
 from queens.solvers.result import Result, Status
-from queens.solvers.strategy import Strategy, Subject
+from queens.solvers.strategy import Strategy, Subject, queen_graph
 
 QUADRANT_FROM = 16
 """The smallest n the router counts with native/quadrant unasked (measured: see QuadrantCount)."""
@@ -45,21 +45,6 @@ def _engine(backend: str) -> tuple[Backend | None, str | None]:
         return get_backend(backend), None
     except QueensError as error:
         return None, str(error)
-
-
-def _queen_graph(subject: Subject, *, fixed: bool) -> tuple[int | None, str | None]:
-    """n when the subject is the queen graph on a full n x n board (fixed pieces allowed only if
-    `fixed`), else the reason it is not."""
-    if not subject.puzzle.plain:
-        return None, "needs one army of n queens on an n x n board"
-    outline = subject.outline
-    n = outline.queen_graph
-    if n is None:
-        return None, ("needs n queens on a full n x n board: one per row and column, at most one per diagonal, "
-                      "no holes, blockers or covers")
-    if outline.fixed and not fixed:
-        return None, "answers boards without pre-placed pieces"
-    return n, None
 
 
 def _backend_refusal(engine: Backend, subject: Subject, task: Task) -> str | None:
@@ -160,7 +145,7 @@ class QuadrantCount(Strategy):
     """
 
     def supports(self, subject: Subject, task: Task) -> str | None:
-        n, reason = _queen_graph(subject, fixed=False)
+        n, reason = queen_graph(subject, fixed=False)
         if n is None:
             return reason
         missing = native.missing("_mitm")
@@ -200,7 +185,7 @@ class CompletionSolver(Strategy):
     in turns, so "no solution" is always a proof."""
 
     def supports(self, subject: Subject, task: Task) -> str | None:
-        n, reason = _queen_graph(subject, fixed=True)
+        n, reason = queen_graph(subject, fixed=True)
         if n is None:
             return reason
         missing = native.missing("_completion") or native.missing("_localsearch")
@@ -232,7 +217,7 @@ class Construction(Strategy):
     """The O(n) explicit construction (solvers/construct.py)."""
 
     def supports(self, subject: Subject, task: Task) -> str | None:
-        return _queen_graph(subject, fixed=False)[1]
+        return queen_graph(subject, fixed=False)[1]
 
     def run(self, subject: Subject, task: Task, time_limit: float | None, options: Options) -> Result:
         from queens.solvers.construct import construct
@@ -247,7 +232,7 @@ class LocalSearch(Strategy):
     """Conflict-minimising local search (solvers/local_search.py): a random solution per seed."""
 
     def supports(self, subject: Subject, task: Task) -> str | None:
-        return _queen_graph(subject, fixed=False)[1] or native.missing("_localsearch")
+        return queen_graph(subject, fixed=False)[1] or native.missing("_localsearch")
 
     def options(self) -> frozenset[str]:
         return frozenset({"seed"})
@@ -269,7 +254,7 @@ class StreamVerify(Strategy):
     row of a square board, read in chunks; what `queens verify` runs."""
 
     def supports(self, subject: Subject, task: Task) -> str | None:
-        return _queen_graph(subject, fixed=True)[1]
+        return queen_graph(subject, fixed=True)[1]
 
     def run(self, subject: Subject, task: Task, time_limit: float | None, options: Options) -> Result:
         """Checks the file `options["path"]` (of n = `options["n"]`, or as its header says):

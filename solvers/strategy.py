@@ -86,3 +86,18 @@ class Strategy(ABC):
     @abstractmethod
     def run(self, subject: Subject, task: Task, time_limit: float | None, options: Options) -> Result:
         """The answer, verified; `supports` said it can."""
+
+
+def queen_graph(subject: Subject, *, fixed: bool) -> tuple[int | None, str | None]:
+    """n when the subject is the queen graph on a full n x n board (fixed pieces allowed only if
+    `fixed`), else the reason it is not: what the native code's and numpy's methods answer."""
+    if not subject.puzzle.plain:
+        return None, "needs one army of n queens on an n x n board"
+    outline = subject.outline
+    n = outline.queen_graph
+    if n is None:
+        return None, ("needs n queens on a full n x n board: one per row and column, at most one per diagonal, "
+                      "no holes, blockers or covers")
+    if outline.fixed and not fixed:
+        return None, "answers boards without pre-placed pieces"
+    return n, None
