@@ -166,3 +166,22 @@ def test_symmetry_breaking_is_dropped_unless_named(reference) -> None:
     _both_accept(kept)
     assert kept.reductions == (LEX_LEADER,)
     assert certify_none(lex_leader(better, symmetry_group(better))).reductions == ()
+
+
+def test_solve_certify_proves_a_no_and_an_optimum_whichever_backend_answered() -> None:
+    """`queens solve --certify` and `queens.solve(puzzle, certify=True)`: native's "no" and
+    cpsat's optimum re-proved through the CNF, both checkers agreeing."""
+    import json as json_module
+
+    import queens
+    from tests.cli import run_main
+
+    no = json_module.loads(run_main("solve", "completion", "-n", "8", "--queens", "0,0 2,1", "--certify",
+                                    "--json").stdout)
+    assert no["status"] == "no solution" and no["backend"] == "native"
+    assert no["certificate"]["claim"] == "no solution" and no["certificate"]["proved"]
+    best = queens.solve(Domination(5), "cpsat", certify=True)
+    assert best.certificate is not None and best.certificate.claim == "optimum" and best.certificate.value == 3
+    assert best.certificate.checked_by_both
+    refused = run_main("solve", "colouring", "-n", "4", "--certify")
+    assert refused.returncode == 2 and "one answer of one model" in refused.stderr
