@@ -89,6 +89,10 @@ class Backend(ABC):
     below, Q(10) and Q(11) take about as long as starting the processes)."""
 
     settings: ClassVar[tuple[tuple[str, dict[str, str]], ...]] = (("default", {}),)
+    search_options: ClassVar[frozenset[str] | None] = None
+    """The constructor's options this backend's own search (and split) uses; None: all of them.
+    An option that only another strategy reads (native's `threads`, the fast counter's) is left
+    out, so the router does not hand it to a search that would ignore it."""
     """The settings a learner compares (`queens explain` builds the model once per setting):
     (label, constructor options), e.g. each viewpoint or CNF encoding."""
 

@@ -38,7 +38,7 @@ class Copies(Strategy):
         except QueensError as error:  # a backend that is not installed says why
             return str(error)
 
-    def relevant(self, subject: Subject) -> bool:
+    def relevant(self, subject: Subject, task: Task) -> bool:
         return subject.puzzle.copies_open
 
     def run(self, subject: Subject, task: Task, time_limit: float | None, options: Options) -> Result:

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from queens.models import QueensError, TimeLimit
+from queens.models import QueensError, TimeLimit, numbers
 from queens.models.errors import BadOption
 from queens.solvers import native
 from queens.solvers.backend import Task
@@ -65,12 +65,10 @@ class FastCount(Strategy):
         if options.get("resume") and not Path(str(options.get("ledger") or DEFAULT_LEDGER)).is_file():
             raise BadOption(f"--resume: there is no ledger {options.get('ledger') or DEFAULT_LEDGER} to resume from "
                             f"(a count records one with --ledger PATH, or by default in ./{DEFAULT_LEDGER})")
-        if options.get("threads") is not None:
-            from queens.solvers.native.counting import check_threads
-
-            check_threads(options["threads"])
+        if options.get("threads") is not None:  # read here without the C counter: a missing one is supports' to say
+            numbers.count(options["threads"], "threads", minimum=1)
         path = options.get("ledger")
-        if path is not None and Path(str(path)).is_file():  # a file that is no ledger: said before any work
+        if path is not None and Path(str(path)).is_file() and not native.missing("_fast"):  # no ledger: said now
             from queens.solvers.native.ledger import Ledger
 
             with Ledger(Path(str(path))):
@@ -91,8 +89,8 @@ class FastCount(Strategy):
                 return Result(self.backend, Status.LIMIT, count=stopped.partial or 0, method=self.method,
                               wall_time=time.perf_counter() - start, stats={**stats, "stopped": str(stopped)})
         stats.update(_where(options), counter="fast (symmetry classes)")
+        stats.update({name: getattr(classes, name) for name in CLASSES})  # counted anyway: said
         if options.get("unique"):
-            stats.update({name: getattr(classes, name) for name in CLASSES})
             stats["classes"] = classes.fundamental
         return Result(self.backend, Status.COMPLETE, count=classes.total, wall_time=time.perf_counter() - start,
                       stats=stats, method=self.method)
@@ -110,7 +108,7 @@ def _ledger(stack: ExitStack, path: Path, asked: bool, n: int, resume: bool,
     except (OSError, QueensError) as error:
         if asked:
             raise
-        stats["ledger"] = f"not kept: {path} cannot be written ({error})"
+        stats["ledger"] = f"counting without a ledger: {path} cannot be written ({error})"
         return None
     stats["ledger"] = _held(ledger, n, resume)
     return ledger

@@ -40,7 +40,7 @@ class Layouts(Strategy):
             return f"more than {MAX_LAYOUTS:,} layouts of {puzzle.free_blockers} blockers on {cells} cells"
         return None
 
-    def relevant(self, subject: Subject) -> bool:
+    def relevant(self, subject: Subject, task: Task) -> bool:
         return bool(subject.puzzle.free_blockers)
 
     def options(self) -> frozenset[str]:

@@ -84,7 +84,7 @@ def route(task: Task, subject: Subject, backend: str | None = None, method: str 
     for strategy in tried:
         reason = strategy.supports(subject, task)
         if reason is not None:
-            if strategy.relevant(subject):
+            if strategy.relevant(subject, task):
                 refused.append((strategy, reason))
             else:
                 unrelated.append((strategy, reason))

@@ -22,7 +22,6 @@ from queens.solvers import native
 from queens.solvers.api import count, sides, solve, splits
 from queens.solvers.backend import Backend, Task
 from queens.solvers.copies import Copies
-from queens.solvers.fast_count import OPTIONS as FAST_OPTIONS
 from queens.solvers.fast_count import FastCount
 from queens.solvers.layouts import Layouts
 from queens.solvers.options import Options, SearchOptions, search_options
@@ -47,6 +46,13 @@ def _engine(backend: str) -> tuple[Backend | None, str | None]:
         return None, str(error)
 
 
+def _does(backend: str, task: Task) -> bool:
+    """Whether `backend` does `task` at all (mip never counts): a refusal from one that never does
+    is noise beside the others' reasons."""
+    engine, _ = _engine(backend)
+    return engine is None or engine.limits(1, 1, task) is None
+
+
 def _backend_refusal(engine: Backend, subject: Subject, task: Task) -> str | None:
     """The puzzle's own shape (one model), the backend's limits (before lowering) and its
     structural checks (after)."""
@@ -67,10 +73,12 @@ class Search(Strategy):
         engine, _ = _engine(self.backend)
         return engine is not None and engine.worth(subject.model)
 
+    def relevant(self, subject: Subject, task: Task) -> bool:
+        return _does(self.backend, task)
+
     def options(self) -> frozenset[str]:
-        """The backend's constructor's options and `symmetry`, `unique`: not the fast counter's
-        (`threads` sizes that counter only; this search counts with the simple kernel)."""
-        return (_init_options(self.backend) - FAST_OPTIONS) | _symmetry_option(self.backend) | {"unique"}
+        """The backend's own search's options (`Backend.search_options`) and `symmetry`, `unique`."""
+        return _init_options(self.backend) | _symmetry_option(self.backend) | {"unique"}
 
     def check(self, options: Options) -> None:
         _check_options(self.backend, search_options(options))
@@ -98,6 +106,9 @@ class Search(Strategy):
 @dataclass(frozen=True)
 class Split(Strategy):
     """Counting by decomposition on an enumerating backend (queens.solvers.split)."""
+
+    def relevant(self, subject: Subject, task: Task) -> bool:
+        return _does(self.backend, task)
 
     def supports(self, subject: Subject, task: Task) -> str | None:
         engine, missing = _engine(self.backend)
@@ -287,11 +298,13 @@ def _symmetry_option(backend: str) -> frozenset[str]:
 
 
 def _init_options(backend: str) -> frozenset[str]:
-    """The options a backend's constructor takes (read from its signature, not listed by hand)."""
+    """The options a backend's search takes: its constructor's (read from its signature, not
+    listed by hand), narrowed to `Backend.search_options` when the backend declares them."""
     engine, _ = _engine(backend)
     if engine is None:
         return frozenset()
-    return frozenset(inspect.signature(type(engine).__init__).parameters) - {"self"}
+    taken = frozenset(inspect.signature(type(engine).__init__).parameters) - {"self"}
+    return taken if engine.search_options is None else taken & engine.search_options
 
 
 def _as(result: Result, strategy: Strategy) -> Result:

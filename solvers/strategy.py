@@ -66,9 +66,10 @@ class Strategy(ABC):
     def supports(self, subject: Subject, task: Task) -> str | None:
         """Why this strategy cannot answer `task` on `subject`, or None when it can."""
 
-    def relevant(self, subject: Subject) -> bool:
-        """Whether this strategy's refusal tells the user anything about `subject` (a method for
-        another kind of puzzle, the fewest copies on a puzzle without open copies, says nothing)."""
+    def relevant(self, subject: Subject, task: Task) -> bool:
+        """Whether this strategy's refusal tells the user anything about `subject` and `task` (a
+        method for another kind of puzzle, the fewest copies on a puzzle without open copies, a
+        backend that never does the task, says nothing)."""
         return True
 
     def worth(self, subject: Subject) -> bool:

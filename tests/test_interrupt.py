@@ -138,7 +138,7 @@ MOMENTS = {
               "{tmp}/ledger.sqlite"], counting_natively),
     "output": (["trace", "nqueens", "-n", "10"], writing),
     "native search": (["count", "knights", "-n", "8", "--pieces", "16", "-b", "native"], working),
-    "native search of a puzzle file": (["solve", "{data}/most-kings.toml", "-n", "10"], working),
+    "native search of a puzzle file": (["solve", "{data}/most-kings.toml", "-n", "10", "-b", "native"], working),
     "native local search": (["solve", "nqueens", "-n", "50000000", "--method", "random"], working),
     "sat enumeration": (["count", "nqueens", "-n", "14", "-b", "sat", "--method", "search", "--no-symmetry"],
                         working),

@@ -31,8 +31,8 @@ def _valid(result) -> dict:
     (("solve", "nqueens", "-n", "30", "--method", "random", "--seed", "1"), "random"),
     (("solve", "domination", "-n", "4"), "search"),
     (("solve", "nqueens", "-n", "3"), "construct"),
-    (("solve", "ninequeens", "-n", "6", "--pawns", "1", "-b", "native"), "search"),
-    (("show", "nqueens", "-n", "5", "-b", "native"), "search"),
+    (("solve", "ninequeens", "-n", "6", "--pawns", "1", "-b", "native"), "layouts"),
+    (("show", "nqueens", "-n", "5", "-b", "native"), "complete"),
 ])
 def test_every_solve_path_has_one_shape(args, method):
     payload = _valid(run_main(*args, "--json"))

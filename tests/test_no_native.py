@@ -34,7 +34,7 @@ def test_help_and_a_pure_python_solve_work(reference):
 @pytest.mark.parametrize("args", [
     ("count", "nqueens", "-n", "8", "-b", "native"),
     ("solve", "completion", "-n", "8", "--queens", "0,0", "--method", "complete"),
-    ("count", "nqueens", "-n", "10", "--unique"),
+    ("count", "nqueens", "-n", "10", "--threads", "2"),
     ("generate", "completion", "-n", "8", "-k", "2"),
 ])
 def test_what_needs_native_code_says_so_once_and_exits_2(args):
@@ -50,3 +50,12 @@ def test_models_and_pure_python_backends_from_python(reference):
     env = {**os.environ, "QUEENS_NO_NATIVE": "1"}
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120)
     assert result.stdout.split() == [str(reference.term("A000170", 6))] * 2, result.stderr
+
+
+def test_unique_without_native_code_is_counted_by_enumeration(reference):
+    """--unique is an option of every strategy that counts classes: without the C extensions the
+    router passes over native/fast and a backend's search enumerates the classes."""
+    result = _run("count", "nqueens", "-n", "8", "--unique", "--json")
+    assert result.returncode == 0, result.stderr
+    payload = json.loads(result.stdout)
+    assert payload["count"] == reference.term("A000170", 8) and payload["details"]["classes"] == 12

@@ -99,10 +99,26 @@ def is_puzzle_file(text: str) -> bool:
     return text.endswith(".toml") or Path(text).is_file()
 
 
+class BackendChoice(click.Choice):  # type: ignore[type-arg]  # click's Choice is generic in its own stubs only
+    """The --backend choices: the backend registry as it is when the command runs (a backend
+    registered after import, a test's throw-away one, is a choice too), and `all` where asked."""
+
+    def __init__(self, allow_all: bool) -> None:
+        self.allow_all = allow_all
+        super().__init__(self.choices)
+
+    @property
+    def choices(self) -> tuple[str, ...]:
+        return (*BACKENDS, "all") if getattr(self, "allow_all", False) else tuple(BACKENDS)
+
+    @choices.setter
+    def choices(self, value: object) -> None:
+        """Ignored: the registry is the list."""
+
+
 def backend_options(*, allow_all: bool) -> Decorator:
     """--backend (default: the router chooses; `all` compares every backend), --time-limit,
     --viewpoint, --encoding."""
-    choices = [*BACKENDS, "all"] if allow_all else list(BACKENDS)
 
     def decorate(command: Command) -> Command:
         command = click.option("--encoding", default=None,
@@ -111,7 +127,7 @@ def backend_options(*, allow_all: bool) -> Decorator:
                                help="cpsat: boolean|alldifferent; csp: rows|boolean.")(command)
         command = click.option("--time-limit", type=Seconds(minimum=0.001), default=None,
                                help="Seconds before giving up.")(command)
-        return click.option("--backend", "-b", type=click.Choice(choices), default=None,
+        return click.option("--backend", "-b", type=BackendChoice(allow_all), default=None,
                             help="Which solver backend (default: the fastest that can answer)"
                                  + (", or all of them side by side." if allow_all else "."))(command)
     return decorate

@@ -33,6 +33,7 @@ from queens.commands.common import (
     out,
     puzzle_options,
 )
+from queens.commands.number_options import Count
 from queens.commands.progress import progress_option, progress_shown
 from queens.ground_truth import ground_truth
 from queens.models import Puzzle, Unsupported
@@ -63,7 +64,7 @@ def _counter_options(command: Callable[..., object]) -> Callable[..., object]:
         click.option("--unique", is_flag=True, default=None,
                      help="Also count symmetry classes (nqueens: fundamental solutions, A002562, and the three "
                           "class counts; any other puzzle: classes under the symmetries that keep it)."),
-        click.option("--threads", type=click.IntRange(min=1), default=None,
+        click.option("--threads", type=Count(1), default=None,
                      help="nqueens, native/fast: threads for the fast counter (default: all cores)."),
         click.option("--resume", is_flag=True, default=None,
                      help="nqueens, native/fast: skip the subproblems the ledger already holds."),
@@ -161,11 +162,13 @@ def _report(request: CountRequest, result: Result, note: str | None, as_json: bo
 def _classes(result: Result) -> dict[str, object]:
     """The class counts a strategy reported (`unique`), as the JSON's details."""
     keys = ("classes", "fundamental", "quarter_turn", "half_turn", "asymmetric", "whole_board")
-    return {key: result.stats[key] for key in keys if key in result.stats}
+    return {key: result.stats[key] for key in keys if key in result.stats} if "classes" in result.stats else {}
 
 
 def _print_classes(result: Result) -> None:
     stats = result.stats
+    if "classes" not in stats:
+        return
     if "fundamental" in stats:
         out.print(f"  fundamental (up to rotation and reflection): {stats['fundamental']:,}")
         out.print(f"  classes fixed by a quarter turn: {stats['quarter_turn']:,} (2 solutions each)")

@@ -77,6 +77,7 @@ class Native(Backend):
 
     name = "native"
     settings = (("bitsets", {}),)
+    search_options = frozenset({"counter"})  # `threads` sizes the fast counter, its own strategy
     count_limit = _kernel.MAX_CELLS
     cell_limit = _kernel.MAX_CELLS
 
