@@ -131,18 +131,7 @@ def contestants(binaries: dict[str, Path], n: int, threads: int) -> dict[str, Ca
 
 def measure(binaries: dict[str, Path], n: int, repeats: int, threads: int) -> dict[str, list[Run]]:
     """Every contestant `repeats` times, in turns (the order rotating each round)."""
-    runs = contestants(binaries, n, threads)
-    names = list(runs)
-    results: dict[str, list[Run]] = {name: [] for name in names}
-    for round_ in range(repeats):
-        shift = round_ % len(names)
-        for name in names[shift:] + names[:shift]:
-            results[name].append(runs[name]())
-            print(f"n = {n} round {round_ + 1}: {name} {results[name][-1][0]:.3f} s", file=sys.stderr)
-    counts = {run[2] for series in results.values() for run in series}
-    if len(counts) != 1:
-        sys.exit(f"n = {n}: the counters disagree: {sorted(counts)}")
-    return results
+    return _in_turns(contestants(binaries, n, threads), n, repeats)
 
 
 def balance(n: int, threads: int) -> Balance:
@@ -253,6 +242,7 @@ def _quadrant_runs(classic: Path, n: int, threads: int, with_classic: bool,
 
 
 def _in_turns(runs: dict[str, Callable[[], Run]], n: int, repeats: int) -> dict[str, list[Run]]:
+    """Each run `repeats` times, in turns (the order rotating each round); every count must agree."""
     names = list(runs)
     results: dict[str, list[Run]] = {name: [] for name in names}
     for round_ in range(repeats):
@@ -260,8 +250,9 @@ def _in_turns(runs: dict[str, Callable[[], Run]], n: int, repeats: int) -> dict[
         for name in names[shift:] + names[:shift]:
             results[name].append(runs[name]())
             print(f"n = {n} round {round_ + 1}: {name} {results[name][-1][0]:.3f} s", file=sys.stderr)
-    if len({run[2] for series in results.values() for run in series}) != 1:
-        sys.exit(f"n = {n}: the counters disagree")
+    counts = {run[2] for series in results.values() for run in series}
+    if len(counts) != 1:
+        sys.exit(f"n = {n}: the counters disagree: {sorted(counts)}")
     return results
 
 

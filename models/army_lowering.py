@@ -39,16 +39,11 @@ PER_LINE_DIRECTIONS: dict[str, tuple[Vector, ...]] = {
 """The line families `per_line` may bound, by name (2-D boards)."""
 
 
-def board_of(puzzle: Puzzle) -> Topology:
-    """How steps move on this board: plane, torus, cylinder or cube."""
-    return puzzle.topology
-
-
 def lower_armies(puzzle: Puzzle) -> ConstraintModel:
     """The constraint model of `puzzle` (its open copies, if any, must be fixed first)."""
     if puzzle.copies_open:
         raise ValueError("fix the number of copies first: Puzzle.with_copies")
-    board = board_of(puzzle)
+    board = puzzle.topology
     open_cells = [c for c in puzzle.board_cells if c not in puzzle.holes | puzzle.blockers]
     armies = range(len(puzzle.armies))
     variables = tuple((a, c) for a in armies for c in open_cells)

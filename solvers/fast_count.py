@@ -23,7 +23,7 @@ from queens.solvers.backend import Task
 from queens.solvers.options import Options
 from queens.solvers.progress import Progress, report
 from queens.solvers.result import Result, Status
-from queens.solvers.strategy import Strategy, Subject, queen_graph
+from queens.solvers.strategy import Strategy, Subject, native_counter_for
 from queens.solvers.threads import default_threads
 
 if TYPE_CHECKING:  # the C counter is imported when a count runs
@@ -46,12 +46,9 @@ class FastCount(Strategy):
     """Counts plain n-queens by symmetry class (see the module docstring)."""
 
     def supports(self, subject: Subject, task: Task) -> str | None:
-        n, reason = queen_graph(subject, fixed=False)
+        n, reason = native_counter_for(subject, "_fast")
         if n is None:
             return reason
-        missing = native.missing("_fast")
-        if missing:
-            return missing
         from queens.solvers.native.counting import MAX_N
 
         return None if 4 <= n <= MAX_N else f"counts 4 <= n <= {MAX_N}, not n = {n}"

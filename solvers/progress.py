@@ -70,11 +70,6 @@ def beat() -> None:
         listener(_last)
 
 
-def listened() -> bool:
-    """Whether anyone listens: a reporter may skip the work of building a report."""
-    return bool(_listeners)
-
-
 @contextmanager
 def listening(listener: Listener, *, alone: bool = False) -> Iterator[None]:
     """Send the reports to `listener` inside the block (`alone`: to it only, not to those

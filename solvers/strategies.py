@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import inspect
 import time
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
@@ -27,7 +28,7 @@ from queens.solvers.layouts import Layouts
 from queens.solvers.options import Options, SearchOptions, search_options
 from queens.solvers.registry import BACKENDS, get_backend
 from queens.solvers.result import Result, Status
-from queens.solvers.strategy import Strategy, Subject, queen_graph
+from queens.solvers.strategy import Strategy, Subject, native_counter_for, queen_graph
 
 QUADRANT_FROM = 16
 """The smallest n the router counts with native/quadrant unasked (measured: see QuadrantCount)."""
@@ -39,7 +40,15 @@ BY_SEARCH = frozenset({Task.SOLVE, Task.COMPLETE, Task.ENUMERATE, Task.COUNT, Ta
 
 
 def _engine(backend: str) -> tuple[Backend | None, str | None]:
-    """A default instance of `backend`, or the reason it cannot be had (not installed)."""
+    """A default instance of `backend` to ask (limits, supports, options), or the reason it cannot
+    be had (not installed). Kept per registry entry: the router asks every strategy on every
+    route, and building a backend each time (MiniZinc's solver look-up, the imports' checks) cost
+    more than the routing itself; a search runs on a fresh instance (`get_backend`)."""
+    return _asked(backend, BACKENDS.get(backend))
+
+
+@lru_cache(maxsize=64)
+def _asked(backend: str, entry: tuple[str, str, str] | None) -> tuple[Backend | None, str | None]:
     try:
         return get_backend(backend), None
     except QueensError as error:
@@ -156,12 +165,9 @@ class QuadrantCount(Strategy):
     """
 
     def supports(self, subject: Subject, task: Task) -> str | None:
-        n, reason = queen_graph(subject, fixed=False)
+        n, reason = native_counter_for(subject, "_mitm")
         if n is None:
             return reason
-        missing = native.missing("_mitm")
-        if missing:
-            return missing
         from queens.solvers.native.quadrant import check_size
 
         return check_size(n)
@@ -305,10 +311,6 @@ def _init_options(backend: str) -> frozenset[str]:
         return frozenset()
     taken = frozenset(inspect.signature(type(engine).__init__).parameters) - {"self"}
     return taken if engine.search_options is None else taken & engine.search_options
-
-
-def _as(result: Result, strategy: Strategy) -> Result:
-    return replace(result, backend=strategy.backend, method=strategy.method)
 
 
 def _columns(subject: Subject, columns: np.ndarray | None, strategy: Strategy, seconds: float,

@@ -15,6 +15,7 @@ from functools import cached_property
 
 from queens.models import ConstraintModel, Puzzle
 from queens.models.outline import Outline, direct_outline, outline_of
+from queens.solvers import native
 from queens.solvers.api import lowered
 from queens.solvers.backend import Task
 from queens.solvers.options import Options
@@ -102,3 +103,12 @@ def queen_graph(subject: Subject, *, fixed: bool) -> tuple[int | None, str | Non
     if outline.fixed and not fixed:
         return None, "answers boards without pre-placed pieces"
     return n, None
+
+
+def native_counter_for(subject: Subject, extension: str) -> tuple[int | None, str | None]:
+    """n when a native counter built as `extension` can count the subject: plain n-queens on a
+    full board without pre-placed pieces, and the extension built; else the reason."""
+    n, reason = queen_graph(subject, fixed=False)
+    if n is None:
+        return None, reason
+    return (None, missing) if (missing := native.missing(extension)) else (n, None)
