@@ -8,6 +8,10 @@ that may hold a piece) and four kinds of constraint:
 - *covers*: at least one piece among some cells (domination);
 - *fixed* cells that must hold a piece;
 - the *size*: how many pieces in all, or an objective to minimise it;
+- *clauses*: some of these cells holds a piece, or some of those is empty (two pieces that see
+  each other unless a piece stands between them; a cell and its image under a symmetry alike);
+- *counts*: when a cell holds a piece, between so many and so many groups of cells hold one
+  (how many pieces it attacks: a group per half-line of sight, or per cell);
 - *lex chains* (only when counting with symmetry breaking, see `queens.models.symmetry.lex_leader`):
   the cell vector is lexicographically at least its image under each symmetry.
 
@@ -111,6 +115,47 @@ class Objective:
 
 
 @dataclass(frozen=True)
+class Clause:
+    """Some variable of `present` holds a piece, or some variable of `absent` is empty: the
+    clause OR(present) or OR(not absent). Two queens of one colour that see each other unless a
+    piece stands between them are `Clause(present=between, absent=(x, y))`; a cell that holds a
+    piece exactly when its image under a symmetry does is two clauses, `Clause((y,), (x,))` and
+    `Clause((x,), (y,))`.
+
+    >>> Clause(present=((0, 1),), absent=((0, 0), (0, 2))).variables
+    ((0, 1), (0, 0), (0, 2))
+    """
+
+    present: tuple[Var, ...] = ()
+    absent: tuple[Var, ...] = ()
+
+    @property
+    def variables(self) -> tuple[Var, ...]:
+        return self.present + self.absent
+
+
+@dataclass(frozen=True)
+class CountIf:
+    """When `when` holds a piece, between `at_least` and `at_most` of `groups` hold a piece (a
+    group holds one when any of its variables does). How many pieces a piece attacks: one group
+    per cell it reaches, or, when pieces block, one per half-line from it (only the first piece
+    along it is attacked, so the half-line counts once however many pieces stand on it).
+
+    >>> CountIf((1, 1), (((0, 0),), ((1, 2), (1, 3))), 1, 1).variables
+    ((0, 0), (1, 2), (1, 3))
+    """
+
+    when: Var
+    groups: tuple[tuple[Var, ...], ...]
+    at_least: int = 0
+    at_most: int = 0
+
+    @property
+    def variables(self) -> tuple[Var, ...]:
+        return tuple(var for group in self.groups for var in group)
+
+
+@dataclass(frozen=True)
 class LinearKey:
     """key(r, c) = a*r + b*c (mod `modulus` on a torus): one value per line of a family.
 
@@ -168,6 +213,8 @@ class ConstraintModel:
     size_implied: bool = False
     minimise: bool = False
     objective: Objective | None = None
+    clauses: tuple[Clause, ...] = ()
+    counts: tuple[CountIf, ...] = ()
     numbering: tuple[Var, ...] = ()
     """Every variable in the order of its number, when that is not the board's r * cols + c."""
     lex: LexLeader | None = None
@@ -279,6 +326,17 @@ class ConstraintModel:
     @property
     def downward_closed(self) -> bool:
         """Whether taking a piece off a solution leaves a solution (no covers, no line with a
-        lower bound): then if m pieces per group are impossible, so are more, and an optimiser
-        may stop at the first impossible m."""
-        return not self.covers and not any(line.at_least for line in self.lines)
+        lower bound, no clause that asks for a piece, no count with a lower bound): then if m
+        pieces per group are impossible, so are more, and an optimiser may stop at the first
+        impossible m."""
+        return (not self.covers and not any(line.at_least for line in self.lines)
+                and not any(clause.present for clause in self.clauses)
+                and not any(count.at_least for count in self.counts))
+
+    @property
+    def beyond_lines(self) -> str | None:
+        """What this model asks beyond lines, covers, fixed cells and sizes (clauses, counts), in
+        words, or None: a backend that reads only those names it in its refusal."""
+        asked = [f"{len(self.clauses):,} clauses" if self.clauses else "",
+                 f"{len(self.counts):,} attack counts" if self.counts else ""]
+        return " and ".join(a for a in asked if a) or None

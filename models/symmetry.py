@@ -68,6 +68,9 @@ def symmetry_group(model: ConstraintModel) -> tuple[Transform, ...]:
             frozenset((image(line.cells), line.bounds) for line in model.lines),
             frozenset(image(cover) for cover in model.covers),
             image(model.fixed),
+            frozenset((image(c.present), image(c.absent)) for c in model.clauses),
+            frozenset((t(k.when, model.rows, model.cols), frozenset(image(g) for g in k.groups), k.at_least, k.at_most)
+                      for k in model.counts),
         )
     reference = signature(_RECTANGLE[0])
     return tuple(t for t in board_transforms(model.rows, model.cols) if signature(t) == reference)
@@ -210,7 +213,10 @@ def _army_signature(model: ConstraintModel, mapping: Mapping) -> tuple[object, .
     goals = model.objective.groups if model.objective else ()
     return (image(model.cells), frozenset((image(line.cells), line.bounds) for line in model.lines),
             frozenset(image(cover) for cover in model.covers), image(model.fixed),
-            frozenset(image(group) for group in goals))
+            frozenset(image(group) for group in goals),
+            frozenset((image(c.present), image(c.absent)) for c in model.clauses),
+            frozenset((mapping(k.when), frozenset(image(g) for g in k.groups), k.at_least, k.at_most)
+                      for k in model.counts))
 
 
 def canonical_armies(placement: Iterable[Var], group: list[Mapping]) -> tuple[Var, ...]:
