@@ -9,9 +9,18 @@ A variable is (army, cell): army number `a` holds a piece on `cell`. The rules b
 - `between`: for two armies, a piece of one on x and of the other on y exclude each other when
   either piece attacks the other's cell (two-cell lines);
 - `per_line`: a line with bounds (least, most) over all armies' pieces on each line of the family;
-- `cover`: each square without a blocker is occupied or attacked by some army;
+- `cover`: each square without a blocker (nor missing) is occupied or attacked by some army (by
+  one army under `cover_by`; attacked only, occupied or not, under `cover_kind = "attacked"`);
+- `blocking` (pieces block lines, as in chess): `within` and `between` become clauses: two
+  pieces on one line see each other unless a piece stands between them;
+- `regions`: a line with bounds over the region's cells (one army's, or all armies');
+- `attack_bounds`: a count for each (army, cell): when a piece stands there, so many of the
+  groups it attacks hold a piece (a group per cell it reaches; when pieces block, a group per
+  half-line, as only the first piece along it is attacked);
+- `invariant`: a clause per variable, "a piece here means a piece on the image" (the images
+  run round a cycle back to the cell, so that is equality along every orbit);
 - the armies' sizes: a line with bounds over the army's cells, or the objective for a goal
-  (the armies marked "maximise" hold equal numbers).
+  (the armies marked "maximise" hold equal numbers, or `total`: all pieces together).
 
 >>> from queens.models.armies import Army
 >>> from queens.models.puzzle import Puzzle
@@ -25,13 +34,15 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import replace
-from itertools import combinations
+from itertools import combinations, product
 
 from queens.models.armies import Army, Moves, Vector
 from queens.models.errors import InvalidBoard
 from queens.models.geometry import Coord, Topology
-from queens.models.ir import ConstraintModel, Line, LineFamily, Objective, Var
+from queens.models.ir import Clause, ConstraintModel, CountIf, Line, LineFamily, Objective, Var
 from queens.models.puzzle import Puzzle
+from queens.models.rules import SYMMETRIES
+from queens.models.symmetry import transform_named
 
 PER_LINE_DIRECTIONS: dict[str, tuple[Vector, ...]] = {
     "rows": ((0, 1),), "cols": ((1, 0),), "diagonals": ((1, 1), (1, -1)),
@@ -44,16 +55,23 @@ def lower_armies(puzzle: Puzzle) -> ConstraintModel:
     if puzzle.copies_open:
         raise ValueError("fix the number of copies first: Puzzle.with_copies")
     board = puzzle.topology
-    open_cells = [c for c in puzzle.board_cells if c not in puzzle.holes | puzzle.blockers]
+    open_cells = [c for c in puzzle.board_cells if c not in puzzle.holes | puzzle.blockers | puzzle.missing]
     armies = range(len(puzzle.armies))
     variables = tuple((a, c) for a in armies for c in open_cells)
     families = [_cells_family(puzzle, open_cells)]
     size = _total(puzzle, len(open_cells))
+    clauses: list[Clause] = []
     if puzzle.within:
-        families += [family for a in armies for family in _within(puzzle, board, a, size)]
+        if puzzle.blocking:
+            clauses += [c for a in armies for c in _sight(puzzle, board, a, a)]
+            families += [_leaps(puzzle, board, a) for a in armies]
+        else:
+            families += [family for a in armies for family in _within(puzzle, board, a, size)]
     if puzzle.between:
+        if puzzle.blocking:
+            clauses += [c for a, b in combinations(armies, 2) for c in _sight(puzzle, board, a, b)]
         families += [_between(puzzle, board, a, b) for a, b in combinations(armies, 2)]
-    families += [_per_line(puzzle, board), _sizes(puzzle, open_cells)]
+    families += [_per_line(puzzle, board), _regions(puzzle, set(open_cells)), _sizes(puzzle, open_cells)]
     families = [f for f in families if f.lines]
     fixed = frozenset((a, c) for a in armies for c in puzzle.armies[a].fixed)
     return ConstraintModel(
@@ -62,6 +80,8 @@ def lower_armies(puzzle: Puzzle) -> ConstraintModel:
         covers=_covers(puzzle, board, set(open_cells)) if puzzle.cover else (),
         fixed=fixed, objective=_objective(puzzle, open_cells, families),
         size=size, size_implied=size is not None and any(f.exactly_one for f in families),
+        clauses=(*clauses, *_invariant(puzzle, set(open_cells))),
+        counts=tuple(_attack_counts(puzzle, board, set(open_cells))),
         numbering=tuple((a, c) for a in armies for c in puzzle.board_cells),
     )
 
@@ -76,23 +96,32 @@ def _cells_family(puzzle: Puzzle, cells: list[Coord]) -> LineFamily:
 
 def _segments(puzzle: Puzzle, board: Topology, direction: Vector) -> Iterator[list[Coord]]:
     """Every maximal run of cells along `direction`, cut at blockers, holes left out."""
+    for run, _ in _runs(puzzle, board, direction):
+        yield run
+
+
+def _runs(puzzle: Puzzle, board: Topology, direction: Vector) -> Iterator[tuple[list[Coord], bool]]:
+    """`_segments` with, for each run, whether it is closed (a line round a wrapped axis with no
+    blocker on it: its last cell and its first are neighbours)."""
     seen: set[Coord] = set()
+    passed = puzzle.holes | puzzle.missing
     for start in puzzle.board_cells:
         if start in seen:
             continue
         line = board.line(start, direction)
         seen.update(line)
+        closed = board.step(line[-1], direction) == line[0] and len(line) > 1
         cuts = [i for i, cell in enumerate(line) if cell in puzzle.blockers]
-        if cuts and board.step(line[-1], direction) == line[0]:  # a closed line: start after a blocker
+        if cuts and closed:  # a closed line: start after a blocker
             line = line[cuts[0] + 1:] + line[:cuts[0] + 1]
         run: list[Coord] = []
         for cell in line:
             if cell in puzzle.blockers:
-                yield run
+                yield run, False
                 run = []
-            elif cell not in puzzle.holes:
+            elif cell not in passed:
                 run.append(cell)
-        yield run
+        yield run, closed and not cuts
 
 
 def _total(puzzle: Puzzle, cells: int) -> int | None:
@@ -117,13 +146,37 @@ def _within(puzzle: Puzzle, board: Topology, a: int, size: int | None) -> list[L
         lines = tuple(Line(tuple((a, c) for c in run), cap, cap if exact else 0)
                       for run in runs if exact or len(run) > cap)
         families.append(LineFamily(f"{army.name} lines {ray}", lines))
+    return [*families, _leaps(puzzle, board, a)]
+
+
+def _leaps(puzzle: Puzzle, board: Topology, a: int) -> LineFamily:
+    """One army's leaps: two-cell lines (a leap jumps, so pieces that block do not stop it)."""
+    army = puzzle.armies[a]
     leaps = tuple(Line(((a, x), (a, y))) for x, y in sorted(_leap_pairs(puzzle, board, army.piece)))
-    return [*families, LineFamily(f"{army.name} leaps", leaps)]
+    return LineFamily(f"{army.name} leaps", leaps)
+
+
+def _sight(puzzle: Puzzle, board: Topology, a: int, b: int) -> list[Clause]:
+    """When pieces block: a piece of army `a` and one of `b` on one line of either's rays see
+    each other unless a piece stands between them (either way round a closed line), so for
+    each pair of cells on a run, "not both, or a piece between"."""
+    rays = sorted(set(puzzle.armies[a].piece.rays) | set(puzzle.armies[b].piece.rays))
+    armies = range(len(puzzle.armies))
+    clauses: list[Clause] = []
+    for ray in rays:
+        for run, closed in _runs(puzzle, board, ray):
+            for i, j in combinations(range(len(run)), 2):
+                arcs = [run[i + 1:j], *([run[j + 1:] + run[:i]] if closed else [])]
+                ends = {((a, run[i]), (b, run[j])), ((b, run[i]), (a, run[j]))}
+                for arc in arcs:
+                    between = tuple((c, cell) for cell in arc for c in armies)
+                    clauses += [Clause(between, pair) for pair in sorted(ends)]
+    return clauses
 
 
 def _leap_pairs(puzzle: Puzzle, board: Topology, moves: Moves) -> set[tuple[Coord, Coord]]:
     pairs: set[tuple[Coord, Coord]] = set()
-    blocked = puzzle.holes | puzzle.blockers
+    blocked = puzzle.holes | puzzle.blockers | puzzle.missing
     for x in puzzle.board_cells:
         for leap in moves.leaps:
             y = board.step(x, leap)
@@ -142,7 +195,12 @@ def _attacked_pairs(puzzle: Puzzle, board: Topology, moves: Moves) -> set[tuple[
 
 
 def _between(puzzle: Puzzle, board: Topology, a: int, b: int) -> LineFamily:
+    """Pieces of two armies that attack each other either way exclude each other (two-cell
+    lines); when pieces block, only their leaps here (`_sight` writes the lines)."""
     first, second = puzzle.armies[a], puzzle.armies[b]
+    if puzzle.blocking:
+        first = replace(first, piece=replace(first.piece, rays=()))
+        second = replace(second, piece=replace(second.piece, rays=()))
     pairs = _attacked_pairs(puzzle, board, first.piece) | _attacked_pairs(puzzle, board, second.piece)
     lines = [Line(((a, x), (b, y))) for p in sorted(pairs) for x, y in (p, p[::-1])]
     return LineFamily(f"{first.name} and {second.name}", tuple(lines))
@@ -159,6 +217,74 @@ def _per_line(puzzle: Puzzle, board: Topology) -> LineFamily:
                 if run and (least > 0 or most < len(run) * len(puzzle.armies)):
                     lines.append(Line(tuple((a, c) for c in run for a in armies), most, least))
     return LineFamily("per-line bounds", tuple(lines))
+
+
+def _regions(puzzle: Puzzle, cells: set[Coord]) -> LineFamily:
+    """A line with the region's bounds over its open cells, of its army or of every army."""
+    lines = []
+    for region in puzzle.regions:
+        armies = range(len(puzzle.armies)) if region.army is None else (region.army,)
+        members = tuple((a, c) for c in sorted(region.cells & cells) for a in armies)
+        most = len(members) if region.most is None else min(region.most, len(members))
+        if region.least > most:
+            raise InvalidBoard(f"region {region.name or sorted(region.cells)[:3]} has room for {most} pieces, "
+                               f"{region.least} asked")
+        if region.least > 0 or most < len(members):
+            lines.append(Line(members, most, region.least))
+    return LineFamily("regions", tuple(lines))
+
+
+def _attack_counts(puzzle: Puzzle, board: Topology, cells: set[Coord]) -> Iterator[CountIf]:
+    """For each bound and each (army, cell) it reads: when a piece stands there, how many of
+    the groups it attacks hold a piece. A group is a cell it reaches (the pieces of the
+    targeted armies there), or, when pieces block, a whole half-line: only the first piece
+    along it is attacked, so the half-line counts once however many pieces stand on it."""
+    armies = range(len(puzzle.armies))
+    for bound in puzzle.attack_bounds:
+        for a in armies if bound.army is None else (bound.army,):
+            targets = [b for b in armies if bound.of == "any" or (b == a) == (bound.of == "own")]
+            moves = puzzle.armies[a].piece
+            for cell in sorted(cells):
+                groups = _attacked_groups(puzzle, board, moves, cell, cells, targets)
+                most = len(groups) if bound.most is None else min(bound.most, len(groups))
+                if bound.least > 0 or most < len(groups):
+                    yield CountIf((a, cell), groups, bound.least, most)
+
+
+def _attacked_groups(puzzle: Puzzle, board: Topology, moves: Moves, cell: Coord, cells: set[Coord],
+                     targets: list[int]) -> tuple[tuple[Var, ...], ...]:
+    reached: list[list[Coord]] = []
+    for ray in moves.rays:
+        for sign in (1, -1):
+            half: list[Coord] = []
+            for other in board.walk(cell, tuple(sign * d for d in ray)):
+                if other in puzzle.blockers:
+                    break
+                if other in cells:
+                    half.append(other)
+            reached += [half] if puzzle.blocking else [[other] for other in half]
+    for leap in moves.leaps:
+        for sign in (1, -1):
+            landed = board.step(cell, tuple(sign * d for d in leap))
+            if landed is not None and landed != cell and landed in cells:
+                reached.append([landed])
+    groups: dict[frozenset[Var], tuple[Var, ...]] = {}
+    for found in reached:
+        group = tuple((b, c) for c in found for b in targets)
+        if group:
+            groups.setdefault(frozenset(group), group)  # a cell reached two ways is attacked once
+    return tuple(groups.values())
+
+
+def _invariant(puzzle: Puzzle, cells: set[Coord]) -> Iterator[Clause]:
+    """A piece on a cell means the same army's piece on its image: round each orbit that is
+    equality. A cell whose image holds no piece (a hole) holds none either."""
+    for name in puzzle.invariant:
+        transform = transform_named(SYMMETRIES[name])
+        for a, cell in product(range(len(puzzle.armies)), sorted(cells)):
+            image = transform((cell[0], cell[1]), puzzle.rows, puzzle.cols)
+            if image != cell:
+                yield Clause(((a, image),) if image in cells else (), ((a, cell),))
 
 
 def _army_cells(puzzle: Puzzle, a: int, cells: list[Coord]) -> tuple[Var, ...]:
@@ -178,6 +304,9 @@ def _sizes(puzzle: Puzzle, cells: list[Coord]) -> LineFamily:
 
 
 def _objective(puzzle: Puzzle, cells: list[Coord], families: list[LineFamily]) -> Objective | None:
+    if puzzle.total is not None:
+        every = tuple((a, c) for a in range(len(puzzle.armies)) for c in cells)
+        return Objective(puzzle.total, (every,), least=sum(len(army.fixed) for army in puzzle.armies))
     goals: list[tuple[int, Army]] = [(a, army) for a, army in enumerate(puzzle.armies) if army.goal]
     if not goals:
         return None
@@ -207,16 +336,21 @@ def capacity(family: LineFamily, group: tuple[Var, ...]) -> int:
 
 
 def _covers(puzzle: Puzzle, board: Topology, cells: set[Coord]) -> tuple[tuple[Var, ...], ...]:
-    """For each square without a blocker: the (army, cell) whose piece would occupy or attack it."""
-    reach: dict[Coord, set[Var]] = {square: set() for square in puzzle.board_cells if square not in puzzle.blockers}
+    """For each square without a blocker, not missing: the (army, cell) whose piece would occupy
+    or attack it (only attack it, under a total cover; only the covering army's, if one is named)."""
+    reach: dict[Coord, set[Var]] = {square: set() for square in puzzle.board_cells
+                                    if square not in puzzle.blockers | puzzle.missing}
     for a, army in enumerate(puzzle.armies):
+        if puzzle.cover_by is not None and a != puzzle.cover_by:
+            continue
         for x, y in _attacked_pairs(puzzle, board, army.piece) | _reaching_holes(puzzle, board, army.piece):
-            if x in cells:
+            if x in cells and y in reach:
                 reach[y].add((a, x))
-            if y in cells:
+            if y in cells and x in reach:
                 reach[x].add((a, y))
-        for c in cells:
-            reach[c].add((a, c))
+        if puzzle.cover_kind == "occupied or attacked":
+            for c in cells:
+                reach[c].add((a, c))
     return tuple(tuple(sorted(found)) for _, found in sorted(reach.items()))
 
 

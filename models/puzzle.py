@@ -10,8 +10,13 @@ and every puzzle file is one `Puzzle`:
 - the armies: each a piece, a count or a goal, pieces already placed, and how many identical
   copies (`queens.models.armies.Army`);
 - the rules: `within` (no two pieces of one army attack), `between` (no piece attacks one of
-  another army), `per_line` bounds on named line families, `cover` (every square without a
-  blocker is occupied or attacked), `partition` (every open cell holds exactly one piece).
+  another army), `per_line` bounds on named line families, `regions` (bounds on any set of
+  cells), `cover` (every square without a blocker or a `missing` square is occupied or attacked,
+  or with `cover_kind = "attacked"` attacked), `partition` (every open cell holds exactly one
+  piece), `blocking` (pieces block the lines they stand on, as in chess: a piece attacks the
+  first piece along each line), `attack_bounds` (how many pieces each piece attacks);
+- the goal beyond the armies' own: `total` (maximise or minimise all pieces together) and
+  `invariant` (only solutions that a named board symmetry keeps, `queens.models.rules`).
 
 The one-army keywords are a constructor of the same type, so today's spelling still reads aloud:
 
@@ -36,6 +41,7 @@ from queens.models.armies import Army, Goal, Moves
 from queens.models.errors import AttackingQueens, InvalidBoard, OffBoard
 from queens.models.geometry import Coord, Topology, attacks, first_attack
 from queens.models.pieces import QUEEN, Cell, Piece
+from queens.models.rules import COVER_KINDS, SYMMETRIES, TARGETS, AttackBound, CoverKind, Region
 
 LineBounds = tuple[tuple[str, int, int], ...]
 """(family, least, most): every line of a named family (rows, cols, diagonals) holds between
@@ -99,13 +105,26 @@ class Puzzle:
     partition: bool
     free_blockers: int
     title: str
+    twist: tuple[bool, ...]
+    missing: frozenset[Coord]
+    regions: tuple[Region, ...]
+    blocking: bool
+    attack_bounds: tuple[AttackBound, ...]
+    cover_kind: CoverKind
+    cover_by: int | None
+    invariant: tuple[str, ...]
+    total: Goal | None
 
     def __init__(self, rows: int | None = None, cols: int | None = None, piece: Piece = QUEEN,
                  pieces: int | None = None, *, fixed: Iterable[Cell] = (), shape: Iterable[int] | None = None,
                  armies: Iterable[Army] | None = None, wrap: bool | Iterable[bool] = (),
                  holes: Iterable[Coord] = (), blockers: Iterable[Coord] = (), within: bool = True,
                  between: bool = True, per_line: int | LineBounds = (), cover: bool = False,
-                 partition: bool = False, free_blockers: int = 0, title: str = "") -> None:
+                 partition: bool = False, free_blockers: int = 0, title: str = "",
+                 twist: bool | Iterable[bool] = (), missing: Iterable[Coord] = (), regions: Iterable[Region] = (),
+                 blocking: bool = False, attack_bounds: Iterable[AttackBound] = (),
+                 cover_kind: CoverKind = "occupied or attacked", cover_by: int | None = None,
+                 invariant: Iterable[str] = (), total: Goal | None = None) -> None:
         if shape is None:
             shape = (_side(rows, "rows"), _side(cols, "columns"))
         elif rows is not None or cols is not None:
@@ -128,7 +147,17 @@ class Puzzle:
         set_(self, "partition", bool(partition))
         set_(self, "free_blockers", _whole(free_blockers, "the number of free blockers"))
         set_(self, "title", str(title))
+        set_(self, "twist", _wrap(twist, len(sides)))
+        set_(self, "missing", _cells(missing, "missing square"))
+        set_(self, "regions", tuple(regions))
+        set_(self, "blocking", bool(blocking))
+        set_(self, "attack_bounds", tuple(attack_bounds))
+        set_(self, "cover_kind", cover_kind)
+        set_(self, "cover_by", cover_by)
+        set_(self, "invariant", tuple(invariant))
+        set_(self, "total", total)
         self._check()
+        self._check_rules()
 
     def _check(self) -> None:
         if len(self.shape) not in (2, 3) or any(side <= 0 for side in self.shape):
@@ -150,15 +179,64 @@ class Puzzle:
                 raise InvalidBoard(f"per-line bounds need a family of {PER_LINE_FAMILIES} and 0 <= least <= most")
         self._check_cells()
 
+    def _check_rules(self) -> None:
+        """The rules beyond the armies' attacks: each refers to what exists, and combinations the
+        lowering does not model are refused here, with the reason, before any work."""
+        self._check_board_rules()
+        self._check_bounds()
+        self._check_goals()
+
+    def _check_board_rules(self) -> None:
+        if any(twisted and not wraps for twisted, wraps in zip(self.twist, self.wrap, strict=True)):
+            raise InvalidBoard("a twisted axis must wrap (a Moebius strip: wrap = [false, \"twisted\"])")
+        if all(self.twist):
+            raise InvalidBoard("both axes twisted (the projective plane) has no consistent step at its corners")
+        if any(self.twist) and self.dimensions != 2:
+            raise InvalidBoard("only a 2-D board wraps with a twist")
+        if self.cover_kind not in COVER_KINDS:
+            raise InvalidBoard(f"a cover is one of {', '.join(COVER_KINDS)}, got {self.cover_kind!r}")
+        if self.cover_by is not None and not 0 <= self.cover_by < len(self.armies):
+            raise InvalidBoard(f"the covering army is number {self.cover_by}, but there are {len(self.armies)}")
+        if self.cover and self.blocking:
+            raise InvalidBoard("a cover when pieces block each other's lines is not modelled (use blockers)")
+
+    def _check_bounds(self) -> None:
+        armies = len(self.armies)
+        for bound in (*self.regions, *self.attack_bounds):
+            if bound.army is not None and not 0 <= bound.army < armies:
+                raise InvalidBoard(f"a bound counts army number {bound.army}, but there are {armies}")
+            if bound.least < 0 or (bound.most is not None and bound.most < bound.least):
+                raise InvalidBoard(f"a bound needs 0 <= least <= most, got {bound.least} and {bound.most}")
+        for attack in self.attack_bounds:
+            if attack.of not in TARGETS:
+                raise InvalidBoard(f"an attack bound counts pieces of one of {', '.join(TARGETS)}, got {attack.of!r}")
+            if self.blocking and any(self.wrap):
+                raise InvalidBoard("bounds on attacks when pieces block are read on a board that does not wrap")
+            if self.blocking and attack.of != "any" and armies > 1:
+                raise InvalidBoard("when pieces block, a bound on attacks counts the pieces of every army (any)")
+
+    def _check_goals(self) -> None:
+        for name in self.invariant:
+            if name not in SYMMETRIES:
+                raise InvalidBoard(f"unknown symmetry {name!r}; choose from {', '.join(SYMMETRIES)}")
+            if self.dimensions != 2 or any(self.wrap):
+                raise InvalidBoard("solutions invariant under a symmetry are read on a flat 2-D board")
+            if not self.square and SYMMETRIES[name] in ("rotate 90", "rotate 270", "transpose", "anti-transpose"):
+                raise InvalidBoard(f"a {self.size_text} board is not square: it has no {name}")
+        if self.total is not None and self.goal is not None:
+            raise InvalidBoard("a goal on the total and a goal on an army's size cannot both be asked")
+        if self.total not in (None, "maximise", "minimise"):
+            raise InvalidBoard(f"the total is maximised or minimised, got {self.total!r}")
+
     def _check_cells(self) -> None:
         board = self.topology
-        for label, cells in (("hole", self.holes), ("blocker", self.blockers),
+        for label, cells in (("hole", self.holes), ("blocker", self.blockers), ("missing square", self.missing),
                              *((f"piece of {army.name}", army.fixed) for army in self.armies)):
             for cell in sorted(cells):
                 if len(cell) != len(self.shape) or not board.contains(cell):
                     raise OffBoard(f"{label} at {cell} is off the {self.size_text} board")
         for army in self.armies:
-            clash = army.fixed & (self.holes | self.blockers)
+            clash = army.fixed & (self.holes | self.blockers | self.missing)
             if clash:
                 raise InvalidBoard(f"pre-placed piece at {min(clash)} stands on a hole or blocker")
             if army.most is not None and len(army.fixed) > army.most:
@@ -195,8 +273,8 @@ class Puzzle:
 
     @property
     def topology(self) -> Topology:
-        """How the board's edges join: plane, torus, cylinder or cube."""
-        return Topology(self.shape, self.wrap)
+        """How the board's edges join: plane, torus, cylinder, Moebius strip, Klein bottle or cube."""
+        return Topology(self.shape, self.wrap, self.twist) if any(self.twist) else Topology(self.shape, self.wrap)
 
     @property
     def size_text(self) -> str:
@@ -220,7 +298,7 @@ class Puzzle:
         """How many Boolean variables the lowering makes (one per open cell and army), known
         before it runs: what size limits are checked against."""
         copies = sum(army.copies or 1 for army in self.armies)
-        return (self.cells - len(self.holes | self.blockers)) * copies
+        return (self.cells - len(self.holes | self.blockers | self.missing)) * copies
 
     # -- one army ----------------------------------------------------------------------------
 
@@ -232,8 +310,21 @@ class Puzzle:
         army = self.armies[0]
         return (len(self.armies) == 1 and self.dimensions == 2 and army.copies == 1
                 and (all(self.wrap) or not any(self.wrap)) and not self.per_line and not self.partition
-                and not self.free_blockers and army.goal != "maximise"
+                and not self.free_blockers and army.goal != "maximise" and self.beyond_attacks is None
                 and (army.least == army.most if army.goal is None else (army.least, army.most) == (0, None)))
+
+    @property
+    def beyond_attacks(self) -> str | None:
+        """The rules this puzzle states beyond pieces that do not attack each other, covers and
+        bounds on whole lines, in words (None: none): what keeps it off the plain fast paths."""
+        stated = {"a twisted wrap": any(self.twist), "missing squares": bool(self.missing),
+                  "bounds on regions": bool(self.regions), "pieces that block": self.blocking,
+                  "bounds on attacks": bool(self.attack_bounds),
+                  "a total cover": self.cover_kind != "occupied or attacked",
+                  "a cover by one army": self.cover_by is not None,
+                  "a symmetry every solution keeps": bool(self.invariant),
+                  "a goal on the total": self.total is not None}
+        return ", ".join(rule for rule, asked in stated.items() if asked) or None
 
     @property
     def piece(self) -> Piece:
@@ -259,6 +350,7 @@ class Puzzle:
 
     @property
     def goal(self) -> Goal | None:
+        """The armies' goal (their equal size maximised or minimised), if any."""
         return next((army.goal for army in self.armies if army.goal), None)
 
     @property
@@ -310,7 +402,8 @@ class Puzzle:
                 "armies": [{"name": army.name, "piece": army.piece.name, "least": army.least, "most": army.most,
                             "goal": army.goal, "copies": army.copies, "fixed": sorted(map(list, army.fixed))}
                            for army in self.armies],
-                "piece": self.piece.name, "pieces": self.pieces, "fixed": sorted(map(list, self.fixed))}
+                "piece": self.piece.name, "pieces": self.pieces, "fixed": sorted(map(list, self.fixed)),
+                "twist": list(self.twist), "missing": sorted(map(list, self.missing)), "rules": self.beyond_attacks}
 
     def _repr_svg_(self) -> str:
         """The empty board, in Jupyter (blockers, holes and pre-placed pieces drawn)."""
