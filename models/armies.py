@@ -54,6 +54,7 @@ SPACE_PIECES: dict[str, Moves] = {
     "bishop": Moves("bishop", _space_lines((2, 3))),
     "king": Moves("king", leaps=_space_lines((1, 2, 3))),
     "knight": Moves("knight", leaps=_KNIGHT_3D),
+    "pawn": Moves("pawn"),
 }
 """Pieces on a cube: the queen moves along the 13 lines through its cell (3 axes, 6 face
 diagonals, 4 space diagonals), the rook along the axes, the bishop along the diagonals, the

@@ -36,6 +36,7 @@ KNIGHT = Piece("knight", leaps=_KNIGHT)
 KING = Piece("king", leaps=_KING)
 SUPERQUEEN = Piece("superqueen", rays=_ORTHOGONAL + _DIAGONAL, leaps=_KNIGHT)
 NIGHTRIDER = Piece("nightrider", rays=_KNIGHT)  # a knight that keeps leaping the same way
+PAWN = Piece("pawn")  # attacks nothing here: a piece that blocks lines when pieces block (nine queens)
 
-PIECES = {p.name: p for p in (QUEEN, ROOK, BISHOP, KNIGHT, KING, SUPERQUEEN, NIGHTRIDER)} | {"amazon": SUPERQUEEN}
+PIECES = {p.name: p for p in (QUEEN, ROOK, BISHOP, KNIGHT, KING, SUPERQUEEN, NIGHTRIDER, PAWN)} | {"amazon": SUPERQUEEN}
 """Every piece by name; the superqueen is also known as the amazon."""

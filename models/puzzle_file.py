@@ -2,8 +2,9 @@
 
 The format is documented in docs/puzzle-files.md (and docs/puzzle-file.schema.json). A file is
 data from anywhere: every key is checked, every mistake is one `MalformedInput` naming the key
-(and, for broken TOML, the line), and sizes are expressions of `n` parsed by
-`queens.models.expression`, never evaluated as Python.
+(and, for broken TOML, the line), and sizes and cell sets are expressions of the parameters
+(`n`, and any the file declares in `[parameters]`) parsed by `queens.models.expression`, never
+evaluated as Python.
 
 >>> spec = loads('''
 ... title = "Eight queens"
@@ -30,9 +31,10 @@ from typing import Any
 from queens.models.armies import Army, Goal, Moves, piece_named
 from queens.models.army_lowering import PER_LINE_DIRECTIONS
 from queens.models.errors import MalformedInput, QueensError
-from queens.models.expression import evaluate
+from queens.models.expression import cells_where, evaluate
 from queens.models.pieces import PIECES, Cell, Piece
 from queens.models.puzzle import Puzzle
+from queens.models.rules import COVER_KINDS, SYMMETRIES, TARGETS, AttackBound, CoverKind, Region
 
 SHIPPED = Path(__file__).parent / "puzzles"
 """The shipped families, each written as a file (models/puzzles/NAME.toml)."""
@@ -41,15 +43,20 @@ MAX_FILE_BYTES = 1_000_000
 """A puzzle file is a page of text; anything larger is refused before it is parsed."""
 
 _KEYS: dict[str, set[str]] = {
-    "": {"title", "board", "army", "rules", "goal"},
-    "board": {"shape", "wrap", "holes", "blockers"},
+    "": {"title", "parameters", "board", "army", "rules", "goal"},
+    "board": {"shape", "wrap", "holes", "blockers", "missing"},
     "army": {"name", "piece", "count", "fixed", "copies"},
-    "rules": {"within", "between", "per_line", "cover", "partition"},
-    "goal": {"task", "unique"},
+    "rules": {"within", "between", "per_line", "cover", "cover_by", "partition", "blocking", "region", "attacks"},
+    "goal": {"task", "unique", "invariant", "maximise", "minimise"},
     "piece": {"rays", "leaps", "oriented", "name"},
     "count": {"min", "max"},
     "per_line": set(PER_LINE_DIRECTIONS),
+    "region": {"name", "cells", "army", "at_least", "at_most", "exactly"},
+    "attacks": {"army", "of", "at_least", "at_most", "exactly"},
 }
+WRAPS = {False: (False, False), True: (True, False), "twisted": (True, True)}
+"""An axis's `wrap` in a file, as (wraps, twisted): plain edges, joined edges, or joined with a
+twist (a Moebius strip is [false, "twisted"], a Klein bottle [true, "twisted"])."""
 
 
 @dataclass(frozen=True)
@@ -62,12 +69,14 @@ class PuzzleSpec:
     unique: bool
 
 
-def load(path: str | os.PathLike[str], n: int | None = None) -> Puzzle:
-    """The puzzle a file describes, for the parameter `n` (the Python API: `queens.load`)."""
-    return read(path, n).puzzle
+def load(path: str | os.PathLike[str], n: int | None = None, **parameters: int) -> Puzzle:
+    """The puzzle a file describes, for the parameter `n` and any others the file declares
+    (the Python API: `queens.load(path, n=8, m=5)`)."""
+    return read(path, n, parameters).puzzle
 
 
-def read(path: str | os.PathLike[str], n: int | None = None) -> PuzzleSpec:
+def read(path: str | os.PathLike[str], n: int | None = None,
+         parameters: Mapping[str, int] | None = None) -> PuzzleSpec:
     """The puzzle and goal of a file; MalformedInput naming the key or line of any mistake."""
     path = Path(path)
     try:
@@ -77,22 +86,24 @@ def read(path: str | os.PathLike[str], n: int | None = None) -> PuzzleSpec:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as error:
         raise MalformedInput(f"cannot read puzzle file {path}: {error}") from None
-    return loads(text, n, where=str(path))
+    return loads(text, n, where=str(path), parameters=parameters)
 
 
-def loads(text: str, n: int | None = None, *, where: str = "puzzle file") -> PuzzleSpec:
+def loads(text: str, n: int | None = None, *, where: str = "puzzle file",
+          parameters: Mapping[str, int] | None = None) -> PuzzleSpec:
     """`read` on the text of a file."""
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:  # its message names the line and column
         raise MalformedInput(f"{where}: not valid TOML: {error}") from None
-    return parse(data, n, where=where)
+    return parse(data, n, where=where, parameters=parameters)
 
 
-def parse(data: dict[str, Any], n: int | None = None, *, where: str = "puzzle file") -> PuzzleSpec:
+def parse(data: dict[str, Any], n: int | None = None, *, where: str = "puzzle file",
+          parameters: Mapping[str, int] | None = None) -> PuzzleSpec:
     """`loads` on a parsed document (a dict as tomllib gives it)."""
     try:
-        return _Reader(data, n).spec()
+        return _Reader(data, n, parameters or {}).spec()
     except QueensError as error:  # the same error (its kind is the exit code), naming the file
         error.args = (f"{where}: {error}",)
         raise error from None
@@ -101,16 +112,34 @@ def parse(data: dict[str, Any], n: int | None = None, *, where: str = "puzzle fi
 class _Reader:
     """Reads one parsed TOML document, table by table, naming the key of every mistake."""
 
-    def __init__(self, data: dict[str, Any], n: int | None) -> None:
-        self.data, self.n = data, n
+    def __init__(self, data: dict[str, Any], n: int | None, given: Mapping[str, int]) -> None:
+        self.data = data
+        self.names = self._parameters(n, given)
+
+    def _parameters(self, n: int | None, given: Mapping[str, int]) -> dict[str, int]:
+        """`n`, then the file's [parameters] in order: each the value given (`-p m=5`), else its
+        default, an expression of those before it. A value given for a name the file does not
+        declare is a mistake (a typo would otherwise be ignored)."""
+        declared = _table(self.data, "parameters", known=False)
+        names: dict[str, int] = {} if n is None else {"n": n}
+        self.names = names  # each default may use the parameters before it
+        for name in given:
+            if name != "n" and name not in declared:
+                raise MalformedInput(f"parameter {name!r} is not one this file declares "
+                                     f"([parameters]: {', '.join(declared) or 'none'})")
+        for name, default in declared.items():
+            if name in ("n", "r", "c", "x", "y", "z") or not name.isidentifier() or not name.islower():
+                raise MalformedInput(f"key 'parameters.{name}': a parameter is a lower-case name other than n, r, c, x, y, z")
+            names[name] = given[name] if name in given else self._number(default, f"parameters.{name}")
+        return names
 
     def _number(self, value: object, key: str) -> int:
         if isinstance(value, str) and value in ("maximise", "minimise"):
             raise MalformedInput(f"key '{key}': {value!r} is not a number here")
         if not isinstance(value, int | str) or isinstance(value, bool):
-            raise MalformedInput(f"key '{key}': expected a number or an expression of n, got {value!r}")
+            raise MalformedInput(f"key '{key}': expected a number or an expression of the parameters, got {value!r}")
         try:
-            return evaluate(value, n=self.n)
+            return evaluate(value, self.names)
         except MalformedInput as error:
             raise MalformedInput(f"key '{key}': {error}") from None
 
@@ -147,13 +176,81 @@ class _Reader:
         task = _choice(goal, "task", TASKS, "goal.task", "optimise" if optimises else "count")
         within = _choice(rules, "within", ("peaceful", "free"), "rules.within", "peaceful") == "peaceful"
         between = _choice(rules, "between", ("peaceful", "free"), "rules.between", "peaceful") == "peaceful"
+        named = {army.name: i for i, army in enumerate(armies)}
+        wrap, twist = self._axes_wrap(board, len(shape))
+        cover, cover_kind = self._cover(rules)
+        total = self._total(goal)
+        if total and "task" not in goal:
+            task = "optimise"
         puzzle = Puzzle(
-            shape=shape, armies=armies, wrap=self._axes_wrap(board, len(shape)),
+            shape=shape, armies=armies, wrap=wrap, twist=twist,
             holes=self._coords(board, "holes", shape), blockers=self._coords(board, "blockers", shape),
+            missing=self._coords(board, "missing", shape),
             within=within, between=between, per_line=self._per_line(rules, len(shape)),
-            cover=_flag(rules, "cover", "rules.cover"), partition=_flag(rules, "partition", "rules.partition"),
-            title=_text(self.data, "title"))
+            cover=cover, cover_kind=cover_kind, cover_by=_army_named(rules, "cover_by", named, "rules.cover_by"),
+            partition=_flag(rules, "partition", "rules.partition"), blocking=_flag(rules, "blocking", "rules.blocking"),
+            regions=tuple(self._regions(rules, shape, named)), attack_bounds=tuple(self._attacks(rules, named)),
+            invariant=_symmetries(goal), total=total, title=_text(self.data, "title"))
         return PuzzleSpec(puzzle, task, _flag(goal, "unique", "goal.unique"))
+
+    def _cover(self, rules: Mapping[str, Any]) -> tuple[bool, CoverKind]:
+        """`cover = true` (occupied or attacked), or the kind by name: "attacked" is a total cover."""
+        value = rules.get("cover", False)
+        if isinstance(value, bool):
+            return value, "occupied or attacked"
+        if value not in COVER_KINDS:
+            raise MalformedInput(f"key 'rules.cover': expected true, false or one of {', '.join(map(repr, COVER_KINDS))}, "
+                                 f"got {value!r}")
+        return True, value
+
+    def _total(self, goal: Mapping[str, Any]) -> Goal | None:
+        """`maximise = "total"` or `minimise = "total"`: all pieces together."""
+        asked = [sense for sense in ("maximise", "minimise") if sense in goal]
+        if len(asked) > 1:
+            raise MalformedInput("key 'goal': maximise or minimise, not both")
+        if not asked:
+            return None
+        if goal[asked[0]] != "total":
+            raise MalformedInput(f"key 'goal.{asked[0]}': expected \"total\" (an army's own size is its count = "
+                                 f"\"{asked[0]}\"), got {goal[asked[0]]!r}")
+        return "maximise" if asked[0] == "maximise" else "minimise"
+
+    def _bounds(self, table: Mapping[str, Any], key: str) -> tuple[int, int | None]:
+        """at_least / at_most, or exactly: whole numbers or expressions of the parameters."""
+        if "exactly" in table and ("at_least" in table or "at_most" in table):
+            raise MalformedInput(f"key '{key}': exactly, or at_least and at_most, not both")
+        if "exactly" in table:
+            exact = self._number(table["exactly"], f"{key}.exactly")
+            least, most = exact, exact
+        else:
+            least = self._number(table.get("at_least", 0), f"{key}.at_least")
+            most = None if "at_most" not in table else self._number(table["at_most"], f"{key}.at_most")
+        if least < 0 or (most is not None and most < least):
+            raise MalformedInput(f"key '{key}': expected 0 <= at_least <= at_most, got {least} and {most}")
+        return least, most
+
+    def _regions(self, rules: Mapping[str, Any], shape: tuple[int, ...], named: dict[str, int]) -> list[Region]:
+        regions = []
+        for i, table in enumerate(_tables(rules, "region", "rules.region")):
+            key = f"rules.region[{i}]"
+            _known(table, "region", key)
+            if "cells" not in table:
+                raise MalformedInput(f"key '{key}.cells': a region needs its cells (a list, or a condition such as \"r == c\")")
+            least, most = self._bounds(table, key)
+            regions.append(Region(self._coords(table, "cells", shape, key), least, most,
+                                  _army_named(table, "army", named, f"{key}.army"), _text(table, "name")))
+        return regions
+
+    def _attacks(self, rules: Mapping[str, Any], named: dict[str, int]) -> list[AttackBound]:
+        bounds = []
+        for i, table in enumerate(_tables(rules, "attacks", "rules.attacks")):
+            key = f"rules.attacks[{i}]"
+            _known(table, "attacks", key)
+            least, most = self._bounds(table, key)
+            of = _choice(table, "of", TARGETS, f"{key}.of", "any")
+            bounds.append(AttackBound(least, most, _army_named(table, "army", named, f"{key}.army"),
+                                      "own" if of == "own" else "other" if of == "other" else "any"))
+        return bounds
 
     def _sides(self, board: Mapping[str, Any]) -> tuple[int, ...]:
         shape = board.get("shape", ["n", "n"])
@@ -164,15 +261,18 @@ class _Reader:
             raise MalformedInput(f"key 'board.shape': sides must be positive (and at most 64 on a cube), got {sides}")
         return sides
 
-    def _axes_wrap(self, board: Mapping[str, Any], dimensions: int) -> tuple[bool, ...]:
+    def _axes_wrap(self, board: Mapping[str, Any], dimensions: int) -> tuple[tuple[bool, ...], tuple[bool, ...]]:
+        """Per axis: whether it wraps, and whether with a twist (`WRAPS`)."""
         wrap = board.get("wrap", False)
         if isinstance(wrap, bool):
             wrap = [wrap] * dimensions
-        if not isinstance(wrap, list) or len(wrap) != dimensions or not all(isinstance(w, bool) for w in wrap):
-            raise MalformedInput(f"key 'board.wrap': expected true, false or {dimensions} flags, one per axis")
+        if not isinstance(wrap, list) or len(wrap) != dimensions or not all(w in WRAPS for w in wrap):
+            raise MalformedInput(f"key 'board.wrap': expected true, false or {dimensions} values, one per axis, "
+                                 "each true, false or \"twisted\"")
         if any(wrap) and dimensions == 3:
             raise MalformedInput("key 'board.wrap': a cube does not wrap")
-        return tuple(wrap)
+        axes = [WRAPS[w] for w in wrap]
+        return tuple(wraps for wraps, _ in axes), tuple(twisted for _, twisted in axes)
 
     def _army(self, table: Mapping[str, Any], key: str, shape: tuple[int, ...], index: int) -> Army:
         """One [[army]]; unnamed, it is called after its piece (alone) or its place ("army 2")."""
@@ -224,9 +324,17 @@ class _Reader:
 
     def _coords(self, table: Mapping[str, Any], key: str, shape: tuple[int, ...],
                 where: str | None = None) -> frozenset[tuple[int, ...]]:
+        """A set of cells: listed ([[r, c], ...]) or given by a condition on the coordinates and
+        the parameters ("r == c", "c > r", "r + c == n - 1")."""
         value, named = table.get(key, []), f"{where}.{key}" if where else key
+        if isinstance(value, str):
+            try:
+                return cells_where(value, shape, self.names)
+            except MalformedInput as error:
+                raise MalformedInput(f"key '{named}': {error}") from None
         if not isinstance(value, list) or not all(isinstance(item, list) and len(item) == len(shape) for item in value):
-            raise MalformedInput(f"key '{named}': expected a list of cells, {len(shape)} coordinates each")
+            raise MalformedInput(f"key '{named}': expected a list of cells, {len(shape)} coordinates each, "
+                                 f"or a condition such as \"r == c\"")
         cells = frozenset(tuple(self._number(x, named) for x in item) for item in value)
         for cell in sorted(cells):
             if not all(0 <= x < side for x, side in zip(cell, shape, strict=True)):
@@ -314,6 +422,32 @@ def _vectors(value: object, key: str) -> tuple[Cell, ...]:
     return tuple(vectors)
 
 
+def _tables(table: Mapping[str, Any], key: str, where: str) -> list[dict[str, Any]]:
+    """An array of tables ([[rules.region]]): none when absent."""
+    value = table.get(key, [])
+    if not isinstance(value, list) or not all(isinstance(item, dict) for item in value):
+        raise MalformedInput(f"key '{where}': expected [[{where}]] tables")
+    return value
+
+
+def _army_named(table: Mapping[str, Any], key: str, named: dict[str, int], where: str) -> int | None:
+    """The number of the army a rule names (None: every army)."""
+    if key not in table:
+        return None
+    if table[key] not in named:
+        raise MalformedInput(f"key '{where}': no army is named {table[key]!r}; the armies are {', '.join(named)}")
+    return named[table[key]]
+
+
+def _symmetries(goal: Mapping[str, Any]) -> tuple[str, ...]:
+    """[goal] invariant: a symmetry's name, or a list of them, that every solution keeps."""
+    value = goal.get("invariant", [])
+    names = [value] if isinstance(value, str) else value
+    if not isinstance(names, list) or not all(name in SYMMETRIES for name in names):
+        raise MalformedInput(f"key 'goal.invariant': expected symmetries by name ({', '.join(SYMMETRIES)}), got {value!r}")
+    return tuple(names)
+
+
 def _known(table: Mapping[str, Any], section: str, where: str | None = None) -> None:
     for key in table:
         if key not in _KEYS[section]:
@@ -321,13 +455,16 @@ def _known(table: Mapping[str, Any], section: str, where: str | None = None) -> 
             raise MalformedInput(f"unknown key '{prefix}{key}'; expected one of {', '.join(sorted(_KEYS[section]))}")
 
 
-def _table(data: Mapping[str, Any], key: str, *, required: bool = False) -> dict[str, Any]:
+def _table(data: Mapping[str, Any], key: str, *, required: bool = False, known: bool = True) -> dict[str, Any]:
+    """The table `key` (empty when absent and not required), its keys checked unless any are
+    allowed (`known=False`: the names of [parameters])."""
     value = data.get(key)
     if value is None and not required:
         return {}
     if not isinstance(value, dict):
         raise MalformedInput(f"key '{key}': expected a [{key}] table")
-    _known(value, key)
+    if known:
+        _known(value, key)
     return value
 
 

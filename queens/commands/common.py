@@ -77,12 +77,32 @@ class FamilyChoice(click.Choice):  # type: ignore[type-arg]  # click's Choice is
         """Ignored: the registry is the list."""
 
 
+def _remember_parameters(ctx: click.Context, param: click.Parameter, value: tuple[str, ...]) -> None:
+    """-p NAME=VALUE, repeatable: a puzzle file's named parameters (docs/puzzle-files.md)."""
+    found: dict[str, int] = {}
+    for text in value:
+        name, _, number = text.partition("=")
+        try:
+            found[name.strip()] = int(number)
+        except ValueError:
+            raise click.BadParameter(f"{text!r} is not NAME=VALUE with a whole number (e.g. -p m=5)") from None
+    ctx.meta["parameters"] = found
+
+
+parameter_option = click.option("-p", "--param", multiple=True, callback=_remember_parameters, expose_value=False,
+                                metavar="NAME=VALUE", help="A puzzle file's named parameter, e.g. -p m=5 (repeatable).")
+
+
 def puzzle_options(command: Command) -> Command:
-    """FAMILY -n N [-m M] and the family flags: the puzzle to work on."""
+    """FAMILY -n N [-m M] and the family flags, or FILE [-n N] [-m M] [-p NAME=VALUE ...]: the
+    puzzle to work on. A family needs -n; a file needs the parameters its expressions use."""
     for flag in reversed(_FAMILY_FLAGS):
         command = flag(command)
-    command = click.option("-m", "m", type=int, default=None, help="Columns, for rectangular boards.")(command)
-    command = click.option("-n", "n", type=int, required=True, help="Board size (rows).")(command)
+    command = parameter_option(command)
+    command = click.option("-m", "m", type=int, default=None,
+                           help="Columns, for rectangular boards (a puzzle file's parameter m).")(command)
+    command = click.option("-n", "n", type=int, default=None,
+                           help="Board size (rows): required for a family; a puzzle file's parameter n.")(command)
     return click.argument("family_or_file", type=FamilyOrFile())(command)
 
 
@@ -146,26 +166,38 @@ DISAGREES = 3
 json_option = click.option("--json", "as_json", is_flag=True, help="Machine-readable output on stdout.")
 
 
-def _family_options(n: int, m: int | None) -> FamilyOptions:
+def _family_options(n: int | None, m: int | None) -> FamilyOptions:
     """-n, -m and the family flags gathered by puzzle_options, noting which were given."""
+    if n is None:
+        raise click.UsageError("Missing option '-n': a family needs the board size")
     extra = click.get_current_context().meta.get("family options", {})
     given = frozenset(extra) | ({"m"} if m is not None else frozenset())
     return FamilyOptions(n=n, m=m, given=given, **extra)
 
 
-def make_puzzle(family: str, n: int, m: int | None) -> Puzzle:
-    """The puzzle named on the command line: a family's, or a puzzle file's for this n."""
+def _file_parameters(m: int | None) -> dict[str, int]:
+    """A puzzle file's parameters from the command line: -p NAME=VALUE, and -m as the parameter m."""
+    meta = click.get_current_context().meta
+    if meta.get("family options"):
+        raise click.UsageError(f"--{sorted(meta['family options'])[0]} applies to a family; a puzzle file says it all")
+    parameters = dict(meta.get("parameters", {}))
+    if m is not None:
+        parameters["m"] = m
+    return parameters
+
+
+def make_puzzle(family: str, n: int | None, m: int | None) -> Puzzle:
+    """The puzzle named on the command line: a family's, or a puzzle file's for these parameters."""
     if family in FAMILIES:
+        if click.get_current_context().meta.get("parameters"):
+            raise click.UsageError(f"-p gives a puzzle file's parameters; the family {family} takes -n, -m and its flags")
         return build(family, _family_options(n, m))
-    options = _family_options(n, m)
-    if options.given:
-        raise click.UsageError(f"--{sorted(options.given)[0]} applies to a family; a puzzle file says it all")
-    return read(family, n).puzzle
+    return read(family, n, _file_parameters(m)).puzzle
 
 
-def file_asks_unique(family: str, n: int) -> bool:
+def file_asks_unique(family: str, n: int | None, m: int | None) -> bool:
     """Whether a puzzle file's [goal] says `unique = true` (a count then counts classes too)."""
-    return family not in FAMILIES and read(family, n).unique
+    return family not in FAMILIES and read(family, n, _file_parameters(m)).unique
 
 
 def backend_settings(viewpoint: str | None, encoding: str | None) -> Options:
@@ -179,6 +211,6 @@ def backend_settings(viewpoint: str | None, encoding: str | None) -> Options:
     return settings
 
 
-def explain_none(family: str, n: int, m: int | None) -> str | None:
+def explain_none(family: str, n: int | None, m: int | None) -> str | None:
     """Why the puzzle on the command line has no solution, when its family knows."""
     return reason_for_none(family, _family_options(n, m)) if family in FAMILIES else None

@@ -89,7 +89,7 @@ def _counter_options(command: Callable[..., object]) -> Callable[..., object]:
 @json_option
 @progress_option
 @_counter_options
-def count_command(family_or_file: str, n: int, m: int | None, backend: str | None, time_limit: float | None,
+def count_command(family_or_file: str, n: int | None, m: int | None, backend: str | None, time_limit: float | None,
                   viewpoint: str | None, encoding: str | None, method: str, symmetry: bool | None, as_json: bool,
                   progress: bool, unique: bool | None, threads: int | None, resume: bool | None, ledger: str | None,
                   dask: str | None) -> int:
@@ -97,7 +97,7 @@ def count_command(family_or_file: str, n: int, m: int | None, backend: str | Non
     settings = backend_settings(viewpoint, encoding)
     if symmetry is not None:
         settings["symmetry"] = symmetry
-    if unique or file_asks_unique(family_or_file, n):
+    if unique or file_asks_unique(family_or_file, n, m):
         settings["unique"] = True
     if threads is not None:
         settings["threads"] = threads

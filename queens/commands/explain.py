@@ -16,7 +16,7 @@ from queens.solvers.strategy import Subject
 @click.command("explain")
 @puzzle_options
 @json_option
-def explain_command(family_or_file: str, n: int, m: int | None, as_json: bool) -> int:
+def explain_command(family_or_file: str, n: int | None, m: int | None, as_json: bool) -> int:
     """Show the constraint model (variables, domains, constraint groups) and the backends' sizes."""
     puzzle = make_puzzle(family_or_file, n, m)
     explanation = explain(puzzle)

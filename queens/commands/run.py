@@ -9,7 +9,7 @@ from __future__ import annotations
 import click
 
 from queens.commands.answer import answered_by, payload, print_payload
-from queens.commands.common import backend_options, json_option, out
+from queens.commands.common import backend_options, json_option, out, parameter_option
 from queens.commands.count import count_command
 from queens.commands.solve import solve_command
 from queens.models import Puzzle
@@ -22,13 +22,14 @@ from queens.solvers.router import every_answer
 @click.command("run")
 @click.argument("path", type=click.Path(exists=True, dir_okay=False))
 @click.option("-n", "n", type=int, default=None, help="The parameter n of the file's expressions.")
+@parameter_option
 @backend_options(allow_all=False)
 @json_option
 @click.pass_context
 def run_command(ctx: click.Context, path: str, n: int | None, backend: str | None, time_limit: float | None,
                 viewpoint: str | None, encoding: str | None, as_json: bool) -> int:
     """Do what the puzzle file's [goal] asks: its task, and unique for a count."""
-    spec = read(path, n)
+    spec = read(path, n, ctx.meta.get("parameters", {}))
     common = {"family_or_file": path, "n": n, "m": None, "backend": backend, "time_limit": time_limit,
               "viewpoint": viewpoint, "encoding": encoding, "as_json": as_json}
     if spec.unique and spec.task != "count":

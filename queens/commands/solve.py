@@ -40,7 +40,7 @@ from queens.solvers.router import all_optimal as every_optimum
 from queens.solvers.strategies import MAX_LISTED
 
 
-def _solve(family_or_file: str, n: int, m: int | None, puzzle: Puzzle, task: Task, backend: str | None,
+def _solve(family_or_file: str, n: int | None, m: int | None, puzzle: Puzzle, task: Task, backend: str | None,
            method: str | None, time_limit: float | None, options: Options) -> Result:
     def announce(choice: Choice) -> None:
         err.print(f"solving {puzzle.name} with {choice.strategy.name} ...", markup=False)
@@ -80,7 +80,7 @@ def refuse_out(puzzle: Puzzle, out_path: Path | None) -> None:
 @click.option("--proof-dir", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="With --certify: keep the CNF and the proof in this folder.")
 @progress_option
-def solve_command(family_or_file: str, n: int, m: int | None, backend: str | None, time_limit: float | None,
+def solve_command(family_or_file: str, n: int | None, m: int | None, backend: str | None, time_limit: float | None,
                   viewpoint: str | None, encoding: str | None, method: str, seed: int | None, out_path: Path | None,
                   fmt: str | None, as_json: bool, all_optimal: bool, certify: bool, proof_dir: Path | None,
                   progress: bool) -> int:
@@ -158,7 +158,7 @@ def _print_solutions(puzzle: Puzzle, result: Result, out_path: Path | None) -> N
 @click.option("--heat-map", "heat_path", type=click.Path(dir_okay=False),
               help="Write how often each cell is used across all solutions (.svg, .png or .txt).")
 @json_option
-def show_command(family_or_file: str, n: int, m: int | None, backend: str | None, time_limit: float | None,
+def show_command(family_or_file: str, n: int | None, m: int | None, backend: str | None, time_limit: float | None,
                  viewpoint: str | None, encoding: str | None, plain: bool, svg_path: str | None, png_path: str | None,
                  heat_path: str | None, as_json: bool) -> int:
     """Draw one answer as a board (and as pictures with --svg/--png/--heat-map): armies in their

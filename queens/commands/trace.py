@@ -59,7 +59,7 @@ def _frame(puzzle: Puzzle, number: int, event: TraceEvent) -> str:
 @click.option("--solutions", "max_solutions", type=Count(0), default=1, show_default=True,
               help="Stop after this many solutions (0: search the whole tree).")
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per step.")
-def trace_command(family_or_file: str, n: int, m: int | None, delay: float, stepwise: bool, animate: bool | None,
+def trace_command(family_or_file: str, n: int | None, m: int | None, delay: float, stepwise: bool, animate: bool | None,
                   max_solutions: int, as_json: bool) -> int:
     """Replay the backtracking search: place, conflict, backtrack, solution."""
     puzzle = make_puzzle(family_or_file, n, m)

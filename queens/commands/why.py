@@ -29,7 +29,7 @@ from queens.solvers.why import HasSolution, why_not
 @click.option("--proof-dir", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Keep the CNF and the proof here (with --certify).")
 @json_option
-def why_command(family_or_file: str, n: int, m: int | None, certify: bool, proof_dir: Path | None,
+def why_command(family_or_file: str, n: int | None, m: int | None, certify: bool, proof_dir: Path | None,
                 as_json: bool) -> int:
     """Why a puzzle has no solution: the fewest givens (placed pieces, holes, pawns) that have none."""
     try:
