@@ -110,7 +110,7 @@ class _Reader:
         if not isinstance(value, int | str) or isinstance(value, bool):
             raise MalformedInput(f"key '{key}': expected a number or an expression of n, got {value!r}")
         try:
-            return evaluate(value, n=self.n)
+            return evaluate(value, {"n": self.n} if self.n is not None else {})
         except MalformedInput as error:
             raise MalformedInput(f"key '{key}': {error}") from None
 
