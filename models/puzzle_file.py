@@ -266,7 +266,8 @@ class _Reader:
         wrap = board.get("wrap", False)
         if isinstance(wrap, bool):
             wrap = [wrap] * dimensions
-        if not isinstance(wrap, list) or len(wrap) != dimensions or not all(w in WRAPS for w in wrap):
+        if (not isinstance(wrap, list) or len(wrap) != dimensions
+                or not all(isinstance(w, bool) or w == "twisted" for w in wrap)):
             raise MalformedInput(f"key 'board.wrap': expected true, false or {dimensions} values, one per axis, "
                                  "each true, false or \"twisted\"")
         if any(wrap) and dimensions == 3:

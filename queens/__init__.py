@@ -49,12 +49,13 @@ if all(os.path.isfile(os.path.join(_root, folder, "__init__.py")) for folder in 
     sys.meta_path.insert(0, _SourceTree(_root))
 
 
-def load(path: str | os.PathLike[str], n: int | None = None) -> Puzzle:
-    """The puzzle a puzzle file describes (docs/puzzle-files.md), for the parameter `n`: the same
-    `Puzzle` a shipped family builds, ready for `queens.solve` / `count` / `optimise`."""
+def load(path: str | os.PathLike[str], n: int | None = None, **parameters: int) -> Puzzle:
+    """The puzzle a puzzle file describes (docs/puzzle-files.md), for the parameter `n` and any
+    others it declares (`queens.load("board.toml", n=8, m=5)`): the same `Puzzle` a shipped
+    family builds, ready for `queens.solve` / `count` / `optimise`."""
     from queens.models.puzzle_file import load as load_file
 
-    return load_file(path, n)
+    return load_file(path, n, **parameters)
 
 
 def solve(puzzle: Puzzle, backend: str | None = None, *, certify: bool = False, proof_dir: str | None = None,
