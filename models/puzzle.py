@@ -170,6 +170,10 @@ class Puzzle:
             raise InvalidBoard("a puzzle needs at least one army")
         if len({army.goal for army in self.armies} - {None}) > 1:
             raise InvalidBoard("armies may maximise or minimise, not both in one puzzle")
+        for army in self.armies:
+            if any(len(v) != len(self.shape) for v in army.piece.rays + army.piece.leaps):
+                raise InvalidBoard(f"{army.name} moves by vectors of another dimension than the "
+                                   f"{len(self.shape)}-D board (queens.models.armies.piece_named gives the cube's pieces)")
         if sum(army.copies is None for army in self.armies) > 1:
             raise InvalidBoard("one army at most may minimise its copies")
         if self.free_blockers < 0:

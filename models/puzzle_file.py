@@ -38,6 +38,8 @@ from queens.models.rules import COVER_KINDS, SYMMETRIES, TARGETS, AttackBound, C
 
 SHIPPED = Path(__file__).parent / "puzzles"
 """The shipped families, each written as a file (models/puzzles/NAME.toml)."""
+PUBLISHED = SHIPPED / "published"
+"""Published puzzles of the family written as files, each named after its source (an OEIS id)."""
 TASKS = ("solve", "enumerate", "count", "optimise")
 MAX_FILE_BYTES = 1_000_000
 """A puzzle file is a page of text; anything larger is refused before it is parsed."""

@@ -1,4 +1,4 @@
-"""Published puzzles, written as files (docs/puzzles/), reach their published values on every
+"""Published puzzles, written as files (models/puzzles/published/), reach their published values on every
 backend that supports them.
 
 Each file names its OEIS sequence in its file name; the terms are the repo's copy
@@ -17,10 +17,10 @@ import pytest
 
 import queens
 from queens.models.errors import Refused
-from queens.models.puzzle_file import read
+from queens.models.puzzle_file import PUBLISHED, read
 from queens.solvers.registry import BACKENDS
 
-PUZZLES = Path(__file__).resolve().parents[1] / "docs" / "puzzles"
+PUZZLES = PUBLISHED
 SEQUENCES = json.loads((Path(__file__).parent / "data" / "sequences.json").read_text(encoding="utf-8"))
 CASES = {  # file stem: the n checked on every backend (small enough for each to answer in seconds)
     "A103330-queens-and-a-pawn": (5, 6),
