@@ -12,7 +12,7 @@ import pytest
 from queens.models import KNIGHT, InvalidBoard, InvalidPlacement, Puzzle, Unsupported, lower
 from queens.models.armies import SPACE_PIECES, Army, Moves, piece_named
 from queens.models.army_check import verify_armies
-from queens.models.puzzle_file import SHIPPED, read
+from queens.models.puzzle_file import PUBLISHED, SHIPPED, read
 from queens.solvers import count, solve
 from queens.solvers.api import solutions
 from queens.solvers.registry import BACKENDS, get_backend
@@ -306,7 +306,7 @@ def test_moves_of_a_plain_piece_are_its_rays_and_leaps():
     assert len(SPACE_PIECES["queen"].rays) == 13
 
 
-@pytest.mark.parametrize("path", sorted(SHIPPED.glob("*.toml")), ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", sorted([*SHIPPED.glob("*.toml"), *PUBLISHED.glob("*.toml")]), ids=lambda p: p.stem)
 def test_every_shipped_file_fits_the_json_schema(path):
     jsonschema = pytest.importorskip("jsonschema")
     schema = json.loads((REPO / "docs" / "puzzle-file.schema.json").read_text())
