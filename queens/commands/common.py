@@ -12,7 +12,7 @@ from rich.console import Console
 from queens.commands.number_options import Count, Seconds
 from queens.models import Cell, Puzzle
 from queens.models.families import FAMILIES, FamilyOptions, build, reason_for_none
-from queens.models.puzzle_file import read
+from queens.models.puzzle_file import PUBLISHED, read
 from queens.solvers import BACKENDS
 from queens.solvers.backend import Task
 from queens.solvers.options import Options
@@ -107,16 +107,28 @@ def puzzle_options(command: Command) -> Command:
 
 
 class FamilyOrFile(FamilyChoice):
-    """A family name, or a puzzle file (a path ending in .toml, or any existing file)."""
+    """A family name, a puzzle file (a path ending in .toml, or any existing file), or a published
+    puzzle by its OEIS id (A103330: models/puzzles/published/A103330-*.toml)."""
 
-    name = "FAMILY|FILE"
+    name = "FAMILY|FILE|OEIS-ID"
 
     def convert(self, value: object, param: click.Parameter | None, ctx: click.Context | None) -> object:
-        return str(value) if is_puzzle_file(str(value)) else super().convert(value, param, ctx)
+        text = str(value)
+        if is_puzzle_file(text):
+            return text
+        return published_file(text) or super().convert(value, param, ctx)
 
 
 def is_puzzle_file(text: str) -> bool:
     return text.endswith(".toml") or Path(text).is_file()
+
+
+def published_file(text: str) -> str | None:
+    """The published puzzle's file for an OEIS id such as A103330, or None."""
+    if not (len(text) == 7 and text[0] == "A" and text[1:].isdigit()):
+        return None
+    found = sorted(PUBLISHED.glob(f"{text}-*.toml"))
+    return str(found[0]) if found else None
 
 
 class BackendChoice(click.Choice):  # type: ignore[type-arg]  # click's Choice is generic in its own stubs only

@@ -9,7 +9,7 @@ from __future__ import annotations
 import click
 
 from queens.commands.answer import answered_by, payload, print_payload
-from queens.commands.common import backend_options, json_option, out, parameter_option
+from queens.commands.common import backend_options, json_option, out, parameter_option, published_file
 from queens.commands.count import count_command
 from queens.commands.solve import solve_command
 from queens.models import Puzzle
@@ -19,8 +19,18 @@ from queens.models.puzzle_file import read
 from queens.solvers.router import every_answer
 
 
+class PuzzleFile(click.Path):
+    """An existing puzzle file, or a published puzzle by its OEIS id (`queens run A103330 -n 8`)."""
+
+    def __init__(self) -> None:
+        super().__init__(exists=True, dir_okay=False)
+
+    def convert(self, value: object, param: click.Parameter | None, ctx: click.Context | None) -> object:
+        return super().convert(published_file(str(value)) or value, param, ctx)
+
+
 @click.command("run")
-@click.argument("path", type=click.Path(exists=True, dir_okay=False))
+@click.argument("path", type=PuzzleFile())
 @click.option("-n", "n", type=int, default=None, help="The parameter n of the file's expressions.")
 @parameter_option
 @backend_options(allow_all=False)
