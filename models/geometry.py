@@ -259,7 +259,7 @@ class Topology:
         queens: 0.3 s for the four families instead of 6 s cell by cell through `step`); closed
         lines (every moving axis wraps) are found by a scan of the board. On a twisted board every
         line is traced cell by cell, and a line along (1, 1) may turn into one along (1, -1) at
-        the twist.
+        the twist (`ray_lines` gathers the lines of several rays).
 
         `board`, every cell in row-major order (as `itertools.product` of the sides), makes the
         open lines of a board without wrapping out of those same objects, picked by their flat
@@ -323,6 +323,36 @@ class Topology:
                 seen.update(found[-1])
         return found
 
+    def ray_lines(self, rays: Sequence[Coord]) -> list[list[Coord]]:
+        """Every maximal line along any of `rays` (a ray and its opposite make one line), each
+        once, in walking order from its first cell (a closed line from its least cell).
+
+        This is what a lowering wants on any board: two cells attack each other along a ray of a
+        piece exactly when they share a line of `ray_lines(piece.rays)`. On a twisted board a
+        line that sets out along (1, 1) goes on along (1, -1) after the twist, so asking for each
+        ray's `lines` apart would give the same cells twice. Lines with the same cells are
+        listed once (the first found: lines of `rays[0]` first on an untwisted board, else in
+        row-major order of the cells they leave), and on a twisted board a line that passes a
+        cell twice lists it once.
+
+        >>> Topology((2, 2), wrap=(True, True)).ray_lines([(1, 1), (1, -1)])  # one set, two rays
+        [[(0, 0), (1, 1)], [(0, 1), (1, 0)]]
+        >>> Topology((3, 3), wrap=(False, True), twist=(False, True)).ray_lines([(1, 1), (1, -1)])[:2]
+        [[(0, 0), (1, 1), (2, 2)], [(0, 0), (1, 2), (0, 1)]]
+        """
+        if self._twisted_axis is not None:
+            return self._traced_lines(rays)
+        once: dict[Coord, Coord] = {}  # the first of a ray and its opposite, by their common line
+        for ray in rays:
+            once.setdefault(_unsigned(ray), ray)
+        lines = [list(line) for ray in once.values() for line in self.lines(ray)]
+        if any(self.wrap):
+            return _distinct(lines)
+        # On the plane two lines along different directions share at most one cell (and one
+        # along 2r misses every other cell of one along r), so only lines of one cell repeat:
+        # no need to hash the 10^6 cells of a 1000 x 1000 board's lines.
+        return _distinct(lines, longer_are_distinct=True)
+
     def _traced_lines(self, rays: Sequence[Coord]) -> list[list[Coord]]:
         """Every line along any of `rays` on a twisted board, traced cell by cell: from each cell
         in row-major order along each ray whose line through it is not yet known (a cell and a
@@ -366,11 +396,15 @@ def _unsigned(direction: Coord) -> Coord:
     return max(direction, tuple(-d for d in direction))
 
 
-def _distinct(lines: Iterable[list[Coord]]) -> list[list[Coord]]:
-    """`lines` without those whose cells an earlier one already holds, in their order."""
+def _distinct(lines: Iterable[list[Coord]], longer_are_distinct: bool = False) -> list[list[Coord]]:
+    """`lines` without those whose cells an earlier one already holds, in their order
+    (comparing only lines of one cell when the caller knows that longer lines are distinct)."""
     seen: set[frozenset[Coord]] = set()
     kept: list[list[Coord]] = []
     for line in lines:
+        if longer_are_distinct and len(line) > 1:
+            kept.append(line)
+            continue
         cells = frozenset(line)
         if cells not in seen:
             seen.add(cells)

@@ -9,14 +9,14 @@ twisted board's lines.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from queens.models import NQueens, Puzzle, lower
 from queens.models.geometry import Coord, Topology, attacks
-from queens.models.pieces import KING, KNIGHT, NIGHTRIDER, QUEEN, Piece
+from queens.models.pieces import BISHOP, KING, KNIGHT, NIGHTRIDER, QUEEN, ROOK, Piece
 
 from tests.conftest import Reference
 
@@ -233,3 +233,57 @@ def test_twisted_lines_hold_every_cell_once_along_each_direction(
             state: tuple[Coord, Coord] | None = (cell, direction)
             while (state := topology.move(*state)) is not None and state != (cell, direction):
                 assert set(topology.line(*state)) == set(line)
+
+
+UNTWISTED = [((rows, cols), wrap) for rows, cols in ((1, 1), (2, 2), (3, 5), (4, 4), (5, 3), (6, 6))
+             for wrap in ((False, False), (True, True), (False, True), (True, False))]
+
+
+DOUBLED = Piece("doubled", rays=((1, 1), (-1, -1), (2, 2), (0, 1)))  # an opposite and a multiple of a ray
+
+
+@pytest.mark.parametrize(("shape", "wrap"), UNTWISTED)
+@pytest.mark.parametrize("piece", [QUEEN, ROOK, BISHOP, NIGHTRIDER, DOUBLED], ids=lambda p: p.name)
+def test_ray_lines_are_the_lines_of_each_ray_without_a_twist(
+        shape: tuple[int, int], wrap: tuple[bool, bool], piece: Piece) -> None:
+    check_ray_lines_against_lines(Topology(shape, wrap), piece.rays)
+
+
+def test_ray_lines_of_a_cube_are_the_lines_of_each_ray() -> None:
+    rays = [(1, 0, 0), (0, 1, 0), (0, 0, 1), (1, 1, 1), (1, -1, 0), (-1, 1, 0)]
+    for wrap in ((False, False, False), (True, True, True)):
+        check_ray_lines_against_lines(Topology((3, 3, 3), wrap), rays)
+
+
+def check_ray_lines_against_lines(topology: Topology, rays: Sequence[Coord]) -> None:
+    """The same sets as each ray's `lines`, each once, in one of those lines' own orders."""
+    each = [tuple(line) for ray in rays for line in topology.lines(ray)]
+    together = [tuple(line) for line in topology.ray_lines(rays)]
+    assert {frozenset(line) for line in together} == {frozenset(line) for line in each}
+    assert set(together) <= set(each) and len(together) == len({frozenset(line) for line in each})
+
+
+@pytest.mark.parametrize("board", [MOEBIUS, KLEIN], ids=["moebius", "klein"])
+@pytest.mark.parametrize("piece", [QUEEN, ROOK, BISHOP, NIGHTRIDER], ids=lambda p: p.name)
+@pytest.mark.parametrize("shape", TWISTED_SHAPES)
+def test_ray_lines_on_a_twisted_board_are_what_a_lowering_needs(
+        board: dict[str, tuple[bool, bool]], piece: Piece, shape: tuple[int, int]) -> None:
+    """Two cells attack each other along a ray exactly when they share a line of
+    `ray_lines(piece.rays)`; no line holds a cell twice, and no two lines the same cells."""
+    topology = Topology(shape, **board)
+    lines = topology.ray_lines(piece.rays)
+    assert all(len(set(line)) == len(line) for line in lines)
+    assert len({frozenset(line) for line in lines}) == len(lines)
+    sharing = {(a, b) for line in lines for a in line for b in line if a != b}
+    cells = cells_of(*shape)
+    assert sharing == {(a, b) for a in cells for b in cells if attacks(piece, a, b, topology=topology, pawns=NOTHING)}
+
+
+@pytest.mark.parametrize("n", range(2, 7))
+def test_ray_lines_are_in_walking_order(n: int) -> None:
+    """On a square Möbius board no line passes a cell twice, so each next cell is one step on."""
+    moebius = Topology((n, n), **MOEBIUS)
+    for line in moebius.ray_lines(QUEEN.rays):
+        for a, b in zip(line, line[1:], strict=False):
+            assert any(moebius.step(a, (sr * dr, sc * dc)) == b
+                       for dr, dc in QUEEN.rays for sr in (1, -1) for sc in (1, -1))
