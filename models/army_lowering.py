@@ -103,8 +103,12 @@ def _segments(puzzle: Puzzle, board: Topology, direction: Vector) -> Iterator[li
 def _runs(puzzle: Puzzle, board: Topology, direction: Vector) -> Iterator[tuple[list[Coord], bool]]:
     """`_segments` with, for each run, whether it is closed (a line round a wrapped axis with no
     blocker on it: its last cell and its first are neighbours)."""
-    seen: set[Coord] = set()
     passed = puzzle.holes | puzzle.missing
+    if any(puzzle.twist):  # lines may cross themselves and each other: taken whole, as the board lists them
+        for line in board.lines(direction):
+            yield [cell for cell in line if cell not in passed], False
+        return
+    seen: set[Coord] = set()
     for start in puzzle.board_cells:
         if start in seen:
             continue
@@ -142,7 +146,8 @@ def _within(puzzle: Puzzle, board: Topology, a: int, size: int | None) -> list[L
     for ray in army.piece.rays:
         runs = [run for run in _segments(puzzle, board, ray) if run]
         cap = army.line_cap
-        exact = len(puzzle.armies) == 1 and size is not None and len(runs) * cap == size
+        disjoint = not any(puzzle.twist)  # a twisted board's lines overlap: no pigeonhole there
+        exact = disjoint and len(puzzle.armies) == 1 and size is not None and len(runs) * cap == size
         lines = tuple(Line(tuple((a, c) for c in run), cap, cap if exact else 0)
                       for run in runs if exact or len(run) > cap)
         families.append(LineFamily(f"{army.name} lines {ray}", lines))

@@ -157,7 +157,6 @@ class Puzzle:
         set_(self, "invariant", tuple(invariant))
         set_(self, "total", total)
         self._check()
-        self._check_rules()
 
     def _check(self) -> None:
         if len(self.shape) not in (2, 3) or any(side <= 0 for side in self.shape):
@@ -181,6 +180,7 @@ class Puzzle:
         for family, least, most in self.per_line:
             if family not in PER_LINE_FAMILIES or not 0 <= least <= most:
                 raise InvalidBoard(f"per-line bounds need a family of {PER_LINE_FAMILIES} and 0 <= least <= most")
+        self._check_rules()
         self._check_cells()
 
     def _check_rules(self) -> None:
@@ -197,6 +197,8 @@ class Puzzle:
             raise InvalidBoard("both axes twisted (the projective plane) has no consistent step at its corners")
         if any(self.twist) and self.dimensions != 2:
             raise InvalidBoard("only a 2-D board wraps with a twist")
+        if any(self.twist) and (self.blockers or self.blocking or self.free_blockers):
+            raise InvalidBoard("lines cut by blockers or by pieces are not modelled on a twisted board")
         if self.cover_kind not in COVER_KINDS:
             raise InvalidBoard(f"a cover is one of {', '.join(COVER_KINDS)}, got {self.cover_kind!r}")
         if self.cover_by is not None and not 0 <= self.cover_by < len(self.armies):
@@ -278,7 +280,7 @@ class Puzzle:
     @property
     def topology(self) -> Topology:
         """How the board's edges join: plane, torus, cylinder, Moebius strip, Klein bottle or cube."""
-        return Topology(self.shape, self.wrap, self.twist) if any(self.twist) else Topology(self.shape, self.wrap)
+        return Topology(self.shape, self.wrap, self.twist)
 
     @property
     def size_text(self) -> str:
