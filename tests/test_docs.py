@@ -23,6 +23,7 @@ from tests.cli import run_cli
 
 DOCS = Path(__file__).resolve().parents[1] / "docs"
 TUTORIALS = [DOCS.parent / tutorial(name) for name in FAMILIES]  # the family registry names each one
+TUTORIALS += sorted((DOCS / "rules").glob("*.md"))  # one per construct of the puzzle language
 FLAGS = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
 BLOCK = re.compile(r"^```(\w+)\n(.*?)^```", re.MULTILINE | re.DOTALL)
 PICTURE = re.compile(r"!\[[^\]]*\]\((img/[^)]+)\)")
@@ -44,6 +45,11 @@ def _console(block: str) -> list[tuple[str, str]]:
 
 def test_every_family_has_a_tutorial():
     assert all(path.is_file() for path in TUTORIALS)
+
+
+def test_every_rule_of_the_puzzle_language_has_a_tutorial():
+    rules = {path.stem for path in (DOCS / "rules").glob("*.md")}
+    assert rules == {"cell-sets", "blocking", "covers", "attacks", "goals", "wraps", "parameters"}
 
 
 @pytest.mark.parametrize("tutorial", TUTORIALS, ids=[p.stem for p in TUTORIALS])
