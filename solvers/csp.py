@@ -418,6 +418,8 @@ class Csp(Backend):
             problem.addConstraint(LexChainsConstraint(chains), list(problem._variables))
 
         row_ids = [line.cells[0][0] for line in rows.lines]  # the variables: every row, an int
+        if model.size is not None and model.size != len(row_ids):  # one piece a row: no other number fits
+            problem.addConstraint(constraint.InSetConstraint(set()), row_ids[:1])
 
         def decode(solution: Solution) -> Placement:
             return tuple(sorted((r, solution[r]) for r in row_ids))
@@ -500,11 +502,36 @@ def _keyed(family: LineFamily) -> bool:
 
 
 def _rows_refusal(model: ConstraintModel) -> str | None:
-    """Why the rows viewpoint cannot hold `model`, or None."""
-    if model.row_family is None:
+    """Why the rows viewpoint cannot hold `model`, or None. It places one piece on each row's
+    line and keeps every other line to at most one: a lower bound it keeps only when one piece a
+    row implies it (`_pigeonholed`), and an objective only when its questions are numbers of
+    pieces (`ConstraintModel.at_value`), which it holds as its number of rows."""
+    rows = model.row_family
+    if rows is None:
         return "the csp rows viewpoint needs exactly one piece in every row"
     if not model.one_per_line:
         return "the csp rows viewpoint needs at most one piece per line; use viewpoint='boolean'"
     if model.covers:
         return "the csp rows viewpoint has no covers; use viewpoint='boolean'"
+    if sum(len(line.cells) for line in rows.lines) != len(model.cells):
+        return ("the csp rows viewpoint places pieces on the rows' lines only; some cells are on none; "
+                "use viewpoint='boolean'")
+    unkept = next((f for f in model.families if f is not rows and any(line.at_least for line in f.lines)
+                   and not _pigeonholed(f, model, len(rows.lines))), None)
+    if unkept is not None:
+        return (f"the csp rows viewpoint keeps no lower bound on a line beyond one piece a row; "
+                f"the {unkept.name} lines have one; use viewpoint='boolean'")
+    objective = model.objective
+    if objective is not None and not (len(objective.groups) == 1 and set(objective.groups[0]) == set(model.cells)):
+        return ("the csp rows viewpoint asks an objective value by value as a number of pieces; this one "
+                "counts the pieces of each group; use viewpoint='boolean'")
     return None
+
+
+def _pigeonholed(family: LineFamily, model: ConstraintModel, pieces: int) -> bool:
+    """Whether `pieces` pieces, at most one a line, put exactly one on each line of `family`: its
+    lines exactly one, as many as the pieces, and between them every cell (keyed lines, whole
+    board lines or pieces of them, never overlap, so lengths that add up to the cells cover them).
+    Read off the lines' lengths, not their cells: 1000 x 1000 asks in microseconds."""
+    return (family.exactly_one and family.key is not None and len(family.lines) == pieces
+            and sum(len(line.cells) for line in family.lines) == len(model.cells))
