@@ -11,6 +11,13 @@
   `KeyedLines` instead of the pairs' tables: Q(13) 4.0 -> 3.2 s of CPU, single process.
 - `boolean`: one 0/1 variable per cell with sum constraints per line (between its bounds),
   cover and size; it handles every model, slowly.
+Both read a cell as a test on one variable (`CellTest`: row r holds column c, or cell x holds
+1), and the constraints written over cells, the same in either viewpoint, are posted through it
+(`_over_cells`): the lex chains, the clauses and the attack counts. A clause or a count is a
+python-constraint2 `FunctionConstraint` over the variables its cells read: a clause is checked
+once they are all assigned, and with one left forward checking hides the value that would
+break it (unit propagation); a count is checked on every partial assignment once its piece
+stands (too many groups reached, or too few still reachable, fails the branch).
 Enumeration uses python-constraint2's OptimizedBacktrackingSolver (a fixed variable order,
 cheap per node); one solution uses its BacktrackingSolver, which picks the row with the fewest
 columns left at every step (minimum remaining values), ties broken in the order rows were
@@ -30,7 +37,9 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 
 import constraint
 import numpy
+from constraint.domain import Unassigned
 from queens.models import Cell, ConstraintModel, LinearKey, LineFamily, Placement, TimeLimit, Unsupported
+from queens.models.ir import Clause, CountIf
 from queens.solvers.backend import Backend
 
 VIEWPOINTS = ("rows", "boolean")
@@ -46,6 +55,9 @@ Var = int | str
 Solution = dict[Var, int]
 """A solution: each variable's value, a column (rows) or 0/1 (boolean)."""
 Decode = Callable[[Solution], Placement]
+CellTest = Callable[[Cell], tuple[Var, int]]
+"""A cell as a viewpoint reads it: the variable, and the value of it that puts a piece there
+((row, column) in the rows viewpoint, (cell's name, 1) in the Boolean one)."""
 
 
 class SharedLines:
@@ -380,7 +392,8 @@ class Csp(Backend):
                  shuffle: numpy.random.Generator | None = None) -> tuple[constraint.Problem, Decode]:
         viewpoint = self.viewpoint or ("boolean" if _rows_refusal(model) else "rows")
         build = self._rows if viewpoint == "rows" else self._boolean
-        problem, decode = build(model, None if budget is None else budget.deadline)
+        problem, decode, test = build(model, None if budget is None else budget.deadline)
+        _over_cells(problem, model, test)
         for var, domain in problem._variables.items():  # numpy shuffles 1000 x 1000 in 0.1 s, random in 1 s
             values = domain if shuffle is None else shuffle.permutation(domain).tolist()
             if viewpoint == "rows" and len(values) >= INDEXED_FROM:
@@ -393,7 +406,8 @@ class Csp(Backend):
                       "constraints": len(problem._constraints)}
         return problem, decode
 
-    def _rows(self, model: ConstraintModel, deadline: float | None = None) -> tuple[constraint.Problem, Decode]:
+    def _rows(self, model: ConstraintModel,
+              deadline: float | None = None) -> tuple[constraint.Problem, Decode, CellTest]:
         refusal = _rows_refusal(model)
         if refusal:
             raise Unsupported(refusal)
@@ -413,18 +427,17 @@ class Csp(Backend):
             if deadline is not None and not index % 4096 and time.monotonic() > deadline:
                 raise TimeLimit("csp: time limit reached while building the row-pair tables")
             problem.addConstraint(RowPairConflicts(r1, r2, shared), (r1, r2))
-        if model.lex:
-            chains = [[((a[0], a[1]), (b[0], b[1])) for a, b in chain] for chain in model.lex.chains]
-            problem.addConstraint(LexChainsConstraint(chains), list(problem._variables))
-
         row_ids = [line.cells[0][0] for line in rows.lines]  # the variables: every row, an int
+        if model.size is not None and model.size != len(row_ids):  # one piece a row: no other number fits
+            problem.addConstraint(constraint.InSetConstraint(set()), row_ids[:1])
 
         def decode(solution: Solution) -> Placement:
             return tuple(sorted((r, solution[r]) for r in row_ids))
-        return problem, decode
+        return problem, decode, _row_test
 
     @staticmethod
-    def _boolean(model: ConstraintModel, deadline: float | None = None) -> tuple[constraint.Problem, Decode]:
+    def _boolean(model: ConstraintModel,
+                 deadline: float | None = None) -> tuple[constraint.Problem, Decode, CellTest]:
         problem = constraint.Problem()
         name = {cell: f"x{model.index[cell]}" for cell in model.cells}
         for cell, var in name.items():
@@ -442,14 +455,14 @@ class Csp(Backend):
             problem.addConstraint(constraint.MinSumConstraint(1), [name[c] for c in cover])
         if model.size is not None and not model.size_implied:
             problem.addConstraint(constraint.ExactSumConstraint(model.size), list(name.values()))
-        if model.lex:
-            chains = [[((name[a], 1), (name[b], 1)) for a, b in chain] for chain in model.lex.chains]
-            problem.addConstraint(LexChainsConstraint(chains), list(name.values()))
         cell_of: dict[Var, Cell] = {var: cell for cell, var in name.items()}
 
         def decode(solution: Solution) -> Placement:
             return tuple(sorted(cell_of[var] for var, value in solution.items() if value))
-        return problem, decode
+
+        def test(cell: Cell) -> tuple[Var, int]:
+            return name[cell], 1
+        return problem, decode, test
 
     def solutions(self, model: ConstraintModel, deadline: float | None) -> Iterator[Placement]:
         return self._stream(model, Budget(deadline), constraint.OptimizedBacktrackingSolver())
@@ -486,6 +499,84 @@ class Csp(Backend):
         return None
 
 
+def _row_test(cell: Cell) -> tuple[Var, int]:
+    """The rows viewpoint's test of a cell: its row's variable holds its column."""
+    return cell[0], cell[1]
+
+
+def _over_cells(problem: constraint.Problem, model: ConstraintModel, test: CellTest) -> None:
+    """Post the constraints written over cells, read through the viewpoint's `test`: the lex
+    chains (one constraint over every variable), each clause and each attack count."""
+    if model.lex:
+        chains = [[(test(a), test(b)) for a, b in chain] for chain in model.lex.chains]
+        problem.addConstraint(LexChainsConstraint(chains), list(problem._variables))
+    for clause in model.clauses:
+        problem.addConstraint(*_clause_constraint(clause, test))
+    for count in model.counts:
+        problem.addConstraint(*_count_constraint(count, test))
+
+
+def _scope(tests: Iterable[tuple[Var, int]]) -> tuple[list[Var], dict[Var, int]]:
+    """The distinct variables `tests` read, in order, and each one's place among them (the
+    place its value takes in a `FunctionConstraint`'s arguments)."""
+    place: dict[Var, int] = {}
+    for var, _ in tests:
+        place.setdefault(var, len(place))
+    return list(place), place
+
+
+def _clause_constraint(clause: Clause, test: CellTest) -> tuple[constraint.FunctionConstraint, list[Var]]:
+    """Some cell of `present` holds a piece or some cell of `absent` is empty, over the variables
+    they read. python-constraint2 checks it once they are all assigned and, with one left, hides
+    that one's values that break it: the clause's unit propagation, at no cost of ours.
+
+    >>> problem = constraint.Problem()
+    >>> problem.addVariables([0], [0, 1, 2])  # one row, three columns
+    >>> problem.addConstraint(*_clause_constraint(Clause(present=((0, 1),), absent=((0, 0),)), _row_test))
+    >>> sorted(solution[0] for solution in problem.getSolutions())
+    [1, 2]
+    """
+    tests = [test(cell) for cell in clause.present] + [test(cell) for cell in clause.absent]
+    scope, place = _scope(tests)
+    literals = [(place[var], value, i < len(clause.present)) for i, (var, value) in enumerate(tests)]
+
+    def holds(*values: int) -> bool:
+        return any((values[p] == value) is piece for p, value, piece in literals)
+    return constraint.FunctionConstraint(holds), scope
+
+
+def _count_constraint(count: CountIf, test: CellTest) -> tuple[constraint.FunctionConstraint, list[Var]]:
+    """When `count.when` holds a piece, between `at_least` and `at_most` of the groups hold one.
+    Checked on partial assignments too (`assigned=False`: an unassigned variable's value is
+    `Unassigned`): a branch fails as soon as too many groups are reached, or too few can still
+    be; with one variable left, python-constraint2 hides its values that break the count.
+
+    >>> problem = constraint.Problem()
+    >>> problem.addVariables([0, 1, 2], [0, 1, 2])  # three rows, three columns
+    >>> problem.addConstraint(*_count_constraint(CountIf((0, 0), (((1, 1),), ((2, 0), (2, 2))), 1, 1), _row_test))
+    >>> sorted((s[1], s[2]) for s in problem.getSolutions() if s[0] == 0)  # (1, 1) or a corner of row 2
+    [(0, 0), (0, 2), (1, 1), (2, 0), (2, 2)]
+    """
+    when_var, when_value = test(count.when)
+    groups = [[test(cell) for cell in group] for group in count.groups]
+    scope, place = _scope([(when_var, when_value), *(t for group in groups for t in group)])
+    at = place[when_var]
+    placed = [[(place[var], value) for var, value in group] for group in groups]
+    least, most = count.at_least, count.at_most
+
+    def holds(*values: int) -> bool:
+        if values[at] != when_value:  # no piece there, or not known yet: nothing asked
+            return True
+        reached = open_ = 0
+        for group in placed:
+            if any(values[p] == value for p, value in group):
+                reached += 1
+            elif any(values[p] is Unassigned for p, _ in group):
+                open_ += 1
+        return reached <= most and reached + open_ >= least
+    return constraint.FunctionConstraint(holds, assigned=False), scope
+
+
 def _keyed(family: LineFamily) -> bool:
     """Whether `family` is whole lines named by its `LinearKey`: one key value per line, a
     different one for each line. Such a family goes into `KeyedLines`; any other family (knight
@@ -500,11 +591,36 @@ def _keyed(family: LineFamily) -> bool:
 
 
 def _rows_refusal(model: ConstraintModel) -> str | None:
-    """Why the rows viewpoint cannot hold `model`, or None."""
-    if model.row_family is None:
+    """Why the rows viewpoint cannot hold `model`, or None. It places one piece on each row's
+    line and keeps every other line to at most one: a lower bound it keeps only when one piece a
+    row implies it (`_pigeonholed`), and an objective only when its questions are numbers of
+    pieces (`ConstraintModel.at_value`), which it holds as its number of rows."""
+    rows = model.row_family
+    if rows is None:
         return "the csp rows viewpoint needs exactly one piece in every row"
     if not model.one_per_line:
         return "the csp rows viewpoint needs at most one piece per line; use viewpoint='boolean'"
     if model.covers:
         return "the csp rows viewpoint has no covers; use viewpoint='boolean'"
+    if sum(len(line.cells) for line in rows.lines) != len(model.cells):
+        return ("the csp rows viewpoint places pieces on the rows' lines only; some cells are on none; "
+                "use viewpoint='boolean'")
+    unkept = next((f for f in model.families if f is not rows and any(line.at_least for line in f.lines)
+                   and not _pigeonholed(f, model, len(rows.lines))), None)
+    if unkept is not None:
+        return (f"the csp rows viewpoint keeps no lower bound on a line beyond one piece a row; "
+                f"the {unkept.name} lines have one; use viewpoint='boolean'")
+    objective = model.objective
+    if objective is not None and not (len(objective.groups) == 1 and set(objective.groups[0]) == set(model.cells)):
+        return ("the csp rows viewpoint asks an objective value by value as a number of pieces; this one "
+                "counts the pieces of each group; use viewpoint='boolean'")
     return None
+
+
+def _pigeonholed(family: LineFamily, model: ConstraintModel, pieces: int) -> bool:
+    """Whether `pieces` pieces, at most one a line, put exactly one on each line of `family`: its
+    lines exactly one, as many as the pieces, and between them every cell (keyed lines, whole
+    board lines or pieces of them, never overlap, so lengths that add up to the cells cover them).
+    Read off the lines' lengths, not their cells: 1000 x 1000 asks in microseconds."""
+    return (family.exactly_one and family.key is not None and len(family.lines) == pieces
+            and sum(len(line.cells) for line in family.lines) == len(model.cells))

@@ -113,6 +113,9 @@ class MiniZinc(Backend):
             global_alldifferent(found.mznlib)
 
     def supports(self, model: ConstraintModel) -> str | None:
+        if model.beyond_lines:
+            return (f"the MiniZinc export writes lines, covers, fixed pieces and sizes only; this model also asks "
+                    f"{model.beyond_lines}")
         if model.numbering:
             return ("the MiniZinc export writes the cells of one 2-D board (x[r, c]); this model's variables are "
                     "(army, cell) pairs or 3-D cells")

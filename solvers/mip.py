@@ -8,6 +8,11 @@ passes (`PASSES`) and loaded into OR-Tools' `pywraplp` solver:
             inequality, the strongest form of "no two pieces here" a MIP solver gets);
 - `covers`  sum(cover) >= 1;
 - `size`    sum(cells) == size, when no exactly-one family already forces it;
+- `clauses` sum(present) + sum(1 - absent) >= 1;
+- `counts`  one 0/1 variable y_g per distinct group of two cells or more, y_g >= x for each x
+            in g and y_g <= sum(g) (so y_g is "g holds a piece"; a one-cell group is its cell),
+            then sum(y) <= at_most + M(1 - when), M = groups - at_most (the least that frees
+            the bound when `when` is empty), and sum(y) >= at_least * when;
 - `goal`    the objective: "fewest pieces" minimises sum(cells); an `Objective` adds one
             integer m in [least, top], every group's sum equals m, and m is maximised or
             minimised.
@@ -37,7 +42,7 @@ in a minute, where CP-SAT proves it.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
 
 import numpy as np
@@ -232,11 +237,52 @@ def _size(proto: MPModelProto, model: ConstraintModel, number: np.ndarray) -> No
         _linear(proto, number, model.size, model.size)
 
 
+def _clauses(proto: MPModelProto, model: ConstraintModel, number: np.ndarray) -> None:
+    """Some piece in `present` or some gap in `absent`: sum(present) - sum(absent) >= 1 - |absent|."""
+    if not model.clauses:
+        return
+    presents = literals(model, [clause.present for clause in model.clauses], number)
+    absents = literals(model, [clause.absent for clause in model.clauses], number)
+    for present, absent in zip(presents, absents, strict=True):
+        _weighted(proto, _terms((present.tolist(), 1.0), (absent.tolist(), -1.0)), 1 - len(absent), float("inf"))
+
+
+def _counts(proto: MPModelProto, model: ConstraintModel, number: np.ndarray) -> None:
+    """Each count over "group g holds a piece" (see the module docstring). A group of several
+    cells gets one variable y_g, shared by every count that reads the same cells."""
+    if not model.counts:
+        return
+    held: dict[tuple[int, ...], int] = {}
+
+    def holds(group: list[int]) -> int:
+        """The variable that is 1 exactly when `group` holds a piece."""
+        if len(group) == 1:
+            return group[0]
+        key = tuple(sorted(group))
+        if key not in held:
+            y = held[key] = len(proto.variable)
+            proto.variable.add(lower_bound=0.0, upper_bound=1.0, is_integer=True)
+            for x in key:
+                _weighted(proto, _terms(([y], 1.0), ([x], -1.0)), 0, float("inf"))  # y >= x
+            _weighted(proto, _terms((key, 1.0), ([y], -1.0)), 0, float("inf"))  # y <= sum(group)
+        return held[key]
+
+    whens = number[positions(model, [count.when for count in model.counts], len(model.counts))].tolist()
+    groups = iter(literals(model, [group for count in model.counts for group in count.groups], number))
+    for count, when in zip(model.counts, whens, strict=True):
+        ys = [holds(next(groups).tolist()) for _ in count.groups]
+        slack = len(ys) - count.at_most  # M: how far the groups reached can exceed at_most
+        if slack > 0:  # sum(y) + M when <= at_most + M
+            _weighted(proto, _terms((ys, 1.0), ([when], slack)), float("-inf"), count.at_most + slack)
+        if count.at_least > 0:  # sum(y) - at_least when >= 0
+            _weighted(proto, _terms((ys, 1.0), ([when], -count.at_least)), 0, float("inf"))
+
+
 def _goal(proto: MPModelProto, model: ConstraintModel, number: np.ndarray) -> None:
-    """Fewest pieces: minimise their sum. An objective: m, every group's sum equal to m, m
-    maximised or minimised (the variable after the cells)."""
+    """Fewest pieces: minimise their sum (the cells' variables, the first ones). An objective:
+    m, every group's sum equal to m, m maximised or minimised (a variable after the others)."""
     if model.minimise:
-        for variable in proto.variable:
+        for variable in proto.variable[:len(model.cells)]:
             variable.objective_coefficient = 1.0
         return
     objective = model.objective
@@ -252,7 +298,7 @@ def _goal(proto: MPModelProto, model: ConstraintModel, number: np.ndarray) -> No
     proto.maximize = objective.sense == "maximise"
 
 
-PASSES: tuple[Pass, ...] = (_cells, _lines, _covers, _size, _goal)
+PASSES: tuple[Pass, ...] = (_cells, _lines, _covers, _size, _clauses, _counts, _goal)
 """The lowering, in order: each pass reads the model and appends to the proto."""
 
 
@@ -262,6 +308,29 @@ def _linear(proto: MPModelProto, chosen: np.ndarray, at_least: float, at_most: f
     constraint.var_index.extend(chosen.tolist())
     constraint.coefficient.extend([1.0] * len(chosen))
     return constraint
+
+
+def _weighted(proto: MPModelProto, terms: dict[int, float], at_least: float, at_most: float) -> None:
+    """at_least <= the sum of coefficient * variable over `terms` (`_terms`) <= at_most: the
+    general row, for the few constraints with other coefficients than 1 (`_linear` writes the
+    many lines and covers straight from their arrays)."""
+    constraint = proto.constraint.add(lower_bound=float(at_least), upper_bound=float(at_most))
+    constraint.var_index.extend(terms)
+    constraint.coefficient.extend(terms.values())
+
+
+def _terms(*weighted: tuple[Sequence[int], float]) -> dict[int, float]:
+    """The coefficient of each variable in a sum of (variables, weight) parts, a variable that
+    comes twice (a count's piece in one of its groups) once, as a MIP row names it.
+
+    >>> _terms(([3, 4], 1.0), ([4], -2.0))
+    {3: 1.0, 4: -1.0}
+    """
+    total: dict[int, float] = {}
+    for variables, weight in weighted:
+        for x in variables:
+            total[x] = total.get(x, 0.0) + weight
+    return total
 
 
 def _rounded(value: float, *, up: bool) -> int | None:

@@ -44,8 +44,21 @@ class Subject:
         return lowered(self.puzzle)
 
     @cached_property
+    def direct(self) -> Outline | None:
+        """The outline read off the rules, without lowering (None: the puzzle is lowered for it)."""
+        return direct_outline(self.puzzle)
+
+    @cached_property
     def outline(self) -> Outline:
-        return direct_outline(self.puzzle) or outline_of(self.model)
+        return self.direct or outline_of(self.model)
+
+    @property
+    def beyond_lines(self) -> str | None:
+        """What the model asks beyond the outline's lines, covers, fixed pieces and size
+        (`ConstraintModel.beyond_lines`): the methods that read the outline alone refuse it. A
+        puzzle whose rules give the outline directly (sliding pieces on an open board) lowers to
+        lines alone, so the large boards are not lowered to ask."""
+        return None if self.direct is not None else self.model.beyond_lines
 
 
 @dataclass(frozen=True)
@@ -102,6 +115,8 @@ def queen_graph(subject: Subject, *, fixed: bool) -> tuple[int | None, str | Non
                       "no holes, blockers or covers")
     if outline.fixed and not fixed:
         return None, "answers boards without pre-placed pieces"
+    if subject.beyond_lines:
+        return None, f"reads the queen graph alone; this model also asks {subject.beyond_lines}"
     return n, None
 
 

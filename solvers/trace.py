@@ -82,6 +82,9 @@ class Trace:
         if not self.model.one_per_line or self.model.objective is not None:
             raise Unsupported(f"trace replays a search whose lines each hold at most one piece, of a fixed or "
                               f"fewest number; {self.puzzle.name} has other bounds or a goal over armies")
+        if self.model.beyond_lines:  # the replay reads the lines' conflicts and the covers only
+            raise Unsupported(f"trace replays a search over lines and covers; {self.puzzle.name} also asks "
+                              f"{self.model.beyond_lines}")
         self.neighbours = self.model.conflicts
 
     def attacked(self, placement: Placement) -> frozenset[Cell]:

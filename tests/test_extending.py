@@ -31,6 +31,8 @@ class Brute(Backend):
     count_limit = 1_000_000
 
     def supports(self, model: ConstraintModel) -> str | None:
+        if model.beyond_lines:  # `_fits` reads lines, covers and fixed cells: it would ignore these
+            return f"brute checks lines, covers and fixed cells only; this model also asks {model.beyond_lines}"
         if model.lex is not None or model.objective is not None or model.minimise:
             return "brute tries fixed-size subsets only"
         return None if len(model.cells) <= 12 else "brute tries subsets of at most 12 cells"

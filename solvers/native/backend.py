@@ -91,7 +91,11 @@ class Native(Backend):
     def supports(self, model: ConstraintModel) -> str | None:
         """Lines, covers, fixed pieces and a size, with any bounds per line: the simple kernel
         when it is exact (`simple_kernel_fits`), else the line counter; an objective it answers
-        value by value (`ConstraintModel.at_value`). It has no lex-leader constraints."""
+        value by value (`ConstraintModel.at_value`). It has no lex-leader constraints, clauses or
+        attack counts."""
+        if model.beyond_lines:
+            return (f"native: its kernels read lines, covers, fixed pieces and sizes only; this model also asks "
+                    f"{model.beyond_lines}")
         if model.lex:
             return "native: its kernels have no lex-leader constraints (they count without enumerating)"
         asked = model.at_value(model.objective.least) if model.objective else model
@@ -155,6 +159,9 @@ class Native(Backend):
         return seconds_left(deadline, "native: time limit reached before the search started")
 
     def count(self, model: ConstraintModel, deadline: float | None) -> int:
+        refusal = self.supports(model)  # before the fast counter, which reads the outline only
+        if refusal:
+            raise Unsupported(refusal)
         if self.counter != "simple":
             fast = self._fast_count(model, deadline)
             if fast is not None:

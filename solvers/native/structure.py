@@ -3,7 +3,8 @@
 The fast counter (fastcount.c) solves exactly one problem: n non-attacking queens on a full
 n x n board, nothing pre-placed. A backend never trusts a puzzle's name, so this reads the
 model's outline (`queens.models.outline`): the queen graph on the full board (rows and columns
-exactly one, diagonals at most one, no holes, covers or torus) and no fixed pieces. The same
+exactly one, diagonals at most one, no holes, covers or torus), no fixed pieces, and nothing
+beyond lines (no clauses or attack counts, which the outline does not show). The same
 outline lets the completion solver take the boards that do have fixed pieces.
 """
 
@@ -21,5 +22,7 @@ def plain_queens_size(model: ConstraintModel) -> int | None:
     8
     >>> plain_queens_size(lower(Puzzle(rows=8, cols=8, pieces=8, holes=frozenset({(0, 0)}))))
     """
+    if model.beyond_lines:  # the outline has no clauses or counts: a model with them is not plain n-queens
+        return None
     shape = outline_of(model)
     return None if shape.fixed else shape.queen_graph
