@@ -64,8 +64,12 @@ def answer_of(puzzle: Puzzle, backend: str) -> str:
 
 
 def _reason(text: str, backend: str) -> str:
-    """The refusal without the puzzle's name: what the backend lacks."""
+    """The refusal without the puzzle's name: what the backend lacks, its own search's reason
+    when it gives one (the methods for other kinds of puzzle aside)."""
     reason = text.split(": ", 1)[1] if text.startswith("nothing here can") else text
+    searched = [part for part in reason.split("; ") if part.startswith("search: ")]
+    if searched:
+        reason = searched[0].removeprefix("search: ").removeprefix(f"{backend}: ")
     return reason.replace(f"{backend}/", "").replace("|", "/")
 
 
