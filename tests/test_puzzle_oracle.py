@@ -402,3 +402,18 @@ def test_known_disagreements(build):
     puzzle = build()
     assert puzzle_oracle.solutions(puzzle)  # each has answers, read by the oracle
     assert disagreements(puzzle, seed=0) == []
+
+
+LINE_OF_HOLES_UNCHECKED = (
+    "the checker reads per-line bounds only on lines through an open cell, so a row made only of holes is "
+    "never counted: under 'every row holds 1 to 1 pieces' it accepts a rook on (0, 0) of a 2x2 board whose "
+    "second row is holes (the oracle finds the second row empty; the lowering refuses the puzzle as unfit)")
+
+
+@pytest.mark.xfail(strict=True, reason=LINE_OF_HOLES_UNCHECKED)
+def test_the_checker_counts_a_line_of_holes():
+    puzzle = Puzzle(shape=(2, 2), armies=(Army("rooks", Moves.of(ROOK)),), holes={(1, 0), (1, 1)},
+                    per_line=(("rows", 1, 1),))
+    assert puzzle_oracle.broken_rule(puzzle, frozenset({(0, (0, 0))})) == "a line of rows"
+    with pytest.raises(InvalidPlacement):
+        verify(puzzle, [(0, (0, 0))])
