@@ -53,10 +53,15 @@ def solutions(model: ConstraintModel) -> list[frozenset[Var]]:
 
 def value(model: ConstraintModel, chosen: frozenset[Var]) -> int | None:
     """The objective's value of a placement: the number of pieces every group holds (None when
-    the groups hold different numbers: not an answer to the objective)."""
-    assert model.objective is not None
-    held = {len(chosen.intersection(group)) for group in model.objective.groups}
-    return held.pop() if len(held) == 1 else None
+    the groups hold different numbers, or a number outside the objective's range `least` ..
+    `most`: not an answer to the objective)."""
+    objective = model.objective
+    assert objective is not None
+    held = {len(chosen.intersection(group)) for group in objective.groups}
+    if len(held) != 1:
+        return None
+    number = held.pop()
+    return number if objective.least <= number <= objective.top else None
 
 
 def optimum(model: ConstraintModel) -> int | None:
