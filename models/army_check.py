@@ -176,7 +176,7 @@ def _check_lines(puzzle: Puzzle, answer: ArmyPlacement) -> None:
     for family, least, most in puzzle.per_line:
         for direction in _LINES[family]:
             lines = {_line_through(puzzle, cell, direction) for cell in puzzle.board_cells
-                     if cell not in puzzle.blockers | puzzle.holes | puzzle.missing}
+                     if cell not in puzzle.blockers}
             for line in lines:
                 pieces = len(line & occupied)
                 if not least <= pieces <= most:

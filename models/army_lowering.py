@@ -119,13 +119,18 @@ def _runs(puzzle: Puzzle, board: Topology, direction: Vector) -> Iterator[tuple[
         if cuts and closed:  # a closed line: start after a blocker
             line = line[cuts[0] + 1:] + line[:cuts[0] + 1]
         run: list[Coord] = []
+        spans = False  # the segment has cells (holes count: a line of holes is a line that holds none)
         for cell in line:
             if cell in puzzle.blockers:
-                yield run, False
-                run = []
-            elif cell not in passed:
-                run.append(cell)
-        yield run, closed and not cuts
+                if spans:
+                    yield run, False
+                run, spans = [], False
+            else:
+                spans = True
+                if cell not in passed:
+                    run.append(cell)
+        if spans:
+            yield run, closed and not cuts
 
 
 def _total(puzzle: Puzzle, cells: int) -> int | None:
@@ -184,9 +189,10 @@ def _leap_pairs(puzzle: Puzzle, board: Topology, moves: Moves) -> set[tuple[Coor
     blocked = puzzle.holes | puzzle.blockers | puzzle.missing
     for x in puzzle.board_cells:
         for leap in moves.leaps:
-            y = board.step(x, leap)
-            if y is not None and y != x and x not in blocked and y not in blocked:
-                pairs.add((min(x, y), max(x, y)))
+            for sign in (1, -1):  # across a twist the way back is the mirrored leap, not the opposite one
+                y = board.step(x, tuple(sign * d for d in leap))
+                if y is not None and y != x and x not in blocked and y not in blocked:
+                    pairs.add((min(x, y), max(x, y)))
     return pairs
 
 
@@ -265,7 +271,7 @@ def _attacked_groups(puzzle: Puzzle, board: Topology, moves: Moves, cell: Coord,
             for other in board.walk(cell, tuple(sign * d for d in ray)):
                 if other in puzzle.blockers:
                     break
-                if other in cells:
+                if other in cells and other != cell:  # a twisted line may cross the piece's own square
                     half.append(other)
             reached += [half] if puzzle.blocking else [[other] for other in half]
     for leap in moves.leaps:

@@ -203,6 +203,8 @@ class Puzzle:
             raise InvalidBoard(f"a cover is one of {', '.join(COVER_KINDS)}, got {self.cover_kind!r}")
         if self.cover_by is not None and not 0 <= self.cover_by < len(self.armies):
             raise InvalidBoard(f"the covering army is number {self.cover_by}, but there are {len(self.armies)}")
+        if self.blocking and self.within and any(army.line_cap > 1 and army.piece.rays for army in self.armies):
+            raise InvalidBoard("more than one piece per line when pieces block each other is not modelled")
         if self.cover and self.blocking:
             raise InvalidBoard("a cover when pieces block each other's lines is not modelled (use blockers)")
 

@@ -294,16 +294,13 @@ def disagreements(puzzle: Puzzle, seed: int) -> list[str]:
 
 
 def _run(seeds: range, twisted: bool) -> None:
-    """Every seed's puzzle compared, but those the constructor refuses (at most a quarter) and
-    those in a known disagreement (at least a third must be left)."""
+    """Every seed's puzzle compared, but those the constructor refuses (at most a quarter)."""
     refused, compared, wrong = 0, 0, []
     for seed in seeds:
         try:
             puzzle = random_puzzle(seed, twisted)
         except InvalidBoard:
             refused += 1
-            continue
-        if known_disagreement(puzzle):
             continue
         compared += 1
         wrong += [f"seed {seed} ({puzzle!r}): {problem}" for problem in disagreements(puzzle, seed)]
@@ -340,41 +337,9 @@ def test_the_search_loses_no_answer():
             assert puzzle_oracle.broken_rule(puzzle, miss), (seed, sorted(miss))
 
 
-# -- known disagreements ----------------------------------------------------------------------
-# Each is pinned by a small puzzle below, expected to fail until the lowering is mended (strict:
-# the day one passes, its xfail and its clause in `known_disagreement` go).
-
-
-def known_disagreement(puzzle: Puzzle) -> str | None:
-    """Why a random puzzle is held back: it falls in a disagreement pinned below."""
-    twisted = any(puzzle.twist)
-    if puzzle.blocking and puzzle.within and any(a.line_cap > 1 and a.piece.rays for a in puzzle.armies):
-        return LINE_CAP_WHEN_BLOCKING
-    if puzzle.blockers and any(least > 0 for _, least, _ in puzzle.per_line):
-        return EMPTY_RUN_REFUSED
-    if twisted and any(a.piece.leaps for a in puzzle.armies):
-        return LEAPS_ONE_WAY
-    if twisted and puzzle.attack_bounds and any(a.piece.rays for a in puzzle.armies):
-        return ATTACKS_ITSELF
-    return None
-
-
-LINE_CAP_WHEN_BLOCKING = (
-    "the lowering reads `within` under `blocking` as 'no two pieces of one army see each other' and drops "
-    "the army's line_cap; a line_cap of 2 lets a line hold 2 of its pieces (the checker's reading and the "
-    "oracle's): 2 rooks on a 1x3 row are 3 answers, the model has none")
-EMPTY_RUN_REFUSED = (
-    "the lowering cuts a line at a blocker that ends it (or two side by side) into an empty run, and refuses "
-    "a per-line least above 0 on it ('1 pieces do not fit on a line of cols with 0 cells'): the puzzle has "
-    "an answer")
-LEAPS_ONE_WAY = (
-    "the lowering takes each leap one way only (x to x + leap), which finds every pair on a plane or a torus; "
-    "across a twist the way back is the mirrored leap, so pairs are lost: on the 2x3 Moebius strip a knight "
-    "on (1, 1) leaps by (-1, -2) onto (1, 2), and the model lets both hold knights (the checker refuses)")
-ATTACKS_ITSELF = (
-    "on a twisted board a slide may cross its own square heading the other way, and the lowering counts that "
-    "square among the pieces attacked: a lone bishop on (0, 0) of the 4x3 Moebius strip attacks no piece, "
-    "but the model forbids it there under 'attacks at most 0' (the checker accepts it)")
+# -- disagreements found by the oracle, and mended --------------------------------------------
+# Each was a small puzzle on which the lowering or the checker disagreed with the oracle; each
+# stays here as a regression test.
 
 
 def _moebius(rows: int, cols: int, army: Army, **rules: object) -> Callable[[], Puzzle]:
@@ -383,35 +348,31 @@ def _moebius(rows: int, cols: int, army: Army, **rules: object) -> Callable[[], 
                           **rules)  # type: ignore[arg-type]
 
 
-def _known(build: Callable[[], Puzzle], reason: str, twisted: bool = False) -> object:
-    marks = [pytest.mark.xfail(strict=True, reason=reason)]
-    return pytest.param(build, marks=[pytest.mark.skipif(not TWIST_READY, reason=NO_TWIST)] * twisted + marks)
-
-
 @pytest.mark.parametrize("build", [
-    _known(lambda: Puzzle(shape=(1, 3), armies=(Army("rooks", Moves.of(ROOK), least=2, most=2, line_cap=2),),
-                          blocking=True), LINE_CAP_WHEN_BLOCKING),
-    _known(lambda: Puzzle(shape=(2, 2), armies=(Army("rooks", Moves.of(ROOK)),), blockers={(1, 0)},
-                          per_line=(("cols", 1, 1),)), EMPTY_RUN_REFUSED),
-    _known(_moebius(2, 3, Army("knights", Moves.of(KNIGHT), least=2, most=2)), LEAPS_ONE_WAY, twisted=True),
-    _known(_moebius(4, 3, Army("bishops", Moves.of(PIECES["bishop"]), least=1, most=1), within=False,
-                    attack_bounds=(AttackBound(most=0),)), ATTACKS_ITSELF, twisted=True),
-], ids=["line-cap-when-pieces-block", "per-line-least-beside-a-blocker", "leaps-one-way-on-a-twist",
-        "slide-attacks-its-own-square"])
-def test_known_disagreements(build):
+    # a blocker that ends a line (or two side by side) makes no empty line for a per-line bound
+    lambda: Puzzle(shape=(2, 2), armies=(Army("rooks", Moves.of(ROOK)),), blockers={(1, 0)},
+                   per_line=(("cols", 1, 1),)),
+    # across a twist the way back is the mirrored leap: both ways are taken
+    pytest.param(_moebius(2, 3, Army("knights", Moves.of(KNIGHT), least=2, most=2)),
+                 marks=pytest.mark.skipif(not TWIST_READY, reason=NO_TWIST)),
+    # a twisted line may cross the piece's own square: a piece does not attack itself
+    pytest.param(_moebius(4, 3, Army("bishops", Moves.of(PIECES["bishop"]), least=1, most=1), within=False,
+                          attack_bounds=(AttackBound(most=0),)),
+                 marks=pytest.mark.skipif(not TWIST_READY, reason=NO_TWIST)),
+], ids=["per-line-least-beside-a-blocker", "leaps-both-ways-on-a-twist", "slide-does-not-attack-its-own-square"])
+def test_mended_disagreements(build):
     puzzle = build()
     assert puzzle_oracle.solutions(puzzle)  # each has answers, read by the oracle
     assert disagreements(puzzle, seed=0) == []
 
 
-LINE_OF_HOLES_UNCHECKED = (
-    "the checker reads per-line bounds only on lines through an open cell, so a row made only of holes is "
-    "never counted: under 'every row holds 1 to 1 pieces' it accepts a rook on (0, 0) of a 2x2 board whose "
-    "second row is holes (the oracle finds the second row empty; the lowering refuses the puzzle as unfit)")
+def test_several_pieces_per_line_when_pieces_block_is_refused():
+    with pytest.raises(InvalidBoard, match="pieces block"):
+        Puzzle(shape=(1, 3), armies=(Army("rooks", Moves.of(ROOK), least=2, most=2, line_cap=2),), blocking=True)
 
 
-@pytest.mark.xfail(strict=True, reason=LINE_OF_HOLES_UNCHECKED)
 def test_the_checker_counts_a_line_of_holes():
+    """A row made only of holes is a line that holds no piece (the lowering refuses the puzzle as unfit)."""
     puzzle = Puzzle(shape=(2, 2), armies=(Army("rooks", Moves.of(ROOK)),), holes={(1, 0), (1, 1)},
                     per_line=(("rows", 1, 1),))
     assert puzzle_oracle.broken_rule(puzzle, frozenset({(0, (0, 0))})) == "a line of rows"
