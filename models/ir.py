@@ -334,6 +334,16 @@ class ConstraintModel:
                 and not any(count.at_least for count in self.counts))
 
     @property
+    def keeps_nothing_placed(self) -> bool:
+        """Whether placing no piece at all keeps every constraint: the one candidate answer of a
+        model with no variables (a board of holes), which a backend with nothing to search
+        answers by this, not by a search over nothing (python-constraint finds no solution
+        there, a SAT encoding has no variable to index)."""
+        return (not self.fixed and self.size in (None, 0) and not self.covers
+                and not any(line.at_least for line in self.lines) and all(c.present or c.absent for c in self.clauses)
+                and (self.objective is None or self.objective.least == 0))
+
+    @property
     def beyond_lines(self) -> str | None:
         """What this model asks beyond lines, covers, fixed cells and sizes (clauses, counts), in
         words, or None: a backend that reads only those names it in its refusal."""

@@ -469,6 +469,10 @@ class Csp(Backend):
 
     def _stream(self, model: ConstraintModel, budget: Budget, solver: constraint.Solver,
                 shuffle: numpy.random.Generator | None = None) -> Iterator[Placement]:
+        if not model.cells:  # python-constraint finds no solution of a problem without variables
+            if model.keeps_nothing_placed:
+                yield ()
+            return
         problem, decode = self._problem(model, budget, shuffle)
         problem.setSolver(solver)
         found = 0

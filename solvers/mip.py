@@ -164,6 +164,8 @@ class Mip(Backend):
     # --- the interface -------------------------------------------------------------------
     def find(self, model: ConstraintModel, deadline: float | None) -> Placement | None:
         """One solution: the model without its goal (a feasibility problem)."""
+        if not model.cells:  # an empty row (a cover of holes) leaves HiGHS undecided: no search over nothing
+            return () if model.keeps_nothing_placed else None
         solver, status = self._solve(self._proto(replace(model, minimise=False, objective=None)), deadline)
         if status in (pywraplp.Solver.OPTIMAL, pywraplp.Solver.FEASIBLE):
             return self._placement(model, solver)
@@ -174,6 +176,8 @@ class Mip(Backend):
     def minimise(self, model: ConstraintModel, deadline: float | None) -> Placement | None:
         """The fewest pieces, proved by the solver (status OPTIMAL); a best found but not proved
         at the deadline is a TimeLimit, never claimed optimal."""
+        if not model.cells:
+            return self.find(model, deadline)
         solver, status = self._solve(self._proto(replace(model, minimise=True)), deadline)
         if status == pywraplp.Solver.OPTIMAL:
             return self._placement(model, solver)
@@ -188,6 +192,8 @@ class Mip(Backend):
         time limit the best m found comes with the solver's bound on the optimum."""
         objective = model.objective
         assert objective is not None
+        if not model.cells:
+            return Optimum((), 0, True) if model.keeps_nothing_placed else Optimum(None, None, True)
         solver, status = self._solve(self._proto(model), deadline)
         if status == pywraplp.Solver.INFEASIBLE:
             return Optimum(None, None, True)
