@@ -35,6 +35,7 @@ from queens.models.puzzle import Puzzle
 
 LIGHT, DARK = "#f0d9b5", "#b58863"
 ATTACKED_LIGHT, ATTACKED_DARK = "#f2a48f", "#cf7358"  # the square colours tinted red
+MISSING = "#ffffff"  # a square that is not there: white, no piece, no covering
 PIECE_FILL, PIECE_EDGE = "#222222", "#f8f8f8"
 ARMY_FILLS = (PIECE_FILL, "#c62828", "#1565c0", "#2e7d32", "#6a1b9a", "#ef6c00", "#00838f", "#ad1457")
 """One fill per army, in army order (cycled): the first army is drawn as a single army is."""
@@ -317,6 +318,8 @@ class Board(_Picture):
                 fill = ATTACKED_LIGHT if light else ATTACKED_DARK
             else:
                 fill = LIGHT if light else DARK
+            if cell in self.puzzle.missing:
+                fill = MISSING
             army = armies.get(cell)
             shape = (self.puzzle.armies[army].piece.name if army is not None
                      else "pawn" if cell in self.puzzle.blockers else None)
@@ -325,10 +328,10 @@ class Board(_Picture):
 
     def text(self, marks: dict[Cell, str] | None = None, *, unicode: bool = False) -> str:
         """The `Q . ~` board: pieces by letter (one per army), `~` attacked (with show_attacks),
-        p pawn, # blocked; a cube as its layers side by side.
+        p pawn, # blocked, _ missing; a cube as its layers side by side.
 
         `unicode` draws chess glyphs instead, as `queens solve` prints a board: `♛` a queen
-        (`♜ ♝ ♞ ♚` the other pieces), `·` empty, `♟` pawn, `▪` blocked. `marks` overrides single
+        (`♜ ♝ ♞ ♚` the other pieces), `·` empty, `♟` pawn, `▪` blocked, `□` missing. `marks` overrides single
         squares (the trace marks a conflicting try with `x`).
 
         >>> from queens.models import NQueens
@@ -340,7 +343,7 @@ class Board(_Picture):
         """
         canvas, armies, attacked, marks = Canvas.of(self.puzzle), self._armies(), self.attacked(), marks or {}
         letters = army_letters(self.puzzle, unicode=unicode)
-        empty, pawn, blocked = ("·", "♟", "▪") if unicode else (".", "p", "#")
+        empty, pawn, blocked, missing = ("·", "♟", "▪", "□") if unicode else (".", "p", "#", "_")
         grid = [[" "] * canvas.cols for _ in range(canvas.rows)]
         for cell in self.puzzle.board_cells:
             r, c = canvas.position(cell)
@@ -348,6 +351,7 @@ class Board(_Picture):
             grid[r][c] = marks.get((r, c)) or (letters[army] if army is not None
                                                else pawn if cell in self.puzzle.blockers
                                                else blocked if cell in self.puzzle.holes
+                                               else missing if cell in self.puzzle.missing
                                                else "~" if cell in attacked else empty)
         return "\n".join(" ".join(row).rstrip() for row in grid)
 
