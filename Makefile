@@ -44,13 +44,15 @@ test-browser: install browser ## the web explorer clicked through in headless Ch
 test-slow: install ## only the slow tests
 	$(BIN)/python -m pytest -q -m slow
 
-bench: install ## benchmarks: backends and kernels side by side, against the peers, and time limits kept (writes experiments/results/peers.md, deadlines.md)
+bench: install ## benchmarks: backends and kernels side by side, against the peers, and time limits kept (writes experiments/results/peers.md, deadlines.md, mip-latest.md, published.md)
 	$(BIN)/python -m queens.experiments.bench_encodings
 	$(BIN)/python -m queens.experiments.bench_native
 	$(BIN)/python -m queens.experiments.bench_backends
 	$(BIN)/python -m queens.experiments.bench_peers --output experiments/results/peers.md
 	$(BIN)/python -m queens.experiments.bench_large
 	$(BIN)/python -m queens.experiments.bench_deadlines
+	$(BIN)/python -m queens.experiments.bench_mip --defaults --versus > experiments/results/mip-latest.md
+	$(BIN)/python -m queens.experiments.bench_published > experiments/results/published.md
 
 CERTIFIED_SECONDS ?= 600
 certified: install ## optima and "no" answers with DRUP proofs checked by drup and dratify (writes experiments/results/certified.md)
