@@ -76,8 +76,7 @@ def route(task: Task, subject: Subject, backend: str | None = None, method: str 
     values (a dict) are checked by each candidate before the puzzle is looked at."""
     tried = candidates(task, backend, method, frozenset(options))
     if isinstance(options, dict):
-        for strategy in tried:
-            strategy.check(options)
+        tried = _taking(tried, options)
     refused: list[tuple[Strategy, str]] = []
     unrelated: list[tuple[Strategy, str]] = []  # methods for other kinds of puzzle: said only if all are
     spare: Strategy | None = None
@@ -102,6 +101,22 @@ def route(task: Task, subject: Subject, backend: str | None = None, method: str 
     if all(REBUILD in reason for _, reason in refused):
         raise NativeMissing(refused[0][1])
     raise Refused(f"nothing here can {task.value} {subject.puzzle.name}: {reasons}", tuple(by_reason))
+
+
+def _taking(tried: list[Strategy], options: Options) -> list[Strategy]:
+    """The strategies that take these option values (a --solver scip narrows to mip, glucose4 to
+    sat); when none does, the first refusal, before any work."""
+    taking, refusals = [], []
+    for strategy in tried:
+        try:
+            strategy.check(options)
+        except BadOption as refusal:
+            refusals.append(refusal)
+        else:
+            taking.append(strategy)
+    if not taking:
+        raise refusals[0]
+    return taking
 
 
 def _why(strategy: Strategy, refused: list[tuple[Strategy, str]], asked: bool) -> str:
