@@ -133,6 +133,10 @@ class Sat(Backend):
     def supports(self, model: ConstraintModel) -> str | None:
         if self.encoding not in ONE_ONLY:
             return None
+        if model.objective is not None and not model.at_value(model.objective.top).one_per_line:  # what optimise asks
+            return (f"sat encoding {self.encoding!r} encodes at most one piece per line only (pysat has no bound "
+                    f"k > 1 for it), and the objective asks so many pieces of each group; choose e.g. "
+                    f"{DEFAULT_ENCODING!r}")
         return _one_only_refusal(model, self.encoding)
 
     def _build_for_size(self, model: ConstraintModel) -> None:
