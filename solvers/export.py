@@ -322,8 +322,9 @@ def minizinc(puzzle: Puzzle, *, size: int | None = None) -> tuple[str, str]:
 def row_viewpoint(model: ConstraintModel) -> LineFamily | None:
     """The rows, when the MiniZinc export writes `model` as q[r] = the column of row r's piece:
     every row holds exactly one piece, every line at most one, and the size is the rows'
-    (what cpsat's alldifferent viewpoint asks too). Gecode finds one 200-queens solution there
-    in about a second; on the Boolean model it finds no 50-queens solution in 30 s.
+    (what cpsat's alldifferent viewpoint asks too), not asked to be the fewest (the row model's
+    solve item is `satisfy`; the Boolean one minimises). Gecode finds one 200-queens solution
+    there in about a second; on the Boolean model it finds no 50-queens solution in 30 s.
 
     >>> from queens.models import NQueens
     >>> from queens.models.domination import Domination
@@ -331,7 +332,7 @@ def row_viewpoint(model: ConstraintModel) -> LineFamily | None:
     ('rows', None)
     """
     rows = model.row_family
-    if rows is None or not model.one_per_line or (model.size is not None and not model.size_implied):
+    if rows is None or not model.one_per_line or model.minimise or (model.size is not None and not model.size_implied):
         return None
     return rows
 
