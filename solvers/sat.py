@@ -217,7 +217,7 @@ class Sat(Backend):
             blocks = 0
             try:
                 while self._solve(solver, deadline, blocks, sliced, run=run):
-                    values = np.asarray(solver.get_model()[:len(position) - 1])  # cell variables come first
+                    values = np.asarray(solver.get_model()[:len(position) - 1], dtype=np.int64)  # cell variables first
                     placed = position[values[values > 0]]
                     placed = placed[placed >= 0]
                     yield tuple(sorted(model.cells[p] for p in placed.tolist()))
