@@ -319,14 +319,15 @@ def _post_counts(cp: cp_model.CpModel, model: ConstraintModel, number: np.ndarra
     groups = iter(literals(model, [group for count in model.counts for group in count.groups], number))
     holding: dict[tuple[int, ...], cp_model.IntVar] = {}
     for count, when in zip(model.counts, whens, strict=True):
-        chosen = [group[group >= 0].tolist() for group in itertools.islice(groups, len(count.groups))]
-        held = [_holding(cp, group, holding) for group in chosen if group]
-        if when < 0 or (count.at_least == 0 and count.at_most >= len(held)):
+        mine = (group[group >= 0].tolist() for group in itertools.islice(groups, len(count.groups)))
+        live = [group for group in mine if group]
+        if when < 0 or (count.at_least == 0 and count.at_most >= len(live)):
             continue
         enforced = cp.get_bool_var_from_proto_index(when)
-        if count.at_least > min(count.at_most, len(held)):
+        if count.at_least > min(count.at_most, len(live)):
             cp.add_bool_or([~enforced])
         else:
+            held = [_holding(cp, group, holding) for group in live]
             cp.add_linear_constraint(sum(held), count.at_least, count.at_most).only_enforce_if(enforced)
 
 
