@@ -30,8 +30,9 @@ from queens.solvers.proof import DRUP_SECONDS, PROOF_SOLVER, Verdict, check_file
 from queens.solvers.result import Result, Status
 from queens.solvers.sat import DEFAULT_ENCODING, cnf
 
-TRUSTED = ("the lowering (queens.models.lowering / army_lowering: the puzzle's rules as lines, covers and "
-           "fixed cells)", "the CNF encoder (queens.solvers.sat.cnf) and pysat's cardinality encodings it names",
+TRUSTED = ("the lowering (queens.models.lowering / army_lowering: the puzzle's rules as lines, covers, "
+           "fixed cells, clauses and attack counts)",
+           "the CNF encoder (queens.solvers.sat.cnf) and pysat's cardinality encodings it names",
            "the DIMACS writer (queens.solvers.proof.to_dimacs)", "one of the two proof checkers")
 """What a certificate does not check: if all of these are right, the claim is true."""
 

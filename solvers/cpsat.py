@@ -8,6 +8,9 @@
   anti-diagonals q[r] + r; modulo n on a torus). Lines without a key (knight pairs, lines cut
   by pawns) and covers go through Booleans channelled to q. It needs one piece per row.
 
+In both, the model's clauses are BoolOr and its attack counts a linear sum enforced by the
+counting cell (`_post_clauses`, `_post_counts`), over the same cell Booleans.
+
 Tuning, measured (experiments/results/defaults.md): to find one solution presolve is off, since
 there it only costs time (200-queens: 1.9 s with it, 0.5 s without), and it is on to enumerate,
 where it does no harm. One solution is searched `greedy` when the model has exactly-one lines
@@ -29,6 +32,7 @@ measured on 8x8 queen domination, proving optimality by `minimize` took 24.6 s a
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import replace
 
@@ -126,6 +130,10 @@ class CpSat(Backend):
             cp.proto.constraints.add().bool_or.literals.extend(chosen[chosen >= 0].tolist())
         for index in number[positions(model, model.fixed, len(model.fixed))].tolist():
             cp.proto.constraints.add().bool_or.literals.append(index)
+        if model.clauses:
+            _post_clauses(cp, model, number)
+        if model.counts:
+            _post_counts(cp, model, number)
         variables = number[number >= 0] if dead else number
         if model.size is not None and not model.size_implied:
             _post_line(cp, variables.tolist(), model.size, model.size)
@@ -287,6 +295,53 @@ def _post_line(cp: cp_model.CpModel, literals: list[int], at_least: int, at_most
         constraint.linear.vars.extend(literals)
         constraint.linear.coeffs.extend([1] * len(literals))
         constraint.linear.domain.extend((at_least, at_most))
+
+
+def _post_clauses(cp: cp_model.CpModel, model: ConstraintModel, number: np.ndarray) -> None:
+    """Each clause as a BoolOr of its present cells and its absent cells negated (index i's
+    negation is -i - 1 in the proto). A cell without a variable (cleared by a fixed piece) is
+    empty: left out of `present`, and an absent one satisfies the clause, which is not posted."""
+    present = literals(model, [clause.present for clause in model.clauses], number)
+    absent = literals(model, [clause.absent for clause in model.clauses], number)
+    for held, empty in zip(present, absent, strict=True):
+        if (empty < 0).any():
+            continue
+        cp.proto.constraints.add().bool_or.literals.extend([*held[held >= 0].tolist(), *(-empty - 1).tolist()])
+
+
+def _post_counts(cp: cp_model.CpModel, model: ConstraintModel, number: np.ndarray) -> None:
+    """Each attack count "when w holds a piece, between lo and hi of these groups hold one": a
+    Boolean per group of several cells equal to their maximum (their OR: a function of the
+    cells, so enumeration lists no placement twice; one per group, shared by the counts), and
+    lo <= sum <= hi enforced by w. Cells cleared by a fixed piece are empty: a count of one
+    is dropped, a group loses them."""
+    whens = number[positions(model, [count.when for count in model.counts], len(model.counts))].tolist()
+    groups = iter(literals(model, [group for count in model.counts for group in count.groups], number))
+    holding: dict[tuple[int, ...], cp_model.IntVar] = {}
+    for count, when in zip(model.counts, whens, strict=True):
+        mine = (group[group >= 0].tolist() for group in itertools.islice(groups, len(count.groups)))
+        live = [group for group in mine if group]
+        if when < 0 or (count.at_least == 0 and count.at_most >= len(live)):
+            continue
+        enforced = cp.get_bool_var_from_proto_index(when)
+        if count.at_least > min(count.at_most, len(live)):
+            cp.add_bool_or([~enforced])
+        else:
+            held = [_holding(cp, group, holding) for group in live]
+            cp.add_linear_constraint(sum(held), count.at_least, count.at_most).only_enforce_if(enforced)
+
+
+def _holding(cp: cp_model.CpModel, group: list[int], known: dict[tuple[int, ...], cp_model.IntVar]) -> cp_model.IntVar:
+    """The Boolean "some cell of `group` holds a piece": the cell's own for a group of one, else
+    a new one equal to the group's maximum, made once per group in `known`."""
+    cells = [cp.get_bool_var_from_proto_index(i) for i in group]
+    if len(cells) == 1:
+        return cells[0]
+    key = tuple(sorted(group))
+    if key not in known:
+        known[key] = cp.new_bool_var(f"holds{len(known)}")
+        cp.add_max_equality(known[key], cells)
+    return known[key]
 
 
 def _reader(cp: cp_model.CpModel, model: ConstraintModel,

@@ -8,7 +8,9 @@ Blocked cells (pawns, forbidden squares) keep their number and are fixed to fals
 formula has exactly as many models over the cell variables as the puzzle has solutions.
 
 The CNF is the one the `sat` backend solves (`queens.solvers.sat.cnf`), renumbered, not a second copy
-of the encoding.
+of the encoding. A model's clauses and attack counts are in every format but the conflict graph,
+which says only which cells clash and refuses a model that asks more: OPB and MiniZinc write
+them out (OPB numbers a variable per group of cells of a count after the cells).
 
 >>> from queens.models import NQueens
 >>> [line for line in dimacs(NQueens(4), "pairwise").splitlines() if line.startswith("p ")]
@@ -17,8 +19,11 @@ of the encoding.
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Iterable
+
 from queens.models import ConstraintModel, Puzzle, Unsupported, lower
-from queens.models.ir import LineFamily
+from queens.models.ir import CountIf, LineFamily
 from queens.models.pieces import Cell
 from queens.solvers.sat import DEFAULT_ENCODING, ENCODINGS, cnf
 
@@ -51,9 +56,13 @@ def _blocked(model: ConstraintModel) -> list[Cell]:
     return [(r, c) for r in range(model.rows) for c in range(model.cols) if (r, c) not in free]
 
 
-def _header(puzzle: Puzzle, model: ConstraintModel, comment: str) -> list[str]:
-    lines = [f"{comment} {puzzle.name}: {model.rows} x {model.cols} board, {puzzle.piece.name}s",
-             f"{comment} cell (r, c) is variable r*{model.cols} + c + 1"]
+def _title(puzzle: Puzzle, model: ConstraintModel) -> str:
+    """What a file's first comment line says the puzzle is."""
+    return f"{puzzle.name}: {model.rows} x {model.cols} board, {puzzle.piece.name}s"
+
+
+def _header(title: str, model: ConstraintModel, comment: str) -> list[str]:
+    lines = [f"{comment} {title}", f"{comment} cell (r, c) is variable r*{model.cols} + c + 1"]
     for r in range(model.rows):
         lines.append(f"{comment} row {r}: " + " ".join(str(variable(model, (r, c))) for c in range(model.cols)))
     return lines
@@ -64,6 +73,11 @@ def dimacs(puzzle: Puzzle, encoding: str = DEFAULT_ENCODING, *, size: int | None
     if encoding not in ENCODINGS:
         raise Unsupported(f"encoding must be one of {', '.join(ENCODINGS)}, got {encoding!r}")
     model = _decision_model(puzzle, size, "dimacs")
+    return dimacs_of(model, encoding, _title(puzzle, model))
+
+
+def dimacs_of(model: ConstraintModel, encoding: str = DEFAULT_ENCODING, title: str = "a placement puzzle") -> str:
+    """The DIMACS CNF of a lowered model: what `dimacs` writes."""
     formula, cell_of = cnf(model, encoding)
     cells = model.rows * model.cols
     ncell_vars = len(cell_of)
@@ -76,7 +90,7 @@ def dimacs(puzzle: Puzzle, encoding: str = DEFAULT_ENCODING, *, size: int | None
     clauses = [[renumber(lit) for lit in clause] for clause in formula.clauses]
     clauses += [[-variable(model, cell)] for cell in _blocked(model)]
     top = max([cells] + [abs(lit) for clause in clauses for lit in clause])
-    lines = _header(puzzle, model, "c")
+    lines = _header(title, model, "c")
     lines.append(f"c encoding {encoding}; variables {cells + 1}..{top} are auxiliary" if top > cells
                  else f"c encoding {encoding}; no auxiliary variables")
     lines.append(f"p cnf {top} {len(clauses)}")
@@ -91,6 +105,11 @@ def opb(puzzle: Puzzle, *, size: int | None = None) -> str:
     -x1 -x2 ... >= -k. A minimising puzzle gets the objective `min: +1 x1 ... ;`.
     """
     model = _decision_model(puzzle, size, "opb")
+    return opb_of(model, _title(puzzle, model))
+
+
+def opb_of(model: ConstraintModel, title: str = "a placement puzzle") -> str:
+    """The OPB of a lowered model: what `opb` writes."""
 
     def terms(cells: tuple[Cell, ...] | list[Cell], coefficient: int = 1) -> str:
         return " ".join(f"{coefficient:+d} x{variable(model, c)}" for c in cells)
@@ -109,11 +128,72 @@ def opb(puzzle: Puzzle, *, size: int | None = None) -> str:
     constraints += [f"+1 x{variable(model, cell)} = 0 ;" for cell in _blocked(model)]
     if model.size is not None and not model.size_implied:
         constraints.append(f"{terms(model.cells)} = {model.size} ;")
-    lines = [f"* #variable= {model.rows * model.cols} #constraint= {len(constraints)}"]
-    lines += _header(puzzle, model, "*")
+    beyond, variables = _opb_beyond(model)
+    constraints += beyond
+    lines = [f"* #variable= {variables} #constraint= {len(constraints)}"]
+    lines += _header(title, model, "*")
     if model.minimise:
         lines.append(f"min: {terms(model.cells)} ;")
     return "\n".join(lines + constraints)
+
+
+def _opb_beyond(model: ConstraintModel) -> tuple[list[str], int]:
+    """The model's clauses and attack counts in OPB, and how many variables the file has. A
+    clause: sum(present) - sum(absent) >= 1 - |absent|. A count "when w holds a piece, between
+    lo and hi of these groups hold one": a group of several cells is a new variable y (after the
+    board's cells, one per group) with y >= x for each of its cells x and sum(group) >= y, so y
+    is their OR; then sum(y) - lo*w >= 0 and -sum(y) - (n - hi)*w >= -n over its n groups."""
+    constraints = [row for clause in model.clauses
+                   for row in _opb_row(_weights([*((variable(model, c), 1) for c in clause.present),
+                                                 *((variable(model, c), -1) for c in clause.absent)]),
+                                       1 - len(clause.absent))]
+    holding: dict[tuple[int, ...], int] = {}
+    top = model.rows * model.cols
+    for count in model.counts:
+        when = variable(model, count.when)
+        held = []
+        for group in (sorted({variable(model, c) for c in g}) for g in count.groups if g):
+            if len(group) > 1 and tuple(group) not in holding:
+                top += 1
+                holding[tuple(group)] = top
+                for x in group:
+                    constraints += _opb_row(Counter({top: 1, x: -1}), 0)
+                constraints += _opb_row(_weights([*((x, 1) for x in group), (top, -1)]), 0)
+            held.append(group[0] if len(group) == 1 else holding[tuple(group)])
+        constraints += _opb_count(count, when, held)
+    return constraints, top
+
+
+def _opb_count(count: CountIf, when: int, held: list[int]) -> list[str]:
+    """lo <= sum(held) <= hi when `when` holds a piece, in OPB rows (see `_opb_beyond`)."""
+    total = len(held)
+    at_most = min(count.at_most, total)
+    if count.at_least > at_most:
+        return _opb_row(Counter({when: -1}), 0)
+    rows = []
+    if count.at_least > 0:
+        rows += _opb_row(_weights([*((y, 1) for y in held), (when, -count.at_least)]), 0)
+    if at_most < total:
+        rows += _opb_row(_weights([*((y, -1) for y in held), (when, at_most - total)]), -total)
+    return rows
+
+
+def _weights(terms: Iterable[tuple[int, int]]) -> Counter[int]:
+    """Coefficients by variable, a variable met twice summed (OPB names a variable once per row)."""
+    total: Counter[int] = Counter()
+    for number, coefficient in terms:
+        total[number] += coefficient
+    return total
+
+
+def _opb_row(weights: Counter[int], bound: int) -> list[str]:
+    """The OPB row sum(weights) >= bound over the variables whose weights are not zero: none
+    when no variable is left and 0 >= bound holds, and when it fails a row no 0/1 value keeps
+    (x1 >= bound + 1), since a row needs a variable."""
+    terms = " ".join(f"{k:+d} x{v}" for v, k in sorted(weights.items()) if k)
+    if terms:
+        return [f"{terms} >= {bound} ;"]
+    return [] if bound <= 0 else [f"+1 x1 >= {bound + 1} ;"]
 
 
 _MZN_PLACEMENT = """\
@@ -145,9 +225,27 @@ array[int] of CELL: lexb;
 constraint forall(k in 1..nchains)(
   lex_greatereq([held(lexa[i]) | i in lexstart[k]..lexstart[k+1]-1],
                 [held(lexb[i]) | i in lexstart[k]..lexstart[k+1]-1]));
+
+% clauses: some cell of present[i] holds a piece, or some cell of absent[i] is empty
+int: nclauses;
+array[1..nclauses] of set of CELL: present;
+array[1..nclauses] of set of CELL: absent;
+constraint forall(i in 1..nclauses)(exists(c in present[i])(held(c)) \\/ exists(c in absent[i])(not held(c)));
+
+% attack counts: when countwhen[k] holds a piece, between countleast[k] and countmost[k] of the
+% groups countgroup[i], i in countstart[k]..countstart[k+1]-1, hold one (any of their cells)
+int: ncounts;
+array[1..ncounts] of CELL: countwhen;
+array[1..ncounts] of int: countleast;
+array[1..ncounts] of int: countmost;
+array[1..ncounts+1] of int: countstart;
+array[int] of set of CELL: countgroup;
+constraint forall(k in 1..ncounts)(held(countwhen[k]) ->
+  let { var int: reached = sum(i in countstart[k]..countstart[k+1]-1)(bool2int(exists(c in countgroup[i])(held(c)))) }
+  in countleast[k] <= reached /\\ reached <= countmost[k]);
 """
-"""The lines, covers, fixed pieces and lex-leader chains, said of `held(c)` (cell c holds a
-piece): the part both MiniZinc models share, whatever their variables."""
+"""The lines, covers, fixed pieces, lex-leader chains, clauses and attack counts, said of
+`held(c)` (cell c holds a piece): the part both MiniZinc models share, whatever their variables."""
 
 _MZN_BOOLEAN = """\
 % {name}: the generic placement model of the queens suite.
@@ -224,8 +322,9 @@ def minizinc(puzzle: Puzzle, *, size: int | None = None) -> tuple[str, str]:
 def row_viewpoint(model: ConstraintModel) -> LineFamily | None:
     """The rows, when the MiniZinc export writes `model` as q[r] = the column of row r's piece:
     every row holds exactly one piece, every line at most one, and the size is the rows'
-    (what cpsat's alldifferent viewpoint asks too). Gecode finds one 200-queens solution there
-    in about a second; on the Boolean model it finds no 50-queens solution in 30 s.
+    (what cpsat's alldifferent viewpoint asks too), not asked to be the fewest (the row model's
+    solve item is `satisfy`; the Boolean one minimises). Gecode finds one 200-queens solution
+    there in about a second; on the Boolean model it finds no 50-queens solution in 30 s.
 
     >>> from queens.models import NQueens
     >>> from queens.models.domination import Domination
@@ -233,7 +332,7 @@ def row_viewpoint(model: ConstraintModel) -> LineFamily | None:
     ('rows', None)
     """
     rows = model.row_family
-    if rows is None or not model.one_per_line or (model.size is not None and not model.size_implied):
+    if rows is None or not model.one_per_line or model.minimise or (model.size is not None and not model.size_implied):
         return None
     return rows
 
@@ -257,6 +356,7 @@ def minizinc_of(model: ConstraintModel, name: str = "a placement puzzle") -> tup
         "cover = [" + ", ".join(_mzn_set(model, cover) for cover in model.covers) + "];",
         f"fixed = {_mzn_set(model, model.fixed)};",
         *_mzn_lex(model),
+        *_mzn_beyond(model),
     ]
     if rows is None:
         data += [f"blocked = {_mzn_set(model, _blocked(model))};",
@@ -289,6 +389,23 @@ def _mzn_lex(model: ConstraintModel) -> list[str]:
             "lexb = [" + ", ".join(str(variable(model, b)) for _, b in pairs) + "];"]
 
 
+def _mzn_beyond(model: ConstraintModel) -> list[str]:
+    """The data of the model's clauses and attack counts (none: nclauses = ncounts = 0)."""
+    starts = [1]
+    for count in model.counts:
+        starts.append(starts[-1] + len(count.groups))
+    groups = [group for count in model.counts for group in count.groups]
+    return [f"nclauses = {len(model.clauses)};",
+            "present = [" + ", ".join(_mzn_set(model, clause.present) for clause in model.clauses) + "];",
+            "absent = [" + ", ".join(_mzn_set(model, clause.absent) for clause in model.clauses) + "];",
+            f"ncounts = {len(model.counts)};",
+            "countwhen = [" + ", ".join(str(variable(model, count.when)) for count in model.counts) + "];",
+            "countleast = [" + ", ".join(str(count.at_least) for count in model.counts) + "];",
+            "countmost = [" + ", ".join(str(count.at_most) for count in model.counts) + "];",
+            "countstart = [" + ", ".join(map(str, starts)) + "];",
+            "countgroup = [" + ", ".join(_mzn_set(model, group) for group in groups) + "];"]
+
+
 def dimacs_col(puzzle: Puzzle) -> str:
     """The conflict graph (cells that may not both hold a piece of one army) in DIMACS .col:
     `p edge V E`, then `e u v` lines, vertex k the k-th open cell in board order. Each edge is
@@ -302,6 +419,10 @@ def dimacs_col(puzzle: Puzzle) -> str:
     if len(puzzle.armies) != 1:
         raise Unsupported("a conflict graph is drawn for one army; this puzzle has several")
     model = lower(puzzle.with_copies(1) if puzzle.copies_open else puzzle)
+    beyond = model.beyond_lines
+    if beyond:
+        raise Unsupported(f"a conflict graph says only which cells may not both hold a piece; {puzzle.name} "
+                          f"asks {beyond} as well")
     number = {cell: i + 1 for i, cell in enumerate(model.cells)}
     edges = [(number[a], number[b]) for a in model.cells for b in sorted(model.conflicts[a], key=number.__getitem__)]
     lines = [f"c {puzzle.name}: the conflict graph, vertex k = the k-th open cell row by row",

@@ -2,7 +2,9 @@
 
 Each line becomes `CardEnc.atmost` / `CardEnc.atleast` / `CardEnc.equals` with its bounds
 (usually at most one or exactly one) in the chosen encoding, each cover a clause, each fixed
-cell a unit clause, and the size (when no exact family already implies it) a totalizer.
+cell a unit clause, and the size (when no exact family already implies it) a totalizer. The
+model's clauses are clauses; its attack counts are conditional cardinalities (`_counts`: the
+same encodings, each clause with "or the counting cell is empty" added).
 Enumeration adds one blocking clause per solution over the cell variables only, so auxiliary
 encoding variables never produce duplicates.
 
@@ -27,6 +29,7 @@ to count, gains more from having no auxiliary variables than it loses to O(k^2) 
 
 from __future__ import annotations
 
+import itertools
 import queue
 import threading
 import time
@@ -37,7 +40,7 @@ from pysat.card import CardEnc, EncType, ITotalizer
 from pysat.formula import CNF
 from pysat.solvers import Solver
 from queens.models import ConstraintModel, Placement, TimeLimit, Unsupported, symmetry_group
-from queens.models.ir import Line, Var
+from queens.models.ir import CountIf, Line, Var
 from queens.models.lowering import MAX_CELLS
 from queens.models.symmetry import lex_leader
 from queens.solvers.backend import Backend
@@ -55,8 +58,9 @@ NATIVE = "native"
 COUNT_ENCODING = "pairwise"
 """The default CNF to enumerate (count) with: Q(11) in 0.31 s, seqcounter 0.48 s, ladder 0.52 s."""
 ONE_ONLY = frozenset({"pairwise", "bitwise", "ladder"})
-"""Encodings pysat offers for a bound of one only; a line holding up to k > 1 pieces falls back
-to `DEFAULT_ENCODING` when no encoding was named, and is refused when one of these was."""
+"""Encodings pysat offers for a bound of one only; a line holding up to k > 1 pieces (an attack
+count asking for k > 1 groups) falls back to `DEFAULT_ENCODING` when no encoding was named, and
+is refused when one of these was."""
 CONFLICT_SLICE = 5_000
 """Conflicts per call for solvers that cannot be interrupted (CaDiCaL): a Ctrl-C waits for the
 slice to end, and 20 000 took up to 1.4 s on queen domination n = 12; 5 000 stay under 0.4 s."""
@@ -103,8 +107,9 @@ class Sat(Backend):
         cnf = CNF()
         top = len(var)
         name = name or (self.encoding if self.encoding in ENCODINGS else DEFAULT_ENCODING)
-        if name in ONE_ONLY and not model.one_per_line and self.encoding is not None:
-            raise Unsupported(self.supports(model) or f"sat encoding {name!r} encodes at most one per line only")
+        refusal = _one_only_refusal(model, name) if self.encoding in ONE_ONLY else None  # name is self.encoding
+        if refusal:
+            raise Unsupported(refusal)
         for line, chosen in _line_variables(model, var):
             usable = name not in ONE_ONLY or line.at_most == 1
             encoding = ENCODINGS[name if usable else DEFAULT_ENCODING]
@@ -115,6 +120,8 @@ class Sat(Backend):
         cnf.extend([v] for v in _fixed_variables(model, var))
         lex, top = _lex(model, var, top)
         cnf.extend(lex)
+        beyond, top = _clauses_and_counts(model, var, top, name)
+        cnf.extend(beyond)
         if model.size is not None and not model.size_implied:
             part = CardEnc.equals(lits=var.tolist(), bound=model.size, top_id=top,
                                   encoding=EncType.totalizer)
@@ -124,10 +131,13 @@ class Sat(Backend):
         return cnf, var
 
     def supports(self, model: ConstraintModel) -> str | None:
-        if self.encoding in ONE_ONLY and not model.one_per_line:
-            return (f"sat encoding {self.encoding!r} encodes at most one piece per line only "
-                    f"(pysat has no bound k > 1 for it); choose e.g. {DEFAULT_ENCODING!r}")
-        return None
+        if self.encoding not in ONE_ONLY:
+            return None
+        if model.objective is not None and not model.at_value(model.objective.top).one_per_line:  # what optimise asks
+            return (f"sat encoding {self.encoding!r} encodes at most one piece per line only (pysat has no bound "
+                    f"k > 1 for it), and the objective asks so many pieces of each group; choose e.g. "
+                    f"{DEFAULT_ENCODING!r}")
+        return _one_only_refusal(model, self.encoding)
 
     def _build_for_size(self, model: ConstraintModel) -> None:
         self._cnf(model)
@@ -156,10 +166,11 @@ class Sat(Backend):
             solver.add_clause(cover.tolist())
         for v in _fixed_variables(model, var):
             solver.add_clause([v])
-        lex, _ = _lex(model, var, len(var))
-        for clause in lex:
+        lex, top = _lex(model, var, len(var))
+        beyond, _ = _clauses_and_counts(model, var, top, DEFAULT_ENCODING)  # Minicard has no conditional atmost
+        for clause in lex + beyond:
             solver.add_clause(clause)
-        clauses += len(model.covers) + len(model.fixed) + len(lex)
+        clauses += len(model.covers) + len(model.fixed) + len(lex) + len(beyond)
         if model.size is not None and not model.size_implied:
             solver.add_atmost(var.tolist(), model.size)
             solver.add_atmost((-var).tolist(), len(var) - model.size)  # at least size
@@ -206,7 +217,7 @@ class Sat(Backend):
             blocks = 0
             try:
                 while self._solve(solver, deadline, blocks, sliced, run=run):
-                    values = np.asarray(solver.get_model()[:len(position) - 1])  # cell variables come first
+                    values = np.asarray(solver.get_model()[:len(position) - 1], dtype=np.int64)  # cell variables first
                     placed = position[values[values > 0]]
                     placed = placed[placed >= 0]
                     yield tuple(sorted(model.cells[p] for p in placed.tolist()))
@@ -294,6 +305,19 @@ class Sat(Backend):
             solver.delete()
 
 
+def _one_only_refusal(model: ConstraintModel, encoding: str) -> str | None:
+    """Why `encoding`, one of `ONE_ONLY`, cannot write the CNF of `model`: a line or an attack
+    count with a bound k > 1 (pysat has none in it); None when every bound is one."""
+    if not model.one_per_line:
+        return (f"sat encoding {encoding!r} encodes at most one piece per line only "
+                f"(pysat has no bound k > 1 for it); choose e.g. {DEFAULT_ENCODING!r}")
+    wide = sum(1 for count in model.counts if _wide(count))
+    if wide:
+        return (f"sat encoding {encoding!r} encodes bounds of one only (pysat has no bound k > 1 for it), "
+                f"and {wide:,} attack counts ask for more; choose e.g. {DEFAULT_ENCODING!r}")
+    return None
+
+
 def _variables(model: ConstraintModel, number: np.ndarray | None) -> np.ndarray:
     """Each cell's variable: number[p] (numbered from 1), or the cells in the model's order."""
     return plain_numbering(model, 1) if number is None else number
@@ -337,6 +361,79 @@ def lex_clauses(model: ConstraintModel, var: Mapping[Var, int], top: int) -> tup
             clauses += [[*when, var[a], top], [*when, -var[b], top]]
             equal = top
     return clauses, top
+
+
+def _clauses_and_counts(model: ConstraintModel, var: np.ndarray, top: int,
+                        encoding: str) -> tuple[list[list[int]], int]:
+    """The model's clauses and attack counts in CNF, and the new top variable (nothing is read
+    when it has neither). A clause is one clause: its present cells' variables, its absent
+    cells' negated. The counts are `_counts`, their cardinalities in `encoding`."""
+    if not model.clauses and not model.counts:
+        return [], top
+    present = literals(model, [clause.present for clause in model.clauses], var)
+    absent = literals(model, [clause.absent for clause in model.clauses], var)
+    clauses = [[*held.tolist(), *(-empty).tolist()] for held, empty in zip(present, absent, strict=True)]
+    top = _counts(model, var, top, encoding, clauses)
+    return clauses, top
+
+
+def _counts(model: ConstraintModel, var: np.ndarray, top: int, encoding: str, clauses: list[list[int]]) -> int:
+    """Each attack count "when w holds a piece, between lo and hi of these groups hold one" into
+    `clauses`; returns the new top variable. A group of several cells is one fresh variable
+    h <-> OR(group) (`_holding`, shared by every count with that group), and lo <= sum(h) <= hi
+    is pysat's encoding with -w added to every clause: a conditional cardinality, which holds
+    whatever its auxiliaries are when w is empty. h is a function of the cells, and the
+    encoding's auxiliaries are never blocked, so enumeration still lists each placement once.
+    `encoding` falls back to `DEFAULT_ENCODING` for a bound pysat has not in it (`ONE_ONLY`)."""
+    whens = var[positions(model, [count.when for count in model.counts], len(model.counts))].tolist()
+    groups = iter(literals(model, [group for count in model.counts for group in count.groups], var))
+    holding: dict[tuple[int, ...], int] = {}
+    for count, when in zip(model.counts, whens, strict=True):
+        chosen = [group.tolist() for group in itertools.islice(groups, len(count.groups)) if len(group)]
+        at_least, at_most, total = _bounds(count)
+        if at_least > at_most:  # never possible: the counting cell stays empty
+            clauses.append([-when])
+            continue
+        if at_least == 0 and at_most == total:  # always true
+            continue
+        held = []
+        for group in chosen:
+            literal, top = _holding(group, holding, top, clauses)
+            held.append(literal)
+        name = DEFAULT_ENCODING if encoding in ONE_ONLY and _wide(count) else encoding
+        for part in _cardinality(held, at_least, at_most, top, ENCODINGS[name]):
+            clauses.extend([*clause, -when] for clause in part.clauses)
+            top = max(top, part.nv)
+    return top
+
+
+def _holding(group: list[int], known: dict[tuple[int, ...], int], top: int,
+             clauses: list[list[int]]) -> tuple[int, int]:
+    """The literal "some cell of `group` holds a piece", and the new top variable: the cell's own
+    variable for a group of one, else h <-> OR(group) (clauses h -> OR(group), and x -> h for
+    each x), made once per group in `known`."""
+    if len(group) == 1:
+        return group[0], top
+    key = tuple(sorted(group))
+    if key not in known:
+        top += 1
+        known[key] = top
+        clauses.append([-top, *group])
+        clauses.extend([-v, top] for v in group)
+    return known[key], top
+
+
+def _bounds(count: CountIf) -> tuple[int, int, int]:
+    """(at least, at most, groups) of an attack count, its empty groups (they never hold a
+    piece) left out and at most cut down to the groups there are."""
+    total = sum(1 for group in count.groups if group)
+    return count.at_least, min(count.at_most, total), total
+
+
+def _wide(count: CountIf) -> bool:
+    """Whether the count's cardinality needs a bound k > 1 (not in the `ONE_ONLY` encodings)."""
+    at_least, at_most, total = _bounds(count)
+    return at_least <= at_most and (at_least > 1 or 1 < at_most < total)
 
 
 class _OffMain:
