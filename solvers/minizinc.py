@@ -73,9 +73,14 @@ def _lookup(name: str) -> minizinc.Solver | str:
     except ImportError:
         return "minizinc: the Python package is missing (pip install -e '.[minizinc]')"
     try:
-        return minizinc.Solver.lookup(name)
+        solver = minizinc.Solver.lookup(name)
     except LookupError:
         return f"minizinc: no solver {name!r} among those MiniZinc lists (minizinc --solvers)"
+    probe = subprocess.run(["minizinc", "--solver", name, "-"], input="var 0..1: x; solve satisfy;",
+                           capture_output=True, text=True, timeout=30, check=False)
+    if probe.returncode != 0:  # listed is not loadable: Debian lists scip without its plugin
+        return f"minizinc: solver {name!r} is listed but does not run here ({probe.stderr.strip()[:120]})"
+    return solver
 
 
 class _Solution(Protocol):

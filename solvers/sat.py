@@ -38,8 +38,9 @@ from collections.abc import Callable, Iterator, Mapping
 import numpy as np
 from pysat.card import CardEnc, EncType, ITotalizer
 from pysat.formula import CNF
-from pysat.solvers import Solver
+from pysat.solvers import Solver, SolverNames
 from queens.models import ConstraintModel, Placement, TimeLimit, Unsupported, symmetry_group
+from queens.models.errors import BadOption
 from queens.models.ir import CountIf, Line, Var
 from queens.models.lowering import MAX_CELLS
 from queens.models.symmetry import lex_leader
@@ -67,6 +68,8 @@ slice to end, and 20 000 took up to 1.4 s on queen domination n = 12; 5 000 stay
 SLICED = frozenset({"cadical103", "cadical153", "cadical195"})
 """pysat's CaDiCaL has no `interrupt()`; it stops at a conflict budget instead and keeps what it
 learnt, so with a deadline it runs in CONFLICT_SLICE slices with a look at the clock between."""
+SOLVER_NAMES = frozenset(name for key, names in vars(SolverNames).items() if not key.startswith("_") for name in names)
+"""Every SAT solver pysat knows, by each of its names."""
 SOLVERS = {NATIVE: "minicard", "cnf": "cadical195"}
 """The pysat solver for each kind of formula, when none is asked for."""
 MINIMISE_ENCODING = DEFAULT_ENCODING
@@ -95,6 +98,8 @@ class Sat(Backend):
         super().__init__()
         if encoding is not None and encoding not in ENCODINGS and encoding != NATIVE:
             raise Unsupported(f"sat encoding must be one of {', '.join([*ENCODINGS, NATIVE])}, got {encoding!r}")
+        if solver is not None and solver not in SOLVER_NAMES:
+            raise BadOption(f"sat solver must be one of pysat's ({', '.join(sorted(SOLVER_NAMES))}), got {solver!r}")
         self.encoding = encoding
         self.solver_name = solver
 
