@@ -13,6 +13,7 @@ user would get, and changes the day a backend learns a construct.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable
 
 from queens.models.armies import SPACE_PIECES, Army, Moves
@@ -67,10 +68,11 @@ def _reason(text: str, backend: str) -> str:
     """The refusal without the puzzle's name: what the backend lacks, its own search's reason
     when it gives one (the methods for other kinds of puzzle aside)."""
     reason = text.split(": ", 1)[1] if text.startswith("nothing here can") else text
-    searched = [part for part in reason.split("; ") if part.startswith("search: ")]
+    reason = reason.replace(f"{backend}/", "").replace("|", "/")
+    searched = [part for part in re.split(r"; (?=[a-z, ]+: )", reason) if part.startswith("search: ")]
     if searched:
         reason = searched[0].removeprefix("search: ").removeprefix(f"{backend}: ")
-    return reason.replace(f"{backend}/", "").replace("|", "/")
+    return reason
 
 
 def support_rows(backends: Iterable[str] = BACKENDS) -> list[tuple[str, dict[str, str]]]:
