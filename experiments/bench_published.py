@@ -19,10 +19,11 @@ import time
 from datetime import date
 from pathlib import Path
 
-import queens
 from queens.models.errors import QueensError, Refused
 from queens.models.puzzle_file import PUBLISHED, read
 from queens.solvers.registry import BACKENDS
+
+import queens
 
 LIMIT = 120.0
 SIZES = {  # file stem: the n measured (the largest each backend reaches in about a minute, or less)

@@ -172,7 +172,7 @@ class Puzzle:
         for army in self.armies:
             if any(len(v) != len(self.shape) for v in army.piece.rays + army.piece.leaps):
                 raise InvalidBoard(f"{army.name} moves by vectors of another dimension than the "
-                                   f"{len(self.shape)}-D board (queens.models.armies.piece_named gives the cube's pieces)")
+                                   f"{len(self.shape)}-D board (queens.models.armies.piece_named: the cube's)")
         if sum(army.copies is None for army in self.armies) > 1:
             raise InvalidBoard("one army at most may minimise its copies")
         if self.free_blockers < 0:
@@ -210,7 +210,8 @@ class Puzzle:
 
     def _check_bounds(self) -> None:
         armies = len(self.armies)
-        for bound in (*self.regions, *self.attack_bounds):
+        bounds: list[Region | AttackBound] = [*self.regions, *self.attack_bounds]
+        for bound in bounds:
             if bound.army is not None and not 0 <= bound.army < armies:
                 raise InvalidBoard(f"a bound counts army number {bound.army}, but there are {armies}")
             if bound.least < 0 or (bound.most is not None and bound.most < bound.least):

@@ -131,7 +131,8 @@ class _Reader:
                                      f"([parameters]: {', '.join(declared) or 'none'})")
         for name, default in declared.items():
             if name in ("n", "r", "c", "x", "y", "z") or not name.isidentifier() or not name.islower():
-                raise MalformedInput(f"key 'parameters.{name}': a parameter is a lower-case name other than n, r, c, x, y, z")
+                raise MalformedInput(f"key 'parameters.{name}': a parameter is a lower-case name "
+                                     "other than n, r, c, x, y, z")
             names[name] = given[name] if name in given else self._number(default, f"parameters.{name}")
         return names
 
@@ -201,7 +202,8 @@ class _Reader:
         if isinstance(value, bool):
             return value, "occupied or attacked"
         if value not in COVER_KINDS:
-            raise MalformedInput(f"key 'rules.cover': expected true, false or one of {', '.join(map(repr, COVER_KINDS))}, "
+            kinds = ", ".join(map(repr, COVER_KINDS))
+            raise MalformedInput(f"key 'rules.cover': expected true, false or one of {kinds}, "
                                  f"got {value!r}")
         return True, value
 
@@ -221,9 +223,9 @@ class _Reader:
         """at_least / at_most, or exactly: whole numbers or expressions of the parameters."""
         if "exactly" in table and ("at_least" in table or "at_most" in table):
             raise MalformedInput(f"key '{key}': exactly, or at_least and at_most, not both")
+        most: int | None
         if "exactly" in table:
-            exact = self._number(table["exactly"], f"{key}.exactly")
-            least, most = exact, exact
+            least = most = self._number(table["exactly"], f"{key}.exactly")
         else:
             least = self._number(table.get("at_least", 0), f"{key}.at_least")
             most = None if "at_most" not in table else self._number(table["at_most"], f"{key}.at_most")
@@ -237,7 +239,8 @@ class _Reader:
             key = f"rules.region[{i}]"
             _known(table, "region", key)
             if "cells" not in table:
-                raise MalformedInput(f"key '{key}.cells': a region needs its cells (a list, or a condition such as \"r == c\")")
+                raise MalformedInput(f"key '{key}.cells': a region needs its cells "
+                                     "(a list, or a condition such as \"r == c\")")
             least, most = self._bounds(table, key)
             regions.append(Region(self._coords(table, "cells", shape, key), least, most,
                                   _army_named(table, "army", named, f"{key}.army"), _text(table, "name")))
@@ -447,7 +450,8 @@ def _symmetries(goal: Mapping[str, Any]) -> tuple[str, ...]:
     value = goal.get("invariant", [])
     names = [value] if isinstance(value, str) else value
     if not isinstance(names, list) or not all(name in SYMMETRIES for name in names):
-        raise MalformedInput(f"key 'goal.invariant': expected symmetries by name ({', '.join(SYMMETRIES)}), got {value!r}")
+        raise MalformedInput(f"key 'goal.invariant': expected symmetries by name ({', '.join(SYMMETRIES)}), "
+                             f"got {value!r}")
     return tuple(names)
 
 

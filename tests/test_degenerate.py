@@ -5,13 +5,13 @@ IndexError; issue "Nothing silently wrong")."""
 from __future__ import annotations
 
 import pytest
-
-import queens
 from queens.models import Puzzle
 from queens.models.armies import Army
 from queens.models.errors import Refused
 from queens.solvers.registry import BACKENDS
 from queens.solvers.result import Status
+
+import queens
 
 EVERY_CELL = frozenset((r, c) for r in range(3) for c in range(3))
 

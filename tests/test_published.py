@@ -14,11 +14,11 @@ import json
 from pathlib import Path
 
 import pytest
-
-import queens
 from queens.models.errors import Refused
 from queens.models.puzzle_file import PUBLISHED, read
 from queens.solvers.registry import BACKENDS
+
+import queens
 
 PUZZLES = PUBLISHED
 SEQUENCES = json.loads((Path(__file__).parent / "data" / "sequences.json").read_text(encoding="utf-8"))

@@ -205,7 +205,8 @@ def make_puzzle(family: str, n: int | None, m: int | None) -> Puzzle:
     """The puzzle named on the command line: a family's, or a puzzle file's for these parameters."""
     if family in FAMILIES:
         if click.get_current_context().meta.get("parameters"):
-            raise click.UsageError(f"-p gives a puzzle file's parameters; the family {family} takes -n, -m and its flags")
+            raise click.UsageError(f"-p gives a puzzle file's parameters; the family {family} takes -n, -m "
+                                   "and its flags")
         return build(family, _family_options(n, m))
     return read(family, n, _file_parameters(m)).puzzle
 

@@ -50,7 +50,8 @@ class _LazyChoice(click.Choice[str]):
               help="Exactly this many pieces (needed for DIMACS of a minimising family such as domination).")
 @click.option("--output", "-o", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Write to this file (mzn: the model here, the data beside it as .dzn); default stdout.")
-def export_command(family_or_file: str, n: int | None, m: int | None, format_name: str, encoding: str | None, size: int | None,
+def export_command(family_or_file: str, n: int | None, m: int | None, format_name: str, encoding: str | None,
+                   size: int | None,
                    output: Path | None) -> int:
     """Write the puzzle for another solver; cell (r, c) is variable r*cols + c + 1 in every format."""
     export = _exporters()

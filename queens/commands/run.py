@@ -6,6 +6,8 @@ every answer (`queens solve --all-optimal` for a puzzle with a goal, every solut
 
 from __future__ import annotations
 
+import os
+
 import click
 
 from queens.commands.answer import answered_by, payload, print_payload
@@ -25,7 +27,8 @@ class PuzzleFile(click.Path):
     def __init__(self) -> None:
         super().__init__(exists=True, dir_okay=False)
 
-    def convert(self, value: object, param: click.Parameter | None, ctx: click.Context | None) -> object:
+    def convert(self, value: str | os.PathLike[str], param: click.Parameter | None,
+                ctx: click.Context | None) -> str | bytes | os.PathLike[str]:
         return super().convert(published_file(str(value)) or value, param, ctx)
 
 
