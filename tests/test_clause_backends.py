@@ -23,35 +23,19 @@ from queens.solvers.strategies import registered
 from queens.solvers.strategy import Subject
 
 from tests import model_oracle
+from tests.small_models import board, columns_of, diagonals_of, neighbours, rows_of
 
 Cell = tuple[int, int]
 
 
-def board(rows: int, cols: int) -> tuple[Cell, ...]:
-    return tuple((r, c) for r in range(rows) for c in range(cols))
 
 
-def rows_of(rows: int, cols: int, at_least: int = 1) -> LineFamily:
-    """One line per row, at most one piece (exactly one when `at_least`), keyed r."""
-    return LineFamily("rows", tuple(Line(tuple((r, c) for c in range(cols)), at_least=at_least)
-                                    for r in range(rows)), LinearKey(1, 0, None))
 
 
-def columns_of(rows: int, cols: int, at_least: int = 0) -> LineFamily:
-    return LineFamily("columns", tuple(Line(tuple((r, c) for r in range(rows)), at_least=at_least)
-                                       for c in range(cols)), LinearKey(0, 1, None))
 
 
-def diagonals_of(rows: int, cols: int) -> LineFamily:
-    lines = [tuple((r, c) for r, c in board(rows, cols) if r - c == d) for d in range(1 - cols, rows)]
-    return LineFamily("diagonals", tuple(Line(cells) for cells in lines if len(cells) > 1), LinearKey(1, -1, None))
 
 
-def neighbours(cell: Cell, rows: int, cols: int) -> tuple[Cell, ...]:
-    """The king's moves from `cell` on the board."""
-    r, c = cell
-    return tuple((r + dr, c + dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1)
-                 if (dr or dc) and 0 <= r + dr < rows and 0 <= c + dc < cols)
 
 
 @dataclass(frozen=True)

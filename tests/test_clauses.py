@@ -25,7 +25,7 @@ from ortools.sat.python import cp_model
 from pysat.solvers import Solver
 from queens.models import NQueens, QueensError, Unsupported, symmetry_group
 from queens.models.errors import BackendUnavailable
-from queens.models.ir import Clause, ConstraintModel, CountIf, Line, LinearKey, LineFamily, Objective, Var
+from queens.models.ir import Clause, ConstraintModel, CountIf, Line, LineFamily, Objective, Var
 from queens.solvers.api import breaking, optimal_model
 from queens.solvers.backend import Backend, Task
 from queens.solvers.certificate import NotProved, certify_none, certify_optimum
@@ -35,33 +35,19 @@ from queens.solvers.sat import ENCODINGS, NATIVE, ONE_ONLY, Sat, cnf
 from queens.solvers.why import why_not
 
 from tests import model_oracle
+from tests.small_models import QUEEN, board, columns_of, neighbours, ray, rows_of
 
 Cell = tuple[int, int]
 Placements = set[frozenset[Var]]
 
 
 # --- the models ----------------------------------------------------------------------------------
-def board(rows: int, cols: int) -> tuple[Cell, ...]:
-    return tuple((r, c) for r in range(rows) for c in range(cols))
 
 
-QUEEN = ((0, 1), (1, 0), (1, 1), (1, -1), (0, -1), (-1, 0), (-1, -1), (-1, 1))
-"""A queen's eight directions (the first four reach every line once)."""
 
 
-def ray(cell: Cell, step: Cell, rows: int, cols: int) -> tuple[Cell, ...]:
-    """The cells a queen on `cell` sees along `step`, nearest first, to the board's edge."""
-    out = []
-    r, c = cell[0] + step[0], cell[1] + step[1]
-    while 0 <= r < rows and 0 <= c < cols:
-        out.append((r, c))
-        r, c = r + step[0], c + step[1]
-    return tuple(out)
 
 
-def neighbours(cell: Cell, rows: int, cols: int) -> tuple[Cell, ...]:
-    """A king's moves: the nearest cell of each of a queen's rays."""
-    return tuple(line[0] for step in QUEEN if (line := ray(cell, step, rows, cols)))
 
 
 def sight_clauses(rows: int, cols: int) -> tuple[Clause, ...]:
@@ -82,14 +68,8 @@ def attacks(rows: int, cols: int, at_least: int, at_most: int) -> tuple[CountIf,
                          at_least, at_most) for cell in board(rows, cols))
 
 
-def rows_of(rows: int, cols: int, at_least: int = 1) -> LineFamily:
-    return LineFamily("rows", tuple(Line(tuple((r, c) for c in range(cols)), at_least=at_least)
-                                    for r in range(rows)), LinearKey(1, 0, None))
 
 
-def columns_of(rows: int, cols: int, at_most: int = 1) -> LineFamily:
-    return LineFamily("columns", tuple(Line(tuple((r, c) for r in range(rows)), at_most=at_most)
-                                       for c in range(cols)), LinearKey(0, 1, None))
 
 
 def _mirrored() -> ConstraintModel:
@@ -211,7 +191,7 @@ def random_model(seed: int) -> ConstraintModel:
     if rng.random() < 0.4:
         families.append(rows_of(rows, cols, rng.randint(0, 1)))
     if rng.random() < 0.4:
-        families.append(columns_of(rows, cols, rng.randint(1, 2)))
+        families.append(columns_of(rows, cols, at_most=rng.randint(1, 2)))
     clauses = tuple(Clause(present=some(rng.randint(0, 2)), absent=some(rng.randint(1, 2)))
                     for _ in range(rng.randint(0, 4)))
     counts = tuple(CountIf(rng.choice(cells), tuple(some(rng.randint(0, 3)) for _ in range(rng.randint(1, 4))),
