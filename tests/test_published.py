@@ -23,7 +23,7 @@ import queens
 PUZZLES = PUBLISHED
 SEQUENCES = json.loads((Path(__file__).parent / "data" / "sequences.json").read_text(encoding="utf-8"))
 CASES = {  # file stem: the n checked on every backend (small enough for each to answer in seconds)
-    "A103330-queens-and-a-pawn": (5, 6),
+    "A103330-queens-and-a-pawn": (5,),
     "A007016-one-per-main-diagonal": (4, 5, 6),
     "A033148-quarter-turn-queens": (4, 5, 6),
     "A137279-moebius-queens": (3, 4, 5),
@@ -43,10 +43,25 @@ def test_every_published_puzzle_is_checked():
     assert {path.stem for path in PUZZLES.glob("*.toml")} == set(CASES)
 
 
+SLOW_CASES = {"A103330-queens-and-a-pawn": (6,)}
+"""Larger n where one backend needs seconds (csp: 15 s for A103330 at n = 6): make test-slow."""
+
+
 @pytest.mark.parametrize("stem", sorted(CASES))
 def test_published_values(stem: str) -> None:
+    _reached(stem, CASES[stem])
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("stem", sorted(SLOW_CASES))
+def test_published_values_for_larger_n(stem: str) -> None:
+    _reached(stem, SLOW_CASES[stem])
+
+
+def _reached(stem: str, sizes: tuple[int, ...]) -> None:
+    """Every backend that answers reaches the published term for each n; at least one answers."""
     path = PUZZLES / f"{stem}.toml"
-    for n in CASES[stem]:
+    for n in sizes:
         spec = read(path, n)
         answered = []
         for backend in BACKENDS:
