@@ -37,8 +37,6 @@ def why_command(family_or_file: str, n: int | None, m: int | None, certify: bool
     except AttackingQueens as clash:  # two givens that attack: the smallest reason there is
         _show_pair(clash, as_json)
         return 0
-    if not isinstance(puzzle, Puzzle):
-        raise QueensError("why works on a puzzle with placed pieces, holes or pawns, not on armies or choices")
     givens = givens_of(puzzle)
     if not givens:
         raise QueensError(f"{puzzle.name} has no givens (placed pieces, holes, pawns) to explain")
