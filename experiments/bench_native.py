@@ -40,6 +40,7 @@ from pathlib import Path
 from typing import Any, TypedDict
 
 from queens.experiments import runner
+from queens.experiments.bench_backends import terms
 from queens.solvers.native import _fast, _mitm
 from queens.solvers.native.counting import batches, count_classes, split_depth, subproblems
 from queens.solvers.native.quadrant import count_total
@@ -259,8 +260,7 @@ def _in_turns(runs: dict[str, Callable[[], Run]], n: int, repeats: int) -> dict[
 def _solutions(n: int) -> int:
     """Q(n) from the repository's OEIS copy: classic.c's tree grows as its solutions do (its
     time ratio 16 -> 17 is measured in the same table), the scale for sizes it is not run at."""
-    terms = json.loads((Path(__file__).resolve().parents[1] / "tests" / "data" / "sequences.json").read_text())
-    return int(terms["A000170"]["terms"][n])
+    return terms("A000170", n)
 
 
 def quadrant_table(rows: list[dict[str, Any]], threads: int) -> str:

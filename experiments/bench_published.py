@@ -11,14 +11,13 @@ Run: python -m queens.experiments.bench_published [--limit SECONDS]   (prints Ma
 
 from __future__ import annotations
 
-import json
 import os
 import platform
 import sys
 import time
 from datetime import date
-from pathlib import Path
 
+from queens.experiments.bench_backends import terms
 from queens.models.errors import QueensError, Refused
 from queens.models.puzzle_file import PUBLISHED, read
 from queens.solvers.registry import BACKENDS
@@ -36,15 +35,11 @@ SIZES = {  # file stem: the n measured (the largest each backend reaches in abou
     "A051756-attacking-exactly-three": (5, 6),
     "A006317-three-colours": (4, 5),
 }
-SEQUENCES = Path(__file__).resolve().parents[1] / "tests" / "data" / "sequences.json"
 
 
-def published(stem: str, n: int) -> int | None:
-    """The OEIS term for n, from the repository's copy (None when it is not there)."""
-    sequence = json.loads(SEQUENCES.read_text(encoding="utf-8")).get(stem.split("-")[0])
-    if sequence is None or not 0 <= n - sequence["offset"] < len(sequence["terms"]):
-        return None
-    return int(sequence["terms"][n - sequence["offset"]])
+def published(stem: str, n: int) -> int:
+    """The OEIS term for n of the file's sequence (its id begins the file's name)."""
+    return terms(stem.split("-")[0], n)
 
 
 def measure(stem: str, n: int, backend: str, limit: float) -> str:

@@ -31,7 +31,7 @@ from typing import Any
 from queens.models.armies import Army, Goal, Moves, piece_named
 from queens.models.army_lowering import PER_LINE_DIRECTIONS
 from queens.models.errors import MalformedInput, QueensError
-from queens.models.expression import cells_where, evaluate
+from queens.models.expression import AXES, RESERVED, cells_where, evaluate
 from queens.models.pieces import PIECES, Cell, Piece
 from queens.models.puzzle import Puzzle
 from queens.models.rules import COVER_KINDS, SYMMETRIES, TARGETS, AttackBound, CoverKind, Region
@@ -56,6 +56,8 @@ _KEYS: dict[str, set[str]] = {
     "region": {"name", "cells", "army", "at_least", "at_most", "exactly"},
     "attacks": {"army", "of", "at_least", "at_most", "exactly"},
 }
+TAKEN = ("n", *(axis for axes in AXES.values() for axis in axes), *RESERVED)
+"""Names a file's parameter cannot have: n (-n N), the coordinates and the expression's words."""
 WRAPS = {False: (False, False), True: (True, False), "twisted": (True, True)}
 """An axis's `wrap` in a file, as (wraps, twisted): plain edges, joined edges, or joined with a
 twist (a Moebius strip is [false, "twisted"], a Klein bottle [true, "twisted"])."""
@@ -130,9 +132,9 @@ class _Reader:
                 raise MalformedInput(f"parameter {name!r} is not one this file declares "
                                      f"([parameters]: {', '.join(declared) or 'none'})")
         for name, default in declared.items():
-            if name in ("n", "r", "c", "x", "y", "z") or not name.isidentifier() or not name.islower():
+            if name in TAKEN or not name.isidentifier() or not name.islower():
                 raise MalformedInput(f"key 'parameters.{name}': a parameter is a lower-case name "
-                                     "other than n, r, c, x, y, z")
+                                     f"other than {', '.join(TAKEN)}")
             names[name] = given[name] if name in given else self._number(default, f"parameters.{name}")
         return names
 
@@ -175,16 +177,14 @@ class _Reader:
                        for i, table in enumerate(tables))
         if any(army.copies is None for army in armies) and len(armies) > 1:
             raise MalformedInput("key 'army.copies': \"minimise\" copies need a single [[army]]")
-        optimises = any(army.goal or army.copies is None for army in armies)
+        total = self._total(goal)
+        optimises = total or any(army.goal or army.copies is None for army in armies)
         task = _choice(goal, "task", TASKS, "goal.task", "optimise" if optimises else "count")
         within = _choice(rules, "within", ("peaceful", "free"), "rules.within", "peaceful") == "peaceful"
         between = _choice(rules, "between", ("peaceful", "free"), "rules.between", "peaceful") == "peaceful"
         named = {army.name: i for i, army in enumerate(armies)}
         wrap, twist = self._axes_wrap(board, len(shape))
         cover, cover_kind = self._cover(rules)
-        total = self._total(goal)
-        if total and "task" not in goal:
-            task = "optimise"
         puzzle = Puzzle(
             shape=shape, armies=armies, wrap=wrap, twist=twist,
             holes=self._coords(board, "holes", shape), blockers=self._coords(board, "blockers", shape),

@@ -64,10 +64,10 @@ ONE_ONLY = frozenset({"pairwise", "bitwise", "ladder"})
 count asking for k > 1 groups) falls back to `DEFAULT_ENCODING` when no encoding was named, and
 is refused when one of these was."""
 CONFLICT_SLICE = 5_000
-BATCH = 64
-"""The most solutions an enumeration finds per hand-off to the SAT thread (`Sat._batch`)."""
 """Conflicts per call for solvers that cannot be interrupted (CaDiCaL): a Ctrl-C waits for the
 slice to end, and 20 000 took up to 1.4 s on queen domination n = 12; 5 000 stay under 0.4 s."""
+BATCH = 64
+"""The most solutions an enumeration finds per hand-off to the SAT thread (`Sat._batch`)."""
 SLICED = frozenset({"cadical103", "cadical153", "cadical195"})
 """pysat's CaDiCaL has no `interrupt()`; it stops at a conflict budget instead and keeps what it
 learnt, so with a deadline it runs in CONFLICT_SLICE slices with a look at the clock between."""
@@ -221,6 +221,7 @@ class Sat(Backend):
         position[var] = np.arange(len(var))
         sliced = self.stats["solver"] in SLICED
         stop = None if sliced else _alarm(solver, deadline)
+
         def block() -> np.ndarray:
             """The solver's solution as the cells' positions, blocked before the next call."""
             values = np.asarray(solver.get_model()[:len(position) - 1], dtype=np.int64)  # cell variables first

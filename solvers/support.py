@@ -13,11 +13,10 @@ user would get, and changes the day a backend learns a construct.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterable
 
 from queens.models.armies import SPACE_PIECES, Army, Moves
-from queens.models.errors import BadOption, QueensError
+from queens.models.errors import Refused
 from queens.models.nqueens import NQueens
 from queens.models.pieces import KNIGHT, QUEEN, ROOK
 from queens.models.puzzle import Puzzle
@@ -56,23 +55,18 @@ CONSTRUCTS: dict[str, Callable[[], Puzzle]] = {
 
 
 def answer_of(puzzle: Puzzle, backend: str) -> str:
-    """"yes (method)" when the router answers the puzzle's task with `backend`, else its reason."""
+    """"yes (method)" when the router answers the puzzle's task with `backend`, else what the
+    backend's own search lacks (its other methods serve other kinds of puzzle)."""
+    task, subject = task_of(puzzle), Subject(puzzle)
     try:
-        choice = route(task_of(puzzle), Subject(puzzle), backend=backend)
-    except (QueensError, BadOption) as refusal:
-        return f"no: {_reason(str(refusal), backend)}"
-    return f"yes ({choice.strategy.method})"
-
-
-def _reason(text: str, backend: str) -> str:
-    """The refusal without the puzzle's name: what the backend lacks, its own search's reason
-    when it gives one (the methods for other kinds of puzzle aside)."""
-    reason = text.split(": ", 1)[1] if text.startswith("nothing here can") else text
-    reason = reason.replace(f"{backend}/", "").replace("|", "/")
-    searched = [part for part in re.split(r"; (?=[a-z, ]+: )", reason) if part.startswith("search: ")]
-    if searched:
-        reason = searched[0].removeprefix("search: ").removeprefix(f"{backend}: ")
-    return reason
+        return f"yes ({route(task, subject, backend=backend).strategy.method})"
+    except Refused as refused:
+        reasons = refused.reasons
+    try:
+        route(task, subject, backend=backend, method="search")
+    except Refused as searched:
+        reasons = searched.reasons
+    return "no: " + "; ".join(reasons).removeprefix(f"{backend}: ").replace("|", "/")
 
 
 def support_rows(backends: Iterable[str] = BACKENDS) -> list[tuple[str, dict[str, str]]]:

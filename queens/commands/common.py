@@ -153,7 +153,7 @@ def backend_options(*, allow_all: bool) -> Decorator:
     --viewpoint, --encoding."""
 
     def decorate(command: Command) -> Command:
-        command = click.option("--solver", default=None, expose_value=False, callback=_remember_solver,
+        command = click.option("--solver", default=None,
                                help="sat: the SAT solver (e.g. cadical195, glucose4, minicard); "
                                     "mip: highs|scip.")(command)
         command = click.option("--encoding", default=None,
@@ -216,17 +216,11 @@ def file_asks_unique(family: str, n: int | None, m: int | None) -> bool:
     return family not in FAMILIES and read(family, n, _file_parameters(m)).unique
 
 
-def _remember_solver(ctx: click.Context, param: click.Parameter, value: str | None) -> None:
-    if value is not None:
-        ctx.meta["solver"] = value
-
-
-def backend_settings(viewpoint: str | None, encoding: str | None) -> Options:
+def backend_settings(viewpoint: str | None, encoding: str | None, solver: str | None) -> Options:
     """The backend options given on the command line; the router narrows the choice to the
     strategies that take them (a --viewpoint to cpsat and csp, a --solver to sat and mip), and
     refuses when none does."""
     settings = Options()
-    solver = click.get_current_context().meta.get("solver")
     if solver is not None:
         settings["solver"] = solver
     if viewpoint is not None:

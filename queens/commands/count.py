@@ -90,11 +90,12 @@ def _counter_options(command: Callable[..., object]) -> Callable[..., object]:
 @progress_option
 @_counter_options
 def count_command(family_or_file: str, n: int | None, m: int | None, backend: str | None, time_limit: float | None,
-                  viewpoint: str | None, encoding: str | None, method: str, symmetry: bool | None, as_json: bool,
+                  viewpoint: str | None, encoding: str | None,
+                  solver: str | None, method: str, symmetry: bool | None, as_json: bool,
                   progress: bool, unique: bool | None, threads: int | None, resume: bool | None, ledger: str | None,
                   dask: str | None) -> int:
     """Count solutions by the fastest exact strategy; --backend all compares every backend."""
-    settings = backend_settings(viewpoint, encoding)
+    settings = backend_settings(viewpoint, encoding, solver)
     if symmetry is not None:
         settings["symmetry"] = symmetry
     if unique or file_asks_unique(family_or_file, n, m):

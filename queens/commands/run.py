@@ -11,13 +11,14 @@ import os
 import click
 
 from queens.commands.answer import answered_by, payload, print_payload
-from queens.commands.common import backend_options, json_option, out, parameter_option, published_file
+from queens.commands.common import backend_options, backend_settings, json_option, out, parameter_option, published_file
 from queens.commands.count import count_command
 from queens.commands.solve import solve_command
 from queens.models import Puzzle
 from queens.models.drawing import Board
 from queens.models.errors import BadOption
 from queens.models.puzzle_file import read
+from queens.solvers.options import Options
 from queens.solvers.router import every_answer
 
 
@@ -40,22 +41,23 @@ class PuzzleFile(click.Path):
 @json_option
 @click.pass_context
 def run_command(ctx: click.Context, path: str, n: int | None, backend: str | None, time_limit: float | None,
-                viewpoint: str | None, encoding: str | None, as_json: bool) -> int:
+                viewpoint: str | None, encoding: str | None, solver: str | None, as_json: bool) -> int:
     """Do what the puzzle file's [goal] asks: its task, and unique for a count."""
     spec = read(path, n, ctx.meta.get("parameters", {}))
     common = {"family_or_file": path, "n": n, "m": None, "backend": backend, "time_limit": time_limit,
-              "viewpoint": viewpoint, "encoding": encoding, "as_json": as_json}
+              "viewpoint": viewpoint, "encoding": encoding, "solver": solver, "as_json": as_json}
     if spec.unique and spec.task != "count":
         raise BadOption(f"{path}: [goal] unique counts classes, so it goes with task = \"count\", not {spec.task!r}")
     if spec.task == "count":
         return int(ctx.invoke(count_command, **common, unique=spec.unique or None))
     if spec.task == "enumerate":
-        return _enumerate(spec.puzzle, backend, time_limit, as_json)
+        return _enumerate(spec.puzzle, backend, time_limit, backend_settings(viewpoint, encoding, solver), as_json)
     return int(ctx.invoke(solve_command, **common))
 
 
-def _enumerate(puzzle: Puzzle, backend: str | None, time_limit: float | None, as_json: bool) -> int:
-    result = every_answer(puzzle, backend, time_limit=time_limit)
+def _enumerate(puzzle: Puzzle, backend: str | None, time_limit: float | None, settings: Options,
+               as_json: bool) -> int:
+    result = every_answer(puzzle, backend, time_limit=time_limit, **settings)
     if as_json:
         print_payload(payload("run", puzzle, result, verified=True))
     else:

@@ -81,14 +81,15 @@ def refuse_out(puzzle: Puzzle, out_path: Path | None) -> None:
               help="With --certify: keep the CNF and the proof in this folder.")
 @progress_option
 def solve_command(family_or_file: str, n: int | None, m: int | None, backend: str | None, time_limit: float | None,
-                  viewpoint: str | None, encoding: str | None, method: str, seed: int | None, out_path: Path | None,
+                  viewpoint: str | None, encoding: str | None,
+                  solver: str | None, method: str, seed: int | None, out_path: Path | None,
                   fmt: str | None, as_json: bool, all_optimal: bool, certify: bool, proof_dir: Path | None,
                   progress: bool) -> int:
     """Find one solution (the optimum of a puzzle with a goal: the fewest pieces for domination,
     the most for peaceable armies, the fewest copies for a colouring), by the fastest strategy
     that can."""
     check_writable(out_path)
-    options = backend_settings(viewpoint, encoding)
+    options = backend_settings(viewpoint, encoding, solver)
     if seed is not None:
         options["seed"] = seed
     puzzle = make_puzzle(family_or_file, n, m)
@@ -159,7 +160,8 @@ def _print_solutions(puzzle: Puzzle, result: Result, out_path: Path | None) -> N
               help="Write how often each cell is used across all solutions (.svg, .png or .txt).")
 @json_option
 def show_command(family_or_file: str, n: int | None, m: int | None, backend: str | None, time_limit: float | None,
-                 viewpoint: str | None, encoding: str | None, plain: bool, svg_path: str | None, png_path: str | None,
+                 viewpoint: str | None, encoding: str | None,
+                  solver: str | None, plain: bool, svg_path: str | None, png_path: str | None,
                  heat_path: str | None, as_json: bool) -> int:
     """Draw one answer as a board (and as pictures with --svg/--png/--heat-map): armies in their
     colours, a cube as its layers side by side."""
@@ -172,7 +174,7 @@ def show_command(family_or_file: str, n: int | None, m: int | None, backend: str
     if heat_path and not puzzle.plain:
         raise BadOption(f"--heat-map counts one army's pieces on a 2-D board; {puzzle.name} is not one")
     task = task_of(puzzle)
-    settings = backend_settings(viewpoint, encoding)
+    settings = backend_settings(viewpoint, encoding, solver)
     result = _solve(family_or_file, n, m, puzzle, task, backend, None, time_limit, settings)
     board = Board.of(puzzle, result)
     for path in (svg_path, png_path):
