@@ -71,17 +71,18 @@ def lower_armies(puzzle: Puzzle) -> ConstraintModel:
         if puzzle.blocking:
             clauses += [c for a, b in combinations(armies, 2) for c in _sight(puzzle, board, a, b)]
         families += [_between(puzzle, board, a, b) for a, b in combinations(armies, 2)]
-    families += [_per_line(puzzle, board), _regions(puzzle, set(open_cells)), _sizes(puzzle, open_cells)]
+    open_set = set(open_cells)
+    families += [_per_line(puzzle, board), _regions(puzzle, open_set), _sizes(puzzle, open_cells)]
     families = [f for f in families if f.lines]
     fixed = frozenset((a, c) for a in armies for c in puzzle.armies[a].fixed)
     return ConstraintModel(
         rows=puzzle.shape[0], cols=len(puzzle.armies) * len(puzzle.board_cells) // puzzle.shape[0],
         cells=variables, families=tuple(families),
-        covers=_covers(puzzle, board, set(open_cells)) if puzzle.cover else (),
+        covers=_covers(puzzle, board, open_set) if puzzle.cover else (),
         fixed=fixed, objective=_objective(puzzle, open_cells, families),
         size=size, size_implied=size is not None and any(f.exactly_one for f in families),
-        clauses=(*clauses, *_invariant(puzzle, set(open_cells))),
-        counts=tuple(_attack_counts(puzzle, board, set(open_cells))),
+        clauses=(*clauses, *_invariant(puzzle, open_set)),
+        counts=tuple(_attack_counts(puzzle, board, open_set)),
         numbering=tuple((a, c) for a in armies for c in puzzle.board_cells),
     )
 
@@ -94,20 +95,22 @@ def _cells_family(puzzle: Puzzle, cells: list[Coord]) -> LineFamily:
     return LineFamily("one piece per cell", tuple(Line(tuple((a, c) for a in armies), 1, least) for c in cells))
 
 
-def _segments(puzzle: Puzzle, board: Topology, direction: Vector) -> Iterator[list[Coord]]:
-    """Every maximal run of cells along `direction`, cut at blockers, holes left out."""
-    for run, _ in _runs(puzzle, board, direction):
-        yield run
+def _lines_along(puzzle: Puzzle, board: Topology, rays: tuple[Vector, ...]) -> list[list[Coord]]:
+    """Every maximal run of open cells along any of `rays`, each once: cut at blockers, holes
+    and missing squares left out. On a twisted board a line turns as it crosses the twist, so
+    the lines of several rays overlap: there they are the topology's `ray_lines`, each set of
+    cells once (no blockers there: the puzzle refuses them)."""
+    if any(puzzle.twist):
+        passed = puzzle.holes | puzzle.missing
+        return [[cell for cell in line if cell not in passed] for line in board.ray_lines(rays)]
+    return [run for ray in rays for run, _ in _runs(puzzle, board, ray)]
 
 
 def _runs(puzzle: Puzzle, board: Topology, direction: Vector) -> Iterator[tuple[list[Coord], bool]]:
-    """`_segments` with, for each run, whether it is closed (a line round a wrapped axis with no
-    blocker on it: its last cell and its first are neighbours)."""
+    """Every maximal run of open cells along `direction` on a board without a twist (cut at
+    blockers, holes and missing squares left out), with whether it is closed (a line round a
+    wrapped axis with no blocker on it: its last cell and its first are neighbours)."""
     passed = puzzle.holes | puzzle.missing
-    if any(puzzle.twist):  # lines may cross themselves and each other: taken whole, as the board lists them
-        for line in board.lines(direction):
-            yield [cell for cell in line if cell not in passed], False
-        return
     seen: set[Coord] = set()
     for start in puzzle.board_cells:
         if start in seen:
@@ -146,16 +149,15 @@ def _total(puzzle: Puzzle, cells: int) -> int | None:
 def _within(puzzle: Puzzle, board: Topology, a: int, size: int | None) -> list[LineFamily]:
     """One army's own lines; pigeonhole as in `queens.models.lowering`: when the army is all the
     pieces and a direction cuts the board into exactly that many runs, each holds exactly one."""
-    army = puzzle.armies[a]
+    army, cap = puzzle.armies[a], puzzle.armies[a].line_cap
+    disjoint = not any(puzzle.twist)  # a twisted board's lines overlap: one family, no pigeonhole
     families = []
-    for ray in army.piece.rays:
-        runs = [run for run in _segments(puzzle, board, ray) if run]
-        cap = army.line_cap
-        disjoint = not any(puzzle.twist)  # a twisted board's lines overlap: no pigeonhole there
+    for rays in [(ray,) for ray in army.piece.rays] if disjoint else [army.piece.rays]:
+        runs = [run for run in _lines_along(puzzle, board, rays) if run]
         exact = disjoint and len(puzzle.armies) == 1 and size is not None and len(runs) * cap == size
         lines = tuple(Line(tuple((a, c) for c in run), cap, cap if exact else 0)
                       for run in runs if exact or len(run) > cap)
-        families.append(LineFamily(f"{army.name} lines {ray}", lines))
+        families.append(LineFamily(f"{army.name} lines {rays[0] if disjoint else 'along its rays'}", lines))
     return [*families, _leaps(puzzle, board, a)]
 
 
@@ -199,9 +201,8 @@ def _leap_pairs(puzzle: Puzzle, board: Topology, moves: Moves) -> set[tuple[Coor
 def _attacked_pairs(puzzle: Puzzle, board: Topology, moves: Moves) -> set[tuple[Coord, Coord]]:
     """Unordered pairs of distinct open cells a piece with `moves` on one attacks the other."""
     pairs = _leap_pairs(puzzle, board, moves)
-    for ray in moves.rays:
-        for run in _segments(puzzle, board, ray):
-            pairs.update((min(x, y), max(x, y)) for x, y in combinations(run, 2))
+    for run in _lines_along(puzzle, board, moves.rays):
+        pairs.update((min(x, y), max(x, y)) for x, y in combinations(run, 2))
     return pairs
 
 
@@ -221,12 +222,11 @@ def _per_line(puzzle: Puzzle, board: Topology) -> LineFamily:
     armies = range(len(puzzle.armies))
     lines = []
     for family, least, most in puzzle.per_line:
-        for direction in PER_LINE_DIRECTIONS[family]:
-            for run in _segments(puzzle, board, direction):
-                if least > len(run) * len(puzzle.armies):
-                    raise InvalidBoard(f"{least} pieces do not fit on a line of {family} with {len(run)} cells")
-                if run and (least > 0 or most < len(run) * len(puzzle.armies)):
-                    lines.append(Line(tuple((a, c) for c in run for a in armies), most, least))
+        for run in _lines_along(puzzle, board, PER_LINE_DIRECTIONS[family]):
+            if least > len(run) * len(puzzle.armies):
+                raise InvalidBoard(f"{least} pieces do not fit on a line of {family} with {len(run)} cells")
+            if run and (least > 0 or most < len(run) * len(puzzle.armies)):
+                lines.append(Line(tuple((a, c) for c in run for a in armies), most, least))
     return LineFamily("per-line bounds", tuple(lines))
 
 
