@@ -203,17 +203,19 @@ def _file_parameters(m: int | None) -> dict[str, int]:
 
 def make_puzzle(family: str, n: int | None, m: int | None) -> Puzzle:
     """The puzzle named on the command line: a family's, or a puzzle file's for these parameters."""
+    return made_puzzle(family, n, m)[0]
+
+
+def made_puzzle(family: str, n: int | None, m: int | None) -> tuple[Puzzle, bool]:
+    """`make_puzzle`, and whether it is a puzzle file whose [goal] says `unique = true` (a count
+    then counts classes too): the file read once for both."""
     if family in FAMILIES:
         if click.get_current_context().meta.get("parameters"):
             raise click.UsageError(f"-p gives a puzzle file's parameters; the family {family} takes -n, -m "
                                    "and its flags")
-        return build(family, _family_options(n, m))
-    return read(family, n, _file_parameters(m)).puzzle
-
-
-def file_asks_unique(family: str, n: int | None, m: int | None) -> bool:
-    """Whether a puzzle file's [goal] says `unique = true` (a count then counts classes too)."""
-    return family not in FAMILIES and read(family, n, _file_parameters(m)).unique
+        return build(family, _family_options(n, m)), False
+    spec = read(family, n, _file_parameters(m))
+    return spec.puzzle, spec.unique
 
 
 def backend_settings(viewpoint: str | None, encoding: str | None, solver: str | None) -> Options:

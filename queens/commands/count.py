@@ -26,9 +26,8 @@ from queens.commands.common import (
     backend_settings,
     err,
     explain_none,
-    file_asks_unique,
     json_option,
-    make_puzzle,
+    made_puzzle,
     method_option,
     out,
     puzzle_options,
@@ -98,7 +97,8 @@ def count_command(family_or_file: str, n: int | None, m: int | None, backend: st
     settings = backend_settings(viewpoint, encoding, solver)
     if symmetry is not None:
         settings["symmetry"] = symmetry
-    if unique or file_asks_unique(family_or_file, n, m):
+    puzzle, file_asks_unique = made_puzzle(family_or_file, n, m)
+    if unique or file_asks_unique:
         settings["unique"] = True
     if threads is not None:
         settings["threads"] = threads
@@ -108,7 +108,7 @@ def count_command(family_or_file: str, n: int | None, m: int | None, backend: st
         settings["ledger"] = ledger
     if dask is not None:
         settings["dask"] = dask
-    request = CountRequest(make_puzzle(family_or_file, n, m), None if backend == "all" else backend,
+    request = CountRequest(puzzle, None if backend == "all" else backend,
                            None if method == "auto" else method, time_limit, settings)
     note = explain_none(family_or_file, n, m)
     if backend == "all":
