@@ -7,7 +7,9 @@ of an interruption is the same: "interrupted" on stderr, no traceback, exit 130.
 
 SIGTERM exits 130 as well: it is raised as the same KeyboardInterrupt, so every clean-up
 written for Ctrl-C (the ledger flush, the worker processes killed, the solver thread joined)
-also runs when a batch system or `kill` ends the count politely.
+also runs when a batch system or `kill` ends the count politely. The handler is
+`queens.interrupts.handler`, which remembers the signal, so one swallowed by a finaliser still
+stops the command (exit 130).
 
 A closed standard stream (`queens count ... 2>&-`) is reopened on /dev/null before anything
 else: Python then has `sys.stderr = None`, and the first progress line crashed the command
@@ -21,12 +23,14 @@ import os
 import signal
 import sys
 
+from queens import interrupts
+
 INTERRUPTED = 130
 
 
 def main() -> None:
-    """Run `queens.cli.main` with SIGTERM raised as KeyboardInterrupt; exit 130 when interrupted."""
-    signal.signal(signal.SIGTERM, signal.default_int_handler)
+    """Run `queens.cli.main` with SIGINT and SIGTERM raised as KeyboardInterrupt; exit 130 when interrupted."""
+    interrupts.install()
     _reopen_closed_streams()
     code: str | int | None = INTERRUPTED
     try:
@@ -37,6 +41,9 @@ def main() -> None:
         code = finished.code
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
+    if interrupts.signalled() and code != INTERRUPTED:  # the signal was swallowed where it landed
+        print("interrupted", file=sys.stderr)
+        code = INTERRUPTED
     # The work is done and reported: a signal during the interpreter's shutdown ends it at once
     # (a KeyboardInterrupt there would print a traceback from wherever shutdown was).
     for signum in (signal.SIGINT, signal.SIGTERM):

@@ -34,6 +34,8 @@ from typing import TypeVar
 from queens.solvers.deadline_child import BEAT, kill_group, kill_time, killed_at_deadline
 from queens.solvers.progress import beat
 
+from queens import interrupts
+
 T = TypeVar("T")
 _PARENT_ONLY = {signal.SIGINT, signal.SIGTERM}
 
@@ -77,6 +79,7 @@ def _collect(futures: dict[Future[T], int], results: list[T | None], kill_at: fl
             return True
         done, pending = wait(pending, timeout=BEAT if left is None else min(left, BEAT),
                              return_when=FIRST_COMPLETED)
+        interrupts.check()
         for future in done:
             index = futures[future]
             results[index] = result = future.result()

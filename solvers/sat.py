@@ -48,6 +48,8 @@ from queens.models.symmetry import lex_leader
 from queens.solvers.backend import Backend
 from queens.solvers.order import line_literals, literals, plain_numbering, positions, seeded_numbering
 
+from queens import interrupts
+
 ENCODINGS = {
     name: getattr(EncType, name)
     for name in ("pairwise", "seqcounter", "ladder", "bitwise", "totalizer", "sortnetwrk",
@@ -516,7 +518,7 @@ class _OffMain:
         self._jobs.put(job)
         try:
             while not self._done.wait(0.1):  # bounded waits: Python runs signal handlers between them
-                pass
+                interrupts.check()
         except BaseException:  # Ctrl-C or SIGTERM: stop the solver, and let it return first
             self.stopping = True
             while not self._done.is_set():

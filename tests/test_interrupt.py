@@ -13,6 +13,7 @@ from __future__ import annotations
 import os
 import signal
 import subprocess
+import sys
 import time
 import uuid
 from collections.abc import Callable
@@ -21,6 +22,7 @@ from pathlib import Path
 
 import pytest
 
+from queens import interrupts
 from tests.cli import SCRIPT
 from tests.ledger_file import rows
 
@@ -182,3 +184,28 @@ def test_an_interruption_is_clean(moment: str, signum: int, tmp_path: Path) -> N
     assert left == [], f"left running: {left}"
     if "ledger" in " ".join(args):
         assert rows(tmp_path / "ledger.sqlite") > 0  # what finished is kept
+
+
+class _Dropped:
+    """An object whose finaliser the signal lands in, as it landed in Dask's Future.__del__."""
+
+    def __del__(self) -> None:
+        interrupts.handler(signal.SIGINT, sys._getframe())
+
+
+def test_a_signal_in_a_finaliser_is_kept_for_the_next_beat(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Raised inside __del__, the KeyboardInterrupt would be printed and dropped, and the count
+    went on to its end (exit 0): the handler keeps it, and the wait's next check raises it."""
+    monkeypatch.setattr(interrupts, "_signalled", False)
+    interrupts.check()  # nothing came: nothing raised
+    _Dropped()  # collected at once: the handler runs inside its finaliser
+    assert interrupts.signalled()
+    with pytest.raises(KeyboardInterrupt):
+        interrupts.check()
+
+
+def test_a_signal_elsewhere_is_raised_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(interrupts, "_signalled", False)
+    with pytest.raises(KeyboardInterrupt):
+        interrupts.handler(signal.SIGTERM, sys._getframe())
+    assert interrupts.signalled()

@@ -24,6 +24,8 @@ from queens.solvers.native.kernels import choose_kernel
 from queens.solvers.native.ledger import Classes, Ledger
 from queens.solvers.threads import default_threads
 
+from queens import interrupts
+
 KERNEL_VERSION = f"fast-{_fast.VERSION}"
 """Ledger rows are keyed by this: a different counter or split never mixes with this one."""
 
@@ -177,6 +179,7 @@ def run_subproblems(n: int, executor: Executor, *, workers: int, ledger: Ledger 
         while pending and (deadline is None or time.monotonic() < deadline):
             timeout = 0.5 if deadline is None else min(0.5, max(0.0, deadline - time.monotonic()))
             ready, _ = wait(pending, timeout=timeout, return_when=FIRST_COMPLETED)
+            interrupts.check()
             results = _finished(ready, pending)
             add(results)
             if progress:

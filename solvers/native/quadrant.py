@@ -24,6 +24,8 @@ from queens.solvers.native.counting import check_threads
 from queens.solvers.native.ledger import Classes, Ledger
 from queens.solvers.threads import default_threads
 
+from queens import interrupts
+
 KERNEL_VERSION = f"quadrant-{_mitm.VERSION}"
 """Ledger rows are keyed by this: the backtracking counter's rows never mix with these."""
 
@@ -134,6 +136,7 @@ def _collect(n: int, pending: Pending, deadline: float | None, ledger: Ledger | 
     while pending and (deadline is None or time.monotonic() < deadline):
         timeout = 0.5 if deadline is None else min(0.5, max(0.0, deadline - time.monotonic()))
         ready, _ = wait(pending, timeout=timeout, return_when=FIRST_COMPLETED)
+        interrupts.check()
         rows: list[tuple[str, Classes]] = []
         for future in ready:
             first, last = pending.pop(future)

@@ -1,0 +1,53 @@
+"""A Ctrl-C (or SIGTERM) that cannot be lost on its way to the command.
+
+Python raises KeyboardInterrupt wherever the main thread happens to be. When that is inside a
+finaliser (`__del__`, as Dask's Future.__del__ when a future is dropped) the exception is printed
+as "Exception ignored in ..." and dropped: the count went on to its end and exited 0 (1 CI run in
+about 30). So the console script's handler remembers the signal first, raises only where the
+exception can travel, and every long wait asks `check()` at its beat: an interrupt that landed in
+a finaliser is raised there, a beat later, with the same clean-ups as any other. `main` exits 130
+whenever a signal came, even if something swallowed it.
+
+Nothing here is active in a Python session: only the console script installs the handler, so a
+notebook's Ctrl-C stays Python's own.
+"""
+
+from __future__ import annotations
+
+import signal
+from types import FrameType
+
+_signalled = False
+
+
+def install() -> None:
+    """Take SIGINT and SIGTERM with `handler` (called by the console script before any import)."""
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(signum, handler)
+
+
+def handler(signum: int, frame: FrameType | None) -> None:
+    """Remember the signal; raise KeyboardInterrupt unless a finaliser would swallow it."""
+    global _signalled
+    _signalled = True
+    if not _in_finaliser(frame):
+        raise KeyboardInterrupt
+
+
+def check() -> None:
+    """Raise the KeyboardInterrupt a finaliser kept from the command (long waits call this)."""
+    if _signalled:
+        raise KeyboardInterrupt
+
+
+def signalled() -> bool:
+    """Whether a signal came since the handler was installed."""
+    return _signalled
+
+
+def _in_finaliser(frame: FrameType | None) -> bool:
+    while frame is not None:
+        if frame.f_code.co_name == "__del__":
+            return True
+        frame = frame.f_back
+    return False
