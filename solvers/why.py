@@ -11,6 +11,10 @@ The subset is then checked twice, on fresh solvers and the models built from scr
 alone has no solution, and dropping any one given from it gives a solution (re-checked by
 `check`, the independent checker, when one is given). That is what "minimal" means.
 
+`why_not_puzzle` asks this about a puzzle's own givens and `in_words` says the answer: the one
+path `queens why` and the explorer's "why?" button both take, so they show the same subset in
+the same words.
+
 >>> from queens.models import Completion, lower
 >>> from queens.models.givens import givens_of, with_givens
 >>> puzzle = Completion(5, [(0, 0), (1, 2), (4, 1)])
@@ -21,19 +25,25 @@ alone has no solution, and dropping any one given from it gives a solution (re-c
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Generic, TypeVar
 
 from pysat.solvers import Solver
-from queens.models import ConstraintModel, Placement, QueensError
+from queens.models import AttackingQueens, ConstraintModel, Placement, Puzzle, QueensError, TimeLimit, lower, verify
+from queens.models.givens import Given, givens_of, with_givens
 from queens.models.ir import Var
+from queens.solvers.backend import deadline_after, seconds_left
 from queens.solvers.sat import cnf
 
 G = TypeVar("G", bound=Hashable)
 MUS_SOLVER = "glucose4"
 """Assumptions and cores on an incremental solver: Glucose's are cheap to ask for."""
+
+
+_STOPPED = "why: the smallest set of givens was not found and checked within the time limit"
 
 
 class HasSolution(QueensError):
@@ -58,6 +68,7 @@ class _Oracle(Generic[G]):
 
     build: Callable[[Sequence[G]], ConstraintModel]
     fixes: Callable[[G], Var | None]
+    deadline: float | None = None
     calls: int = 0
     solvers: dict[frozenset[G], tuple[Solver, dict[Var, int]]] = field(default_factory=dict)
 
@@ -71,7 +82,7 @@ class _Oracle(Generic[G]):
         if lost:
             return [*structural, lost[0]]
         by_literal = {var[cell]: g for g, cell in pieces.items()}
-        if solver.solve(assumptions=list(by_literal)):
+        if _satisfiable(solver, self.deadline, list(by_literal)):
             return None
         used = set(solver.get_core() or ())
         return [*structural, *(g for literal, g in by_literal.items() if literal in used)]
@@ -92,21 +103,59 @@ class _Oracle(Generic[G]):
 
 def why_not(givens: Sequence[G], build: Callable[[Sequence[G]], ConstraintModel], *,
             fixes: Callable[[G], Var | None] = lambda g: None,
-            check: Callable[[Sequence[G], Placement], object] | None = None) -> WhyNot[G]:
+            check: Callable[[Sequence[G], Placement], object] | None = None,
+            time_limit: float | None = None) -> WhyNot[G]:
     """A minimal subset of `givens` with no solution, checked twice (see the module docstring).
 
     `build(subset)` is the model with only those givens; `fixes(g)` the variable g fixes a
     piece on (None: g changes the board); `check(subset, placement)` the independent checker.
-    Raises `HasSolution` when all the givens together have one."""
+    Raises `HasSolution` when all the givens together have one, `TimeLimit` when the time
+    limit passes (looked at between SAT calls, each a small question)."""
     start = time.perf_counter()
-    oracle: _Oracle[G] = _Oracle(build, fixes)
+    deadline = deadline_after(time_limit)
+    oracle: _Oracle[G] = _Oracle(build, fixes, deadline)
     try:
         subset = _deletion(oracle, list(givens))
     finally:
         oracle.close()
     found = time.perf_counter() - start
-    witnesses = confirm(subset, build, check)
+    witnesses = confirm(subset, build, check, deadline)
     return WhyNot(tuple(subset), found, time.perf_counter() - start - found, oracle.calls, witnesses)
+
+
+def why_not_puzzle(puzzle: Puzzle, time_limit: float | None = None) -> WhyNot[Given]:
+    """`why_not` over the puzzle's own givens (`givens_of`): pieces as assumptions, holes and
+    pawns by rebuilding, each solution without a given re-checked by the independent checker.
+
+    >>> from queens.models import Completion
+    >>> puzzle = Completion(5, [(0, 0), (1, 2), (4, 1)])
+    >>> in_words(puzzle, why_not_puzzle(puzzle))[1:]
+    ['  queen at 0,0', '  queen at 4,1']
+    """
+    givens = givens_of(puzzle)
+    if not givens:
+        raise QueensError(f"{puzzle.name} has no givens (placed pieces, holes, pawns) to explain")
+    return why_not(givens, lambda gs: lower(with_givens(puzzle, gs)), fixes=lambda g: g.fixed_cell,
+                   check=lambda gs, placement: verify(with_givens(puzzle, gs), placement), time_limit=time_limit)
+
+
+def in_words(puzzle: Puzzle, answer: WhyNot[Given]) -> list[str]:
+    """The answer as `queens why` prints it above its board (and the explorer lists it): one
+    line saying what the subset is, then one line per given."""
+    seconds = answer.seconds + answer.check_seconds
+    if not answer.subset:
+        return [f"{puzzle.name}: no solution, even without any of its {len(givens_of(puzzle))} givens: "
+                f"the board itself has none (found and checked in {seconds:.3f} s)"]
+    return [f"{puzzle.name}: no solution. These {len(answer.subset)} of its {len(givens_of(puzzle))} givens have "
+            f"none by themselves (without any one of them there is a solution; found and checked in {seconds:.3f} s):",
+            *(f"  {given.name}" for given in answer.subset)]
+
+
+def attacking_pair(clash: AttackingQueens) -> tuple[tuple[Given, Given], str]:
+    """Two placed pieces that attack each other: the smallest reason there is, named at once
+    (no search), as a pair of givens and the line that says so."""
+    pair = (Given("piece", clash.first), Given("piece", clash.second))
+    return pair, f"no solution: {pair[0].name} and {pair[1].name} attack each other"
 
 
 def _deletion(oracle: _Oracle[G], givens: list[G]) -> list[G]:
@@ -129,16 +178,17 @@ def _deletion(oracle: _Oracle[G], givens: list[G]) -> list[G]:
 
 
 def confirm(subset: Sequence[G], build: Callable[[Sequence[G]], ConstraintModel],
-            check: Callable[[Sequence[G], Placement], object] | None = None) -> tuple[Placement, ...]:
+            check: Callable[[Sequence[G], Placement], object] | None = None,
+            deadline: float | None = None) -> tuple[Placement, ...]:
     """Check `subset` is a minimal unsatisfiable set, each question on a fresh solver and a model
     built from scratch: no solution with all of it, a solution without any one of it (each
     re-checked by `check`). Returns those solutions; raises `QueensError` when a check fails."""
-    if _solve(build(subset)) is not None:
+    if _solve(build(subset), deadline) is not None:
         raise QueensError("the subset found has a solution after all (a bug in the search)")
     witnesses = []
     for i in range(len(subset)):
         rest = [*subset[:i], *subset[i + 1:]]
-        placement = _solve(build(rest))
+        placement = _solve(build(rest), deadline)
         if placement is None:
             raise QueensError(f"the subset is not minimal: it has no solution without {subset[i]!r}")
         if check is not None:
@@ -147,10 +197,27 @@ def confirm(subset: Sequence[G], build: Callable[[Sequence[G]], ConstraintModel]
     return tuple(witnesses)
 
 
-def _solve(model: ConstraintModel) -> Placement | None:
+def _solve(model: ConstraintModel, deadline: float | None = None) -> Placement | None:
     """One solution of `model` (its CNF, fixed pieces as unit clauses), or None."""
     formula, cell_of = cnf(replace(model, lex=None))
     with Solver(name=MUS_SOLVER, bootstrap_with=formula.clauses) as solver:
-        if not solver.solve():
+        if not _satisfiable(solver, deadline):
             return None
         return tuple(sorted(cell_of[v] for v in solver.get_model() if v in cell_of))
+
+
+def _satisfiable(solver: Solver, deadline: float | None, assumptions: Sequence[int] = ()) -> bool:
+    """`solver.solve(assumptions)`, interrupted at the deadline (TimeLimit). Most questions take
+    milliseconds, but one with more pieces than its lines hold once a pawn is dropped is a
+    pigeonhole problem, which resolution takes exponentially long to refute."""
+    if deadline is None:
+        return bool(solver.solve(assumptions=list(assumptions)))
+    timer = threading.Timer(seconds_left(deadline, _STOPPED), solver.interrupt)
+    timer.start()
+    try:
+        answer = solver.solve_limited(assumptions=list(assumptions), expect_interrupt=True)
+    finally:
+        timer.cancel()
+    if answer is None:
+        raise TimeLimit(_STOPPED)
+    return bool(answer)

@@ -16,11 +16,11 @@ import click
 
 from queens.commands.answer import payload, print_payload
 from queens.commands.common import json_option, make_puzzle, out, puzzle_options
-from queens.models import AttackingQueens, Placement, Puzzle, QueensError, lower, verify
+from queens.models import AttackingQueens, Placement, Puzzle, QueensError, lower
 from queens.models.drawing import Board
 from queens.models.givens import Given, givens_of, with_givens
 from queens.solvers.certificate import certify_none
-from queens.solvers.why import HasSolution, why_not
+from queens.solvers.why import HasSolution, WhyNot, attacking_pair, in_words, why_not_puzzle
 
 
 @click.command("why")
@@ -37,12 +37,8 @@ def why_command(family_or_file: str, n: int | None, m: int | None, certify: bool
     except AttackingQueens as clash:  # two givens that attack: the smallest reason there is
         _show_pair(clash, as_json)
         return 0
-    givens = givens_of(puzzle)
-    if not givens:
-        raise QueensError(f"{puzzle.name} has no givens (placed pieces, holes, pawns) to explain")
     try:
-        answer = why_not(givens, lambda gs: lower(with_givens(puzzle, gs)), fixes=lambda g: g.fixed_cell,
-                         check=lambda gs, placement: verify(with_givens(puzzle, gs), placement))
+        answer = why_not_puzzle(puzzle)
     except HasSolution as solved:
         raise QueensError(str(solved)) from None
     certificate = None
@@ -50,11 +46,11 @@ def why_command(family_or_file: str, n: int | None, m: int | None, certify: bool
         certificate = certify_none(lower(with_givens(puzzle, answer.subset)), proof_dir=proof_dir,
                                    refuted=f"{len(answer.subset)} of the givens")
     if as_json:
-        _print_json(puzzle, answer.subset, givens=len(givens), seconds=round(answer.seconds, 6),
+        _print_json(puzzle, answer.subset, givens=len(givens_of(puzzle)), seconds=round(answer.seconds, 6),
                     check_seconds=round(answer.check_seconds, 6), sat_calls=answer.calls,
                     certificate=None if certificate is None else certificate.to_json())
         return 0
-    _show(puzzle, answer.subset, len(givens), answer.seconds + answer.check_seconds)
+    _show(puzzle, answer)
     if certificate is not None:
         verdicts = ", ".join(f"{v.checker} {v.verdict} in {v.seconds:.3f} s" for v in certificate.checks)
         out.print(f"proof: {certificate.proof_added} lemmas, {certificate.proof_bytes} bytes; {verdicts}", markup=False)
@@ -63,22 +59,20 @@ def why_command(family_or_file: str, n: int | None, m: int | None, certify: bool
     return 0
 
 
-def _show(puzzle: Puzzle, subset: Sequence[Given], total: int, seconds: float) -> None:
-    out.print(f"{puzzle.name}: no solution. These {len(subset)} of its {total} givens have none by themselves "
-              f"(without any one of them there is a solution; found and checked in {seconds:.3f} s):", markup=False)
-    for given in subset:
-        out.print(f"  {given.name}", markup=False)
-    shown = with_givens(puzzle, subset)
+def _show(puzzle: Puzzle, answer: WhyNot[Given]) -> None:
+    for line in in_words(puzzle, answer):
+        out.print(line, markup=False)
+    shown = with_givens(puzzle, answer.subset)
     pieces: Placement = tuple(sorted(shown.fixed))
     out.print(Board(shown, pieces).text(), markup=False)
 
 
 def _show_pair(clash: AttackingQueens, as_json: bool) -> None:
-    pair = (Given("piece", clash.first), Given("piece", clash.second))
+    pair, line = attacking_pair(clash)
     if as_json:
         _print_json(None, pair, givens=None, certificate=None)
         return
-    out.print(f"no solution: {pair[0].name} and {pair[1].name} attack each other", markup=False)
+    out.print(line, markup=False)
 
 
 def _print_json(puzzle: Puzzle | None, subset: Sequence[Given], **details: object) -> None:
