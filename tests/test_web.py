@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import json
+import re
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
 
 import pytest
 from queens.models import NQueens, verify
+from queens.solvers import count
 
+from queens.cli import main
 from queens.web.api import MAX_SIDE
 from queens.web.server import MAX_BODY
 from tests.explorer_server import running_explorer
@@ -137,6 +140,51 @@ def test_trace_events_and_neighbours(base):
     assert reply["events"][-1]["solutions"] == 0 and "no solution" in reply["message"]
 
 
+STUCK = [[3, 0], [4, 7], [6, 4], [1, 3], [0, 6]]
+"""Five non-attacking queens on 8 x 8 that no solution extends (docs/certificates.md's example)."""
+
+
+def _completions(cells: list[tuple[int, int]]) -> int:
+    """8-queens solutions through these queens, by the native counter (no SAT, no MUS code)."""
+    return count(NQueens(8).with_fixed(cells), "native").count
+
+
+def test_why_names_a_minimal_subset_in_the_commands_words(base, capsys):
+    status, reply = _post(base, "why", {"family": "completion", "n": 8, "queens": STUCK})
+    assert status == 200 and reply["status"] == "no solution", reply
+    subset = [tuple(given["cell"]) for given in reply["subset"]]
+    assert {given["kind"] for given in reply["subset"]} == {"piece"} and set(subset) < set(map(tuple, STUCK))
+    assert _completions(subset) == 0
+    for i in range(len(subset)):  # minimal: without any one of them there is a solution
+        assert _completions(subset[:i] + subset[i + 1:]) > 0, subset[i]
+    assert reply["message"] == reply["lines"][0] and reply["time"] >= 0 and reply["calls"] >= 1
+    with pytest.raises(SystemExit) as finished:  # the command, in this process: the same lines
+        main(["why", "completion", "-n", "8", "--queens", " ".join(f"{r},{c}" for r, c in STUCK)])
+    assert finished.value.code == 0
+    printed = capsys.readouterr().out.splitlines()[:len(reply["lines"])]
+    timeless = [re.sub(r"in [\d.]+ s", "in ? s", line) for line in (*printed, *reply["lines"])]
+    assert timeless[:len(printed)] == timeless[len(printed):]
+
+
+def test_why_of_a_board_with_a_solution_says_so(base):
+    status, reply = _post(base, "why", {"family": "nqueens", "n": 8, "queens": [[0, 0]]})
+    assert status == 200 and reply["status"] == "solved" and reply["subset"] == []
+    assert "has a solution" in reply["message"]
+
+
+def test_why_names_two_queens_that_attack(base):
+    status, reply = _post(base, "why", {"family": "nqueens", "n": 8, "queens": [[0, 0], [5, 3], [2, 2]]})
+    assert status == 200 and reply["status"] == "no solution"
+    assert [g["cell"] for g in reply["subset"]] == [[0, 0], [2, 2]] and "attack each other" in reply["message"]
+
+
+def test_why_of_pawns_alone_is_the_board(base):
+    """A pawn in a corner separates no line: 9 queens on 8 x 8 have no solution without any given."""
+    status, reply = _post(base, "why", {"family": "ninequeens", "n": 8, "pawns": [[0, 0]]})
+    assert status == 200 and reply["status"] == "no solution" and reply["subset"] == []
+    assert "the board itself has none" in reply["message"]
+
+
 @pytest.mark.parametrize(("route", "body", "needle"), [
     ("board", {"family": "nqueens", "n": MAX_SIDE + 1}, "between 1 and"),
     ("board", {"family": "nqueens", "n": "8"}, "whole number"),
@@ -148,6 +196,7 @@ def test_trace_events_and_neighbours(base):
     ("count", {"family": "nqueens", "n": 16}, "limited to"),
     ("trace", {"family": "nqueens", "n": 11}, "at most 100 cells"),
     ("solution", {"family": "nqueens", "n": 4, "index": -1}, "between 0 and"),
+    ("why", {"family": "nqueens", "n": 3}, "no givens"),
 ])
 def test_bad_requests_get_400_with_a_message(base, route, body, needle):
     status, reply = _post(base, route, body)

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from queens.web.api import MAX_SIDE, ROUTES
+from queens.web.api import MAX_SIDE, MAX_WHY_GIVENS, ROUTES
 from queens.web.server import MAX_BODY
 from tests.explorer_server import exchange, running_explorer
 
@@ -32,6 +32,7 @@ def method(verb: str, path: str = "/") -> bytes:
 
 
 Q4 = {"family": "nqueens", "n": 4}
+PAWNS_80 = [[r, c] for r in range(4) for c in range(20)]
 BAD = [
     # (what, request bytes, expected status, fragment of the error or message)
     ("unknown page", method("GET", "/nothing"), 404, "nothing at /nothing"),
@@ -110,12 +111,22 @@ BAD = [
     ("solution index as text", post("solution", {**Q4, "index": "1"}), 400, "'index' must be a whole number"),
     ("solution index too large", post("solution", {**Q4, "index": 10**6}), 400, "'index' must be between 0 and"),
     ("negative trace length", post("trace", {**Q4, "solutions": -1}), 400, "'solutions' must be between 0 and"),
+    ("why asked of a backend", post("why", {**Q4, "queens": [[0, 1]], "backend": "native"}), 400,
+     "leave 'backend' out"),
+    ("why of a board without givens", post("why", {"family": "nqueens", "n": 3}), 400, "no givens"),
+    ("why of a completion without queens", post("why", {"family": "completion", "n": 8}), 400, "place some pieces"),
+    ("why among too many givens", post("why", {"family": "ninequeens", "n": 20, "pawns": PAWNS_80}), 400,
+     f"at most {MAX_WHY_GIVENS} givens; this board has 80"),
+    ("why with a queen off the board", post("why", {**Q4, "queens": [[4, 0]]}), 400, "off the 4x4 board"),
     # inputs that are answers, not errors: a board without a solution says why
     ("n = 2 has no solution", post("complete", {"family": "nqueens", "n": 2}), 200, "no solution"),
     ("queens that attack each other", post("complete", {"family": "nqueens", "n": 4, "queens": [[0, 0], [1, 1]]}),
      200, "attack each other"),
     ("a torus without a solution", post("complete", {"family": "toroidal", "n": 6}), 200, "Pólya"),
     ("past the last solution", post("solution", {**Q4, "index": 2}), 200, "no solution number 3: there are 2"),
+    ("why of a board with a solution", post("why", {**Q4, "queens": [[0, 1]]}), 200, "has a solution"),
+    ("why of queens that attack each other", post("why", {**Q4, "queens": [[0, 0], [1, 1]]}), 200,
+     "queen at 0,0 and queen at 1,1 attack each other"),
 ]
 
 

@@ -15,6 +15,9 @@ from tests.explorer_server import Served, exchange, occupy, serving
 
 SLOW = {"family": "domination", "n": 12, "backend": "csp"}
 """A search that outlasts any time limit here (csp has no fast path for it)."""
+STUCK_WHY = {"family": "ninequeens", "n": 20, "pawns": [[0, 0], [0, 19], [19, 0], [19, 19]]}
+"""24 queens on 20 x 20 and pawns that split no line: why? must refute a pigeonhole, which takes a
+SAT solver seconds (measured: 1.2 s at 14 x 14, over 3 s at 20 x 20)."""
 
 
 def _request(route: str, body: dict) -> bytes:
@@ -36,6 +39,8 @@ def test_time_limit_gives_a_bound_and_the_server_goes_on():
         assert status == 200 and reply["status"] == "time limit" and not reply["exact"]
         assert reply["message"].startswith(f"≥ {reply['count']:,} solutions (time limit: 1 s)")
         status, reply = _post(served, "count", SLOW)  # kept to the limit, by the backend or by the server
+        assert status == 200 and reply["status"] == "time limit" and "time limit" in reply["message"]
+        status, reply = _post(served, "why", STUCK_WHY)  # why? too: stopped, answered, not an error
         assert status == 200 and reply["status"] == "time limit" and "time limit" in reply["message"]
         status, reply = _post(served, "count", {"family": "nqueens", "n": 6})
         assert status == 200 and reply["count"] == 4 and reply["exact"]

@@ -23,12 +23,14 @@ from typing import Any
 from queens.models import AttackingQueens, Cell, Placement, Puzzle, QueensError, TimeLimit
 from queens.models.drawing import Canvas, attacked_cells
 from queens.models.families import FAMILIES, FamilyOptions, build, reason_for_none
+from queens.models.givens import Given, givens_of
 from queens.solvers import BACKENDS, Result, Status, solutions
 from queens.solvers.backend import Task
 from queens.solvers.router import answer as routed
 from queens.solvers.router import route, task_of
 from queens.solvers.strategy import Subject
 from queens.solvers.trace import Trace, traceable
+from queens.solvers.why import HasSolution, attacking_pair, in_words, why_not_puzzle
 
 MAX_SIDE = 20
 """Largest board side the explorer draws (20 x 20 still fits a laptop screen with its result)."""
@@ -39,6 +41,9 @@ MAX_TRACE_CELLS = 100
 MAX_TRACE_EVENTS = 20_000
 """Events sent for one trace: the player's tape, cut here with `truncated`."""
 MAX_SOLUTION_INDEX = 10_000
+MAX_WHY_GIVENS = 60
+"""Givens searched for the fewest with no solution: a placed piece costs one SAT call, but each
+pawn or hole rebuilds the model (measured: 60 pawns on 20 x 20 in well under the time limit)."""
 TIME_LIMIT = 10.0
 """Seconds any one request may spend solving, unless the server is started with another."""
 
@@ -348,6 +353,40 @@ def trace_request(request: Json, time_limit: float = TIME_LIMIT) -> Json:
             "neighbours": {f"{r},{c}": _pairs(near) for (r, c), near in trace.neighbours.items()}}
 
 
+def why_request(request: Json, time_limit: float = TIME_LIMIT) -> Json:
+    """Why the board has no solution: the fewest of its givens (the queens placed, the pawns, the
+    board's holes) that have none by themselves, found and checked as `queens why` does it
+    (`why_not_puzzle`), each given's square to draw and the lines the command prints. A board
+    that has a solution is an answer saying so, not an error."""
+    b = _Board(request)
+    if _backend(request) is not None:
+        raise BadRequest("why? is answered from a SAT solver's cores, as `queens why` is: leave 'backend' out")
+    try:
+        puzzle = b.puzzle()
+    except AttackingQueens as clash:
+        pair, line = attacking_pair(clash)
+        return _why_reply(b, "no solution", pair, [line])
+    givens = len(givens_of(puzzle))
+    if givens > MAX_WHY_GIVENS:
+        raise BadRequest(f"why? looks among at most {MAX_WHY_GIVENS} givens; this board has {givens}")
+    try:
+        found = why_not_puzzle(puzzle, time_limit)
+    except HasSolution as solved:
+        return _why_reply(b, "solved", (), [f"{puzzle.name}: {solved}"])
+    except TimeLimit as stopped:
+        return _why_reply(b, "time limit", (), [f"{stopped} ({time_limit:g} s)"])
+    seconds = found.seconds + found.check_seconds
+    return {**_why_reply(b, "no solution", found.subset, in_words(puzzle, found)),
+            "time": round(seconds, 4), "calls": found.calls}
+
+
+def _why_reply(b: _Board, status: str, subset: Iterable[Given], lines: list[str]) -> Json:
+    """`lines` as `queens why` prints them (the first is the message) and each given of the
+    subset with its square on the page's canvas."""
+    return {"status": status, "message": lines[0], "lines": lines,
+            "subset": [{"kind": g.kind, "cell": list(b.canvas.position(g.cell)), "name": g.name} for g in subset]}
+
+
 def warm_up() -> None:
     """Load every backend's solver library now, with a 4 x 4 board: importing OR-Tools alone
     takes seconds on a busy machine, and a request's time limit is for searching, not importing."""
@@ -360,7 +399,7 @@ def warm_up() -> None:
 
 
 ROUTES = {"board": board, "complete": complete, "count": count_request, "solution": solution,
-          "trace": trace_request}
+          "trace": trace_request, "why": why_request}
 
 
 def answer(route: str, request: Json, time_limit: float = TIME_LIMIT) -> Json:
