@@ -13,6 +13,7 @@ const state = {
   shownArmies: [],   // the army of each piece of `shown` (parallel list)
   shownPawns: null,  // pawns the solver placed for the solution on display, or null
   index: -1,         // which solution "next solution" showed last
+  culprits: [],      // /api/why's subset: the givens that have no solution by themselves
   trace: null,       // /api/trace reply: events and each cell's neighbours
   at: -1,            // the trace event on display
   timer: null,       // the play loop
@@ -51,7 +52,7 @@ function request(extra) {
 }
 
 function busy(on) {
-  for (const id of ["complete", "count", "next", "clear", "play", "step", "rewind"]) $(id).disabled = on;
+  for (const id of ["complete", "count", "next", "why", "clear", "play", "step", "rewind"]) $(id).disabled = on;
 }
 
 async function guarded(action) {
@@ -82,6 +83,7 @@ function draw(view) {
   const pawns = new Set((view.pawns || b.pawns).map(key));
   const blocked = new Set(b.blocked.map(key));
   const gaps = new Set((b.gaps || []).map(key));
+  const culprits = new Set((view.culprits || []).map(key));
   grid.replaceChildren();
   for (let r = 0; r < b.rows; r++) {
     for (let c = 0; c < b.cols; c++) {
@@ -117,6 +119,10 @@ function draw(view) {
         label += ": attacked";
       }
       if (conflicts.has(k)) cell.classList.add("conflict");
+      if (culprits.has(k)) {
+        cell.classList.add("culprit");
+        label += ": one of the givens that have no solution together";
+      }
       if (view.tried && view.tried === k) cell.classList.add("tried");
       cell.setAttribute("aria-label", label);
       cell.addEventListener("click", () => guarded(() => clicked([r, c])));
@@ -132,7 +138,7 @@ function drawBoard() {
     return;
   }
   const conflicts = b.conflicts.flat();
-  draw({ pieces: b.queens, attacked: b.attacked, conflicts });
+  draw({ pieces: b.queens, attacked: b.attacked, conflicts, culprits: state.culprits });
 }
 
 function describeBoard() {
@@ -159,6 +165,17 @@ function forgetSolver() {
   state.trace = null;
   state.at = -1;
   $("counters").textContent = "";
+  offerWhy(false);
+}
+
+// "why?" is offered after a "no solution" on a board with givens (placed pieces, pawns, holes):
+// without any, there is nothing to choose a smallest set from.
+function offerWhy(noSolution) {
+  const b = state.board;
+  const givens = b && (state.queens.length || state.pawns.length || b.blocked.length);
+  $("why").hidden = !(noSolution && givens);
+  state.culprits = [];
+  $("reasons").replaceChildren();
 }
 
 async function refresh() {
@@ -201,6 +218,7 @@ function showReply(reply) {
   }
   const kind = reply.status === "solved" || reply.status === "optimal" || reply.status === "complete" ? "ok" : "none";
   say(reply.message, kind);
+  offerWhy(reply.status === "no solution" && !reply.index);  // not "no solution number 5": there are 4
   if (reply.time !== undefined) $("timing").textContent = `${reply.backend}: ${(reply.time * 1000).toFixed(1)} ms`;
 }
 
@@ -215,6 +233,7 @@ async function countSolutions() {
   say("counting…");
   const reply = await call("count", request());
   say(reply.message, reply.status === "complete" && reply.count > 0 ? "ok" : "none");
+  offerWhy(reply.status === "complete" && reply.count === 0);
   if (reply.time !== undefined) $("timing").textContent = `${reply.backend}: ${(reply.time * 1000).toFixed(1)} ms`;
 }
 
@@ -226,6 +245,26 @@ async function nextSolution() {
   else if (state.index >= 0) reply.message += "; starting again from the first";
   if (reply.status !== "solved") state.index = -1;
   showReply(reply);
+}
+
+// The fewest givens with no solution (as `queens why` finds them), ringed on the board and listed
+// in the command's words: the first line as the message, one line per given below it.
+async function whyNot() {
+  say("looking for the fewest givens with no solution…");
+  const body = request();
+  delete body.backend;  // answered from a SAT solver's cores whichever backend is chosen
+  const reply = await call("why", body);
+  state.shown = null;
+  state.culprits = reply.subset.map((given) => given.cell);
+  drawBoard();
+  say(reply.message, reply.status === "solved" ? "ok" : "none");
+  $("reasons").replaceChildren(...reply.lines.slice(1).map((line) => {
+    const item = document.createElement("li");
+    item.textContent = line.trim();
+    return item;
+  }));
+  $("why").hidden = true;
+  if (reply.time !== undefined) $("timing").textContent = `why: ${reply.calls} SAT calls, ${(reply.time * 1000).toFixed(1)} ms`;
 }
 
 async function clearBoard() {
@@ -340,6 +379,7 @@ async function start() {
   $("complete").addEventListener("click", () => guarded(complete));
   $("count").addEventListener("click", () => guarded(countSolutions));
   $("next").addEventListener("click", () => guarded(nextSolution));
+  $("why").addEventListener("click", () => guarded(whyNot));
   $("clear").addEventListener("click", () => guarded(clearBoard));
   $("play").addEventListener("click", () => guarded(playTrace));
   $("step").addEventListener("click", () => guarded(stepTrace));
