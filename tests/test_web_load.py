@@ -38,6 +38,7 @@ GOOD = [
     _post("count", {"family": "domination", "n": 12, "backend": "csp"}),  # runs into the time limit
     _post("solution", {"family": "nqueens", "n": 8, "index": 40}),
     _post("trace", {"family": "nqueens", "n": 6}),
+    _post("why", {"family": "completion", "n": 8, "queens": [[3, 0], [4, 7], [6, 4], [1, 3], [0, 6]]}),
 ]
 MALFORMED = [
     b"POST /api/board HTTP/1.1\r\nContent-Length: -1\r\n\r\n{}",
