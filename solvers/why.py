@@ -110,7 +110,7 @@ def why_not(givens: Sequence[G], build: Callable[[Sequence[G]], ConstraintModel]
     `build(subset)` is the model with only those givens; `fixes(g)` the variable g fixes a
     piece on (None: g changes the board); `check(subset, placement)` the independent checker.
     Raises `HasSolution` when all the givens together have one, `TimeLimit` when the time
-    limit passes (looked at between SAT calls, each a small question)."""
+    limit passes (a SAT call still running then is interrupted, see `_satisfiable`)."""
     start = time.perf_counter()
     deadline = deadline_after(time_limit)
     oracle: _Oracle[G] = _Oracle(build, fixes, deadline)
