@@ -22,6 +22,11 @@ A variable is (army, cell): army number `a` holds a piece on `cell`. The rules b
 - the armies' sizes: a line with bounds over the army's cells, or the objective for a goal
   (the armies marked "maximise" hold equal numbers, or `total`: all pieces together).
 
+`guarded` as in `queens.models.lowering`: the counts, per-line bounds, regions and attack bounds
+each under the literal of its given (`queens.models.givens`), and what pigeonhole derives from
+the count (every line holds exactly one) split into the lines' own at most one and the count's
+at least one, under its literal.
+
 >>> from queens.models.armies import Army
 >>> from queens.models.puzzle import Puzzle
 >>> model = lower_armies(Puzzle(shape=(3, 3), armies=(Army("white", goal="maximise"), Army("black", goal="maximise")),
@@ -39,6 +44,7 @@ from itertools import combinations, product
 from queens.models.armies import Army, Moves, Vector
 from queens.models.errors import InvalidBoard
 from queens.models.geometry import Coord, Topology
+from queens.models.givens import Given, stated_rules
 from queens.models.ir import Clause, ConstraintModel, CountIf, Line, LineFamily, Objective, Var
 from queens.models.puzzle import Puzzle
 from queens.models.rules import SYMMETRIES
@@ -50,8 +56,9 @@ PER_LINE_DIRECTIONS: dict[str, tuple[Vector, ...]] = {
 """The line families `per_line` may bound, by name (2-D boards)."""
 
 
-def lower_armies(puzzle: Puzzle) -> ConstraintModel:
-    """The constraint model of `puzzle` (its open copies, if any, must be fixed first)."""
+def lower_armies(puzzle: Puzzle, guarded: bool = False) -> ConstraintModel:
+    """The constraint model of `puzzle` (its open copies, if any, must be fixed first), each
+    stated rule under its own literal when `guarded`."""
     if puzzle.copies_open:
         raise ValueError("fix the number of copies first: Puzzle.with_copies")
     board = puzzle.topology
@@ -59,20 +66,23 @@ def lower_armies(puzzle: Puzzle) -> ConstraintModel:
     armies = range(len(puzzle.armies))
     variables = tuple((a, c) for a in armies for c in open_cells)
     families = [_cells_family(puzzle, open_cells)]
-    size = _total(puzzle, len(open_cells))
+    total = _total(puzzle, len(open_cells))
+    count = Given("count") if guarded and total is not None and not puzzle.partition else None
+    size = None if count else total  # a guarded count is a line under its literal (`_sizes`)
     clauses: list[Clause] = []
     if puzzle.within:
         if puzzle.blocking:
             clauses += [c for a in armies for c in _sight(puzzle, board, a, a)]
             families += [_leaps(puzzle, board, a) for a in armies]
         else:
-            families += [family for a in armies for family in _within(puzzle, board, a, size)]
+            families += [family for a in armies for family in _within(puzzle, board, a, total, count)]
     if puzzle.between:
         if puzzle.blocking:
             clauses += [c for a, b in combinations(armies, 2) for c in _sight(puzzle, board, a, b)]
         families += [_between(puzzle, board, a, b) for a, b in combinations(armies, 2)]
     open_set = set(open_cells)
-    families += [_per_line(puzzle, board), _regions(puzzle, open_set), _sizes(puzzle, open_cells)]
+    families += [_per_line(puzzle, board, guarded), _regions(puzzle, open_set, guarded),
+                 _sizes(puzzle, open_cells, guarded)]
     families = [f for f in families if f.lines]
     fixed = frozenset((a, c) for a in armies for c in puzzle.armies[a].fixed)
     return ConstraintModel(
@@ -82,8 +92,9 @@ def lower_armies(puzzle: Puzzle) -> ConstraintModel:
         fixed=fixed, objective=_objective(puzzle, open_cells, families),
         size=size, size_implied=size is not None and any(f.exactly_one for f in families),
         clauses=(*clauses, *_invariant(puzzle, open_set)),
-        counts=tuple(_attack_counts(puzzle, board, open_set)),
+        counts=tuple(_attack_counts(puzzle, board, open_set, guarded)),
         numbering=tuple((a, c) for a in armies for c in puzzle.board_cells),
+        guards=tuple(stated_rules(puzzle)) if guarded else (),
     )
 
 
@@ -146,18 +157,24 @@ def _total(puzzle: Puzzle, cells: int) -> int | None:
     return army.least if one else None
 
 
-def _within(puzzle: Puzzle, board: Topology, a: int, size: int | None) -> list[LineFamily]:
+def _within(puzzle: Puzzle, board: Topology, a: int, size: int | None, count: Given | None) -> list[LineFamily]:
     """One army's own lines; pigeonhole as in `queens.models.lowering`: when the army is all the
-    pieces and a direction cuts the board into exactly that many runs, each holds exactly one."""
+    pieces and a direction cuts the board into exactly that many runs, each holds exactly one
+    (its lower bound a family of its own under `count`'s literal, when the count is guarded)."""
     army, cap = puzzle.armies[a], puzzle.armies[a].line_cap
     disjoint = not any(puzzle.twist)  # a twisted board's lines overlap: one family, no pigeonhole
     families = []
     for rays in [(ray,) for ray in army.piece.rays] if disjoint else [army.piece.rays]:
         runs = [run for run in _lines_along(puzzle, board, rays) if run]
         exact = disjoint and len(puzzle.armies) == 1 and size is not None and len(runs) * cap == size
-        lines = tuple(Line(tuple((a, c) for c in run), cap, cap if exact else 0)
-                      for run in runs if exact or len(run) > cap)
-        families.append(LineFamily(f"{army.name} lines {rays[0] if disjoint else 'along its rays'}", lines))
+        implied = exact and count is not None
+        lines = tuple(Line(tuple((a, c) for c in run), cap, cap if exact and not implied else 0)
+                      for run in runs if (exact and not implied) or len(run) > cap)
+        name = f"{army.name} lines {rays[0] if disjoint else 'along its rays'}"
+        families.append(LineFamily(name, lines))
+        if implied:
+            families.append(LineFamily(f"{name}, by the count", tuple(
+                Line(tuple((a, c) for c in run), len(run), cap, guard=count) for run in runs)))
     return [*families, _leaps(puzzle, board, a)]
 
 
@@ -218,40 +235,45 @@ def _between(puzzle: Puzzle, board: Topology, a: int, b: int) -> LineFamily:
     return LineFamily(f"{first.name} and {second.name}", tuple(lines))
 
 
-def _per_line(puzzle: Puzzle, board: Topology) -> LineFamily:
+def _per_line(puzzle: Puzzle, board: Topology, guarded: bool) -> LineFamily:
+    """Per-line bounds; a bound that does not fit a line is an error, or, guarded (a given the
+    search may leave out), a line that cannot hold under its literal."""
     armies = range(len(puzzle.armies))
     lines = []
-    for family, least, most in puzzle.per_line:
+    for i, (family, least, most) in enumerate(puzzle.per_line):
+        guard = Given("per line", index=i) if guarded else None
         for run in _lines_along(puzzle, board, PER_LINE_DIRECTIONS[family]):
-            if least > len(run) * len(puzzle.armies):
+            if least > len(run) * len(puzzle.armies) and not guarded:
                 raise InvalidBoard(f"{least} pieces do not fit on a line of {family} with {len(run)} cells")
             if run and (least > 0 or most < len(run) * len(puzzle.armies)):
-                lines.append(Line(tuple((a, c) for c in run for a in armies), most, least))
+                lines.append(Line(tuple((a, c) for c in run for a in armies), most, least, guard=guard))
     return LineFamily("per-line bounds", tuple(lines))
 
 
-def _regions(puzzle: Puzzle, cells: set[Coord]) -> LineFamily:
-    """A line with the region's bounds over its open cells, of its army or of every army."""
+def _regions(puzzle: Puzzle, cells: set[Coord], guarded: bool) -> LineFamily:
+    """A line with the region's bounds over its open cells, of its army or of every army (under
+    the region's literal when `guarded`; then a region without room is a line that cannot hold)."""
     lines = []
-    for region in puzzle.regions:
+    for i, region in enumerate(puzzle.regions):
         armies = range(len(puzzle.armies)) if region.army is None else (region.army,)
         members = tuple((a, c) for c in sorted(region.cells & cells) for a in armies)
         most = len(members) if region.most is None else min(region.most, len(members))
-        if region.least > most:
+        if region.least > most and not guarded:
             raise InvalidBoard(f"region {region.name or sorted(region.cells)[:3]} has room for {most} pieces, "
                                f"{region.least} asked")
         if region.least > 0 or most < len(members):
-            lines.append(Line(members, most, region.least))
+            lines.append(Line(members, most, region.least, guard=Given("region", index=i) if guarded else None))
     return LineFamily("regions", tuple(lines))
 
 
-def _attack_counts(puzzle: Puzzle, board: Topology, cells: set[Coord]) -> Iterator[CountIf]:
+def _attack_counts(puzzle: Puzzle, board: Topology, cells: set[Coord], guarded: bool) -> Iterator[CountIf]:
     """For each bound and each (army, cell) it reads: when a piece stands there, how many of
     the groups it attacks hold a piece. A group is a cell it reaches (the pieces of the
     targeted armies there), or, when pieces block, a whole half-line: only the first piece
     along it is attacked, so the half-line counts once however many pieces stand on it."""
     armies = range(len(puzzle.armies))
-    for bound in puzzle.attack_bounds:
+    for i, bound in enumerate(puzzle.attack_bounds):
+        guard = Given("attacks", index=i) if guarded else None
         for a in armies if bound.army is None else (bound.army,):
             targets = [b for b in armies if bound.of == "any" or (b == a) == (bound.of == "own")]
             moves = puzzle.armies[a].piece
@@ -259,7 +281,7 @@ def _attack_counts(puzzle: Puzzle, board: Topology, cells: set[Coord]) -> Iterat
                 groups = _attacked_groups(puzzle, board, moves, cell, cells, targets)
                 most = len(groups) if bound.most is None else min(bound.most, len(groups))
                 if bound.least > 0 or most < len(groups):
-                    yield CountIf((a, cell), groups, bound.least, most)
+                    yield CountIf((a, cell), groups, bound.least, most, guard)
 
 
 def _attacked_groups(puzzle: Puzzle, board: Topology, moves: Moves, cell: Coord, cells: set[Coord],
@@ -302,15 +324,18 @@ def _army_cells(puzzle: Puzzle, a: int, cells: list[Coord]) -> tuple[Var, ...]:
     return tuple((a, c) for c in cells)
 
 
-def _sizes(puzzle: Puzzle, cells: list[Coord]) -> LineFamily:
+def _sizes(puzzle: Puzzle, cells: list[Coord], guarded: bool) -> LineFamily:
+    """Each army's count as a line over its cells (a lone army's exact count is the model's size
+    instead, unless `guarded`: then every count is a line under its literal)."""
     lines = []
     for a, army in enumerate(puzzle.armies):
-        if army.least > len(cells):
+        if army.least > len(cells) and not guarded:
             raise InvalidBoard(f"{army.least} pieces of {army.name} do not fit on {len(cells)} open cells")
         most = len(cells) if army.most is None else army.most
-        is_size = len(puzzle.armies) == 1 and army.least == most == _total(puzzle, len(cells))
+        is_size = len(puzzle.armies) == 1 and army.least == most == _total(puzzle, len(cells)) and not guarded
         if army.goal is None and (army.least > 0 or most < len(cells)) and not is_size:
-            lines.append(Line(_army_cells(puzzle, a, cells), most, army.least))
+            guard = Given("count", army=a, index=a) if guarded else None
+            lines.append(Line(_army_cells(puzzle, a, cells), most, army.least, guard=guard))
     return LineFamily("army sizes", tuple(lines))
 
 

@@ -28,7 +28,7 @@ the Boolean one. Backends read only this structure, never a puzzle's name.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Hashable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from enum import Enum
 from functools import cached_property
@@ -84,6 +84,9 @@ class Line:
     """The cells' numbers in `ConstraintModel.index`, when the lowering cut the line out of the
     board in one stride: a backend reads a long line's variables as an array from it without
     touching the cells (10^6 cells on 4 x 10^6 line places at 1000 x 1000)."""
+    guard: Hashable | None = None
+    """The stated rule this line comes from, when the model was lowered `guarded`: the line
+    holds only when that rule's literal is assumed (`ConstraintModel.guards`)."""
 
     @property
     def bounds(self) -> tuple[int, int]:
@@ -149,6 +152,8 @@ class CountIf:
     groups: tuple[tuple[Var, ...], ...]
     at_least: int = 0
     at_most: int = 0
+    guard: Hashable | None = None
+    """As `Line.guard`: the attack bound this count comes from, in a guarded model."""
 
     @property
     def variables(self) -> tuple[Var, ...]:
@@ -219,6 +224,12 @@ class ConstraintModel:
     """Every variable in the order of its number, when that is not the board's r * cols + c."""
     lex: LexLeader | None = None
     """Only one solution per symmetry class is wanted (counting; None otherwise)."""
+    guards: tuple[Hashable, ...] = ()
+    """The stated rules (a count, a per-line bound, a region, an attack bound) whose lines and
+    counts hold only under a literal of their own, one per rule, when the puzzle was lowered
+    `guarded` (`queens.models.lowering.lower`): what lets "why not?" assume any subset of them
+    on one incremental solver. Only the SAT encoder's CNF reads them (`queens.solvers.sat.cnf`);
+    an unguarded model, what every backend solves, has none."""
 
     @cached_property
     def index(self) -> dict[Var, int]:

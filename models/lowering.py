@@ -8,6 +8,12 @@ The rules, each a small pure function:
   `per_line`), every line holds exactly `per_line` pieces (this is how n-queens gets "one queen
   per row and per column" without anyone writing it, and 2n rooks "two per row and column");
 - domination makes one cover per square: the square itself and every cell attacking it.
+
+`guarded` (for "why not?", `queens.solvers.why`): each stated rule (`queens.models.givens`:
+an army's count, a per-line bound, a region, an attack bound) holds only under a literal of its
+own, so any subset of them can be assumed on one solver. What pigeonhole derives from the count
+(every row holds exactly one) is then two lines: at most one (the pieces do not attack), and at
+least one under the count's literal: the same model when every literal is assumed.
 """
 
 from __future__ import annotations
@@ -17,6 +23,7 @@ from collections.abc import Sequence
 
 from queens.models.errors import InvalidBoard
 from queens.models.geometry import Coord
+from queens.models.givens import Given, stated_rules
 from queens.models.ir import ConstraintModel, Line, LinearKey, LineFamily
 from queens.models.pieces import Cell
 from queens.models.puzzle import Puzzle
@@ -30,11 +37,11 @@ how far it goes."""
 _FAMILY_NAMES = {(0, 1): "rows", (1, 0): "columns", (1, 1): "diagonals", (1, -1): "anti-diagonals"}
 
 
-def lower(puzzle: Puzzle) -> ConstraintModel:
+def lower(puzzle: Puzzle, guarded: bool = False) -> ConstraintModel:
     """The constraint model of any puzzle: one plain army through the board's own lines (cells
     are the variables, lines keep their strides and keys), anything else through
     `queens.models.army_lowering` ((army, cell) variables). The size is checked first, before any
-    work.
+    work. `guarded`: each stated rule under its own literal (see the module docstring).
 
     >>> from queens.models.nqueens import NQueens
     >>> [f.name for f in lower(NQueens(4)).families]
@@ -49,8 +56,8 @@ def lower(puzzle: Puzzle) -> ConstraintModel:
     if not puzzle.plain:
         from queens.models.army_lowering import lower_armies  # it imports this module's MAX_CELLS
 
-        return lower_armies(puzzle)
-    return _lower_plain(puzzle)
+        return lower_armies(puzzle, guarded)
+    return _lower_plain(puzzle, guarded)
 
 
 MAX_PAIRS = 20_000_000
@@ -85,15 +92,20 @@ def _pairs_bound(puzzle: Puzzle) -> int:
     return cells * reach * (armies * (armies - 1)) // 2 if puzzle.between else 0
 
 
-def _lower_plain(puzzle: Puzzle) -> ConstraintModel:
+def _lower_plain(puzzle: Puzzle, guarded: bool) -> ConstraintModel:
     blocked = puzzle.holes | puzzle.blockers
     board = tuple(itertools.product(range(puzzle.rows), range(puzzle.cols)))
     cells = tuple(cell for cell in board if cell not in blocked) if blocked else board
+    size = puzzle.pieces
+    count = Given("count") if guarded and size is not None else None  # the one army's count, as a given
     families: list[LineFamily] = []
     if puzzle.within:
-        families += [_ray_family(puzzle, direction, board) for direction in puzzle.piece.rays]
+        families += [family for direction in puzzle.piece.rays
+                     for family in _ray_families(puzzle, direction, board, count)]
         if puzzle.piece.leaps:
             families.append(_leap_family(puzzle, set(cells)))
+    if count is not None and size is not None and not any(line.guard is not None for f in families for line in f.lines):
+        families.append(LineFamily("count", (Line(cells, size, size, guard=count),)))  # else its lines say it
     families = [f for f in families if f.lines]
     return ConstraintModel(
         rows=puzzle.rows,
@@ -102,9 +114,10 @@ def _lower_plain(puzzle: Puzzle) -> ConstraintModel:
         families=tuple(families),
         covers=_covers(puzzle, set(cells)) if puzzle.cover else (),
         fixed=puzzle.fixed,
-        size=puzzle.pieces,
+        size=None if count else size,
         size_implied=any(f.exact is not None for f in families),
         minimise=puzzle.goal == "minimise",
+        guards=tuple(stated_rules(puzzle)) if guarded else (),
     )
 
 
@@ -142,18 +155,25 @@ def _cut_at_pawns(line: list[Cell], pawns: frozenset[Coord], *, cyclic: bool) ->
     return runs
 
 
-def _ray_family(puzzle: Puzzle, direction: Cell, board: tuple[Cell, ...]) -> LineFamily:
+def _ray_families(puzzle: Puzzle, direction: Cell, board: tuple[Cell, ...], count: Given | None) -> list[LineFamily]:
+    """The lines along `direction`; and when pigeonhole makes them exact and the count is a
+    guarded given (`count`), their lower bounds as a second family under its literal."""
     runs = [run for run in _segments(puzzle, direction, board) if run]
     most = puzzle.line_cap
     exact = puzzle.pieces is not None and len(runs) * most == puzzle.pieces
+    implied = exact and count is not None
     strided = not (puzzle.blockers or puzzle.holes or any(puzzle.topology.wrap))  # runs cut from the board
-    lines = tuple(Line(tuple(run), most, most if exact else 0, _stride(run, puzzle.cols) if strided else None)
-                  for run in runs if exact or len(run) > most)
+    lines = tuple(Line(tuple(run), most, most if exact and not implied else 0,
+                       _stride(run, puzzle.cols) if strided else None)
+                  for run in runs if (exact and not implied) or len(run) > most)
     key = None
     if not puzzle.blockers:
         key = LinearKey(direction[1], -direction[0], puzzle.rows if puzzle.toroidal else None)
     name = _FAMILY_NAMES.get(direction, f"lines {direction}")
-    return LineFamily(name, lines, key)
+    if not implied:
+        return [LineFamily(name, lines, key)]
+    by_count = tuple(Line(tuple(run), len(run), most, guard=count) for run in runs)
+    return [LineFamily(name, lines, key), LineFamily(f"{name}, by the count", by_count)]
 
 
 def _stride(run: Sequence[Cell], cols: int) -> range:

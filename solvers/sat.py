@@ -4,7 +4,9 @@ Each line becomes `CardEnc.atmost` / `CardEnc.atleast` / `CardEnc.equals` with i
 (usually at most one or exactly one) in the chosen encoding, each cover a clause, each fixed
 cell a unit clause, and the size (when no exact family already implies it) a totalizer. The
 model's clauses are clauses; its attack counts are conditional cardinalities (`_counts`: the
-same encodings, each clause with "or the counting cell is empty" added).
+same encodings, each clause with "or the counting cell is empty" added). A guarded model's lines
+and counts (`ConstraintModel.guards`, built for "why not?") are the same clauses with "or the
+rule's literal is false" added: one variable per guard, numbered after the cells.
 Enumeration adds one blocking clause per solution over the cell variables only, so auxiliary
 encoding variables never produce duplicates.
 
@@ -33,7 +35,7 @@ import itertools
 import queue
 import threading
 import time
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Hashable, Iterator, Mapping
 from typing import TypeVar
 
 import numpy as np
@@ -85,12 +87,18 @@ n = 1..10 proved in 1.5 s of CPU, where Minicard's native cardinality took 154 s
 def cnf(model: ConstraintModel, encoding: str = DEFAULT_ENCODING) -> tuple[CNF, dict[int, tuple[int, int]]]:
     """The CNF this backend solves, and which variable is which cell (auxiliaries are absent).
 
-    Cell variables are 1..len(model.cells) in `model.cells` order; the encoding's auxiliary
-    variables follow. Exports (DIMACS) and `queens explain` read the formula from here so that
-    they show exactly what the backend solves.
+    Cell variables are 1..len(model.cells) in `model.cells` order, then the model's guards
+    (`guard_variables`); the encoding's auxiliary variables follow. Exports (DIMACS) and `queens
+    explain` read the formula from here so that they show exactly what the backend solves.
     """
     formula, var = Sat(encoding)._cnf(model)
     return formula, dict(zip(var.tolist(), model.cells, strict=True))
+
+
+def guard_variables(model: ConstraintModel) -> dict[Hashable, int]:
+    """The variable of each of the model's guards in `cnf`: numbered after its cells. Assumed
+    true, the guard's lines and counts hold; false, they are lifted."""
+    return {guard: len(model.cells) + 1 + i for i, guard in enumerate(model.guards)}
 
 
 class Sat(Backend):
@@ -115,7 +123,8 @@ class Sat(Backend):
         the model's order)."""
         var = _variables(model, number)
         cnf = CNF()
-        top = len(var)
+        guard = guard_variables(model)
+        top = len(var) + len(guard)
         name = name or (self.encoding if self.encoding in ENCODINGS else DEFAULT_ENCODING)
         refusal = _one_only_refusal(model, name) if self.encoding in ONE_ONLY else None  # name is self.encoding
         if refusal:
@@ -123,14 +132,15 @@ class Sat(Backend):
         for line, chosen in _line_variables(model, var):
             usable = name not in ONE_ONLY or line.at_most == 1
             encoding = ENCODINGS[name if usable else DEFAULT_ENCODING]
+            lifted = [] if line.guard is None else [-guard[line.guard]]  # the rule's literal false lifts the line
             for part in _cardinality(chosen, line.at_least, line.at_most, top, encoding):
-                cnf.extend(part.clauses)
+                cnf.extend([*clause, *lifted] for clause in part.clauses)
                 top = max(top, part.nv)
         cnf.extend(chosen.tolist() for chosen in literals(model, model.covers, var))
         cnf.extend([v] for v in _fixed_variables(model, var))
         lex, top = _lex(model, var, top)
         cnf.extend(lex)
-        beyond, top = _clauses_and_counts(model, var, top, name)
+        beyond, top = _clauses_and_counts(model, var, top, name, guard)
         cnf.extend(beyond)
         if model.size is not None and not model.size_implied:
             part = CardEnc.equals(lits=var.tolist(), bound=model.size, top_id=top,
@@ -160,6 +170,8 @@ class Sat(Backend):
         if not solver.supports_atmost():
             raise Unsupported(f"sat solver {solver_name!r} has no native cardinality constraints; "
                               f"use {SOLVERS[NATIVE]} or a CNF encoding")
+        if model.guards:
+            raise Unsupported("a guarded model (why not?) is read through its CNF (`cnf`), not as native constraints")
         var = _variables(model, number)
         clauses = cardinality = 0
         for line, chosen in _line_variables(model, var):
@@ -395,8 +407,8 @@ def lex_clauses(model: ConstraintModel, var: Mapping[Var, int], top: int) -> tup
     return clauses, top
 
 
-def _clauses_and_counts(model: ConstraintModel, var: np.ndarray, top: int,
-                        encoding: str) -> tuple[list[list[int]], int]:
+def _clauses_and_counts(model: ConstraintModel, var: np.ndarray, top: int, encoding: str,
+                        guard: Mapping[Hashable, int] | None = None) -> tuple[list[list[int]], int]:
     """The model's clauses and attack counts in CNF, and the new top variable (nothing is read
     when it has neither). A clause is one clause: its present cells' variables, its absent
     cells' negated. The counts are `_counts`, their cardinalities in `encoding`."""
@@ -405,26 +417,29 @@ def _clauses_and_counts(model: ConstraintModel, var: np.ndarray, top: int,
     present = literals(model, [clause.present for clause in model.clauses], var)
     absent = literals(model, [clause.absent for clause in model.clauses], var)
     clauses = [[*held.tolist(), *(-empty).tolist()] for held, empty in zip(present, absent, strict=True)]
-    top = _counts(model, var, top, encoding, clauses)
+    top = _counts(model, var, top, encoding, clauses, guard or {})
     return clauses, top
 
 
-def _counts(model: ConstraintModel, var: np.ndarray, top: int, encoding: str, clauses: list[list[int]]) -> int:
+def _counts(model: ConstraintModel, var: np.ndarray, top: int, encoding: str, clauses: list[list[int]],
+            guard: Mapping[Hashable, int]) -> int:
     """Each attack count "when w holds a piece, between lo and hi of these groups hold one" into
     `clauses`; returns the new top variable. A group of several cells is one fresh variable
     h <-> OR(group) (`_holding`, shared by every count with that group), and lo <= sum(h) <= hi
     is pysat's encoding with -w added to every clause: a conditional cardinality, which holds
     whatever its auxiliaries are when w is empty. h is a function of the cells, and the
     encoding's auxiliaries are never blocked, so enumeration still lists each placement once.
-    `encoding` falls back to `DEFAULT_ENCODING` for a bound pysat has not in it (`ONE_ONLY`)."""
+    `encoding` falls back to `DEFAULT_ENCODING` for a bound pysat has not in it (`ONE_ONLY`). A
+    guarded count adds "or its rule's literal is false" to each clause, as a guarded line does."""
     whens = var[positions(model, [count.when for count in model.counts], len(model.counts))].tolist()
     groups = iter(literals(model, [group for count in model.counts for group in count.groups], var))
     holding: dict[tuple[int, ...], int] = {}
     for count, when in zip(model.counts, whens, strict=True):
         chosen = [group.tolist() for group in itertools.islice(groups, len(count.groups)) if len(group)]
         at_least, at_most, total = _bounds(count)
+        unless = [-when] if count.guard is None else [-when, -guard[count.guard]]
         if at_least > at_most:  # never possible: the counting cell stays empty
-            clauses.append([-when])
+            clauses.append(unless)
             continue
         if at_least == 0 and at_most == total:  # always true
             continue
@@ -434,7 +449,7 @@ def _counts(model: ConstraintModel, var: np.ndarray, top: int, encoding: str, cl
             held.append(literal)
         name = DEFAULT_ENCODING if encoding in ONE_ONLY and _wide(count) else encoding
         for part in _cardinality(held, at_least, at_most, top, ENCODINGS[name]):
-            clauses.extend([*clause, -when] for clause in part.clauses)
+            clauses.extend([*clause, *unless] for clause in part.clauses)
             top = max(top, part.nv)
     return top
 
@@ -561,7 +576,11 @@ def _alarm(solver: Solver, deadline: float | None) -> threading.Timer | None:
 
 
 def _cardinality(literals: list[int], at_least: int, at_most: int, top: int, encoding: int) -> list[CNF]:
-    """pysat's encodings of at_least <= sum(literals) <= at_most; none for a bound that always holds."""
+    """pysat's encodings of at_least <= sum(literals) <= at_most; none for a bound that always holds,
+    the empty clause for one that never does (more than the literals, or more than at most: a
+    guarded bound the lowering could not refuse, since the search may leave it out)."""
+    if at_least > min(at_most, len(literals)):
+        return [CNF(from_clauses=[[]])]
     if at_least == at_most:
         return [CardEnc.equals(lits=literals, bound=at_most, top_id=top, encoding=encoding)]
     parts: list[CNF] = []

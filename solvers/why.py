@@ -2,10 +2,11 @@
 
 A minimal unsatisfiable subset (MUS) of the givens, found by deletion (Marques-Silva 2010):
 try each given in turn without it; if the rest still has no solution, drop it, and with it
-every given the solver's core did not use; otherwise it is needed. A given that only fixes a
-piece (`fixes` returns its cell) is an assumption on that cell's variable, so one incremental
-solver answers every question about pieces; a given that changes the board (a hole, a pawn, a
-bound) is answered by rebuilding the model from the subset (`build`), cached per subset.
+every given the solver's core did not use; otherwise it is needed. A given that is one literal
+of the model (`fixes` returns it: a placed piece's cell, a stated rule's guard, see
+`queens.models.givens`) is an assumption, so one incremental solver answers every question
+about pieces, counts and bounds; a given that changes the board (a hole, a pawn) is answered
+by rebuilding the model from the subset (`guarded`, by default `build`), cached per subset.
 
 The subset is then checked twice, on fresh solvers and the models built from scratch: the subset
 alone has no solution, and dropping any one given from it gives a solution (re-checked by
@@ -16,11 +17,13 @@ path `queens why` and the explorer's "why?" button both take, so they show the s
 the same words.
 
 >>> from queens.models import Completion, lower
->>> from queens.models.givens import givens_of, with_givens
+>>> from queens.models.givens import givens_of, stated_rules, with_givens
 >>> puzzle = Completion(5, [(0, 0), (1, 2), (4, 1)])
->>> answer = why_not(givens_of(puzzle), lambda gs: lower(with_givens(puzzle, gs)), fixes=lambda g: g.fixed_cell)
+>>> answer = why_not(givens_of(puzzle), lambda gs: lower(with_givens(puzzle, gs)),
+...                  guarded=lambda gs: lower(with_givens(puzzle, [*gs, *stated_rules(puzzle)]), guarded=True),
+...                  fixes=lambda g: g.literal(plain=True))
 >>> [g.name for g in answer.subset]
-['queen at 0,0', 'queen at 4,1']
+['queen at 0,0', 'queen at 4,1', 'exactly 5 queens in all']
 """
 
 from __future__ import annotations
@@ -33,10 +36,10 @@ from typing import Generic, TypeVar
 
 from pysat.solvers import Solver
 from queens.models import AttackingQueens, ConstraintModel, Placement, Puzzle, QueensError, TimeLimit, lower, verify
-from queens.models.givens import Given, givens_of, with_givens
+from queens.models.givens import Given, givens_of, stated_rules, with_givens
 from queens.models.ir import Var
 from queens.solvers.backend import deadline_after, seconds_left
-from queens.solvers.sat import cnf
+from queens.solvers.sat import cnf, guard_variables
 
 G = TypeVar("G", bound=Hashable)
 MUS_SOLVER = "glucose4"
@@ -64,9 +67,11 @@ class WhyNot(Generic[G]):
 
 @dataclass
 class _Oracle(Generic[G]):
-    """Answers "does this subset have a solution?" and, when not, which of it the solver used."""
+    """Answers "does this subset have a solution?" and, when not, which of it the solver used.
+    `guarded(structural)` is the model with those givens that change the board, in which every
+    given `fixes` names is a literal left free (a cell, a guard)."""
 
-    build: Callable[[Sequence[G]], ConstraintModel]
+    guarded: Callable[[Sequence[G]], ConstraintModel]
     fixes: Callable[[G], Var | None]
     deadline: float | None = None
     calls: int = 0
@@ -77,11 +82,11 @@ class _Oracle(Generic[G]):
         self.calls += 1
         structural = [g for g in subset if self.fixes(g) is None]
         solver, var = self._solver(structural)
-        pieces = {g: self.fixes(g) for g in subset if self.fixes(g) is not None}
-        lost = [g for g, cell in pieces.items() if cell not in var]  # on a hole: impossible at once
+        assumed = {g: self.fixes(g) for g in subset if self.fixes(g) is not None}
+        lost = [g for g, literal in assumed.items() if literal not in var]  # a piece on a hole: impossible at once
         if lost:
             return [*structural, lost[0]]
-        by_literal = {var[cell]: g for g, cell in pieces.items()}
+        by_literal = {var[literal]: g for g, literal in assumed.items()}
         if _satisfiable(solver, self.deadline, list(by_literal)):
             return None
         used = set(solver.get_core() or ())
@@ -90,10 +95,10 @@ class _Oracle(Generic[G]):
     def _solver(self, structural: list[G]) -> tuple[Solver, dict[Var, int]]:
         key = frozenset(structural)
         if key not in self.solvers:
-            model = replace(self.build(structural), lex=None)  # pieces given as assumptions are not in it
+            model = replace(self.guarded(structural), lex=None)  # what is assumed is free in it
             formula, cell_of = cnf(model)
             self.solvers[key] = (Solver(name=MUS_SOLVER, bootstrap_with=formula.clauses),
-                                 {cell: v for v, cell in cell_of.items()})
+                                 {**{cell: v for v, cell in cell_of.items()}, **guard_variables(model)})
         return self.solvers[key]
 
     def close(self) -> None:
@@ -103,17 +108,20 @@ class _Oracle(Generic[G]):
 
 def why_not(givens: Sequence[G], build: Callable[[Sequence[G]], ConstraintModel], *,
             fixes: Callable[[G], Var | None] = lambda g: None,
+            guarded: Callable[[Sequence[G]], ConstraintModel] | None = None,
             check: Callable[[Sequence[G], Placement], object] | None = None,
             time_limit: float | None = None) -> WhyNot[G]:
     """A minimal subset of `givens` with no solution, checked twice (see the module docstring).
 
-    `build(subset)` is the model with only those givens; `fixes(g)` the variable g fixes a
-    piece on (None: g changes the board); `check(subset, placement)` the independent checker.
+    `build(subset)` is the model with only those givens; `fixes(g)` the literal that is g (a
+    placed piece's cell, a rule's guard; None: g changes the board); `guarded(structural)` the
+    model the search assumes them in, with only those of the board-changing givens (default
+    `build`: then only cells can be assumed); `check(subset, placement)` the independent checker.
     Raises `HasSolution` when all the givens together have one, `TimeLimit` when the time
     limit passes (a SAT call still running then is interrupted, see `_satisfiable`)."""
     start = time.perf_counter()
     deadline = deadline_after(time_limit)
-    oracle: _Oracle[G] = _Oracle(build, fixes, deadline)
+    oracle: _Oracle[G] = _Oracle(guarded or build, fixes, deadline)
     try:
         subset = _deletion(oracle, list(givens))
     finally:
@@ -124,18 +132,21 @@ def why_not(givens: Sequence[G], build: Callable[[Sequence[G]], ConstraintModel]
 
 
 def why_not_puzzle(puzzle: Puzzle, time_limit: float | None = None) -> WhyNot[Given]:
-    """`why_not` over the puzzle's own givens (`givens_of`): pieces as assumptions, holes and
-    pawns by rebuilding, each solution without a given re-checked by the independent checker.
+    """`why_not` over the puzzle's own givens (`givens_of`): pieces and stated rules as
+    assumptions on the guarded model, holes and pawns by rebuilding, each solution without a
+    given re-checked by the independent checker.
 
     >>> from queens.models import Completion
     >>> puzzle = Completion(5, [(0, 0), (1, 2), (4, 1)])
     >>> in_words(puzzle, why_not_puzzle(puzzle))[1:]
-    ['  queen at 0,0', '  queen at 4,1']
+    ['  queen at 0,0', '  queen at 4,1', '  exactly 5 queens in all']
     """
     givens = givens_of(puzzle)
     if not givens:
-        raise QueensError(f"{puzzle.name} has no givens (placed pieces, holes, pawns) to explain")
-    return why_not(givens, lambda gs: lower(with_givens(puzzle, gs)), fixes=lambda g: g.fixed_cell,
+        raise QueensError(f"{puzzle.name} has no givens (placed pieces, holes, pawns, counts, bounds) to explain")
+    rules = stated_rules(puzzle)
+    return why_not(givens, lambda gs: lower(with_givens(puzzle, gs)), fixes=lambda g: g.literal(puzzle.plain),
+                   guarded=lambda gs: lower(with_givens(puzzle, [*gs, *rules]), guarded=True),
                    check=lambda gs, placement: verify(with_givens(puzzle, gs), placement), time_limit=time_limit)
 
 
@@ -146,8 +157,12 @@ def in_words(puzzle: Puzzle, answer: WhyNot[Given]) -> list[str]:
     if not answer.subset:
         return [f"{puzzle.name}: no solution, even without any of its {len(givens_of(puzzle))} givens: "
                 f"the board itself has none (found and checked in {seconds:.3f} s)"]
-    return [f"{puzzle.name}: no solution. These {len(answer.subset)} of its {len(givens_of(puzzle))} givens have "
-            f"none by themselves (without any one of them there is a solution; found and checked in {seconds:.3f} s):",
+    total = len(givens_of(puzzle))
+    these = (f"This one of its {total} givens has none by itself (without it there is a solution"
+             if len(answer.subset) == 1 else
+             f"These {len(answer.subset)} of its {total} givens have none by themselves (without any one of them "
+             "there is a solution")
+    return [f"{puzzle.name}: no solution. {these}; found and checked in {seconds:.3f} s):",
             *(f"  {given.name}" for given in answer.subset)]
 
 

@@ -417,3 +417,9 @@ def broken_rule(puzzle: Puzzle, placement: Placement) -> str | None:
     if _goal(puzzle) and _value(puzzle, placement) is None:
         return "equal numbers in the armies with a goal"
     return next((rule.name for rule in reading.rules if not rule.holds(content)), None)
+
+
+def has_solution(puzzle: Puzzle) -> bool:
+    """Whether some placement keeps every rule and the armies' sizes (a goal's value aside): the
+    search stops at the first one, so a puzzle with many solutions is answered at once."""
+    return next(_search(Reading(puzzle)), None) is not None

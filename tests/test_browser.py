@@ -114,8 +114,9 @@ def test_blocked_completion_message(browser, page):
 
 
 def test_why_rings_the_givens_that_have_no_solution(browser, page):
-    """Five queens no solution extends; why? rings the three that already have none (as `queens
-    why` finds them, tests/test_web.py re-checks them) and lists them in the command's words."""
+    """Five queens no solution extends; why? rings the three that already have none with the count
+    (as `queens why` finds them, tests/test_web.py re-checks them) and lists them in the command's
+    words, the count too, which has no square to ring."""
     _open(browser, page, 8)
     assert not browser.find_element(By.ID, "why").is_displayed()
     for placed, (r, c) in enumerate([(3, 0), (4, 7), (6, 4), (1, 3), (0, 6)], start=1):
@@ -124,12 +125,12 @@ def test_why_rings_the_givens_that_have_no_solution(browser, page):
     browser.find_element(By.ID, "complete").click()
     _wait_message(browser, "cannot be completed")
     browser.find_element(By.ID, "why").click()
-    _wait_message(browser, "These 3 of its 5 givens have none by themselves")
+    _wait_message(browser, "These 4 of its 6 givens have none by themselves")
     ringed = sorted((int(e.get_attribute("data-r")), int(e.get_attribute("data-c")))
                     for e in browser.find_elements(By.CSS_SELECTOR, "#board .cell.queen.culprit"))
     assert ringed == [(0, 6), (1, 3), (3, 0)] and len(_queens(browser)) == 5
     listed = [e.text for e in browser.find_elements(By.CSS_SELECTOR, "#reasons li")]
-    assert listed == ["queen at 0,6", "queen at 1,3", "queen at 3,0"]
+    assert listed == ["queen at 0,6", "queen at 1,3", "queen at 3,0", "exactly 8 queens in all"]
     _cell(browser, 4, 7).click()  # any change to the board forgets the answer
     _wait_message(browser, "4 of 8 queens placed")
     assert not browser.find_elements(By.CSS_SELECTOR, "#board .cell.culprit")

@@ -152,10 +152,11 @@ def _completions(cells: list[tuple[int, int]]) -> int:
 def test_why_names_a_minimal_subset_in_the_commands_words(base, capsys):
     status, reply = _post(base, "why", {"family": "completion", "n": 8, "queens": STUCK})
     assert status == 200 and reply["status"] == "no solution", reply
-    subset = [tuple(given["cell"]) for given in reply["subset"]]
-    assert {given["kind"] for given in reply["subset"]} == {"piece"} and set(subset) < set(map(tuple, STUCK))
-    assert _completions(subset) == 0
-    for i in range(len(subset)):  # minimal: without any one of them there is a solution
+    subset = [tuple(given["cell"]) for given in reply["subset"] if given["kind"] == "piece"]
+    assert set(subset) < set(map(tuple, STUCK)) and _completions(subset) == 0
+    rules = [given for given in reply["subset"] if given["kind"] != "piece"]  # the count: listed, no square
+    assert [(g["kind"], g["cell"], g["name"]) for g in rules] == [("count", None, "exactly 8 queens in all")]
+    for i in range(len(subset)):  # minimal: without any one of them there is a solution (without the count too)
         assert _completions(subset[:i] + subset[i + 1:]) > 0, subset[i]
     assert reply["message"] == reply["lines"][0] and reply["time"] >= 0 and reply["calls"] >= 1
     with pytest.raises(SystemExit) as finished:  # the command, in this process: the same lines
@@ -178,11 +179,11 @@ def test_why_names_two_queens_that_attack(base):
     assert [g["cell"] for g in reply["subset"]] == [[0, 0], [2, 2]] and "attack each other" in reply["message"]
 
 
-def test_why_of_pawns_alone_is_the_board(base):
-    """A pawn in a corner separates no line: 9 queens on 8 x 8 have no solution without any given."""
+def test_why_of_a_pawn_that_splits_no_line_is_the_count(base):
+    """A pawn in a corner separates no line: 9 queens on 8 x 8 have no solution, the pawn or not."""
     status, reply = _post(base, "why", {"family": "ninequeens", "n": 8, "pawns": [[0, 0]]})
-    assert status == 200 and reply["status"] == "no solution" and reply["subset"] == []
-    assert "the board itself has none" in reply["message"]
+    assert status == 200 and reply["status"] == "no solution"
+    assert reply["subset"] == [{"kind": "count", "cell": None, "name": "exactly 9 queens in all"}]
 
 
 @pytest.mark.parametrize(("route", "body", "needle"), [
@@ -196,7 +197,7 @@ def test_why_of_pawns_alone_is_the_board(base):
     ("count", {"family": "nqueens", "n": 16}, "limited to"),
     ("trace", {"family": "nqueens", "n": 11}, "at most 100 cells"),
     ("solution", {"family": "nqueens", "n": 4, "index": -1}, "between 0 and"),
-    ("why", {"family": "nqueens", "n": 3}, "no givens"),
+    ("why", {"family": "domination", "n": 3}, "no givens"),
 ])
 def test_bad_requests_get_400_with_a_message(base, route, body, needle):
     status, reply = _post(base, route, body)

@@ -113,10 +113,10 @@ BAD = [
     ("negative trace length", post("trace", {**Q4, "solutions": -1}), 400, "'solutions' must be between 0 and"),
     ("why asked of a backend", post("why", {**Q4, "queens": [[0, 1]], "backend": "native"}), 400,
      "leave 'backend' out"),
-    ("why of a board without givens", post("why", {"family": "nqueens", "n": 3}), 400, "no givens"),
+    ("why of a board without givens", post("why", {"family": "domination", "n": 3}), 400, "no givens"),
     ("why of a completion without queens", post("why", {"family": "completion", "n": 8}), 400, "place some pieces"),
     ("why among too many givens", post("why", {"family": "ninequeens", "n": 20, "pawns": PAWNS_80}), 400,
-     f"at most {MAX_WHY_GIVENS} givens; this board has 80"),
+     f"at most {MAX_WHY_GIVENS} givens; this board has 81"),  # 80 pawns and the count
     ("why with a queen off the board", post("why", {**Q4, "queens": [[4, 0]]}), 400, "off the 4x4 board"),
     # inputs that are answers, not errors: a board without a solution says why
     ("n = 2 has no solution", post("complete", {"family": "nqueens", "n": 2}), 200, "no solution"),
@@ -125,6 +125,8 @@ BAD = [
     ("a torus without a solution", post("complete", {"family": "toroidal", "n": 6}), 200, "Pólya"),
     ("past the last solution", post("solution", {**Q4, "index": 2}), 200, "no solution number 3: there are 2"),
     ("why of a board with a solution", post("why", {**Q4, "queens": [[0, 1]]}), 200, "has a solution"),
+    ("why of a board whose count has no solution", post("why", {"family": "nqueens", "n": 3}), 200,
+     "This one of its 1 givens has none by itself"),
     ("why of queens that attack each other", post("why", {**Q4, "queens": [[0, 0], [1, 1]]}), 200,
      "queen at 0,0 and queen at 1,1 attack each other"),
 ]

@@ -1,5 +1,6 @@
-"""Why not: the subset `queens why` shows is minimal, checked by brute force over every n-queens
-solution of small boards (an oracle that shares nothing with the lowering or the solver)."""
+"""Why not: the subset `queens why` shows is minimal, checked by brute force: over every n-queens
+solution of small boards for completions, by the puzzle oracle (tests/puzzle_oracle.py) for
+counts, per-line bounds and regions; neither shares anything with the lowering or the solver."""
 
 from __future__ import annotations
 
@@ -13,8 +14,8 @@ from pathlib import Path
 import jsonschema
 import pytest
 from queens.models import Completion, Puzzle, lower, verify
-from queens.models.givens import Given, givens_of, with_givens
-from queens.solvers.why import HasSolution, why_not
+from queens.models.givens import Given, givens_of, stated_rules, with_givens
+from queens.solvers.why import HasSolution, why_not, why_not_puzzle
 
 from queens.cli import main
 
@@ -29,9 +30,12 @@ def all_queens(n: int) -> tuple[frozenset[tuple[int, int]], ...]:
 
 
 def solvable(n: int, givens: list[Given]) -> bool:
-    """Whether some n-queens solution holds every given piece and leaves every hole empty."""
+    """Whether some n-queens solution holds every given piece and leaves every hole empty; without
+    the count of n queens, the given pieces alone are one (they do not attack each other)."""
     pieces = {g.cell for g in givens if g.kind == "piece"}
     holes = {g.cell for g in givens if g.kind == "hole"}
+    if not any(g.kind == "count" for g in givens):
+        return True
     return any(pieces <= s and not holes & s for s in all_queens(n))
 
 
@@ -55,7 +59,8 @@ def test_the_subset_is_minimal_on_50_random_infeasible_completions() -> None:
         if puzzle is None:
             continue
         givens = givens_of(puzzle)
-        answer = why_not(givens, lambda gs, p=puzzle: lower(with_givens(p, gs)), fixes=lambda g: g.fixed_cell,
+        answer = why_not(givens, lambda gs, p=puzzle: lower(with_givens(p, gs)), fixes=lambda g: g.literal(plain=True),
+                         guarded=lambda gs, p=puzzle: lower(with_givens(p, [*gs, *stated_rules(p)]), guarded=True),
                          check=lambda gs, placement, p=puzzle: verify(with_givens(p, gs), placement))
         subset = list(answer.subset)
         assert set(subset) <= set(givens)
@@ -69,17 +74,17 @@ def test_the_subset_is_minimal_on_50_random_infeasible_completions() -> None:
 def test_a_puzzle_with_a_solution_has_nothing_to_explain() -> None:
     puzzle = Completion(8, [(0, 0)])
     with pytest.raises(HasSolution):
-        why_not(givens_of(puzzle), lambda gs: lower(with_givens(puzzle, gs)), fixes=lambda g: g.fixed_cell)
+        why_not_puzzle(puzzle)
 
 
 def test_holes_are_explained_by_rebuilding() -> None:
-    """Without `fixes`, every given is answered by rebuilding the model: the same minimal subset."""
+    """Without `fixes`, every given is answered by rebuilding the model: a minimal subset too."""
     rng = random.Random(5)
     puzzle = None
     while puzzle is None:
         puzzle = random_infeasible(rng, 6, holes=3)
     build = lambda gs: lower(with_givens(puzzle, gs))  # noqa: E731 - one line, used twice
-    fast = why_not(givens_of(puzzle), build, fixes=lambda g: g.fixed_cell)
+    fast = why_not_puzzle(puzzle)
     slow = why_not(givens_of(puzzle), build)
     for answer in (fast, slow):
         subset = list(answer.subset)
@@ -97,7 +102,7 @@ def run(capsys: pytest.CaptureFixture[str], *args: str) -> str:
 
 def test_the_command_lists_and_draws_the_subset(capsys: pytest.CaptureFixture[str]) -> None:
     out = run(capsys, "why", "completion", "-n", "8", "--queens", "3,0 4,7 6,4 1,3 0,6", "--certify")
-    assert "queen at 0,6\n  queen at 1,3\n  queen at 3,0" in out
+    assert "queen at 0,6\n  queen at 1,3\n  queen at 3,0\n  exactly 8 queens in all" in out
     assert ". . . . . . Q ." in out
     assert "drup valid" in out and ("dratify (native) valid" in out or "dratify (python) valid" in out)
 
@@ -113,5 +118,6 @@ def test_the_json_has_the_one_shape(capsys: pytest.CaptureFixture[str]) -> None:
     data = json.loads(out)
     jsonschema.validate(data, json.loads(SCHEMA.read_text()))
     assert data["status"] == "no solution"
-    assert [g["name"] for g in data["details"]["subset"]] == ["queen at 0,0", "queen at 4,1"]
+    assert [g["name"] for g in data["details"]["subset"]] == ["queen at 0,0", "queen at 4,1", "exactly 5 queens in all"]
+    assert data["details"]["subset"][-1]["cell"] is None  # a rule has no square
     assert data["certificate"]["proved"] and data["certificate"]["claim"] == "no solution"

@@ -1,7 +1,9 @@
 """`queens why`: for a puzzle with no solution, the fewest of its givens that already have none.
 
-The givens are the pieces placed before asking, the holes and the pawns; the answer is a minimal
-unsatisfiable subset of them (`queens.solvers.why`), listed and drawn, checked twice: the subset
+The givens are the pieces placed before asking, the holes and the pawns, and the rules the puzzle
+states: each army's count, each per-line bound, region and bound on attacks
+(`queens.models.givens`). The answer is a minimal unsatisfiable subset of them
+(`queens.solvers.why`), listed (the rules too) and drawn (the squares), checked twice: the subset
 alone has no solution, and without any one of its givens there is a solution (re-checked by the
 independent checker). `--certify` adds a DRUP proof that the subset has none, checked by drup
 and dratify (`queens.solvers.certificate`); `--proof-dir` keeps its files.
@@ -31,7 +33,7 @@ from queens.solvers.why import HasSolution, WhyNot, attacking_pair, in_words, wh
 @json_option
 def why_command(family_or_file: str, n: int | None, m: int | None, certify: bool, proof_dir: Path | None,
                 as_json: bool) -> int:
-    """Why a puzzle has no solution: the fewest givens (placed pieces, holes, pawns) that have none."""
+    """Why a puzzle has no solution: the fewest givens (placed pieces, holes, pawns, counts, bounds) that have none."""
     try:
         puzzle = make_puzzle(family_or_file, n, m)
     except AttackingQueens as clash:  # two givens that attack: the smallest reason there is
@@ -83,4 +85,5 @@ def _print_json(puzzle: Puzzle | None, subset: Sequence[Given], **details: objec
 
 
 def _given_json(given: Given) -> dict[str, object]:
-    return {"kind": given.kind, "cell": list(given.cell), "name": given.name}
+    """A given and its square (None: a stated rule, which has none)."""
+    return {"kind": given.kind, "cell": None if given.cell is None else list(given.cell), "name": given.name}

@@ -355,7 +355,7 @@ def trace_request(request: Json, time_limit: float = TIME_LIMIT) -> Json:
 
 def why_request(request: Json, time_limit: float = TIME_LIMIT) -> Json:
     """Why the board has no solution: the fewest of its givens (the queens placed, the pawns, the
-    board's holes) that have none by themselves, found and checked as `queens why` does it
+    board's holes, the family's count) that have none by themselves, found and checked as `queens why` does it
     (`why_not_puzzle`), each given's square to draw and the lines the command prints. A board
     that has a solution is an answer saying so, not an error."""
     b = _Board(request)
@@ -382,9 +382,11 @@ def why_request(request: Json, time_limit: float = TIME_LIMIT) -> Json:
 
 def _why_reply(b: _Board, status: str, subset: Iterable[Given], lines: list[str]) -> Json:
     """`lines` as `queens why` prints them (the first is the message) and each given of the
-    subset with its square on the page's canvas."""
+    subset with its square on the page's canvas (None for a stated rule, such as the count: it is
+    listed, not ringed)."""
     return {"status": status, "message": lines[0], "lines": lines,
-            "subset": [{"kind": g.kind, "cell": list(b.canvas.position(g.cell)), "name": g.name} for g in subset]}
+            "subset": [{"kind": g.kind, "cell": None if g.cell is None else list(b.canvas.position(g.cell)),
+                        "name": g.name} for g in subset]}
 
 
 def warm_up() -> None:

@@ -168,12 +168,10 @@ function forgetSolver() {
   offerWhy(false);
 }
 
-// "why?" is offered after a "no solution" on a board with givens (placed pieces, pawns, holes):
-// without any, there is nothing to choose a smallest set from.
+// "why?" is offered after every "no solution": the family's count is a given even on an empty
+// board (no 3 queens fit on 3 x 3), besides the placed pieces, pawns and holes.
 function offerWhy(noSolution) {
-  const b = state.board;
-  const givens = b && (state.queens.length || state.pawns.length || b.blocked.length);
-  $("why").hidden = !(noSolution && givens);
+  $("why").hidden = !noSolution;
   state.culprits = [];
   $("reasons").replaceChildren();
 }
@@ -255,7 +253,7 @@ async function whyNot() {
   delete body.backend;  // answered from a SAT solver's cores whichever backend is chosen
   const reply = await call("why", body);
   state.shown = null;
-  state.culprits = reply.subset.map((given) => given.cell);
+  state.culprits = reply.subset.filter((given) => given.cell).map((given) => given.cell);  // a count has no square
   drawBoard();
   say(reply.message, reply.status === "solved" ? "ok" : "none");
   $("reasons").replaceChildren(...reply.lines.slice(1).map((line) => {
