@@ -15,9 +15,13 @@ import jsonschema
 import pytest
 from queens.models import Completion, Puzzle, lower, verify
 from queens.models.givens import Given, givens_of, stated_rules, with_givens
+from queens.models.puzzle_file import SHIPPED, loads
+from queens.models.rules import AttackBound, Region
 from queens.solvers.why import HasSolution, why_not, why_not_puzzle
 
 from queens.cli import main
+
+from tests import puzzle_oracle
 
 SCHEMA = Path(__file__).resolve().parents[1] / "docs" / "queens-output.schema.json"
 
@@ -121,3 +125,70 @@ def test_the_json_has_the_one_shape(capsys: pytest.CaptureFixture[str]) -> None:
     assert [g["name"] for g in data["details"]["subset"]] == ["queen at 0,0", "queen at 4,1", "exactly 5 queens in all"]
     assert data["details"]["subset"][-1]["cell"] is None  # a rule has no square
     assert data["certificate"]["proved"] and data["certificate"]["claim"] == "no solution"
+
+
+def assert_minimal(puzzle: Puzzle, subset: list[Given]) -> None:
+    """The puzzle oracle's word (tests/puzzle_oracle.py): the subset alone has no solution, and
+    without any one of its givens it has one."""
+    assert not puzzle_oracle.has_solution(with_givens(puzzle, subset)), subset
+    for i in range(len(subset)):
+        assert puzzle_oracle.has_solution(with_givens(puzzle, subset[:i] + subset[i + 1:])), (subset, i)
+
+
+def test_a_count_too_high_is_the_culprit_by_itself() -> None:
+    """9 queens on 8 x 8 (no given but the count); 6 on 5 x 5 re-checked by the puzzle oracle."""
+    assert [g.name for g in why_not_puzzle(Puzzle(rows=8, cols=8, pieces=9)).subset] == ["exactly 9 queens in all"]
+    small = Puzzle(rows=5, cols=5, pieces=6, fixed=[(0, 0)])
+    subset = list(why_not_puzzle(small).subset)
+    assert [g.kind for g in subset] == ["count"]
+    assert_minimal(small, subset)
+
+
+def test_a_two_per_line_file_with_a_count_too_high_names_the_count_and_one_bound() -> None:
+    text = (SHIPPED / "two-per-line.toml").read_text().replace('count = "2*n"', 'count = "2*n + 1"')
+    puzzle = loads(text, n=3).puzzle
+    subset = list(why_not_puzzle(puzzle).subset)
+    assert [g.kind for g in subset] == ["count", "per line"]
+    assert subset[0].name == "exactly 7 rooks in all" and subset[1].name in (
+        "exactly 2 pieces on every row", "exactly 2 pieces on every column")
+    assert_minimal(puzzle, subset)
+
+
+def random_region_completion(rng: random.Random) -> Puzzle:
+    """n queens on 5 x 5 or 6 x 6 with a few placed (not attacking) and a region or two with a
+    bound (some cells holding exactly one, or at most none)."""
+    n = rng.choice((5, 6))
+    cells: list[tuple[int, int]] = []
+    for r, c in rng.sample([(r, c) for r in range(n) for c in range(n)], rng.randint(1, 3)):
+        if all(r != r2 and c != c2 and abs(r - r2) != abs(c - c2) for r2, c2 in cells):
+            cells.append((r, c))
+    board = [(r, c) for r in range(n) for c in range(n)]
+    regions = tuple(Region(frozenset(rng.sample(board, rng.randint(2, 2 * n))), *rng.choice(((1, 1), (0, 0), (2, 2))),
+                           name=name) for name in "AB"[:rng.randint(1, 2)])
+    return Puzzle(rows=n, cols=n, pieces=n, fixed=cells, regions=regions)
+
+
+def test_placed_queens_against_a_region_named_and_minimal_on_random_puzzles() -> None:
+    """Random completions with regions that have no solution: the subset is minimal by the puzzle
+    oracle, and on some of them the region is part of the reason."""
+    rng = random.Random(2022)
+    checked = with_region = 0
+    while checked < 8:
+        puzzle = random_region_completion(rng)
+        if puzzle_oracle.has_solution(puzzle):
+            continue
+        subset = list(why_not_puzzle(puzzle).subset)
+        assert set(subset) <= set(givens_of(puzzle))
+        assert_minimal(puzzle, subset)
+        with_region += any(g.kind == "region" for g in subset)
+        checked += 1
+    assert with_region >= 2
+
+
+def test_an_attack_bound_is_a_given() -> None:
+    """Queens that may attack (within = "free"), each attacking at most one other, five on 3 x 3:
+    the count and the bound together, and nothing else, have no solution."""
+    puzzle = replace(Puzzle(rows=3, cols=3, pieces=5), within=False, attack_bounds=(AttackBound(most=1),))
+    subset = list(why_not_puzzle(puzzle).subset)
+    assert [g.name for g in subset] == ["exactly 5 queens in all", "every piece attacks at most 1 other"]
+    assert_minimal(puzzle, subset)
