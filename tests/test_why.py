@@ -20,7 +20,6 @@ from queens.models.rules import AttackBound, Region
 from queens.solvers.why import HasSolution, why_not, why_not_puzzle
 
 from queens.cli import main
-
 from tests import puzzle_oracle
 
 SCHEMA = Path(__file__).resolve().parents[1] / "docs" / "queens-output.schema.json"
