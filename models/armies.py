@@ -45,6 +45,11 @@ class Moves:
     def of(cls, piece: Piece | Moves) -> Moves:
         return piece if isinstance(piece, Moves) else cls(piece.name, piece.rays, piece.leaps)
 
+    @property
+    def attacks_nothing(self) -> bool:
+        """No rays and no leaps (a pawn): the piece only stands in the way, when pieces block."""
+        return not self.rays and not self.leaps
+
 
 _KNIGHT_3D = tuple(sorted({v for a, b in ((1, 2), (2, 1), (1, -2), (2, -1))
                            for v in ((a, b, 0), (a, 0, b), (0, a, b))}))

@@ -286,7 +286,7 @@ class Board(_Picture):
     @classmethod
     def of(cls, puzzle: Puzzle, result: object, *, show_attacks: bool = False, size: int = 360) -> Board:
         """The first solution of a `solvers.Result` (or an empty board), captioned with its status;
-        drawn on the puzzle it answers (a layout of free blockers, a colouring's k armies)."""
+        drawn on the puzzle it answers (a layout of pawns the solver places, a colouring's k armies)."""
         puzzle = getattr(result, "answered", None) or puzzle
         solution = getattr(result, "solution", None) or ()
         status = getattr(getattr(result, "status", None), "value", "")

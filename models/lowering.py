@@ -48,9 +48,6 @@ def lower(puzzle: Puzzle, guarded: bool = False) -> ConstraintModel:
     ['rows', 'columns', 'diagonals', 'anti-diagonals']
     """
     check_size(puzzle)
-    if puzzle.free_blockers:
-        raise InvalidBoard(f"the solver places {puzzle.free_blockers} blockers: each layout is its own model "
-                           "(Puzzle.with_blockers)")
     if puzzle.copies_open:
         raise InvalidBoard("the fewest copies is a search over models: fix their number first (Puzzle.with_copies)")
     if not puzzle.plain:

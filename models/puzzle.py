@@ -6,7 +6,8 @@ and every puzzle file is one `Puzzle`:
 
 - the board: `shape` (2 or 3 sides), `wrap` (one flag per axis: a torus, a cylinder), `holes`
   (cells that hold no piece; lines pass over them) and `blockers` (pawns: no piece there, and
-  they cut the lines they stand on), and `free_blockers` more blockers the solver places;
+  they cut the lines they stand on; blockers the solver places are an army of pawns, see
+  `queens.models.layouts`);
 - the armies: each a piece, a count or a goal, pieces already placed, and how many identical
   copies (`queens.models.armies.Army`);
 - the rules: `within` (no two pieces of one army attack), `between` (no piece attacks one of
@@ -103,7 +104,6 @@ class Puzzle:
     per_line: LineBounds
     cover: bool
     partition: bool
-    free_blockers: int
     title: str
     twist: tuple[bool, ...]
     missing: frozenset[Coord]
@@ -120,7 +120,7 @@ class Puzzle:
                  armies: Iterable[Army] | None = None, wrap: bool | Iterable[bool] = (),
                  holes: Iterable[Coord] = (), blockers: Iterable[Coord] = (), within: bool = True,
                  between: bool = True, per_line: int | LineBounds = (), cover: bool = False,
-                 partition: bool = False, free_blockers: int = 0, title: str = "",
+                 partition: bool = False, title: str = "",
                  twist: bool | Iterable[bool] = (), missing: Iterable[Coord] = (), regions: Iterable[Region] = (),
                  blocking: bool = False, attack_bounds: Iterable[AttackBound] = (),
                  cover_kind: CoverKind = "occupied or attacked", cover_by: int | None = None,
@@ -145,7 +145,6 @@ class Puzzle:
         set_(self, "per_line", () if isinstance(per_line, int) else tuple(per_line))
         set_(self, "cover", bool(cover))
         set_(self, "partition", bool(partition))
-        set_(self, "free_blockers", _whole(free_blockers, "the number of free blockers"))
         set_(self, "title", str(title))
         set_(self, "twist", _wrap(twist, len(sides)))
         set_(self, "missing", _cells(missing, "missing square"))
@@ -175,8 +174,6 @@ class Puzzle:
                                    f"{len(self.shape)}-D board (queens.models.armies.piece_named: the cube's)")
         if sum(army.copies is None for army in self.armies) > 1:
             raise InvalidBoard("one army at most may minimise its copies")
-        if self.free_blockers < 0:
-            raise InvalidBoard(f"free blockers must be 0 or more, got {self.free_blockers}")
         for family, least, most in self.per_line:
             if family not in PER_LINE_FAMILIES or not 0 <= least <= most:
                 raise InvalidBoard(f"per-line bounds need a family of {PER_LINE_FAMILIES} and 0 <= least <= most")
@@ -197,7 +194,7 @@ class Puzzle:
             raise InvalidBoard("both axes twisted (the projective plane) has no consistent step at its corners")
         if any(self.twist) and self.dimensions != 2:
             raise InvalidBoard("only a 2-D board wraps with a twist")
-        if any(self.twist) and (self.blockers or self.blocking or self.free_blockers):
+        if any(self.twist) and (self.blockers or self.blocking):
             raise InvalidBoard("lines cut by blockers or by pieces are not modelled on a twisted board")
         if self.cover_kind not in COVER_KINDS:
             raise InvalidBoard(f"a cover is one of {', '.join(COVER_KINDS)}, got {self.cover_kind!r}")
@@ -314,12 +311,12 @@ class Puzzle:
     @cached_property
     def plain(self) -> bool:
         """One army of one piece on a 2-D board (plane or torus), its size fixed or minimised,
-        no bounds but its own lines', nothing placed by the solver beyond its pieces: the form
-        the fast lowering (strided lines, line keys) and the native kernels' outline read."""
+        no bounds but its own lines': the form the fast lowering (strided lines, line keys) and
+        the native kernels' outline read."""
         army = self.armies[0]
         return (len(self.armies) == 1 and self.dimensions == 2 and army.copies == 1
                 and (all(self.wrap) or not any(self.wrap)) and not self.per_line and not self.partition
-                and not self.free_blockers and army.goal != "maximise" and self.beyond_attacks is None
+                and army.goal != "maximise" and self.beyond_attacks is None
                 and (army.least == army.most if army.goal is None else (army.least, army.most) == (0, None)))
 
     @property
@@ -400,14 +397,14 @@ class Puzzle:
         return replace(self, armies=(replace(first, least=count, most=count, goal=None), *rest))
 
     def with_blockers(self, cells: Iterable[Coord]) -> Puzzle:
-        """One layout of the free blockers: these cells blocked, none left to place."""
-        return replace(self, blockers=self.blockers | frozenset(cells), free_blockers=0)
+        """The puzzle with these cells blocked too (one layout of pawns the solver places)."""
+        return replace(self, blockers=self.blockers | frozenset(cells))
 
     def to_json(self) -> dict[str, object]:
         """The puzzle as JSON, in the puzzle file's vocabulary (docs/json.md)."""
         return {"name": self.name, "rows": self.rows, "cols": self.cols, "shape": list(self.shape),
                 "wrap": list(self.wrap), "holes": sorted(map(list, self.holes)),
-                "blockers": sorted(map(list, self.blockers)), "free_blockers": self.free_blockers,
+                "blockers": sorted(map(list, self.blockers)),
                 "armies": [{"name": army.name, "piece": army.piece.name, "least": army.least, "most": army.most,
                             "goal": army.goal, "copies": army.copies, "fixed": sorted(map(list, army.fixed))}
                            for army in self.armies],

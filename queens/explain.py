@@ -103,12 +103,7 @@ class Explanation:
 
 
 def explain(puzzle: Puzzle) -> Explanation:
-    """The model of `puzzle` in math notation and what every backend compiles it to (one layout
-    of free blockers: the first, as the solver asks them)."""
-    if puzzle.free_blockers:
-        from queens.models.layouts import layouts
-
-        puzzle = layouts(puzzle)[0][0]
+    """The model of `puzzle` in math notation and what every backend compiles it to."""
     if not puzzle.plain:
         described = describe_armies(puzzle)
         return Explanation(described, compile_sizes(_army_model(puzzle)))

@@ -229,13 +229,13 @@ def certify_answer(puzzle: Puzzle, result: Result, proof_dir: Path | None = None
     through the CNF of the puzzle's model (no symmetry breaking), an optimum by its witness and a
     proof that nothing is better; None for an answer with nothing to prove (a solution is
     already re-checked by the independent checker). An answer that is a search over models
-    (the fewest copies, free blockers) is refused: its proof is one per model, not yet offered.
+    (the fewest copies) is refused: its proof is one per model, not yet offered.
     A CNF that disagrees with the backend raises NotProved: a wrong answer, found."""
     if result.status not in (Status.INFEASIBLE, Status.OPTIMAL):
         return None
-    if puzzle.copies_open or puzzle.free_blockers:
+    if puzzle.copies_open:
         raise Unsupported("--certify proves one model's answers; this puzzle is a search over several "
-                          "(open copies or free blockers)")
+                          "(open copies)")
     model = lower(puzzle)
     if result.status is Status.INFEASIBLE:
         return certify_none(model, proof_dir=proof_dir)

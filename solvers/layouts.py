@@ -1,5 +1,6 @@
-"""Blockers the solver places (nine queens with free pawns) as a strategy: the puzzle is the
-union of its layouts (`queens.models.layouts`), each an ordinary puzzle answered by the router.
+"""Blockers the solver places (pawns among pieces that block: nine queens with free pawns, the
+A103330 file) as a strategy: the puzzle is the union of its layouts (`queens.models.layouts`,
+which recognises it by its structure), each an ordinary puzzle answered by the router.
 
 Counting sums each representative layout's count times the number of layouts it stands for;
 `unique` counts classes of whole configurations (blockers and pieces together) under the
@@ -14,7 +15,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
 from queens.models import Placement
-from queens.models.layouts import MAX_LAYOUTS, layout_group, layouts
+from queens.models.layouts import MAX_LAYOUTS, LayoutForm, layout_form, layout_group, layouts
 from queens.models.puzzle import Puzzle
 from queens.models.symmetry import Transform
 from queens.solvers.backend import Task
@@ -27,41 +28,43 @@ Configuration = tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...]]
 
 @dataclass(frozen=True)
 class Layouts(Strategy):
-    """Answers over the layouts of free blockers, each by the router narrowed to `backend`."""
+    """Answers over the layouts of the pawns, each by the router narrowed to `backend`."""
 
     def supports(self, subject: Subject, task: Task) -> str | None:
-        puzzle = subject.puzzle
-        if not puzzle.free_blockers:
-            return "answers puzzles whose blockers the solver places"
-        if puzzle.copies_open:
-            return "free blockers with open copies are not offered"
-        cells = puzzle.cells - len(puzzle.holes | puzzle.blockers | puzzle.fixed)
-        if _choose(cells, puzzle.free_blockers) > MAX_LAYOUTS:
-            return f"more than {MAX_LAYOUTS:,} layouts of {puzzle.free_blockers} blockers on {cells} cells"
+        form, reason = layout_form(subject.puzzle)
+        if form is None:
+            return f"answers pawns the solver places: {reason}"
+        cells = len(form.open_cells)
+        if _choose(cells, form.free) > MAX_LAYOUTS:
+            return f"more than {MAX_LAYOUTS:,} layouts of {form.free} blockers on {cells} cells"
         return None
 
     def relevant(self, subject: Subject, task: Task) -> bool:
-        return bool(subject.puzzle.free_blockers)
+        """Said only for a puzzle with pieces that attack nothing (pawns): to any other, the
+        method has nothing to offer."""
+        return any(army.piece.attacks_nothing for army in subject.puzzle.armies)
 
     def options(self) -> frozenset[str]:
         return frozenset({"unique"})
 
     def run(self, subject: Subject, task: Task, time_limit: float | None, options: Options) -> Result:
         start = time.perf_counter()
+        form, reason = layout_form(subject.puzzle)
+        assert form is not None, reason  # `supports` said so
         if task is Task.COUNT:
             if options.get("unique"):
-                return self._classes(subject.puzzle, time_limit, start)
-            return self._count(subject.puzzle, time_limit, start)
-        return self._solve(subject.puzzle, task, time_limit, start)
+                return self._classes(form, time_limit, start)
+            return self._count(form, time_limit, start)
+        return self._solve(form, task, time_limit, start)
 
     def _left(self, time_limit: float | None, start: float) -> float | None:
         return None if time_limit is None else max(1e-3, time_limit - (time.perf_counter() - start))
 
-    def _count(self, puzzle: Puzzle, time_limit: float | None, start: float) -> Result:
+    def _count(self, form: LayoutForm, time_limit: float | None, start: float) -> Result:
         from queens.solvers.router import answer  # the router lists this strategy
 
         total, last = 0, None
-        chosen = layouts(puzzle)
+        chosen = layouts(form)
         for layout, weight in chosen:
             last = answer(Task.COUNT, layout, backend=self.backend, time_limit=self._left(time_limit, start))
             total += weight * (last.count or 0)
@@ -73,24 +76,24 @@ class Layouts(Strategy):
                              "counted by": "-" if last is None else f"{last.backend}/{last.method}"},
                       method=self.method)
 
-    def _solve(self, puzzle: Puzzle, task: Task, time_limit: float | None, start: float) -> Result:
+    def _solve(self, form: LayoutForm, task: Task, time_limit: float | None, start: float) -> Result:
         from queens.solvers.router import answer
 
-        for layout, _ in layouts(puzzle):
+        for layout, _ in layouts(form):
             found = answer(task, layout, backend=self.backend, time_limit=self._left(time_limit, start))
             if found.status is not Status.INFEASIBLE:
                 return replace(found, method=self.method, wall_time=time.perf_counter() - start, answered=layout)
         return Result(self.backend, Status.INFEASIBLE, wall_time=time.perf_counter() - start, method=self.method)
 
-    def _classes(self, puzzle: Puzzle, time_limit: float | None, start: float) -> Result:
+    def _classes(self, form: LayoutForm, time_limit: float | None, start: float) -> Result:
         from queens.solvers.api import solutions
 
-        group = layout_group(puzzle)
+        group = layout_group(form)
         total, seen = 0, set[Configuration]()
-        for layout, weight in layouts(puzzle):
+        for layout, weight in layouts(form):
             for placement in solutions(layout, self.backend, time_limit=self._left(time_limit, start)):
                 total += weight
-                seen.add(min(_configuration(puzzle, layout, placement, t) for t in group))
+                seen.add(min(_configuration(form.base, layout, placement, t) for t in group))
         return Result(self.backend, Status.COMPLETE, count=total, wall_time=time.perf_counter() - start,
                       stats={"classes": len(seen)}, method=self.method)
 

@@ -342,7 +342,8 @@ def _per_backend(name: str) -> tuple[Strategy, ...]:
         Copies(name, "copies", frozenset({Task.SOLVE, Task.OPTIMISE}),
                "the fewest copies: one model per number, upward from the longest line's length"),
         Layouts(name, "layouts", frozenset({Task.SOLVE, Task.COMPLETE, Task.OPTIMISE, Task.COUNT}),
-                "free blockers: each layout up to symmetry answered by the router, counts weighted by orbit size"),
+                "pawns the solver places: each layout up to symmetry answered by the router, counts weighted by "
+                "orbit size"),
     )
 
 

@@ -25,7 +25,7 @@ from queens.solvers.result import Result
 class Subject:
     """A puzzle on its way to an answer: its outline at once (cheap for the large plain boards),
     its constraint model only when a strategy needs it, built once. A puzzle that is a search
-    over models (open copies, free blockers) has no model of its own: `modelled` says why."""
+    over models (open copies) has no model of its own: `modelled` says why."""
 
     def __init__(self, puzzle: Puzzle) -> None:
         self.puzzle = puzzle
@@ -35,8 +35,6 @@ class Subject:
         """Why the puzzle has no single constraint model, or None when it has one."""
         if self.puzzle.copies_open:
             return "the number of copies is open: a search over models (method copies)"
-        if self.puzzle.free_blockers:
-            return "the solver places blockers: one model per layout (method layouts)"
         return None
 
     @cached_property

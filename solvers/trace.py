@@ -192,8 +192,8 @@ class Trace:
 
 def traceable(puzzle: Puzzle) -> str | None:
     """Why the step-by-step search cannot replay `puzzle` (read before lowering), or None."""
-    if puzzle.copies_open or puzzle.free_blockers:
-        return f"{puzzle.name} is a search over several models (open copies or free blockers); fix them first"
+    if puzzle.copies_open:
+        return f"{puzzle.name} is a search over several models (open copies); fix them first"
     if not puzzle.plain:
         return f"the replay draws one army on a 2-D board; {puzzle.name} is not one"
     return None

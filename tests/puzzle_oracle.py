@@ -186,8 +186,8 @@ class Reading:
     """The puzzle as this oracle reads it: its open cells, what each may hold, and its rules."""
 
     def __init__(self, puzzle: Puzzle) -> None:
-        if puzzle.free_blockers or puzzle.copies_open:
-            raise ValueError("the oracle reads puzzles whose blockers and copies are all fixed")
+        if puzzle.copies_open:
+            raise ValueError("the oracle reads puzzles whose copies are fixed")
         self.puzzle = puzzle
         self.surface = Surface(puzzle.shape, puzzle.wrap, puzzle.twist)
         closed = puzzle.holes | puzzle.blockers | puzzle.missing

@@ -73,7 +73,8 @@ def test_cli_explain_text_and_json():
     assert any("mod 5" in g["formula"] for g in payload["details"]["groups"])
 
 
-def test_cli_explain_shows_free_pawns_by_their_first_layout():
+def test_cli_explain_shows_free_pawns_as_one_model_counted_by_layouts():
+    """Free pawns are an army of their own in one model; the router counts it layout by layout."""
     result = run_cli("explain", "ninequeens", "-n", "5")
     assert result.returncode == 0 and "Traceback" not in result.stderr
-    assert "layouts" in result.stdout
+    assert "1: pawn (pawn)" in result.stdout and "count     native/layouts" in result.stdout

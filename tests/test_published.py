@@ -11,9 +11,14 @@ answers every case: agreement is with the published value, never only between ba
 from __future__ import annotations
 
 import pytest
+from queens.models import lower
 from queens.models.errors import Refused
+from queens.models.ninequeens import FreePawns
 from queens.models.puzzle_file import PUBLISHED, read
+from queens.solvers.backend import Task
 from queens.solvers.registry import BACKENDS
+from queens.solvers.router import route
+from queens.solvers.strategy import Subject
 
 import queens
 
@@ -68,3 +73,24 @@ def _reached(stem: str, sizes: tuple[int, ...], reference) -> None:
                 continue
             answered.append(backend)
         assert answered, f"no backend answers {stem} for n = {n}"
+
+
+@pytest.mark.parametrize("n", (6, 7, 8))
+def test_free_pawns_is_the_a103330_file_and_both_are_counted_by_layouts(n: int, reference) -> None:
+    """`ninequeens --pawns 1` builds the very puzzle the A103330 file writes (one lowered model),
+    and the router counts both by their pawn layouts (the structure, not a name), reaching the
+    published term."""
+    spec = read(PUZZLES / "A103330-queens-and-a-pawn.toml", n)
+    family = FreePawns(n, 1)
+    assert lower(spec.puzzle) == lower(family)
+    for puzzle in (spec.puzzle, family):
+        assert route(Task.COUNT, Subject(puzzle)).strategy.name == "native/layouts"
+        result = queens.count(puzzle)
+        assert (result.method, result.count) == ("layouts", reference.term("A103330", n))
+
+
+@pytest.mark.parametrize("n", (5, 6))
+def test_the_whole_model_of_free_pawns_agrees_with_its_layouts(n: int, reference) -> None:
+    """The general model (sat's search, no layouts) reaches the same term: the two paths differ."""
+    found = queens.count(FreePawns(n, 1), "sat", method="search")
+    assert (found.method, found.count) == ("search", reference.term("A103330", n))

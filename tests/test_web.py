@@ -123,6 +123,15 @@ def test_pawns_for_nine_queens(base):
     assert status == 200 and reply["status"] == "solved" and len(reply["solution"]) == 9 and len(reply["pawns"]) == 1
 
 
+def test_nine_queens_solutions_are_listed_with_their_pawns(base):
+    """Free pawns are one model (an army of pawns), so its solutions are listed one by one, the
+    solver's pawn drawn as a pawn and the queens as the one army the board shows."""
+    status, reply = _post(base, "solution", {"family": "ninequeens", "n": 6, "index": 1})
+    assert status == 200 and reply["status"] == "solved"
+    assert len(reply["solution"]) == 7 and set(reply["armies"]) == {0} and len(reply["pawns"]) == 1
+    assert not {tuple(cell) for cell in reply["solution"]} & {tuple(cell) for cell in reply["pawns"]}
+
+
 def test_nine_queens_board_before_its_pawns(base):
     """Switching the page to nine queens draws its empty board (it used to answer 400)."""
     status, board = _post(base, "board", {"family": "ninequeens", "n": 8})

@@ -56,9 +56,6 @@ def export_command(family_or_file: str, n: int | None, m: int | None, format_nam
     """Write the puzzle for another solver; cell (r, c) is variable r*cols + c + 1 in every format."""
     export = _exporters()
     puzzle = make_puzzle(family_or_file, n, m)
-    if puzzle.free_blockers:
-        raise click.UsageError(f"{puzzle.name}: the solver places its blockers, so it is one model per layout; "
-                               "fix them (ninequeens --pawn r,c) to export one")
     if format_name != "dimacs" and encoding is not None:
         raise click.UsageError("--encoding applies to --format dimacs only")
     if format_name == "dimacs-col":

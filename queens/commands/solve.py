@@ -2,7 +2,7 @@
 
 The router picks the strategy (--backend and --method narrow it): the construction for plain
 n-queens, the completion solver for any board with that structure and pre-placed queens, a
-backend's search (with its proof, for a goal), the fewest copies, the layouts of free blockers.
+backend's search (with its proof, for a goal), the fewest copies, the layouts of pawns the solver places.
 The answer says which strategy answered and why. Every option is honoured for every puzzle or
 refused before any work, with the reason.
 """
@@ -122,9 +122,8 @@ def refuse_certify(puzzle: Puzzle, certify: bool, proof_dir: Path | None, all_op
     """--certify proves one model's "no" or optimum: refused at once where there is none to prove."""
     if proof_dir is not None and not certify:
         raise BadOption("--proof-dir keeps a certificate's files: give --certify too")
-    if certify and (all_optimal or puzzle.copies_open or puzzle.free_blockers):
-        raise BadOption("--certify proves one answer of one model; not with --all-optimal, open copies or "
-                        "free blockers")
+    if certify and (all_optimal or puzzle.copies_open):
+        raise BadOption("--certify proves one answer of one model; not with --all-optimal or open copies")
 
 
 def _print_solutions(puzzle: Puzzle, result: Result, out_path: Path | None) -> None:

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterable
-from dataclasses import replace
 from itertools import combinations
 from typing import Any
 
@@ -24,6 +23,7 @@ from queens.models import AttackingQueens, Cell, Placement, Puzzle, QueensError,
 from queens.models.drawing import Canvas, attacked_cells
 from queens.models.families import FAMILIES, FamilyOptions, build, reason_for_none
 from queens.models.givens import Given, givens_of
+from queens.models.layouts import layout_form
 from queens.solvers import BACKENDS, Result, Status, solutions
 from queens.solvers.backend import Task
 from queens.solvers.router import answer as routed
@@ -149,11 +149,14 @@ class _Board:
             raise BadRequest(f"{self.target.name}: pieces are placed by hand on one-army 2-D boards; "
                              "ask the solver instead")
         self.canvas = Canvas.of(self.target)
+        form, _ = layout_form(self.target)
+        self.pawns_first = form is not None and form.free > 0
+        self._drawn = self.target if form is None else form.base
 
     def drawn(self) -> Puzzle:
-        """The puzzle to draw: free blockers not yet placed are left off, so that nine queens
-        shows an empty board before its pawns are placed by the solver or by hand."""
-        return replace(self.target, free_blockers=0) if self.target.free_blockers else self.target
+        """The puzzle to draw: pawns the solver places are left off (`layout_form`'s base), so
+        that nine queens shows an empty board before its pawns are placed by the solver or by hand."""
+        return self._drawn
 
     def puzzle(self) -> Puzzle:
         """The puzzle with the user's queens fixed (raises AttackingQueens if two attack)."""
@@ -163,15 +166,23 @@ class _Board:
             return self.target
         return self.target.with_fixed(self.queens)
 
-    def cells(self, placement: Placement, puzzle: Puzzle | None = None) -> tuple[list[list[int]], list[int]]:
-        """A placement as canvas squares (a cube's layers side by side) and each piece's army."""
+    def cells(self, placement: Placement, puzzle: Puzzle | None = None) -> tuple[list[list[int]], list[int],
+                                                                                list[list[int]]]:
+        """A placement as canvas squares (a cube's layers side by side), each piece's army, and
+        the pawns: the puzzle's blockers and the pieces of an army that attacks nothing, drawn as
+        pawns (the solver's pawns of nine queens), the other armies numbered in order as drawn."""
         answered = puzzle or self.target
-        squares, armies = [], []
-        for a, cells in enumerate(answered.per_army(placement)):
+        squares, armies, pawns = [], [], set(answered.blockers)
+        drawn = 0
+        for army, cells in zip(answered.armies, answered.per_army(placement), strict=True):
+            if army.piece.attacks_nothing and self.pawns_first:
+                pawns.update(cells)
+                continue
             for cell in cells:
                 squares.append(list(self.canvas.position(cell)))
-                armies.append(a)
-        return squares, armies
+                armies.append(drawn)
+            drawn += 1
+        return squares, armies, _pairs(frozenset(self.canvas.position(c) for c in pawns))
 
     def why_none(self) -> str:
         reason = reason_for_none(self.family, self.options)
@@ -210,7 +221,7 @@ def board(request: Json, time_limit: float = TIME_LIMIT) -> Json:
             "pieces": puzzle.pieces, "queens": _pairs(b.queens),
             "pawns": _pairs(frozenset(b.canvas.position(c) for c in puzzle.blockers)),
             "blocked": _pairs(frozenset(b.canvas.position(c) for c in puzzle.holes)), "gaps": _pairs(gaps),
-            "attacked": _pairs(attacked), "conflicts": conflicts, "pawns_first": bool(b.target.free_blockers),
+            "attacked": _pairs(attacked), "conflicts": conflicts, "pawns_first": b.pawns_first,
             "placeable": puzzle.plain}
 
 
@@ -240,10 +251,9 @@ def complete(request: Json, time_limit: float = TIME_LIMIT) -> Json:
     except AttackingQueens as error:
         return _attacking(error)
     result = _answered(b, task_of(puzzle), puzzle, backend, time_limit)
-    squares, armies = b.cells(result.solution or (), result.answered or puzzle)
+    squares, armies, pawns = b.cells(result.solution or (), result.answered or puzzle)
     reply = {"status": result.status.value, "backend": result.backend, "method": result.method,
-             "time": round(result.wall_time, 4), "solution": squares, "armies": armies,
-             "pawns": _pairs(frozenset(b.canvas.position(c) for c in (result.answered or puzzle).blockers)),
+             "time": round(result.wall_time, 4), "solution": squares, "armies": armies, "pawns": pawns,
              "objective": result.objective}
     if result.status is Status.INFEASIBLE:
         reply["message"] = b.why_none()
@@ -312,8 +322,9 @@ def solution(request: Json, time_limit: float = TIME_LIMIT) -> Json:
     if found is None:
         message = b.why_none() if index == 0 else f"no solution number {index + 1}: there are {index}"
         return {"status": "no solution", "solution": [], "index": index, "message": message}
-    squares, armies = b.cells(found, puzzle)
-    return {"status": "solved", "solution": squares, "armies": armies, "index": index, "backend": backend,
+    squares, armies, pawns = b.cells(found, puzzle)
+    return {"status": "solved", "solution": squares, "armies": armies, "pawns": pawns, "index": index,
+            "backend": backend,
             "time": round(elapsed, 4), "message": f"solution {index + 1} by {backend} in {elapsed:.3f} s"}
 
 
