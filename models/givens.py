@@ -128,7 +128,9 @@ def _pieces(puzzle: Puzzle, army: int | None, several: bool) -> str:
     if army is None:
         return "pieces"
     chosen = puzzle.armies[army]
-    return f"{chosen.name} {chosen.piece.name}s" if several else f"{chosen.piece.name}s"
+    plural = f"{chosen.piece.name}s"
+    named = several and chosen.name not in (chosen.piece.name, plural)  # an army called "queens" is not "queens queens"
+    return f"{chosen.name} {plural}" if named else plural
 
 
 def _region_words(puzzle: Puzzle, region: Region) -> str:

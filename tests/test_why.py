@@ -15,6 +15,7 @@ import jsonschema
 import pytest
 from queens.models import Completion, Puzzle, lower, verify
 from queens.models.givens import Given, givens_of, stated_rules, with_givens
+from queens.models.ninequeens import FreePawns
 from queens.models.puzzle_file import SHIPPED, loads
 from queens.models.rules import AttackBound, Region
 from queens.solvers.why import HasSolution, why_not, why_not_puzzle
@@ -141,6 +142,12 @@ def test_a_count_too_high_is_the_culprit_by_itself() -> None:
     subset = list(why_not_puzzle(small).subset)
     assert [g.kind for g in subset] == ["count"]
     assert_minimal(small, subset)
+
+
+def test_an_army_is_named_once_in_its_count() -> None:
+    """Free pawns: the queens' army is called "queens", and its count says so once."""
+    answer = why_not_puzzle(FreePawns(4, 1))
+    assert [g.name for g in answer.subset] == ["exactly 5 queens in all"]
 
 
 def test_a_two_per_line_file_with_a_count_too_high_names_the_count_and_one_bound() -> None:
