@@ -24,7 +24,7 @@ import queens
 
 PUZZLES = PUBLISHED
 CASES = {  # file stem: the n checked on every backend (small enough for each to answer in seconds)
-    "A103330-queens-and-a-pawn": (5,),
+    "A103330-queens-and-a-pawn": (5, 6),
     "A007016-one-per-main-diagonal": (4, 5, 6),
     "A033148-quarter-turn-queens": (4, 5, 6),
     "A137279-moebius-queens": (3, 4, 5),
@@ -39,19 +39,9 @@ def test_every_published_puzzle_is_checked():
     assert {path.stem for path in PUZZLES.glob("*.toml")} == set(CASES)
 
 
-SLOW_CASES = {"A103330-queens-and-a-pawn": (6,)}
-"""Larger n where one backend needs seconds (csp: 15 s for A103330 at n = 6): make test-slow."""
-
-
 @pytest.mark.parametrize("stem", sorted(CASES))
 def test_published_values(stem: str, reference) -> None:
     _reached(stem, CASES[stem], reference)
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("stem", sorted(SLOW_CASES))
-def test_published_values_for_larger_n(stem: str, reference) -> None:
-    _reached(stem, SLOW_CASES[stem], reference)
 
 
 def _reached(stem: str, sizes: tuple[int, ...], reference) -> None:
