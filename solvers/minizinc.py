@@ -6,7 +6,8 @@ the column of row r's piece, an alldifferent per keyed family of lines) where th
 piece in every row, the Boolean x[cell] model otherwise. The `minizinc` Python
 package runs the binary; any solver MiniZinc lists can be named (`solver="chuffed"`), Gecode
 by default. Finding, enumerating (`all_solutions`) and minimising (`solve minimize`) are one
-MiniZinc call each, with the time left as MiniZinc's own timeout; a cut-off enumeration is
+MiniZinc call each (`queens.solvers.minizinc_call`: Ctrl-C stops it, MiniZinc's solver
+included), with the time left as MiniZinc's own timeout; a cut-off enumeration is
 reported with what it found as a lower bound. Debian's Gecode 6.2 library predates MiniZinc
 2.3's fzn_ names, so to find one solution the backend gives it its own global alldifferent
 back (`global_alldifferent`); counting keeps MiniZinc's decomposition, which counts faster.
@@ -134,6 +135,7 @@ class MiniZinc(Backend):
         if refusal:
             raise Unsupported(refusal)
         import minizinc
+        from queens.solvers.minizinc_call import driver
 
         text, data = minizinc_of(model)
         mzn = minizinc.Model()
@@ -141,7 +143,7 @@ class MiniZinc(Backend):
         mzn.add_string(data)
         self.stats = {"solver": self.solver_name, "cells": len(model.cells),
                       "lines": sum(1 for _ in model.lines), "covers": len(model.covers)}
-        return minizinc.Instance(self._solver(), mzn)
+        return minizinc.Instance(self._solver(), mzn, driver())
 
     def _solver(self) -> minizinc.Solver:
         found = _lookup(self.solver_name)
@@ -157,6 +159,7 @@ class MiniZinc(Backend):
         if deadline is not None:
             timeout = timedelta(seconds=seconds_left(deadline, "minizinc: time limit reached before solving"))
         from minizinc.error import MiniZincWarning
+        from queens.solvers.minizinc_call import solve
 
         solver = self._solver()
         if not options.get("all_solutions") and solver.mznlib and global_alldifferent(solver.mznlib):
@@ -165,7 +168,7 @@ class MiniZinc(Backend):
             warnings.simplefilter("ignore", MiniZincWarning)
             if model.lex:  # half-reified cell tests leave a lex chain undecided where Gecode does not branch, and
                 options["no-half-reifications"] = True  # it then reported solutions that break the chain (5 x 7 queens)
-            result = instance.solve(timeout=timeout, **options)
+            result = solve(instance, timeout=timeout, **options)
         self.stats["status"] = result.status.name
         return result
 
