@@ -6,7 +6,8 @@ or a SAT solver runs in this very process, and while it writes its output. Each 
 running (found by an environment marker every descendant inherits). The searches in this
 process must stop promptly too: they used to run on for minutes, deaf to both signals, or
 (CaDiCaL) abort with exit 134 when the signal landed inside the solver, or (the MiniZinc
-binary, which this process waits for) block for ever on a pipe nobody read any more.
+binary, which this process waits for) block for ever on a pipe nobody read any more, or (one
+CP-SAT solve: one question of a minimisation, or a whole optimisation) wait for its end.
 """
 
 from __future__ import annotations
@@ -151,9 +152,11 @@ MOMENTS = {
                         working),
     "sat minimisation": (["solve", "domination", "-n", "12", "-b", "sat"], working),
     "minizinc": (["count", "nqueens", "-n", "16", "-b", "minizinc"], working),
+    "cpsat minimisation": (["solve", "domination", "-n", "12", "-b", "cpsat"], working),
+    "cpsat optimisation": (["solve", "peaceable", "-n", "10", "-b", "cpsat"], working),
 }
 IN_PROCESS = {"native search", "native search of a puzzle file", "native local search", "sat enumeration",
-              "sat minimisation", "minizinc"}
+              "sat minimisation", "minizinc", "cpsat minimisation", "cpsat optimisation"}
 """The moments whose search runs in the `queens` process itself, without the GIL: they must stop
 within STOPS_WITHIN of the signal."""
 
