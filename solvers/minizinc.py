@@ -27,6 +27,7 @@ import time
 import warnings
 from collections.abc import Iterator, Sequence
 from datetime import timedelta
+from importlib.util import find_spec
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
@@ -65,14 +66,20 @@ def global_alldifferent(mznlib: str) -> bool:
 
 
 @functools.cache
-def _lookup(name: str) -> minizinc.Solver | str:
-    """The solver MiniZinc lists under `name`, or why there is none to be had."""
+def _missing() -> str | None:
+    """Why MiniZinc itself cannot be used here (the binary or the Python package), or None."""
     if shutil.which("minizinc") is None:
         return "minizinc: the MiniZinc binary is not on PATH (Debian: apt-get install minizinc flatzinc)"
-    try:
-        import minizinc
-    except ImportError:
+    if find_spec("minizinc") is None:
         return "minizinc: the Python package is missing (pip install -e '.[minizinc]')"
+    return None
+
+
+@functools.cache
+def _lookup(name: str) -> minizinc.Solver | str:
+    """The solver MiniZinc lists under `name` and can run, or why not (MiniZinc is there: `_missing`)."""
+    import minizinc
+
     try:
         solver = minizinc.Solver.lookup(name)
     except LookupError:
@@ -114,8 +121,12 @@ class MiniZinc(Backend):
         time limit) then share the answers instead of each asking MiniZinc again (0.04 s a call)."""
         super().__init__()
         self.solver_name = solver
+        if _missing() is not None:  # said by `supports`: a backend not installed is not a bad option
+            return
         found = _lookup(solver)
-        if not isinstance(found, str) and found.mznlib:
+        if isinstance(found, str):  # a value MiniZinc cannot take, refused before any work like any other
+            raise Unsupported(found)  # (the router then takes a strategy that can: mip for --solver scip)
+        if found.mznlib:
             global_alldifferent(found.mznlib)
 
     def supports(self, model: ConstraintModel) -> str | None:
@@ -127,8 +138,7 @@ class MiniZinc(Backend):
                     "(army, cell) pairs or 3-D cells")
         if model.objective is not None:
             return "the MiniZinc export writes no objective over armies' sizes (it minimises a piece count only)"
-        found = _lookup(self.solver_name)
-        return found if isinstance(found, str) else None
+        return _missing()
 
     def _instance(self, model: ConstraintModel) -> minizinc.Instance:
         refusal = self.supports(model)
@@ -147,7 +157,7 @@ class MiniZinc(Backend):
 
     def _solver(self) -> minizinc.Solver:
         found = _lookup(self.solver_name)
-        assert not isinstance(found, str)  # supports() said so first
+        assert not isinstance(found, str)  # the constructor refused it
         return found
 
     def _build_for_size(self, model: ConstraintModel) -> None:
