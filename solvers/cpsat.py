@@ -44,6 +44,7 @@ from queens.models.ir import LexLeader
 from queens.models.lowering import MAX_CELLS
 from queens.solvers.backend import Backend, Optimum, seconds_left
 from queens.solvers.enumeration import callback_stream
+from queens.solvers.interruptible import interruptible
 from queens.solvers.order import line_literals, literals, plain_numbering, positions, seeded_numbering
 
 VIEWPOINTS = ("boolean", "alldifferent")
@@ -222,7 +223,7 @@ class CpSat(Backend):
         greedy = self._greedy(model)
         cp, decode = self._build(model, greedy=greedy)
         solver = self._solver(deadline, greedy=greedy)
-        status = solver.solve(cp)
+        status = interruptible(lambda: solver.solve(cp), halt=solver.stop_search)
         self._record(solver)
         self.stats["search"] = "greedy" if greedy else self._fallback
         return self._outcome(solver, status, decode)
@@ -250,7 +251,7 @@ class CpSat(Backend):
             cp.add(sum(cp.get_bool_var_from_proto_index(i) for i in chosen[chosen >= 0].tolist()) == value)
         (cp.maximize if objective.sense == "maximise" else cp.minimize)(value)
         solver = self._solver(deadline, enumerating=True)
-        status = solver.solve(cp)
+        status = interruptible(lambda: solver.solve(cp), halt=solver.stop_search)
         self._record(solver)
         if status == cp_model.INFEASIBLE:
             return Optimum(None, None, True)

@@ -34,6 +34,7 @@ import signal
 import sys
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import TypeVar, cast
 
 from queens.models import BackendError, TimeLimit
@@ -116,16 +117,48 @@ def killed_at_deadline() -> None:
 
 def kill_group(pid: int, *, reap: bool = True) -> None:
     """Kill a process made by `killed_at_deadline`, with everything it started; `reap` waits
-    for it (not for a pool's worker, which its `multiprocessing.Process` reaps)."""
-    try:
-        os.killpg(pid, signal.SIGKILL)
-    except OSError:  # its group is gone, or not made yet: the process alone
+    for it (not for a pool's worker, which its `multiprocessing.Process` reaps).
+
+    Its process group holds most of that, but not a process that made a group of its own: the
+    MiniZinc binary starts its solver so, and fzn-gecode ran on alone for the rest of a
+    10-minute limit after Ctrl-C. So the group is stopped first (nothing in it starts anything
+    more), its descendants are read from the process table, and all are killed."""
+    _signal_group(pid, signal.SIGSTOP)
+    below = _descendants(pid)
+    _signal_group(pid, signal.SIGKILL)
+    for other in below:
         try:
-            os.kill(pid, signal.SIGKILL)
-        except OSError:
+            os.kill(other, signal.SIGKILL)
+        except OSError:  # gone meanwhile
             pass
     if reap:
         os.waitpid(pid, 0)
+
+
+def _signal_group(pid: int, signum: int) -> None:
+    try:
+        os.killpg(pid, signum)
+    except OSError:  # its group is gone, or not made yet: the process alone
+        try:
+            os.kill(pid, signum)
+        except OSError:
+            pass
+
+
+def _descendants(pid: int) -> set[int]:
+    """The processes below `pid` (Linux: read from /proc; elsewhere none are found)."""
+    parent_of = {}
+    for entry in Path("/proc").glob("[0-9]*"):
+        try:  # the field after the command's closing parenthesis: state, then the parent's pid
+            parent_of[int(entry.name)] = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+        except (OSError, IndexError, ValueError):  # gone meanwhile
+            continue
+    found: set[int] = set()
+    level = {pid}
+    while level:
+        level = {child for child, parent in parent_of.items() if parent in level} - found
+        found |= level
+    return found
 
 
 def _own_group(pid: int) -> None:

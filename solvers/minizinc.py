@@ -6,7 +6,8 @@ the column of row r's piece, an alldifferent per keyed family of lines) where th
 piece in every row, the Boolean x[cell] model otherwise. The `minizinc` Python
 package runs the binary; any solver MiniZinc lists can be named (`solver="chuffed"`), Gecode
 by default. Finding, enumerating (`all_solutions`) and minimising (`solve minimize`) are one
-MiniZinc call each, with the time left as MiniZinc's own timeout; a cut-off enumeration is
+MiniZinc call each (`queens.solvers.minizinc_call`: Ctrl-C stops it, MiniZinc's solver
+included), with the time left as MiniZinc's own timeout; a cut-off enumeration is
 reported with what it found as a lower bound. Debian's Gecode 6.2 library predates MiniZinc
 2.3's fzn_ names, so to find one solution the backend gives it its own global alldifferent
 back (`global_alldifferent`); counting keeps MiniZinc's decomposition, which counts faster.
@@ -26,6 +27,7 @@ import time
 import warnings
 from collections.abc import Iterator, Sequence
 from datetime import timedelta
+from importlib.util import find_spec
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
@@ -64,14 +66,20 @@ def global_alldifferent(mznlib: str) -> bool:
 
 
 @functools.cache
-def _lookup(name: str) -> minizinc.Solver | str:
-    """The solver MiniZinc lists under `name`, or why there is none to be had."""
+def _missing() -> str | None:
+    """Why MiniZinc itself cannot be used here (the binary or the Python package), or None."""
     if shutil.which("minizinc") is None:
         return "minizinc: the MiniZinc binary is not on PATH (Debian: apt-get install minizinc flatzinc)"
-    try:
-        import minizinc
-    except ImportError:
+    if find_spec("minizinc") is None:
         return "minizinc: the Python package is missing (pip install -e '.[minizinc]')"
+    return None
+
+
+@functools.cache
+def _lookup(name: str) -> minizinc.Solver | str:
+    """The solver MiniZinc lists under `name` and can run, or why not (MiniZinc is there: `_missing`)."""
+    import minizinc
+
     try:
         solver = minizinc.Solver.lookup(name)
     except LookupError:
@@ -113,8 +121,12 @@ class MiniZinc(Backend):
         time limit) then share the answers instead of each asking MiniZinc again (0.04 s a call)."""
         super().__init__()
         self.solver_name = solver
+        if _missing() is not None:  # said by `supports`: a backend not installed is not a bad option
+            return
         found = _lookup(solver)
-        if not isinstance(found, str) and found.mznlib:
+        if isinstance(found, str):  # a value MiniZinc cannot take, refused before any work like any other
+            raise Unsupported(found)  # (the router then takes a strategy that can: mip for --solver scip)
+        if found.mznlib:
             global_alldifferent(found.mznlib)
 
     def supports(self, model: ConstraintModel) -> str | None:
@@ -126,14 +138,14 @@ class MiniZinc(Backend):
                     "(army, cell) pairs or 3-D cells")
         if model.objective is not None:
             return "the MiniZinc export writes no objective over armies' sizes (it minimises a piece count only)"
-        found = _lookup(self.solver_name)
-        return found if isinstance(found, str) else None
+        return _missing()
 
     def _instance(self, model: ConstraintModel) -> minizinc.Instance:
         refusal = self.supports(model)
         if refusal:
             raise Unsupported(refusal)
         import minizinc
+        from queens.solvers.minizinc_call import driver
 
         text, data = minizinc_of(model)
         mzn = minizinc.Model()
@@ -141,11 +153,11 @@ class MiniZinc(Backend):
         mzn.add_string(data)
         self.stats = {"solver": self.solver_name, "cells": len(model.cells),
                       "lines": sum(1 for _ in model.lines), "covers": len(model.covers)}
-        return minizinc.Instance(self._solver(), mzn)
+        return minizinc.Instance(self._solver(), mzn, driver())
 
     def _solver(self) -> minizinc.Solver:
         found = _lookup(self.solver_name)
-        assert not isinstance(found, str)  # supports() said so first
+        assert not isinstance(found, str)  # the constructor refused it
         return found
 
     def _build_for_size(self, model: ConstraintModel) -> None:
@@ -157,6 +169,7 @@ class MiniZinc(Backend):
         if deadline is not None:
             timeout = timedelta(seconds=seconds_left(deadline, "minizinc: time limit reached before solving"))
         from minizinc.error import MiniZincWarning
+        from queens.solvers.minizinc_call import solve
 
         solver = self._solver()
         if not options.get("all_solutions") and solver.mznlib and global_alldifferent(solver.mznlib):
@@ -165,7 +178,7 @@ class MiniZinc(Backend):
             warnings.simplefilter("ignore", MiniZincWarning)
             if model.lex:  # half-reified cell tests leave a lex chain undecided where Gecode does not branch, and
                 options["no-half-reifications"] = True  # it then reported solutions that break the chain (5 x 7 queens)
-            result = instance.solve(timeout=timeout, **options)
+            result = solve(instance, timeout=timeout, **options)
         self.stats["status"] = result.status.name
         return result
 

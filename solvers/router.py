@@ -110,17 +110,17 @@ def route(task: Task, subject: Subject, backend: str | None = None, method: str 
 
 def _taking(tried: list[Strategy], options: Options) -> list[Strategy]:
     """The strategies that take these option values (a --solver scip narrows to mip, glucose4 to
-    sat); when none does, the first refusal, before any work."""
+    sat); when none does, each one's refusal, in one line, before any work."""
     taking, refusals = [], []
     for strategy in tried:
         try:
             strategy.check(options)
         except BadOption as refusal:
-            refusals.append(refusal)
+            refusals.append((strategy, str(refusal)))
         else:
             taking.append(strategy)
     if not taking:
-        raise refusals[0]
+        raise BadOption("; ".join(f"{strategy.name}: {refusal}" for strategy, refusal in refusals))
     return taking
 
 

@@ -33,8 +33,11 @@ def _raise_attacking() -> None:
     raise AttackingQueens((0, 0), (1, 1))
 
 
-def _start_grandchild(pid_file: Path) -> None:
-    grandchild = subprocess.Popen([sys.executable, "-c", f"import time; time.sleep({FOREVER})"])
+def _start_grandchild(pid_file: Path, own_group: bool) -> None:
+    """Start a process that sleeps for ever, in this process's group or (as the MiniZinc binary
+    starts its solver) in a group of its own, out of reach of a kill to this one's."""
+    grandchild = subprocess.Popen([sys.executable, "-c", f"import time; time.sleep({FOREVER})"],
+                                  process_group=0 if own_group else None)
     pid_file.write_text(str(grandchild.pid))
     time.sleep(FOREVER)
 
@@ -64,10 +67,11 @@ def test_the_call_answers_here_with_its_value_or_its_error() -> None:
 
 
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads the process table in /proc")
-def test_what_the_child_started_is_killed_with_it(tmp_path: Path) -> None:
+@pytest.mark.parametrize("own_group", [False, True], ids=["in its group", "in a group of its own"])
+def test_what_the_child_started_is_killed_with_it(tmp_path: Path, own_group: bool) -> None:
     pid_file = tmp_path / "grandchild"
     with pytest.raises(TimeLimit):
-        call_until(time.monotonic() + 2.0, _start_grandchild, pid_file)
+        call_until(time.monotonic() + 2.0, _start_grandchild, pid_file, own_group)
     pid = int(pid_file.read_text())
     give_up = time.monotonic() + 30
     while _alive(pid) and time.monotonic() < give_up:  # the kernel may take a moment to reap it

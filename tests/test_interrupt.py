@@ -5,7 +5,9 @@ or a SAT solver runs in this very process, and while it writes its output. Each 
 130, no traceback, no C++ abort, no leaked semaphore, and no process it started is left
 running (found by an environment marker every descendant inherits). The searches in this
 process must stop promptly too: they used to run on for minutes, deaf to both signals, or
-(CaDiCaL) abort with exit 134 when the signal landed inside the solver.
+(CaDiCaL) abort with exit 134 when the signal landed inside the solver, or (the MiniZinc
+binary, which this process waits for) block for ever on a pipe nobody read any more, or (one
+CP-SAT solve: one question of a minimisation, or a whole optimisation) wait for its end.
 """
 
 from __future__ import annotations
@@ -21,6 +23,8 @@ from importlib.util import find_spec
 from pathlib import Path
 
 import pytest
+from queens.models import NQueens, lower
+from queens.solvers.minizinc import MiniZinc
 
 from queens import interrupts
 from tests.cli import SCRIPT
@@ -123,7 +127,9 @@ def writing(process: subprocess.Popen, marker: str, tmp: Path) -> None:
     process.stdout.read(4096)
 
 
-needs_dask = pytest.mark.skipif(find_spec("distributed") is None, reason="Dask is an optional extra")
+MINIZINC_MISSING = MiniZinc().supports(lower(NQueens(4)))
+NEEDS = {"dask": pytest.mark.skipif(find_spec("distributed") is None, reason="Dask is an optional extra"),
+         "minizinc": pytest.mark.skipif(MINIZINC_MISSING is not None, reason=str(MINIZINC_MISSING))}
 MOMENTS = {
     "start-up": (["count", "nqueens", "-n", "8", "-b", "native"], started),
     "imports": (["count", "nqueens", "-n", "8", "-b", "native"], importing),
@@ -145,16 +151,18 @@ MOMENTS = {
     "sat enumeration": (["count", "nqueens", "-n", "14", "-b", "sat", "--method", "search", "--no-symmetry"],
                         working),
     "sat minimisation": (["solve", "domination", "-n", "12", "-b", "sat"], working),
+    "minizinc": (["count", "nqueens", "-n", "16", "-b", "minizinc"], working),
+    "cpsat minimisation": (["solve", "domination", "-n", "12", "-b", "cpsat"], working),
+    "cpsat optimisation": (["solve", "peaceable", "-n", "10", "-b", "cpsat"], working),
 }
 IN_PROCESS = {"native search", "native search of a puzzle file", "native local search", "sat enumeration",
-              "sat minimisation"}
+              "sat minimisation", "minizinc", "cpsat minimisation", "cpsat optimisation"}
 """The moments whose search runs in the `queens` process itself, without the GIL: they must stop
 within STOPS_WITHIN of the signal."""
 
 
 @pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
-@pytest.mark.parametrize("moment", [pytest.param(name, marks=needs_dask if name == "dask" else ())
-                                    for name in MOMENTS])
+@pytest.mark.parametrize("moment", [pytest.param(name, marks=NEEDS.get(name, ())) for name in MOMENTS])
 def test_an_interruption_is_clean(moment: str, signum: int, tmp_path: Path) -> None:
     args, reach = MOMENTS[moment]
     marker = uuid.uuid4().hex

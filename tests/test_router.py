@@ -92,6 +92,21 @@ def test_the_router_chooses_by_structure(puzzle, task, expected):
     assert route(task, Subject(puzzle)).strategy.name == expected
 
 
+@pytest.mark.parametrize("solver", ["scip", "highs"])
+def test_an_option_value_goes_to_a_strategy_that_can_take_it(solver):
+    """The mip backend runs both. Debian's MiniZinc lists scip but cannot load it, and lists no
+    HiGHS, yet its strategy came first and took both: the solve then failed (exit 1)."""
+    result = run_main("solve", "nqueens", "-n", "8", "--solver", solver, "--json")
+    assert result.returncode == 0, result.stderr
+    assert '"verified": true' in result.stdout
+
+
+def test_an_option_value_no_strategy_takes_is_one_usage_line():
+    result = run_main("solve", "nqueens", "-n", "8", "--solver", "no-such-solver")
+    assert result.returncode == 2
+    assert len(result.stderr.strip().splitlines()) == 1 and "no-such-solver" in result.stderr
+
+
 def test_narrowing_refuses_with_every_reason():
     with pytest.raises(Refused) as refused:
         route(Task.COUNT, Subject(NQueens(1000)), backend="cpsat")
