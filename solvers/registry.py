@@ -9,6 +9,8 @@ from queens.models.errors import BadOption
 from queens.solvers.backend import Backend
 from queens.solvers.native import REBUILD
 
+from queens import interrupts
+
 BACKENDS: dict[str, tuple[str, str, str]] = {
     # name: (module, class, what to install when the import fails)
     "native": ("queens.solvers.native.backend", "Native", REBUILD),
@@ -28,6 +30,7 @@ def get_backend(name: str, **options: object) -> Backend:
     try:
         module = import_module(module_name)
     except ImportError as error:
+        interrupts.check()  # Ctrl-C inside an extension's initialisation comes back as ImportError
         raise BackendUnavailable(f"backend {name!r} is not available ({error}); {remedy}") from None
     backend_class: type[Backend] = getattr(module, class_name)
     try:
