@@ -128,7 +128,8 @@ def writing(process: subprocess.Popen, marker: str, tmp: Path) -> None:
 
 
 MINIZINC_MISSING = MiniZinc().supports(lower(NQueens(4)))
-NEEDS = {"dask": pytest.mark.skipif(find_spec("distributed") is None, reason="Dask is an optional extra"),
+DASK_MISSING = pytest.mark.skipif(find_spec("distributed") is None, reason="Dask is an optional extra")
+NEEDS = {"dask": DASK_MISSING, "dask, the terminal's Ctrl-C": DASK_MISSING,
          "minizinc": pytest.mark.skipif(MINIZINC_MISSING is not None, reason=str(MINIZINC_MISSING))}
 MOMENTS = {
     "start-up": (["count", "nqueens", "-n", "8", "-b", "native"], started),
@@ -144,6 +145,9 @@ MOMENTS = {
                                 pool_counting),
     "dask": (["count", "nqueens", "-n", "17", "--dask", "local", "--threads", "2", "--ledger",
               "{tmp}/ledger.sqlite"], counting_natively),
+    "dask, the terminal's Ctrl-C": (["count", "nqueens", "-n", "17", "--dask", "local", "--threads", "2",
+                                      "--ledger", "{tmp}/ledger.sqlite"], counting_natively),
+    "split pool, the terminal's Ctrl-C": (["count", "nqueens", "-n", "14", "-b", "cpsat"], pool_counting),
     "output": (["trace", "nqueens", "-n", "10"], writing),
     "native search": (["count", "knights", "-n", "8", "--pieces", "16", "-b", "native"], working),
     "native search of a puzzle file": (["solve", "{data}/most-kings.toml", "-n", "10", "-b", "native"], working),
@@ -159,6 +163,9 @@ IN_PROCESS = {"native search", "native search of a puzzle file", "native local s
               "sat minimisation", "minizinc", "cpsat minimisation", "cpsat optimisation"}
 """The moments whose search runs in the `queens` process itself, without the GIL: they must stop
 within STOPS_WITHIN of the signal."""
+TO_THE_GROUP = {"dask, the terminal's Ctrl-C", "split pool, the terminal's Ctrl-C"}
+"""The moments signalled as a terminal signals: the whole process group, the workers too (Dask's
+each printed a KeyboardInterrupt traceback)."""
 
 
 @pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
@@ -169,10 +176,13 @@ def test_an_interruption_is_clean(moment: str, signum: int, tmp_path: Path) -> N
     env = {**os.environ, "QUEENS_INTERRUPT_TEST": marker, "COLUMNS": "200"}
     env.pop("QUEENS_DEBUG", None)
     process = subprocess.Popen([str(SCRIPT), *(a.format(tmp=tmp_path, data=DATA) for a in args)], env=env,
-                               cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+                               cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
     try:
         reach(process, marker, tmp_path)
-        process.send_signal(signum)
+        if moment in TO_THE_GROUP:
+            os.killpg(process.pid, signum)
+        else:
+            process.send_signal(signum)
         signalled = time.monotonic()
         _, stderr = process.communicate(timeout=STOPS_WITHIN if moment in IN_PROCESS else GIVE_UP)
         stopped_after = time.monotonic() - signalled

@@ -63,7 +63,8 @@ def count_classes_on_dask(n: int, address: str, *, workers: int | None = None, l
                 n_workers=workers or default_threads(), threads_per_worker=1, processes=True,
                 # CRITICAL: a worker that loses its scheduler while the count is stopped logs the
                 # heartbeat's traceback at ERROR; a task's real failure reaches the count as an exception
-                dashboard_address=None, silence_logs=logging.CRITICAL))
+                dashboard_address=None, silence_logs=logging.CRITICAL,
+                preload=["queens.solvers.native.dask_worker"]))  # the workers ignore a terminal's Ctrl-C
             client = stack.enter_context(Client(cluster))  # type: ignore[no-untyped-call]  # distributed: no hints
         else:
             try:
