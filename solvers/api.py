@@ -45,12 +45,13 @@ from queens.solvers.result import Result, Status
 def solve(puzzle: Puzzle, backend: str = "cpsat", *, time_limit: float | None = None,
           symmetry: bool | None = None, **options: Unpack[SearchOptions]) -> Result:
     """One solution (the fewest pieces, when the puzzle minimises), verified. The puzzle is
-    lowered once (`lowered`): the router's model is the backend's. An optimum is searched for
-    among the leaders of the symmetry classes only (`optimum_breaking`) unless `symmetry` is
-    False; `stats["reduction"]` names it when it was used, `stats["symmetry"]` why not."""
+    lowered once (`lowered`): the router's model is the backend's. With `symmetry` (True; None,
+    the default, on the backends where it pays, `Backend.lex_for_optima`) an optimum is searched
+    for among the leaders of the symmetry classes only (`optimum_breaking`);
+    `stats["reduction"]` names it when it was used, `stats["symmetry"]` why not."""
     engine = get_backend(backend, **options)
     deadline = deadline_after(time_limit)
-    return within(deadline, backend, _solve, engine, puzzle, deadline, symmetry is not False)
+    return within(deadline, backend, _solve, engine, puzzle, deadline, symmetry)
 
 
 def within(deadline: float | None, backend: str, function: Callable[..., Result], *args: object,
@@ -67,7 +68,7 @@ def within(deadline: float | None, backend: str, function: Callable[..., Result]
                       wall_time=time.perf_counter() - start, stats={"stopped": str(stopped)}, method=method)
 
 
-def _solve(engine: Backend, puzzle: Puzzle, deadline: float | None, symmetry: bool = True) -> Result:
+def _solve(engine: Backend, puzzle: Puzzle, deadline: float | None, symmetry: bool | None = None) -> Result:
     """`solve` once the deadline is set: lowering, the backend's search and the check, in the
     process `call_until` runs it in."""
     backend = engine.name
@@ -92,15 +93,17 @@ def _solve(engine: Backend, puzzle: Puzzle, deadline: float | None, symmetry: bo
 
 
 def optimum_breaking(engine: Backend, puzzle: Puzzle, model: ConstraintModel,
-                     symmetry: bool) -> tuple[ConstraintModel, dict[str, int | float | str]]:
+                     symmetry: bool | None) -> tuple[ConstraintModel, dict[str, int | float | str]]:
     """The model an optimum is searched in, and the stats that say how: with lex chains over the
     whole group that keeps it (`leaders_only`: board symmetries, and swaps of interchangeable
     armies), which loses no optimum (each class keeps its leader, and every placement in a
     class scores the same), named as `reduction`; or the model itself, `symmetry` saying why
-    (not asked, nothing to break, too many army orders to try, or the backend cannot compile
-    chains)."""
-    if not symmetry:
+    (not asked, not where it pays, nothing to break, too many army orders to try, or the
+    backend cannot compile chains)."""
+    if symmetry is False:
         return model, {"symmetry": "off (asked)"}
+    if symmetry is None and not engine.lex_for_optima:
+        return model, {"symmetry": f"off ({engine.name}: the chains cost more than they save; symmetry=True asks)"}
     orders = math.factorial(len(puzzle.armies))
     if orders > MAX_ARMY_ORDERS:
         return model, {"symmetry": f"off ({len(puzzle.armies)} armies: {orders} orders are too many to try)"}

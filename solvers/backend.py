@@ -82,6 +82,10 @@ class Backend(ABC):
     below it the lex chains cost more than the classes save; None: on no board. Measured, ms per
     count, chains on / off (2026-11-24): Q(7) sat 4.7 / 3.7, csp 3.1 / 3.2; Q(8) sat 6.9 / 8.7,
     csp 5.2 / 9.2."""
+    lex_for_optima: ClassVar[bool] = False
+    """Whether an optimum is searched among the leaders of the symmetry classes unless asked
+    (`queens.solvers.api.optimum_breaking`); a backend turns it on where it was measured to pay
+    (sat, csp): on cpsat and mip the chains cost more than they save."""
     split_from_cells: ClassVar[int | None] = 144
     """Smallest board on which an enumerating backend counts by decomposition in parallel
     processes unless asked (`queens.solvers.split`); None: on no board. From 12 x 12 up it pays

@@ -107,11 +107,6 @@ class Mip(Backend):
             return NO_COUNTING
         return super().limits(rows, cols, task)
 
-    def supports(self, model: ConstraintModel) -> str | None:
-        if model.lex is not None:
-            return f"lex-leader chains are asked for counting only; {NO_COUNTING}"
-        return super().supports(model)
-
     # --- building: the passes ------------------------------------------------------------
     def _proto(self, model: ConstraintModel) -> MPModelProto:
         """`model` as an MPModelProto, pass by pass (`PASSES`); variable i is model.cells[i]."""
@@ -304,7 +299,32 @@ def _goal(proto: MPModelProto, model: ConstraintModel, number: np.ndarray) -> No
     proto.maximize = objective.sense == "maximise"
 
 
-PASSES: tuple[Pass, ...] = (_cells, _lines, _covers, _size, _clauses, _counts, _goal)
+def _lex(proto: MPModelProto, model: ConstraintModel, number: np.ndarray) -> None:
+    """Each lex chain x[a_1..] >=lex x[b_1..] over "equal so far" variables e (continuous in
+    [0, 1]; e_1 is the constant 1): x[b_i] - x[a_i] + e_i <= 1 (while equal, a piece on b_i
+    has one on a_i), and e_(i+1) >= 2 e_i - 1 - x[a_i] + x[b_i] (equal so far and here: still
+    equal). An e may sit above what the prefix says only where that asks no more, so its least
+    value is 0 or 1 and the chains keep exactly the leaders."""
+    if model.lex is None:
+        return
+    index = dict(zip(model.cells, number.tolist(), strict=True))
+    for chain in model.lex.chains:
+        equal: int | None = None
+        for i, (a, b) in enumerate(chain):
+            x, y = index[a], index[b]
+            e = ([equal], 1.0) if equal is not None else ([], 0.0)
+            _weighted(proto, _terms(([y], 1.0), ([x], -1.0), e), float("-inf"), 1.0 - (equal is None))
+            if i == len(chain) - 1:
+                break
+            follows = len(proto.variable)
+            proto.variable.add(lower_bound=0.0, upper_bound=1.0)
+            before = ([equal], -2.0) if equal is not None else ([], 0.0)
+            _weighted(proto, _terms(([follows], 1.0), before, ([x], 1.0), ([y], -1.0)),
+                      -1.0 + 2.0 * (equal is None), float("inf"))
+            equal = follows
+
+
+PASSES: tuple[Pass, ...] = (_cells, _lines, _covers, _size, _clauses, _counts, _lex, _goal)
 """The lowering, in order: each pass reads the model and appends to the proto."""
 
 

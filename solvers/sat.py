@@ -102,6 +102,9 @@ def guard_variables(model: ConstraintModel) -> dict[Hashable, int]:
 
 class Sat(Backend):
     name = "sat"
+    lex_for_optima = True
+    """Measured (2026-11-24, load 4-5, s, chains on / off): peaceable queens n = 7 0.57 / 4.58,
+    queen domination n = 9 0.21 / 0.91."""
     settings = tuple((encoding, {"encoding": encoding}) for encoding in ENCODINGS)
     cell_limit = MAX_CELLS  # one 2000-queens solution: 9 s of CPU, at most 1.3 GB (bench_backends.md)
 
