@@ -6,6 +6,7 @@ optimises, and the answer's stats name the reduction or say why there is none.""
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
 
 import pytest
@@ -18,6 +19,7 @@ from queens.solvers import solve as solve_routed
 from queens.solvers.api import solve
 from queens.solvers.backend import Task
 
+from tests.cli import run_main
 from tests.conftest import able
 from tests.test_armies import colouring
 
@@ -91,3 +93,11 @@ def test_mip_lex_chains_keep_exactly_the_leaders():
             if get_backend("mip").find(replace(lexed, fixed=frozenset(placement)), None) is not None]
     assert len(kept) == 2
     assert all(orbits.size(placement) is not None for placement in kept)
+
+
+def test_the_cli_names_the_reduction_and_turns_it_off(reference):
+    for flag, key in (("--symmetry", "reduction"), ("--no-symmetry", "symmetry")):
+        ran = run_main("solve", "peaceable", "-n", "4", "--backend", "mip", flag, "--json")
+        answer = json.loads(ran.stdout)
+        assert (ran.returncode, answer["objective"]) == (0, reference.term("A250000", 4))
+        assert key in answer["stats"]
