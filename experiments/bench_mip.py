@@ -145,7 +145,8 @@ def line_colour_model(n: int, solver: str) -> Callable[[float], tuple[int | None
         b = {cell: mp.BoolVar(f"b{cell}") for cell in cells}
         for cell in cells:
             mp.Add(w[cell] + b[cell] <= 1)
-        keys = (lambda r, c: r, lambda r, c: c, lambda r, c: r - c, lambda r, c: r + c)
+        keys: tuple[Callable[[int, int], int], ...] = (lambda r, c: r, lambda r, c: c, lambda r, c: r - c,
+                                                       lambda r, c: r + c)
         for k, key in enumerate(keys):
             lines: dict[int, list[tuple[int, int]]] = {}
             for cell in cells:
