@@ -1,6 +1,7 @@
 """The `mip` backend's defaults, measured: the solver (HiGHS or SCIP) and HiGHS's threads on the
 problems integer programming is used for (queen domination, peaceable queens, independence
-numbers), then mip beside cpsat and sat on queen domination n = 8..12. (SCIP's own symmetry handling
+numbers), then mip beside cpsat and sat on queen domination n = 8..12, then peaceable queens in the
+backend's pair formulation against the literature's line formulation. (SCIP's own symmetry handling
 cannot be switched through OR-Tools: SCIP refuses `misc/usesymmetry` once it has begun.)
 
 Every run is the whole public call (`queens.solvers.api.solve`: lowering, solving, checking the
@@ -8,7 +9,7 @@ answer), one run each (a single run of a hard instance takes minutes), with a ti
 optimum is checked against the repository's OEIS terms (A075458, A250000) or the closed form.
 The load average is printed beside every table: the machine is shared.
 
-Run: python -m queens.experiments.bench_mip [--defaults] [--versus]   (prints Markdown)
+Run: python -m queens.experiments.bench_mip [--defaults] [--versus] [--formulations]   (prints Markdown)
 """
 
 from __future__ import annotations
@@ -126,13 +127,80 @@ def versus(sizes: range = range(8, 13), limit: float = 300.0,
     print(f"\nload at end {load()}")
 
 
+def line_colour_model(n: int, solver: str) -> Callable[[float], tuple[int | None, bool]]:
+    """Peaceable queens in the literature's line formulation, written straight to `pywraplp` (the
+    way the OR-Tools examples write a model): w[c], b[c] per cell, y[L] per line of two cells or
+    more (its colour: 1 white may stand on it, 0 black), w[c] <= y[L] and b[c] <= 1 - y[L] for c
+    on L, w[c] + b[c] <= 1, sum(w) = sum(b) = m, m maximised. The backend cannot write it: its
+    model holds the white-black conflicts as pairs of variables, not as the board's lines."""
+    from ortools.linear_solver import pywraplp  # type: ignore[import-untyped]  # as solvers/mip.py
+
+    def run(limit: float) -> tuple[int | None, bool]:
+        mp = pywraplp.Solver.CreateSolver(mip_module.SOLVERS[solver])
+        mp.SetSolverSpecificParametersAsString(mip_module.PARAMETERS[solver])
+        mp.SetNumThreads(1)
+        mp.SetTimeLimit(int(limit * 1000))
+        cells = [(r, c) for r in range(n) for c in range(n)]
+        w = {cell: mp.BoolVar(f"w{cell}") for cell in cells}
+        b = {cell: mp.BoolVar(f"b{cell}") for cell in cells}
+        for cell in cells:
+            mp.Add(w[cell] + b[cell] <= 1)
+        keys: tuple[Callable[[int, int], int], ...] = (lambda r, c: r, lambda r, c: c, lambda r, c: r - c,
+                                                       lambda r, c: r + c)
+        for k, key in enumerate(keys):
+            lines: dict[int, list[tuple[int, int]]] = {}
+            for cell in cells:
+                lines.setdefault(key(*cell), []).append(cell)
+            for value, line in lines.items():
+                if len(line) > 1:
+                    y = mp.BoolVar(f"y{k}_{value}")
+                    for cell in line:
+                        mp.Add(w[cell] <= y)
+                        mp.Add(b[cell] <= 1 - y)
+        m = mp.IntVar(0, n * n, "m")
+        mp.Add(sum(w.values()) == m)
+        mp.Add(sum(b.values()) == m)
+        mp.Maximize(m)
+        parameters = pywraplp.MPSolverParameters()
+        parameters.SetDoubleParam(parameters.RELATIVE_MIP_GAP, 0.0)
+        status = mp.Solve(parameters)
+        if status not in (pywraplp.Solver.OPTIMAL, pywraplp.Solver.FEASIBLE):
+            return None, False
+        return round(m.solution_value()), status == pywraplp.Solver.OPTIMAL
+    return run
+
+
+def formulations(sizes: range = range(5, 8), limit: float = 300.0) -> None:
+    """Peaceable queens, the backend's pairs (as `solve` asks it, no lex chains) against the line
+    formulation (`line_colour_model`), on HiGHS and SCIP: wall s to a proved optimum."""
+    print(f"\npeaceable queens, wall s to a proved optimum (limit {limit:.0f} s); load at start {load()}\n")
+    print("| n | A250000 | pairs, highs | lines, highs | pairs, scip | lines, scip |")
+    print("|---:|---:|---:|---:|---:|---:|")
+    for n in sizes:
+        expected = terms("A250000", n)
+        row = []
+        for solver in ("highs", "scip"):
+            start = time.perf_counter()
+            result = solve(peaceable(n), "mip", time_limit=limit, solver=solver, symmetry=False)
+            row.append(cell(result, expected, time.perf_counter() - start))
+            start = time.perf_counter()
+            value, proved = line_colour_model(n, solver)(limit)
+            seconds = time.perf_counter() - start
+            assert not proved or value == expected, (value, expected)
+            row.append(f"{seconds:.2f}" if proved else f"limit ({value})")
+        print(f"| {n} | {expected} | " + " | ".join(row) + " |", flush=True)
+    print(f"\nload at end {load()}")
+
+
 def main() -> int:
-    asked = set(sys.argv[1:]) or {"--defaults", "--versus"}
+    asked = set(sys.argv[1:]) or {"--defaults", "--versus", "--formulations"}
     print(f"# mip backend: defaults and domination ({time.strftime('%Y-%m-%d')}, {os.cpu_count()} cores)")
     if "--defaults" in asked:
         defaults()
     if "--versus" in asked:
         versus()
+    if "--formulations" in asked:
+        formulations()
     return 0
 
 

@@ -85,35 +85,58 @@ def lex_order(model: ConstraintModel) -> tuple[Var, ...]:
     >>> lex_order(lower(NQueens(4)))[:5]
     ((1, 1), (1, 2), (1, 0), (1, 3), (2, 1))
     """
-    def rank(cell: Var) -> tuple[int, int, int, int]:
-        r, c = cell
-        return abs(2 * r - (model.rows - 1)), r, abs(2 * c - (model.cols - 1)), c
-    return tuple(sorted(model.cells, key=rank))
+    return tuple(sorted(model.cells, key=partial(_middle_first, (model.rows, model.cols))))
+
+
+def _middle_first(shape: tuple[int, ...], cell: tuple[int, ...]) -> tuple[int, ...]:
+    """The rank of `cell` in `lex_order`, on a board of any dimension: each coordinate in turn,
+    nearest the middle first."""
+    return tuple(key for x, side in zip(cell, shape, strict=True) for key in (abs(2 * x - (side - 1)), x))
+
+
+def army_lex_order(model: ConstraintModel, shape: tuple[int, ...]) -> tuple[Var, ...]:
+    """The (army, cell) variables army by army, each army's cells in `lex_order`'s order: the
+    chain of a swap of two armies then reads "at the first cell where they differ, the first
+    army holds the piece" (with one piece per cell: the first army's first piece comes first).
+
+    >>> from queens.models.lowering import lower
+    >>> from queens.models.families import build, FamilyOptions
+    >>> army_lex_order(lower(build("peaceable", FamilyOptions(4))), (4, 4))[:3]
+    ((0, (1, 1)), (0, (1, 2)), (0, (1, 0)))
+    """
+    return tuple(sorted(model.cells, key=lambda var: (var[0], _middle_first(shape, var[1]))))
 
 
 def lex_leader(model: ConstraintModel, group: Iterable[Transform]) -> ConstraintModel:
     """`model` with one lex chain per non-identity symmetry in `group`: its solutions are the
     leaders of their classes, the solution whose cells, sorted in `lex_order`, come first.
 
-    Chain for sigma: the pairs (c, sigma(c)) for c in `lex_order` (x >=lex sigma^-1(x);
-    the group holds every inverse, so all together they say x >=lex sigma(x) for every sigma),
-    less the pairs already equal whenever all earlier pairs are (a fixed point, or a pair of
-    cells an earlier equality ties together): those can never be the first to differ.
-
     >>> from queens.models import NQueens, lower
     >>> [len(chain) for chain in lex_leader(lower(NQueens(4)), symmetry_group(lower(NQueens(4)))).lex.chains]
     [8, 8, 8, 12, 12, 6, 6]
     """
-    order = lex_order(model)
+    maps = [partial(_plane_move, t, (model.rows, model.cols)) for t in group]
+    return lex_leader_over(model, lex_order(model), maps)
+
+
+def lex_leader_over(model: ConstraintModel, order: tuple[Var, ...], group: Iterable[Mapping]) -> ConstraintModel:
+    """`model` with one lex chain per map in `group` (maps of its variables that keep it, e.g.
+    `army_symmetry_group`'s), the variables read in `order`.
+
+    Chain for sigma: the pairs (v, sigma(v)) for v in `order` (x >=lex sigma^-1(x);
+    the group holds every inverse, so all together they say x >=lex sigma(x) for every sigma),
+    less the pairs already equal whenever all earlier pairs are (a fixed point, or a pair of
+    variables an earlier equality ties together): those can never be the first to differ.
+    """
     chains: list[LexChain] = []
-    for t in group:
+    for sigma in group:
         tied: dict[Var, Var] = {}
         pairs = []
-        for cell in order:
-            image = t(cell, model.rows, model.cols)
-            a, b = _root(tied, cell), _root(tied, image)
+        for var in order:
+            image = sigma(var)
+            a, b = _root(tied, var), _root(tied, image)
             if a != b:
-                pairs.append((cell, image))
+                pairs.append((var, image))
                 tied[a] = b
         if pairs:
             chains.append(tuple(pairs))
@@ -229,14 +252,44 @@ def canonical_armies(placement: Iterable[Var], group: list[Mapping]) -> tuple[Va
 
 @lru_cache(maxsize=8)
 def puzzle_group(puzzle: Puzzle) -> tuple[Mapping, ...]:
-    """The maps of the model's variables that keep `puzzle`: the board symmetries found from its
-    model (`symmetry_group`), with swaps of interchangeable armies when it has several."""
+    """The maps of the model's variables that keep `puzzle` (`model_group` of its model)."""
     from queens.models.lowering import lower  # the lowering's own imports reach this module
 
-    model = lower(puzzle)
+    return model_group(puzzle, lower(puzzle))
+
+
+def model_group(puzzle: Puzzle, model: ConstraintModel) -> tuple[Mapping, ...]:
+    """The maps of `model`'s variables that keep it (`model` is `puzzle`'s, perhaps with more
+    rules): the board symmetries found from the model (`symmetry_group`), with swaps of
+    interchangeable armies when it has several (`army_symmetry_group`)."""
     if puzzle.plain:
         return tuple(partial(_plane_move, t, puzzle.shape) for t in symmetry_group(model))
     return tuple(army_symmetry_group(model, puzzle.shape, len(puzzle.armies)))
+
+
+def leaders_only(puzzle: Puzzle, model: ConstraintModel) -> tuple[ConstraintModel, str]:
+    """`model` (`puzzle`'s) with lex chains over its whole group (`model_group`), and the
+    group in words: each class of solutions keeps its leader, so an optimum is still reached,
+    by fewer placements (what a backend that optimises searches: `queens.solvers.api.solve`).
+    The model itself, and "", when the group is the identity alone.
+
+    >>> from queens.models.lowering import lower
+    >>> from queens.models.families import build, FamilyOptions
+    >>> peaceable = build("peaceable", FamilyOptions(5))
+    >>> model, group = leaders_only(peaceable, lower(peaceable))
+    >>> group, len(model.lex.chains), model.lex.chains[0][0]
+    ('16 (8 board symmetries x 2 orders of the armies)', 15, ((0, (2, 2)), (1, (2, 2))))
+    """
+    group = model_group(puzzle, model)
+    if len(group) == 1:
+        return model, ""
+    order = lex_order(model) if puzzle.plain else army_lex_order(model, puzzle.shape)
+    named = f"{len(group)} board symmetries"
+    if not puzzle.plain:
+        some = model.cells[0][1]
+        orders = len({tuple(g((a, some))[0] for a in range(len(puzzle.armies))) for g in group})
+        named = f"{len(group)} ({len(group) // orders} board symmetries x {orders} orders of the armies)"
+    return lex_leader_over(model, order, group), named
 
 
 def canonical_placement(puzzle: Puzzle, placement: Iterable[Var]) -> tuple[Var, ...]:

@@ -14,6 +14,7 @@ and `optimise` (`queens.solvers`), which pick the strategy.
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -32,7 +33,7 @@ from queens.models import (
 )
 from queens.models.errors import BadOption
 from queens.models.puzzle import Puzzle
-from queens.models.symmetry import Orbits, Transform, canonical_placement, lex_leader
+from queens.models.symmetry import Orbits, Transform, canonical_placement, leaders_only, lex_leader
 from queens.solvers.backend import Backend, Optimum, Task, deadline_after
 from queens.solvers.deadline_child import call_until
 from queens.solvers.options import SearchOptions
@@ -42,12 +43,15 @@ from queens.solvers.result import Result, Status
 
 
 def solve(puzzle: Puzzle, backend: str = "cpsat", *, time_limit: float | None = None,
-          **options: Unpack[SearchOptions]) -> Result:
+          symmetry: bool | None = None, **options: Unpack[SearchOptions]) -> Result:
     """One solution (the fewest pieces, when the puzzle minimises), verified. The puzzle is
-    lowered once (`lowered`): the router's model is the backend's."""
+    lowered once (`lowered`): the router's model is the backend's. With `symmetry` (True; None,
+    the default, on the backends where it pays, `Backend.lex_for_optima`) an optimum is searched
+    for among the leaders of the symmetry classes only (`optimum_breaking`);
+    `stats["reduction"]` names it when it was used, `stats["symmetry"]` why not."""
     engine = get_backend(backend, **options)
     deadline = deadline_after(time_limit)
-    return within(deadline, backend, _solve, engine, puzzle, deadline)
+    return within(deadline, backend, _solve, engine, puzzle, deadline, symmetry)
 
 
 def within(deadline: float | None, backend: str, function: Callable[..., Result], *args: object,
@@ -64,34 +68,68 @@ def within(deadline: float | None, backend: str, function: Callable[..., Result]
                       wall_time=time.perf_counter() - start, stats={"stopped": str(stopped)}, method=method)
 
 
-def _solve(engine: Backend, puzzle: Puzzle, deadline: float | None) -> Result:
+def _solve(engine: Backend, puzzle: Puzzle, deadline: float | None, symmetry: bool | None = None) -> Result:
     """`solve` once the deadline is set: lowering, the backend's search and the check, in the
     process `call_until` runs it in."""
     backend = engine.name
     model = checked_model(engine, puzzle, Task.SOLVE)
     start = time.perf_counter()
+    broken: dict[str, int | float | str] = {}
+    if model.objective is not None or model.minimise:
+        model, broken = optimum_breaking(engine, puzzle, model, symmetry)
     if model.objective is not None:
-        return _optimum(engine, puzzle, engine.optimise(model, deadline), start)
+        return _optimum(engine, puzzle, engine.optimise(model, deadline), start, broken)
     try:
         found = engine.minimise(model, deadline) if model.minimise else engine.find(model, deadline)
     except TimeLimit:
-        return Result(backend, Status.LIMIT, wall_time=time.perf_counter() - start, stats=engine.stats)
+        return Result(backend, Status.LIMIT, wall_time=time.perf_counter() - start, stats={**engine.stats, **broken})
     elapsed = time.perf_counter() - start
     if found is None:
-        return Result(backend, Status.INFEASIBLE, wall_time=elapsed, stats=engine.stats)
+        return Result(backend, Status.INFEASIBLE, wall_time=elapsed, stats={**engine.stats, **broken})
     solution = verify(puzzle, found)
     status = Status.OPTIMAL if model.minimise else Status.SOLVED
     return Result(backend, status, (solution,), objective=len(solution) if model.minimise else None,
-                  wall_time=elapsed,
-                  stats=engine.stats)
+                  wall_time=elapsed, stats={**engine.stats, **broken})
 
 
-def _optimum(engine: Backend, puzzle: Puzzle, best: Optimum, start: float) -> Result:
+def optimum_breaking(engine: Backend, puzzle: Puzzle, model: ConstraintModel,
+                     symmetry: bool | None) -> tuple[ConstraintModel, dict[str, int | float | str]]:
+    """The model an optimum is searched in, and the stats that say how: with lex chains over the
+    whole group that keeps it (`leaders_only`: board symmetries, and swaps of interchangeable
+    armies), which loses no optimum (each class keeps its leader, and every placement in a
+    class scores the same), named as `reduction`; or the model itself, `symmetry` saying why
+    (not asked, not where it pays, nothing to break, too many army orders to try, or the
+    backend cannot compile chains)."""
+    if symmetry is False:
+        return model, {"symmetry": "off (asked)"}
+    if symmetry is None and not engine.lex_for_optima:
+        return model, {"symmetry": f"off ({engine.name}: the chains cost more than they save; symmetry=True asks)"}
+    orders = math.factorial(len(puzzle.armies))
+    if orders > MAX_ARMY_ORDERS:
+        return model, {"symmetry": f"off ({len(puzzle.armies)} armies: {orders} orders are too many to try)"}
+    lexed, group = leaders_only(puzzle, model)
+    if not group:
+        return model, {"symmetry": "none to break (the puzzle's only symmetry is the identity)"}
+    refusal = engine.supports(lexed)
+    if refusal:
+        return model, {"symmetry": f"off ({refusal})"}
+    return lexed, {"reduction": f"lex-leader over a group of {group}: only the leader of each class of "
+                                "placements is searched (a class's placements score alike)"}
+
+
+MAX_ARMY_ORDERS = 24
+"""The most orders of the armies (4!) whose symmetries `optimum_breaking` looks for: each is
+checked against the whole model with each board symmetry (a colouring's 7 copies would be
+5,040 x 8 checks); a puzzle with more armies is optimised without breaking."""
+
+
+def _optimum(engine: Backend, puzzle: Puzzle, best: Optimum, start: float,
+             broken: dict[str, int | float | str]) -> Result:
     """An objective's answer: OPTIMAL with its proof, INFEASIBLE (proved), or at the limit the
     best found and the bound reached (`stats["bound"]`)."""
     status = (Status.INFEASIBLE if best.solution is None else Status.OPTIMAL) if best.proved else Status.LIMIT
     solutions = () if best.solution is None else (verify(puzzle, best.solution),)
-    stats: dict[str, int | float | str] = dict(engine.stats)
+    stats: dict[str, int | float | str] = {**engine.stats, **broken}
     if best.bound is not None and not best.proved:
         stats["bound"] = best.bound
     return Result(engine.name, status, solutions, objective=best.value, wall_time=time.perf_counter() - start,

@@ -41,11 +41,15 @@ class Copies(Strategy):
     def relevant(self, subject: Subject, task: Task) -> bool:
         return subject.puzzle.copies_open
 
+    def options(self) -> frozenset[str]:
+        """`symmetry`: False asks for every labelling of the copies (no cells fixed)."""
+        return frozenset({"symmetry"})
+
     def run(self, subject: Subject, task: Task, time_limit: float | None, options: Options) -> Result:
         engine = get_backend(self.backend)
         deadline = deadline_after(time_limit)
         result = within(deadline, self.backend, fewest_copies, engine, subject.puzzle, deadline,
-                        method=self.method)
+                        options.get("symmetry") is not False, method=self.method)
         return replace(result, method=self.method)
 
 
@@ -55,24 +59,26 @@ def clique_cells(puzzle: Puzzle) -> tuple[tuple[int, ...], ...]:
     return tuple(cell for _, cell in widest)
 
 
-def fewest_copies(engine: Backend, puzzle: Puzzle, deadline: float | None) -> Result:
-    """k = the clique bound upward; the first k with a solution is the optimum."""
+def fewest_copies(engine: Backend, puzzle: Puzzle, deadline: float | None, symmetry: bool = True) -> Result:
+    """k = the clique bound upward; the first k with a solution is the optimum. `symmetry`
+    fixes the clique's copies (else `stats["symmetry"]` says it was turned off)."""
     start = time.perf_counter()
     clique = clique_cells(puzzle)
     floor = max(1, len(clique))
+    fixing = {(i, cell) for i, cell in enumerate(clique)} if symmetry else set()
     for copies in range(floor, puzzle.cells + 1):
         variant = puzzle.with_copies(copies)
         model = checked_model(engine, variant, Task.SOLVE)
-        broken = replace(model, fixed=model.fixed | {(i, cell) for i, cell in enumerate(clique)})
+        broken = replace(model, fixed=model.fixed | fixing)
         try:
             found = engine.find(broken, deadline)
         except TimeLimit:
             return Result(engine.name, Status.LIMIT, wall_time=time.perf_counter() - start,
                           stats={**engine.stats, "bound": copies})
         if found is not None:
-            stats: dict[str, int | float | str] = {
-                **engine.stats, "clique bound": floor,
-                "reduction": f"the {floor} cells of one line fixed to copies 1..{floor} (copies are interchangeable)"}
+            reduction = ("reduction", f"the {floor} cells of one line fixed to copies 1..{floor} "
+                                      "(copies are interchangeable)") if symmetry else ("symmetry", "off (asked)")
+            stats: dict[str, int | float | str] = {**engine.stats, "clique bound": floor, reduction[0]: reduction[1]}
             return Result(engine.name, Status.OPTIMAL, (verify(variant, found),), objective=copies,
                           wall_time=time.perf_counter() - start, stats=stats, answered=variant)
     return Result(engine.name, Status.INFEASIBLE, wall_time=time.perf_counter() - start, stats=dict(engine.stats))

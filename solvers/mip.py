@@ -13,6 +13,7 @@ passes (`PASSES`) and loaded into OR-Tools' `pywraplp` solver:
             in g and y_g <= sum(g) (so y_g is "g holds a piece"; a one-cell group is its cell),
             then sum(y) <= at_most + M(1 - when), M = groups - at_most (the least that frees
             the bound when `when` is empty), and sum(y) >= at_least * when;
+- `lex`     each lex chain (see `_lex`);
 - `goal`    the objective: "fewest pieces" minimises sum(cells); an `Objective` adds one
             integer m in [least, top], every group's sum equals m, and m is maximised or
             minimised.
@@ -21,8 +22,10 @@ The solver's status is the proof: OPTIMAL (gap 0, so a proved optimum), INFEASIB
 "none"), FEASIBLE at the time limit (the best found, with the solver's bound on the optimum).
 A MIP solver proves one optimum; it has no exact enumeration, so counting and listing are
 refused (`limits`) before any work rather than done by re-solving with a no-good cut per
-solution (92 solves for Q(8), 14,200 for Q(12)). Lex-leader chains, which only a count asks
-for, are refused with the same reason.
+solution (92 solves for Q(8), 14,200 for Q(12)). Lex-leader chains (`lex`, asked with
+`symmetry=True`: one optimum per symmetry class) are rows over continuous "equal so far"
+variables; not the default (`Backend.lex_for_optima`): they slowed queen domination n = 9 from
+1.9 s to 10.5 s and left peaceable queens n = 6 where it was (5.4 s both).
 
 Defaults, measured (`python -m queens.experiments.bench_mip`, experiments/results/mip.md and
 defaults.md): HiGHS on one thread (`DEFAULT_SOLVER`, `DEFAULT_THREADS`). The formulation is the
@@ -32,7 +35,10 @@ handling could not be measured: OR-Tools sets its parameters after SCIP has begu
 refuses `misc/usesymmetry` then ("Cannot turn on symmetry handling during (pre)solving").
 Weak spot, measured: peaceable queens, whose white-black conflicts the model states as pairs
 (the LP relaxation of x + y <= 1 over pairs is weak); n = 6 takes 2-4 s, n = 8 is out of reach
-in a minute, where CP-SAT proves it.
+in a minute, where CP-SAT proves it. The literature's line formulation (a colour variable per
+line, w <= y and b <= 1 - y on it) was no faster, written by hand (`bench_mip --formulations`,
+n = 5, 6, 7, s, pairs / lines: HiGHS 0.83 / 1.33, 2.60 / 8.38, 13.2 / 10.2; SCIP 0.22 / 0.29,
+6.68 / 5.89, 52.0 / 101.9), so the model's own pairs stay.
 
 >>> from queens.models import NQueens, lower
 >>> Mip().find(lower(NQueens(4)), None)
@@ -106,11 +112,6 @@ class Mip(Backend):
         if task in (Task.COUNT, Task.ENUMERATE):
             return NO_COUNTING
         return super().limits(rows, cols, task)
-
-    def supports(self, model: ConstraintModel) -> str | None:
-        if model.lex is not None:
-            return f"lex-leader chains are asked for counting only; {NO_COUNTING}"
-        return super().supports(model)
 
     # --- building: the passes ------------------------------------------------------------
     def _proto(self, model: ConstraintModel) -> MPModelProto:
@@ -304,7 +305,32 @@ def _goal(proto: MPModelProto, model: ConstraintModel, number: np.ndarray) -> No
     proto.maximize = objective.sense == "maximise"
 
 
-PASSES: tuple[Pass, ...] = (_cells, _lines, _covers, _size, _clauses, _counts, _goal)
+def _lex(proto: MPModelProto, model: ConstraintModel, number: np.ndarray) -> None:
+    """Each lex chain x[a_1..] >=lex x[b_1..] over "equal so far" variables e (continuous in
+    [0, 1]; e_1 is the constant 1): x[b_i] - x[a_i] + e_i <= 1 (while equal, a piece on b_i
+    has one on a_i), and e_(i+1) >= 2 e_i - 1 - x[a_i] + x[b_i] (equal so far and here: still
+    equal). An e may sit above what the prefix says only where that asks no more, so its least
+    value is 0 or 1 and the chains keep exactly the leaders."""
+    if model.lex is None:
+        return
+    index = dict(zip(model.cells, number.tolist(), strict=True))
+    for chain in model.lex.chains:
+        equal: int | None = None
+        for i, (a, b) in enumerate(chain):
+            x, y = index[a], index[b]
+            e = ([equal], 1.0) if equal is not None else ([], 0.0)
+            _weighted(proto, _terms(([y], 1.0), ([x], -1.0), e), float("-inf"), 1.0 - (equal is None))
+            if i == len(chain) - 1:
+                break
+            follows = len(proto.variable)
+            proto.variable.add(lower_bound=0.0, upper_bound=1.0)
+            before = ([equal], -2.0) if equal is not None else ([], 0.0)
+            _weighted(proto, _terms(([follows], 1.0), before, ([x], 1.0), ([y], -1.0)),
+                      -1.0 + 2.0 * (equal is None), float("inf"))
+            equal = follows
+
+
+PASSES: tuple[Pass, ...] = (_cells, _lines, _covers, _size, _clauses, _counts, _lex, _goal)
 """The lowering, in order: each pass reads the model and appends to the proto."""
 
 

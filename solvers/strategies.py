@@ -109,7 +109,7 @@ class Search(Strategy):
                 own = own.copy()
                 own["counter"] = "simple"
             return count(subject.puzzle, self.backend, time_limit=time_limit, split=False, symmetry=symmetry, **own)
-        return solve(subject.puzzle, self.backend, time_limit=time_limit, **own)
+        return solve(subject.puzzle, self.backend, time_limit=time_limit, symmetry=symmetry, **own)
 
 
 @dataclass(frozen=True)
@@ -297,8 +297,9 @@ def _check_options(backend: str, options: SearchOptions) -> None:
 
 
 def _symmetry_option(backend: str) -> frozenset[str]:
-    """`symmetry` (lex-leader breaking, queens.solvers.api.count) for a backend that counts by
-    enumerating; a backend that counts without enumerating has nothing to break."""
+    """`symmetry` (lex-leader breaking: queens.solvers.api.count, and solve's search for an
+    optimum) for a backend that counts by enumerating, and so compiles lex chains; a backend
+    that counts without enumerating (native) has none to turn off."""
     engine, _ = _engine(backend)
     return frozenset({"symmetry"}) if engine is not None and type(engine).count is Backend.count else frozenset()
 

@@ -5,10 +5,9 @@ checkers (inside `queens.solvers.api.solve`); and its refusals, which say why be
 from __future__ import annotations
 
 import pytest
-from queens.models import NQueens, Unsupported, lower, symmetry_group
+from queens.models import NQueens, Unsupported
 from queens.models.errors import BadOption, Refused
 from queens.models.families import of_size
-from queens.models.symmetry import lex_leader
 from queens.solvers import Status, get_backend
 from queens.solvers import count as count_routed
 from queens.solvers.api import count, solutions, solve
@@ -82,12 +81,6 @@ def test_counting_and_listing_are_refused_before_any_work_with_the_reason():
     with pytest.raises(Refused) as refused:
         count_routed(NQueens(8), "mip")
     assert any("does not count" in reason for reason in refused.value.reasons)
-
-
-def test_lex_chains_are_refused_since_only_a_count_asks_for_them():
-    model = lower(NQueens(6))
-    assert "lex-leader" in get_backend("mip").supports(lex_leader(model, symmetry_group(model)))
-    assert get_backend("mip").supports(model) is None
 
 
 def test_options_are_checked():

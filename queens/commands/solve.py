@@ -73,6 +73,10 @@ def refuse_out(puzzle: Puzzle, out_path: Path | None) -> None:
 @method_option(Task.SOLVE, Task.OPTIMISE, Task.COMPLETE)
 @output_options
 @json_option
+@click.option("--symmetry/--no-symmetry", default=None,
+              help="Puzzles with a goal: search the optimum among one placement per symmetry class (lex-leader "
+                   "constraints over the board's symmetries and swaps of interchangeable armies; a colouring's "
+                   "clique given copies 1..k); the answer's stats name the reduction. Default: where it pays.")
 @click.option("--all-optimal", is_flag=True, help="Puzzles with a goal: list every optimal placement.")
 @click.option("--certify", is_flag=True,
               help="Prove a 'no solution' or an optimum: a DRUP proof of the puzzle's CNF, checked by drup and "
@@ -83,8 +87,8 @@ def refuse_out(puzzle: Puzzle, out_path: Path | None) -> None:
 def solve_command(family_or_file: str, n: int | None, m: int | None, backend: str | None, time_limit: float | None,
                   viewpoint: str | None, encoding: str | None,
                   solver: str | None, method: str, seed: int | None, out_path: Path | None,
-                  fmt: str | None, as_json: bool, all_optimal: bool, certify: bool, proof_dir: Path | None,
-                  progress: bool) -> int:
+                  fmt: str | None, as_json: bool, symmetry: bool | None, all_optimal: bool, certify: bool,
+                  proof_dir: Path | None, progress: bool) -> int:
     """Find one solution (the optimum of a puzzle with a goal: the fewest pieces for domination,
     the most for peaceable armies, the fewest copies for a colouring), by the fastest strategy
     that can."""
@@ -92,6 +96,8 @@ def solve_command(family_or_file: str, n: int | None, m: int | None, backend: st
     options = backend_settings(viewpoint, encoding, solver)
     if seed is not None:
         options["seed"] = seed
+    if symmetry is not None:
+        options["symmetry"] = symmetry
     puzzle = make_puzzle(family_or_file, n, m)
     refuse_out(puzzle, out_path)
     refuse_certify(puzzle, certify, proof_dir, all_optimal)
