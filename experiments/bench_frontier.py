@@ -293,7 +293,8 @@ def table(cap: float | None, emit: Callable[[str], None]) -> None:
     emit("Regenerate: `python -m queens.experiments.bench_frontier --output experiments/results/frontier.md` "
          "(`make bench`; `--seconds S` caps every budget). Each cell: who, the value proved and the wall seconds "
          "of the whole call, or what it reached at its limit (found, bound). A ✗ on a value is a disagreement "
-         "with the published one; target met ✗ means not proved within the issue's target.\n")
+         "with the published one. Target met: ✓ proved within the issue's target; ✗ (≤ T s) not proved within "
+         "it or, where the budget column is below T, not within that budget (the target itself untested).\n")
     emit(HEADER)
     notes = [sweep(cap, emit)]
     for sizes in rows():

@@ -27,8 +27,11 @@ def _solve(solver: pywraplp.Solver, time_limit: float, maximise: bool) -> Outcom
         return None, None
     value = round(solver.Objective().Value())
     bound = solver.Objective().BestBound()
-    return value, value if status == pywraplp.Solver.OPTIMAL else (math.floor(bound + 1e-6) if maximise
-                                                                    else math.ceil(bound - 1e-6))
+    if status == pywraplp.Solver.OPTIMAL:
+        return value, value
+    if abs(bound) >= 1e20:  # SCIP's infinity: no bound yet
+        return value, None
+    return value, math.floor(bound + 1e-6) if maximise else math.ceil(bound - 1e-6)
 
 
 def _sees(i: int, j: int, k: int, m: int) -> bool:
