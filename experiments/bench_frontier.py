@@ -119,7 +119,7 @@ class Attempt:
             return f"{self.who}: {self.skipped}"
         if self.proved:
             wrong = "" if self.value == published else f" ✗ (published {published:,})"
-            return f"{self.who}: {self.value:,}{wrong} in {self.seconds:.2f} s"
+            return f"{self.who}: {self.value:,}{wrong} in {self.seconds:.2f} s ({self.cpu:.2f} CPU)"
         found = "nothing found" if self.value is None else f"{self.value:,} found"
         bound = "" if self.bound is None else f", bound {self.bound:,}"
         return f"{self.who}: {found}{bound} at {self.seconds:.0f} s (limit)"
@@ -229,7 +229,7 @@ def fastest(attempts: list[Attempt], published: int) -> Attempt | None:
 
 
 HEADER = ("| row | instance | published (source) | budget s | ours | peers | our best / best peer | "
-          "target met |\n|---|---|---|---:|---|---|---:|:---:|")
+          "target met | load |\n|---|---|---|---:|---|---|---:|:---:|---:|")
 
 
 def line(instance: Instance, budget: float, attempts: list[Attempt]) -> str:
@@ -249,7 +249,7 @@ def line(instance: Instance, budget: float, attempts: list[Attempt]) -> str:
     met = "attempted" if target is None else "✓" if best and best.seconds <= target else f"✗ (≤ {target:g} s)"
     cells = [instance.row, instance.label, f"{instance.published:,} ({instance.source})", f"{budget:g}",
              "; ".join(a.shown(instance.published) for a in mine),
-             "; ".join(a.shown(instance.published) for a in theirs), ratio, met]
+             "; ".join(a.shown(instance.published) for a in theirs), ratio, met, f"{os.getloadavg()[0]:.1f}"]
     return "| " + " | ".join(cells) + " |"
 
 
@@ -291,8 +291,9 @@ def table(cap: float | None, emit: Callable[[str], None]) -> None:
          f"(a peer is killed {GRACE:g} s after its own limit). Versions: "
          + ", ".join(f"{k} {v}" for k, v in versions().items()) + f". Measured from {load_average()}.\n")
     emit("Regenerate: `python -m queens.experiments.bench_frontier --output experiments/results/frontier.md` "
-         "(`make bench`; `--seconds S` caps every budget). Each cell: who, the value proved and the wall seconds "
-         "of the whole call, or what it reached at its limit (found, bound). A ✗ on a value is a disagreement "
+         "(`make bench`; `--seconds S` caps every budget). Each cell: who, the value proved, the wall seconds of "
+         "the whole call and its CPU seconds (threads and child processes too), or what it reached at its limit "
+         "(found, bound); load: the 1-minute load average at the row's end. A ✗ on a value is a disagreement "
          "with the published one. Target met: ✓ proved within the issue's target; ✗ (≤ T s) not proved within "
          "it or, where the budget column is below T, not within that budget (the target itself untested).\n")
     emit(HEADER)
