@@ -155,11 +155,17 @@ class Backend(ABC):
         """Build this backend's model of `model`, leaving its size in `self.stats`."""
 
     def minimise(self, model: ConstraintModel, deadline: float | None) -> Placement | None:
-        """A solution with the fewest pieces: try k = 0, 1, 2, ... pieces until one is found."""
+        """A solution with the fewest pieces: try k = 0, 1, 2, ... pieces until one is found.
+        At the time limit, `stats["bound"]` is the k being tried: none with fewer was found,
+        the lower bound the answer reports."""
         for size in range(len(model.fixed), len(model.cells) + 1):
-            if deadline is not None and time.monotonic() > deadline:
-                raise TimeLimit(f"{self.name}: no solution with at most {size - 1} pieces yet")
-            found = self.find(model.with_size(size), deadline)
+            try:
+                if deadline is not None and time.monotonic() > deadline:
+                    raise TimeLimit(f"{self.name}: no solution with at most {size - 1} pieces yet")
+                found = self.find(model.with_size(size), deadline)
+            except TimeLimit:
+                self.stats["bound"] = size
+                raise
             if found is not None:
                 return found
         return None

@@ -334,6 +334,7 @@ class Sat(Backend):
                 try:
                     found = self._solve(solver, deadline, 0, sliced, bound, run=run)
                 except TimeLimit:
+                    self.stats["bound"] = k  # proved: none with fewer, the lower bound the answer reports
                     raise TimeLimit(f"sat: no solution with at most {k - 1} pieces yet") from None
                 if found:
                     self.stats["bound"] = k

@@ -66,6 +66,16 @@ def test_a_minimisation_cut_off_claims_no_optimum(backend, options, reference):
         assert result.objective == reference.term("A075458", n)
     else:
         assert result.solution is None
+        assert result.stats.get("bound", 0) <= reference.term("A075458", n)  # a lower bound, when one came
+
+
+@pytest.mark.parametrize("backend", ["sat", "cpsat"])
+def test_a_minimisation_cut_off_reports_its_lower_bound(backend, reference):
+    """Queen domination n = 14 (8) is far from proved in a second; the k being tried is a
+    proved lower bound (every smaller k was refuted), and the answer says it."""
+    result = solve(of_size("domination", 14), backend, time_limit=1.0)
+    assert result.status is Status.LIMIT and result.solution is None
+    assert 0 <= result.stats["bound"] <= reference.term("A075458", 14)
 
 
 @pytest.mark.parametrize("backend", [name for name in BACKENDS if name != "native"])
