@@ -271,7 +271,8 @@ def leaders_only(puzzle: Puzzle, model: ConstraintModel) -> tuple[ConstraintMode
     """`model` (`puzzle`'s) with lex chains over its whole group (`model_group`), and the
     group in words: each class of solutions keeps its leader, so an optimum is still reached,
     by fewer placements (what a backend that optimises searches: `queens.solvers.api.solve`).
-    The model itself, and "", when the group is the identity alone.
+    The model itself, and "", when the group is the identity alone or there is no cell to
+    order (a board of holes: every symmetry keeps the empty placement, nothing to break).
 
     >>> from queens.models.lowering import lower
     >>> from queens.models.families import build, FamilyOptions
@@ -280,6 +281,8 @@ def leaders_only(puzzle: Puzzle, model: ConstraintModel) -> tuple[ConstraintMode
     >>> group, len(model.lex.chains), model.lex.chains[0][0]
     ('16 (8 board symmetries x 2 orders of the armies)', 15, ((0, (2, 2)), (1, (2, 2))))
     """
+    if not model.cells:
+        return model, ""
     group = model_group(puzzle, model)
     if len(group) == 1:
         return model, ""
