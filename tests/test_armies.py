@@ -123,6 +123,37 @@ def test_queen_graph_colouring_matches_a088202(n, reference):
     assert set(answers(colouring(n), backends).values()) == {reference.term("A088202", n)}
 
 
+@pytest.mark.parametrize("n", range(2, 11))
+def test_the_greedy_colouring_is_a_colouring_at_or_above_a088202(n, reference):
+    """DSatur's colouring (the fewest copies' incumbent) passes the army checker (inside
+    greedy_copies) and a brute check here: every cell coloured once, no two queens of one colour
+    on a line; it never beats the published chromatic number, and meets it on queen5_5."""
+    from queens.solvers.copies import greedy_copies
+
+    placement = greedy_copies(colouring(n))
+    assert placement is not None
+    colours = {cell: copy for copy, cell in placement}
+    assert sorted(colours) == [(r, c) for r in range(n) for c in range(n)]
+    for (r1, c1), k1 in colours.items():
+        for (r2, c2), k2 in colours.items():
+            if (r1, c1) < (r2, c2) and k1 == k2:
+                assert r1 != r2 and c1 != c2 and abs(r1 - r2) != abs(c1 - c2)
+    used = len(set(colours.values()))
+    assert used >= reference.term("A088202", n)
+    if n == 5:
+        assert used == 5
+
+
+def test_a_colouring_cut_off_answers_with_the_greedy_colouring_and_its_bound(reference):
+    """queen9_9 in 2 s: no proof (9 colours is not refuted that fast), yet the answer holds a
+    checked colouring with its number of colours, above the proved lower bound."""
+    result = solve(colouring(9), "native", time_limit=2)
+    assert result.status is Status.LIMIT
+    assert result.objective is not None and result.objective >= reference.term("A088202", 9)
+    assert len(result.solutions) == 1 and len({copy for copy, _ in result.solutions[0]}) == result.objective
+    assert 9 <= result.stats["bound"] <= reference.term("A088202", 9)
+
+
 def _dimacs() -> dict[str, dict[str, int]]:
     return json.loads(REFERENCE.read_text())["DIMACS queen graphs"]["instances"]
 

@@ -135,9 +135,10 @@ def refuse_certify(puzzle: Puzzle, certify: bool, proof_dir: Path | None, all_op
 def _print_solutions(puzzle: Puzzle, result: Result, out_path: Path | None) -> None:
     line = f"{puzzle.name}: {result.status.value} by {answered_by(result)}"
     if result.objective is not None:
-        line += f"; optimum {result.objective}" + (" (proved)" if result.status is Status.OPTIMAL else "")
+        proved = result.status is Status.OPTIMAL
+        line += f"; optimum {result.objective} (proved)" if proved else f"; best found {result.objective}"
     if "bound" in result.stats:
-        line += f"; bound {result.stats['bound']}"
+        line += f"; proved bound {result.stats['bound']}"
     if result.count is not None:
         line += f"; {result.count:,} optimal placements"
     out.print(line, markup=False)
