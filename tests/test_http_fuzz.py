@@ -45,9 +45,7 @@ EXAMPLES = int(os.environ.get("QUEENS_FUZZ_EXAMPLES", "40"))
 BOUND = 30.0
 """Seconds a reply may take: the server's time limit (1 s) and its grace, with room for a loaded machine."""
 STATUSES = {200, 400, 404, 405, 411, 413, 414, 431, 503, 505}
-"""What the explorer answers: 200; 400 a bad request; 404 no such page or call; 405 a method it
-does not use; 411 a chunked body; 413 a body over MAX_BODY; 414 a request line, 431 headers too
-long (the base class's limits); 503 busy; 505 an HTTP version it does not speak. Never 500."""
+"""What the explorer answers, each explained in docs/json.md ("The explorer's HTTP replies"). Never 500."""
 
 FAMILIES, BACKENDS = catalogue()
 GETS = [*PAGES, "/api/info"]
