@@ -189,7 +189,8 @@ def main() -> int:
                 print(table(rows[-1:]).splitlines()[-1], flush=True)
     after = os.getloadavg()
     commands = "; ".join(f"{task}: `queens {' '.join(TASKS[task])} -b BACKEND`" for task in args.tasks)
-    text = (f"# Ctrl-C: time to exit per backend and task\n\n`python -m queens.experiments.bench_interrupts`, "
+    called = " ".join(["python -m queens.experiments.bench_interrupts", *sys.argv[1:]])
+    text = (f"# Ctrl-C: time to exit per backend and task\n\n`{called}`, "
             f"{date.today()}, {platform.machine()}, {os.cpu_count()} cores, load average {before[0]:.2f} "
             f"before, {after[0]:.2f} after. SIGINT to the process group once the command computes ({WORK:g} CPU s "
             f"after its \"...\" line). Contract: exit 130 within 1 s, no traceback, nothing left running.\n"
