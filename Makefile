@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: help install run test test-slow bench certified lint clean browser test-browser test-asan fuzz fuzz-cli build-native cross-tools \
+.PHONY: help install run test test-slow bench certified lint clean browser test-browser test-asan fuzz fuzz-cli fuzz-http build-native cross-tools \
         test-cross minizinc fuzz-tools
 
 help: ## this list
@@ -99,6 +99,10 @@ fuzz: install fuzz-tools ## the C extensions under ASan+UBSan: libFuzzer on the 
 fuzz-cli: install ## the CLI's contract on many drawn command lines (QUEENS_FUZZ_EXAMPLES, default 100000)
 	QUEENS_FUZZ_EXAMPLES=$${QUEENS_FUZZ_EXAMPLES:-100000} nice -n 10 $(BIN)/python -m pytest -q -p no:cacheprovider \
 	  tests/test_contract_fuzz.py
+
+fuzz-http: install ## the explorer's contract on many drawn HTTP requests to a real server (QUEENS_FUZZ_EXAMPLES, default 100000)
+	QUEENS_FUZZ_EXAMPLES=$${QUEENS_FUZZ_EXAMPLES:-100000} nice -n 10 $(BIN)/python -m pytest -q -p no:cacheprovider \
+	  tests/test_http_fuzz.py
 
 lint: install ## ruff (complexity at most 12) over the code; mypy --strict over the whole queens package
 	$(BIN)/ruff check models solvers experiments queens tests

@@ -55,6 +55,11 @@ MAX_READING = 64
 STALLED_AFTER = 1.0
 """Seconds of sending after which a connection may be closed to admit a new one, when every
 reading slot is taken: on loopback a whole request takes well under that."""
+LINGER = 1.0
+"""Seconds a closing connection reads what its client still sends (`_linger_and_close`)."""
+LINGER_BYTES = 1 << 20
+"""Bytes read and dropped at most while lingering: a refused request of any size the server
+reads at all (a 64 KB request line or header, a body declared over `MAX_BODY`) fits."""
 MAX_CONNECTIONS = 32
 """Requests answered at once, once read; most take milliseconds (solving is bounded by the pool)."""
 MAX_TURNED_AWAY = 128
@@ -126,8 +131,13 @@ class ExplorerHandler(BaseHTTPRequestHandler):
         self.do_GET()  # `_send` leaves the body out
 
     def parse_request(self) -> bool:
-        """The base class's parsing, and a 405 (not its 501) for a method the explorer does not use."""
+        """The base class's parsing, a 505 for HTTP/0.9 (whose reply would have no status line and
+        no headers, so no client could tell an error from a page), and a 405 (not its 501) for a
+        method the explorer does not use."""
         if not super().parse_request():
+            return False
+        if self.request_version == "HTTP/0.9":  # `GET /` alone, or said outright: the base class's marker
+            self.send_error(HTTPStatus.HTTP_VERSION_NOT_SUPPORTED, "HTTP/0.9 is not spoken here: send HTTP/1.0 or 1.1")
             return False
         if self.command not in ("GET", "HEAD", "POST"):
             self._error(HTTPStatus.METHOD_NOT_ALLOWED, f"{self.command} is not used here: GET a page, POST to /api/...")
@@ -222,6 +232,25 @@ class _DeadlineReader(io.RawIOBase):
         return self._connection.recv_into(buffer)
 
 
+def _linger_and_close(connection: socket.socket) -> None:
+    """End the reply, read and drop what the client is still sending (for at most `LINGER`
+    seconds and `LINGER_BYTES`), then close. A request refused before it was read to its end
+    (413, 431, 414) leaves bytes unread, and closing a socket with unread input sends a reset
+    that can destroy the reply before the client has read it (RFC 9112, section 9.6). Done after
+    the connection's slot is given back: a well-behaved client hangs up at once."""
+    deadline = time.monotonic() + LINGER
+    with contextlib.suppress(OSError):  # the client may be gone already
+        connection.shutdown(socket.SHUT_WR)
+        drained = 0
+        while drained < LINGER_BYTES and (left := deadline - time.monotonic()) > 0:
+            connection.settimeout(left)
+            chunk = connection.recv(65536)
+            if not chunk:
+                break
+            drained += len(chunk)
+    connection.close()
+
+
 class ExplorerServer(HTTPServer):
     """A thread per connection: up to `MAX_READING` sending their request, up to
     `MAX_CONNECTIONS` being answered, and the solver pool."""
@@ -289,11 +318,11 @@ class ExplorerServer(HTTPServer):
         except Exception:
             self.handle_error(request, client_address)
         finally:
-            self.shutdown_request(request)
             with self._readers_lock:
                 self._readers.pop(request, None)
             if self._held.slot is not None:
                 self._held.slot.release()
+            _linger_and_close(request)
 
     def handle_error(self, request: object, client_address: tuple[str, int]) -> None:
         """A client that hangs up or stalls is normal; anything else is one line, never a traceback."""
