@@ -48,6 +48,10 @@ def main() -> None:
     # (a KeyboardInterrupt there would print a traceback from wherever shutdown was).
     for signum in (signal.SIGINT, signal.SIGTERM):
         signal.signal(signum, _exit_now)
+    if interrupts.abandoned():  # a solver thread still runs: finalising beside it could abort the process
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(INTERRUPTED)
     sys.exit(code)
 
 

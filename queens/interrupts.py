@@ -18,6 +18,7 @@ import signal
 from types import FrameType
 
 _signalled = False
+_abandoned = False
 
 
 def install() -> None:
@@ -43,6 +44,19 @@ def check() -> None:
 def signalled() -> bool:
     """Whether a signal came since the handler was installed."""
     return _signalled
+
+
+def abandon() -> None:
+    """Say that a library call still runs in a thread nothing can stop (HiGHS ignores
+    OR-Tools' InterruptSolve): the console script then ends the process at once, without the
+    interpreter's finalisation, which would tear down what that thread still uses."""
+    global _abandoned
+    _abandoned = True
+
+
+def abandoned() -> bool:
+    """Whether `abandon` was called: a solver thread may still be running."""
+    return _abandoned
 
 
 def _in_finaliser(frame: FrameType | None) -> bool:

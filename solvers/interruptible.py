@@ -8,7 +8,10 @@ while it solves) and the calling thread waits one beat at a time (`queens.interr
 `queens.solvers.progress.beat`). When the wait is interrupted, `halt` asks the library to stop
 (CP-SAT's `stop_search`, safe from another thread), the worker is joined, and the interrupt
 goes on. A library that catches SIGINT itself must be told not to (the worker thread gets no
-signals, so its handler would never run).
+signals, so its handler would never run). A library that cannot be halted (OR-Tools' HiGHS
+answers InterruptSolve with False) is left running in its daemon thread: the interrupt goes on
+at once, and `queens.interrupts.abandon` tells the console script to end the process without
+finalising beside it (a Python session keeps the thread until the solve ends by itself).
 
 Halted, CP-SAT 9.15 returns from `Solve` while threads of its own are still ending (three, for
 a few milliseconds); the interrupted command exits at once, and exiting meanwhile aborted the
@@ -16,7 +19,7 @@ process in a C++ destructor ("terminate called without an active exception", exi
 8 runs). So after a halt the wait goes on until the process has no more threads than before
 the call (Linux: /proc/self/task), for at most `SETTLE` seconds.
 
->>> interruptible(lambda: 6 * 7, halt=lambda: None)
+>>> interruptible(lambda: 6 * 7, halt=lambda: True)
 42
 """
 
@@ -39,9 +42,10 @@ SETTLE = 1.0
 _TASKS = Path("/proc/self/task")
 
 
-def interruptible(call: Callable[[], T], halt: Callable[[], None]) -> T:
+def interruptible(call: Callable[[], T], halt: Callable[[], bool | None]) -> T:
     """`call()`, computed in a worker thread; `halt()` asks it to return early, and is called
-    when this thread's wait is interrupted (the exception is then raised here, as it came)."""
+    when this thread's wait is interrupted (the exception is then raised here, as it came);
+    `halt` returning False says it could not: the worker is abandoned, not joined."""
     outcome: list[T] = []
     failure: list[BaseException] = []
 
@@ -60,7 +64,9 @@ def interruptible(call: Callable[[], T], halt: Callable[[], None]) -> T:
             interrupts.check()
             beat()
     except BaseException:
-        halt()
+        if halt() is False:
+            interrupts.abandon()
+            raise
         worker.join()
         _settle(threads)
         raise

@@ -61,6 +61,7 @@ from ortools.linear_solver.linear_solver_pb2 import (  # type: ignore[import-unt
 )
 from queens.models import BackendError, ConstraintModel, Placement, TimeLimit, Unsupported
 from queens.solvers.backend import Backend, Optimum, Task, seconds_left
+from queens.solvers.interruptible import interruptible
 from queens.solvers.order import line_literals, literals, plain_numbering, positions
 
 SOLVERS = {"scip": "SCIP", "highs": "HIGHS"}
@@ -147,7 +148,7 @@ class Mip(Backend):
         parameters = pywraplp.MPSolverParameters()
         parameters.SetDoubleParam(parameters.RELATIVE_MIP_GAP, 0.0)  # OPTIMAL must mean proved
         start = time.perf_counter()
-        status = solver.Solve(parameters)
+        status = interruptible(lambda: solver.Solve(parameters), halt=solver.InterruptSolve)
         self.stats.update(status=_STATUS.get(status, str(status)), nodes=solver.nodes(),
                           solver_wall_time=round(time.perf_counter() - start, 6))
         if status in (pywraplp.Solver.ABNORMAL, pywraplp.Solver.MODEL_INVALID):
