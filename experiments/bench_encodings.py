@@ -7,6 +7,7 @@ the CNF size. Prints a Markdown table; the fastest overall becomes DEFAULT_ENCOD
 
 from __future__ import annotations
 
+import argparse
 import statistics
 import sys
 import time
@@ -31,7 +32,8 @@ def _median_seconds(job: Callable[[], Result]) -> tuple[float, Result]:
     return statistics.median(times), result
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
+    argparse.ArgumentParser(description=__doc__.splitlines()[0]).parse_args(argv)  # --help, and no option
     print(f"| encoding | count Q({COUNT_N}) s | solve n={SOLVE_N} s | clauses (n={SOLVE_N}) | aux vars (n={SOLVE_N}) |")
     print("|---|---:|---:|---:|---:|")
     rows = []

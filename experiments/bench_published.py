@@ -11,9 +11,9 @@ Run: python -m queens.experiments.bench_published [--limit SECONDS]   (prints Ma
 
 from __future__ import annotations
 
+import argparse
 import os
 import platform
-import sys
 import time
 from datetime import date
 
@@ -64,8 +64,10 @@ def measure(stem: str, n: int, backend: str, limit: float) -> str:
     return f"{value}{mark} in {seconds:.2f} s"
 
 
-def main(argv: list[str]) -> None:
-    limit = float(argv[argv.index("--limit") + 1]) if "--limit" in argv else LIMIT
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description="The published puzzles on every backend (prints Markdown).")
+    parser.add_argument("--limit", type=float, default=LIMIT, metavar="SECONDS", help="time limit per run")
+    limit = parser.parse_args(argv).limit
     names = list(BACKENDS)
     print(f"Published puzzles, {date.today()}, {platform.machine()} {os.cpu_count()} cores, "
           f"time limit {limit:.0f} s per run, load average {os.getloadavg()[0]:.1f}\n")
@@ -78,4 +80,4 @@ def main(argv: list[str]) -> None:
 
 
 if __name__ == "__main__":
-    main(sys.argv[1:])
+    main()

@@ -6,6 +6,7 @@ from __future__ import annotations
 import dataclasses
 import importlib.util
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -229,3 +230,18 @@ def test_an_off_centre_queen_breaks_the_symmetry_and_the_count_stays_right() -> 
 def test_a_minimising_puzzle_is_not_split(reference) -> None:
     assert len(subproblems(lower(Domination(4)))) == 1
     assert count(Domination(4), "sat", split=True, processes=1).count == reference.term("A002564", 4)
+
+
+BENCHES = sorted(path.stem for path in (REPO / "experiments").glob("bench_*.py"))
+
+
+@pytest.mark.parametrize("module", BENCHES)
+def test_a_bench_says_its_options_and_refuses_an_unknown_one(module: str) -> None:
+    """`--help` prints the usage and runs nothing; an option it does not know is refused (exit 2)
+    before any measuring: `bench_backends --help` used to run the whole bench."""
+    command = [sys.executable, "-m", f"queens.experiments.{module}"]
+    shown = subprocess.run([*command, "--help"], capture_output=True, text=True, timeout=60)
+    assert shown.returncode == 0 and shown.stdout.startswith("usage:"), shown.stderr
+    refused = subprocess.run([*command, "--no-such-option"], capture_output=True, text=True, timeout=60)
+    assert refused.returncode == 2 and "unrecognized arguments: --no-such-option" in refused.stderr
+    assert refused.stdout == ""
