@@ -44,7 +44,7 @@ test-browser: install browser ## the web explorer clicked through in headless Ch
 test-slow: install ## only the slow tests
 	$(BIN)/python -m pytest -q -m slow
 
-bench: install ## benchmarks: backends and kernels side by side, against the peers, and time limits kept (writes experiments/results/peers.md, deadlines.md, mip-latest.md, published.md, frontier.md; FRONTIER_SECONDS=S caps the frontier's budgets)
+bench: install ## benchmarks: backends and kernels side by side, against the peers, and time limits kept (writes experiments/results/peers.md, deadlines.md, mip-latest.md, published.md, why.md, frontier.md; FRONTIER_SECONDS=S caps the frontier's budgets)
 	$(BIN)/python -m queens.experiments.bench_encodings
 	$(BIN)/python -m queens.experiments.bench_native
 	$(BIN)/python -m queens.experiments.bench_backends
@@ -53,6 +53,9 @@ bench: install ## benchmarks: backends and kernels side by side, against the pee
 	$(BIN)/python -m queens.experiments.bench_deadlines
 	$(BIN)/python -m queens.experiments.bench_mip --defaults --versus > experiments/results/mip-latest.md
 	$(BIN)/python -m queens.experiments.bench_published > experiments/results/published.md
+	{ echo "# queens why: a smallest set of givens, found and checked (issue 22's 1 s target)"; echo; \
+	  for args in "" "--queens 19 --holes 10" "--n 12 --queens 8 --holes 21"; do \
+	    $(BIN)/python -m queens.experiments.bench_why $$args; echo; done; } > experiments/results/why.md
 	$(BIN)/python -m queens.experiments.bench_frontier $(if $(FRONTIER_SECONDS),--seconds $(FRONTIER_SECONDS)) --output experiments/results/frontier.md
 
 CERTIFIED_SECONDS ?= 600
