@@ -71,7 +71,8 @@ def main(argv: list[str] | None = None) -> int:
           "| checked median / max s | together median / max s | target ≤ 1 s |")
     print("|---|---|---|---:|---:|---:|:---:|")
     sizes = sorted(r[3] for r in rows)
-    print(f"| {asked.n} × {asked.n} | {asked.queens} + {asked.holes} + 1 = {rows[0][2]} | {sizes[0]}-{sizes[-1]} | {statistics.median(found):.3f} / {max(found):.3f} "
+    print(f"| {asked.n} × {asked.n} | {asked.queens} + {asked.holes} + 1 = {rows[0][2]} | {sizes[0]}-{sizes[-1]} "
+          f"| {statistics.median(found):.3f} / {max(found):.3f} "
           f"| {statistics.median(checked):.3f} / {max(checked):.3f} "
           f"| {statistics.median(together):.3f} / {max(together):.3f} | {'✓' if max(together) <= 1 else '✗'} |")
     return 0
