@@ -46,6 +46,7 @@ from queens.solvers.backend import Backend, Optimum, seconds_left
 from queens.solvers.enumeration import callback_stream
 from queens.solvers.interruptible import interruptible
 from queens.solvers.order import line_literals, literals, plain_numbering, positions, seeded_numbering
+from queens.solvers.threads import default_threads
 
 VIEWPOINTS = ("boolean", "alldifferent")
 SEARCHES = {"greedy": cp_model.AUTOMATIC_SEARCH, "portfolio": cp_model.PORTFOLIO_SEARCH,
@@ -56,6 +57,17 @@ GREEDY = {"initial_polarity": SatParameters.POLARITY_TRUE, "preferred_variable_o
 """CP-SAT's parameters for the `greedy` search (see the module docstring): its SAT search decides
 the cells in the order of their numbers (`seeded_numbering`), a piece first, and skips the probing,
 inprocessing, linear relaxation and symmetry detection that cost seconds on 10^6 Booleans."""
+OPTIMA_SUBSOLVERS = ("max_lp", "core", "default_lp", "quick_restart", "no_lp", "reduced_costs", "pseudo_costs")
+"""The workers an optimisation runs on fewer than `FULL_PORTFOLIO` cores, in this order: CP-SAT's
+own choice for 2 workers (its default search with a light relaxation, and one without) found
+knights' independence numbers (2 x 2 x n^2 / 4 bipartite pairs, whose full relaxation is exact)
+but never proved them: 12 x 12 stopped at 72, bound 130, after 20 s; with the full relaxation
+(`max_lp`) and the core-based bound (`core`): proved in 0.12 s (16 x 16: 0.52 s), queen domination
+n = 10 in 1.26 s against 4.76 s, peaceable queens n = 7 in 3.84 s against 7.29 s (2 shared cores,
+2026-11-24; experiments/results/defaults.md)."""
+FULL_PORTFOLIO = 8
+"""From this many workers CP-SAT's own portfolio holds both `max_lp` and `core`: it is kept (as it
+is with `search="portfolio"`, which asks for CP-SAT's own choice)."""
 Values = Callable[[np.ndarray], np.ndarray]
 """The solver's values of the variables at some indices of the proto."""
 Decode = Callable[[Values], Placement]
@@ -251,6 +263,11 @@ class CpSat(Backend):
             cp.add(sum(cp.get_bool_var_from_proto_index(i) for i in chosen[chosen >= 0].tolist()) == value)
         (cp.maximize if objective.sense == "maximise" else cp.minimize)(value)
         solver = self._solver(deadline, enumerating=True)
+        workers = self.workers or default_threads()
+        if self.search == "greedy" and 2 <= workers < FULL_PORTFOLIO:  # the suite's tuned default
+            solver.parameters.num_workers = workers
+            solver.parameters.subsolvers.extend(OPTIMA_SUBSOLVERS[:workers])
+        self.stats["subsolvers"] = ", ".join(solver.parameters.subsolvers) or "CP-SAT's portfolio"
         status = interruptible(lambda: solver.solve(cp), halt=solver.stop_search)
         self._record(solver)
         if status == cp_model.INFEASIBLE:
