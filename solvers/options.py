@@ -38,13 +38,13 @@ class Options(SearchOptions, total=False):
     processes: int | None  # split
     symmetry: bool  # counting by enumeration: lex-leader symmetry breaking (on unless False)
     unique: bool  # counting: symmetry classes too
-    ledger: str | Path | None  # the fast counter: SQLite file of finished subproblems
-    resume: bool  # the fast counter: skip the subproblems the ledger holds
-    dask: str | None  # the fast counter: "local" or a scheduler's address
+    ledger: str | Path | None  # the native counters (fast, quadrant): SQLite file of finished subproblems
+    resume: bool  # the native counters: skip the subproblems the ledger holds
+    dask: str | None  # the native counters: "local" or a scheduler's address
 
 
 def search_options(options: Options) -> SearchOptions:
     """The options a backend's own entry points take (`SearchOptions`): the strategies' own
-    (processes, symmetry, unique, the fast counter's ledger) left out."""
+    (processes, symmetry, unique, the native counters' ledger) left out."""
     return cast(SearchOptions, {key: value for key, value in options.items()
                                 if key in SearchOptions.__optional_keys__})

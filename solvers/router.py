@@ -110,17 +110,19 @@ def route(task: Task, subject: Subject, backend: str | None = None, method: str 
 
 def _taking(tried: list[Strategy], options: Options) -> list[Strategy]:
     """The strategies that take these option values (a --solver scip narrows to mip, glucose4 to
-    sat); when none does, each one's refusal, in one line, before any work."""
-    taking, refusals = [], []
+    sat); when none does, each refusal, in one line, before any work (strategies that refuse for
+    the same reason, as both native counters do a --resume without a ledger, named together)."""
+    taking: list[Strategy] = []
+    refusals: dict[str, list[str]] = {}
     for strategy in tried:
         try:
             strategy.check(options)
         except BadOption as refusal:
-            refusals.append((strategy, str(refusal)))
+            refusals.setdefault(str(refusal), []).append(strategy.name)
         else:
             taking.append(strategy)
     if not taking:
-        raise BadOption("; ".join(f"{strategy.name}: {refusal}" for strategy, refusal in refusals))
+        raise BadOption("; ".join(f"{', '.join(names)}: {refusal}" for refusal, names in refusals.items()))
     return taking
 
 

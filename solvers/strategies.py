@@ -26,12 +26,10 @@ from queens.solvers.copies import Copies
 from queens.solvers.fast_count import FastCount
 from queens.solvers.layouts import Layouts
 from queens.solvers.options import Options, SearchOptions, search_options
+from queens.solvers.quadrant_count import QuadrantCount
 from queens.solvers.registry import BACKENDS, get_backend
 from queens.solvers.result import Result, Status
-from queens.solvers.strategy import Strategy, Subject, native_counter_for, queen_graph
-
-QUADRANT_FROM = 16
-"""The smallest n the router counts with native/quadrant unasked (measured: see QuadrantCount)."""
+from queens.solvers.strategy import Strategy, Subject, queen_graph
 
 MAX_LISTED = 1000
 """Largest n whose column-array solution is also given as cells (printed, listed in JSON)."""
@@ -149,51 +147,6 @@ class Split(Strategy):
 
         return count_split(subject.puzzle, self.backend, time_limit=time_limit, processes=options.get("processes"),
                            symmetry=options.get("symmetry"), **search_options(options))
-
-
-@dataclass(frozen=True)
-class QuadrantCount(Strategy):
-    """The meet-in-the-middle counter (mitmcore.c, solvers/native/quadrant.py): totals Q(n) of
-    the plain queen graph by joining half-boards. It counts totals only, so the D4 classes
-    (--unique) stay with native/fast; too small a board is left to native/fast by `worth`.
-
-    Crossover (QUADRANT_FROM), measured 2026-11-24 side by side in one process, one thread, CPU
-    seconds (medians of 3; the 2-core AMD EPYC was busy, load 5-7, so wall times were ~1.5x these):
-    n = 13: fast 0.005 s, quadrant 0.020 s (4.3x slower); n = 14: 0.021 / 0.018 s (0.86x) and
-    n = 15: 0.128 / 0.119 s (0.93x), a tie within noise (an earlier run gave 1.16x and 1.04x);
-    n = 16: 0.802 / 0.157 s (0.20x); n = 17: 5.39 / 1.17 s (0.22x). Hence from n = 16.
-    """
-
-    def supports(self, subject: Subject, task: Task) -> str | None:
-        n, reason = native_counter_for(subject, "_mitm")
-        if n is None:
-            return reason
-        from queens.solvers.native.quadrant import check_size
-
-        return check_size(n)
-
-    def worth(self, subject: Subject) -> bool:
-        n = subject.outline.queen_graph
-        return n is not None and n >= QUADRANT_FROM
-
-    def options(self) -> frozenset[str]:
-        return frozenset({"threads"})
-
-    def run(self, subject: Subject, task: Task, time_limit: float | None, options: Options) -> Result:
-        from queens.solvers.native.quadrant import count_total
-
-        start = time.perf_counter()
-        stats: dict[str, int | float | str] = {"by": "meet in the middle (half-boards joined by column set)"}
-        deadline = None if time_limit is None else time.monotonic() + time_limit
-        threads = options.get("threads")
-        try:
-            total = count_total(subject.puzzle.rows, threads=None if threads is None else int(str(threads)),
-                                deadline=deadline, stats=stats)
-        except TimeLimit as stopped:
-            return Result(self.backend, Status.LIMIT, count=stopped.partial, wall_time=time.perf_counter() - start,
-                          stats=stats, method=self.method)
-        return Result(self.backend, Status.COMPLETE, count=total, wall_time=time.perf_counter() - start, stats=stats,
-                      method=self.method)
 
 
 @dataclass(frozen=True)

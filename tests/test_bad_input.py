@@ -73,6 +73,7 @@ CLI = [
     (["count", "nqueens", "-n", "40", "--unique"], USAGE, "at most 400 cells"),
     (["count", "nqueens", "-n", "8", "--dask", "tcp://127.0.0.1:1", "--threads", "2"], USAGE, "--threads sizes"),
     (["count", "nqueens", "-n", "8", "--unique", "--method", "split"], USAGE, "unique: not an option of"),
+    (["count", "nqueens", "-n", "16", "--unique", "--method", "quadrant"], USAGE, "counts totals only"),
     (["count", "nqueens", "-n", "8", "--unique", "--ledger", "x.sqlite", "-b", "sat"], USAGE, "not an option of sat"),
     (["count", "nqueens", "-n", "8", "--method", "fast", "-b", "sat"], USAGE, "no strategy counts"),
     (["solve", "nqueens", "-n", "8", "-b", "csp", "--method", "construct"], USAGE, "no strategy solves"),

@@ -1,4 +1,5 @@
-"""The fast counter's subproblems on Dask: a LocalCluster of 2 workers gives the threaded total."""
+"""The native counters' subproblems on Dask: a LocalCluster of 2 workers gives the threaded total,
+for the fast counter's batches and the quadrant counter's ranges, in ledgers shared with threads."""
 
 from __future__ import annotations
 
@@ -10,8 +11,10 @@ from pathlib import Path
 import pytest
 from queens.models import BackendUnavailable
 from queens.solvers.native.counting import KERNEL_VERSION, count_classes, subproblems
-from queens.solvers.native.distributed import count_classes_on_dask
+from queens.solvers.native.distributed import count_classes_on_dask, count_total_on_dask
 from queens.solvers.native.ledger import Ledger
+from queens.solvers.native.quadrant import KERNEL_VERSION as QUADRANT_VERSION
+from queens.solvers.native.quadrant import count_total, ranges
 
 from tests.cli import run_cli
 
@@ -42,6 +45,34 @@ def test_cli_dask_local(reference) -> None:
     payload = json.loads(result.stdout)
     assert payload["count"] == reference.term("A000170", 11)
     assert payload["details"]["fundamental"] == reference.term("A002562", 11)
+
+
+@needs_dask
+@pytest.mark.parametrize("n", [12, 13, 14])
+def test_cli_dask_local_counts_by_meeting_in_the_middle(n: int, reference) -> None:
+    result = run_cli("count", "nqueens", "-n", str(n), "--method", "quadrant", "--dask", "local", "--threads", "2",
+                     "--json")
+    assert result.returncode == 0, result.stderr
+    payload = json.loads(result.stdout)
+    assert (payload["method"], payload["count"]) == ("quadrant", reference.term("A000170", n))
+    assert payload["stats"]["workers"] == "Dask local" and payload["stats"]["subproblems"] == len(ranges(n))
+
+
+@needs_dask
+def test_a_quadrant_ledger_passes_between_threads_and_dask(tmp_path: Path, reference) -> None:
+    """Threads count Q(14) and a third of their ranges is kept, as if killed; Dask resumes that
+    ledger, counting only the rest; threads then resume the ledger Dask completed, counting nothing."""
+    expected = reference.term("A000170", 14)
+    with Ledger(tmp_path / "threads.sqlite") as ledger:
+        assert count_total(14, threads=2, ledger=ledger) == expected
+        kept = dict(list(ledger.finished(14, QUADRANT_VERSION).items())[::3])
+    with Ledger(tmp_path / "ledger.sqlite") as ledger:
+        ledger.record(14, QUADRANT_VERSION, kept.items())
+        stats: dict[str, int | float | str] = {}
+        assert count_total_on_dask(14, "local", workers=2, ledger=ledger, resume=True, stats=stats) == expected
+        assert stats["resumed"] == len(kept) and len(ledger.finished(14, QUADRANT_VERSION)) == len(ranges(14))
+        assert count_total(14, threads=1, ledger=ledger, resume=True, stats=stats) == expected
+        assert stats["resumed"] == len(ranges(14))
 
 
 @needs_dask

@@ -1,5 +1,6 @@
 """Faults in distributed counting, on a real cluster: a `dask scheduler` and two `dask worker`
-processes on loopback, started here as subprocesses.
+processes on loopback, started here as subprocesses; for each counter that keeps a ledger
+(native/fast's batches of subproblems, native/quadrant's ranges).
 
 - A worker killed with SIGKILL mid-count: the scheduler hands its tasks to the other worker and
   the count ends with the exact total; the ledger holds each subproblem once.
@@ -21,7 +22,8 @@ from importlib.util import find_spec
 from pathlib import Path
 
 import pytest
-from queens.solvers.native.counting import subproblems
+from queens.solvers.ledgered_count import LedgeredCount
+from queens.solvers.strategies import registered
 
 from tests.cli import run_cli, start_cli
 from tests.ledger_file import rows
@@ -30,8 +32,12 @@ pytestmark = [pytest.mark.slow,
               pytest.mark.skipif(find_spec("distributed") is None, reason="Dask is an optional extra")]
 
 DASK = Path(sys.executable).parent / "dask"
-N = 16
 GIVE_UP = 180.0
+LEDGERED = {strategy.method: strategy for strategy in registered() if isinstance(strategy, LedgeredCount)}
+SIZE = {"fast": 16, "quadrant": 18}
+"""A board each counter takes a few seconds over on two workers: the faults land mid-count."""
+COUNTERS = [pytest.param(method, SIZE[method], len(strategy.ledgered(SIZE[method])[1]), id=method)
+            for method, strategy in LEDGERED.items()]
 
 
 def free_port() -> int:
@@ -75,10 +81,10 @@ def cluster() -> Iterator[Cluster]:
             process.wait()
 
 
-def count_until_rows(address: str, ledger: Path, *extra: str) -> subprocess.Popen:
-    """Q(N) on the cluster, returned running once the ledger holds a finished subproblem."""
-    counting = start_cli("count", "nqueens", "-n", str(N), "--dask", address, "--ledger", str(ledger), "--json",
-                         *extra, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+def count_until_rows(address: str, ledger: Path, method: str, n: int) -> subprocess.Popen:
+    """Q(n) by `method` on the cluster, returned running once the ledger holds a finished subproblem."""
+    counting = start_cli("count", "nqueens", "-n", str(n), "--method", method, "--dask", address, "--ledger",
+                         str(ledger), "--json", stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     give_up = time.monotonic() + GIVE_UP
     while rows(ledger) == 0:
         if counting.poll() is not None or time.monotonic() > give_up:
@@ -88,36 +94,39 @@ def count_until_rows(address: str, ledger: Path, *extra: str) -> subprocess.Pope
     return counting
 
 
-def test_a_worker_killed_mid_count_costs_nothing(cluster: Cluster, tmp_path: Path, reference) -> None:
+@pytest.mark.parametrize("method,n,subproblems", COUNTERS)
+def test_a_worker_killed_mid_count_costs_nothing(method: str, n: int, subproblems: int, cluster: Cluster,
+                                                 tmp_path: Path, reference) -> None:
     ledger = tmp_path / "ledger.sqlite"
-    counting = count_until_rows(cluster.address, ledger)
+    counting = count_until_rows(cluster.address, ledger, method, n)
     try:
-        assert rows(ledger) < len(subproblems(N))  # still counting when the worker dies
+        assert rows(ledger) < subproblems  # still counting when the worker dies
         cluster.workers[0].send_signal(signal.SIGKILL)
         stdout, stderr = counting.communicate(timeout=GIVE_UP)
     finally:
         counting.kill()
     assert counting.returncode == 0, stderr
     assert "Traceback" not in stderr
-    assert json.loads(stdout)["count"] == reference.term("A000170", N)
-    assert rows(ledger) == len(subproblems(N))  # every subproblem once: retries deduplicated
+    assert (json.loads(stdout)["method"], json.loads(stdout)["count"]) == (method, reference.term("A000170", n))
+    assert rows(ledger) == subproblems  # every subproblem once: retries deduplicated
     assert cluster.workers[0].wait(timeout=GIVE_UP) == -signal.SIGKILL and workers_alive(cluster.address) == 1
 
 
-def test_a_client_killed_mid_count_resumes_to_the_exact_total(cluster: Cluster, tmp_path: Path,
-                                                             reference) -> None:
+@pytest.mark.parametrize("method,n,subproblems", COUNTERS)
+def test_a_client_killed_mid_count_resumes_to_the_exact_total(method: str, n: int, subproblems: int, cluster: Cluster,
+                                                             tmp_path: Path, reference) -> None:
     ledger = tmp_path / "ledger.sqlite"
-    counting = count_until_rows(cluster.address, ledger)
+    counting = count_until_rows(cluster.address, ledger, method, n)
     try:
         counting.send_signal(signal.SIGKILL)
         counting.wait(timeout=GIVE_UP)
     finally:
         counting.kill()
     kept = rows(ledger)
-    assert 0 < kept < len(subproblems(N))
-    resumed = run_cli("count", "nqueens", "-n", str(N), "--dask", cluster.address, "--ledger", str(ledger), "--resume",
-                      "--json", timeout=GIVE_UP)
+    assert 0 < kept < subproblems
+    resumed = run_cli("count", "nqueens", "-n", str(n), "--method", method, "--dask", cluster.address, "--ledger",
+                      str(ledger), "--resume", "--json", timeout=GIVE_UP)
     assert resumed.returncode == 0, resumed.stderr
-    assert f"{kept:,} of {len(subproblems(N)):,} subproblems already counted" in resumed.stderr
-    assert json.loads(resumed.stdout)["count"] == reference.term("A000170", N)
-    assert rows(ledger) == len(subproblems(N))
+    assert f"{kept:,} of {subproblems:,} subproblems already counted" in resumed.stderr
+    assert json.loads(resumed.stdout)["count"] == reference.term("A000170", n)
+    assert rows(ledger) == subproblems

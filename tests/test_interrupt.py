@@ -1,7 +1,8 @@
 """Ctrl-C and SIGTERM at any moment: a real `queens` process is signalled while it starts, while
-it counts on each path (threads, the split process pool, CP-SAT enumeration, Dask, the forked
-child a time limit runs a search in, the pool killed at its deadline), while a native search
-or a SAT solver runs in this very process, and while it writes its output. Each time: exit
+it counts on each path (threads and Dask, for both native counters; the split process pool,
+CP-SAT enumeration, the forked child a time limit runs a search in, the pool killed at its
+deadline), while a native search or a SAT solver runs in this very process, and while it
+writes its output. Each time: exit
 130, no traceback, no C++ abort, no leaked semaphore, and no process it started is left
 running (found by an environment marker every descendant inherits). The searches in this
 process must stop promptly too: they used to run on for minutes, deaf to both signals, or
@@ -131,12 +132,15 @@ def writing(process: subprocess.Popen, marker: str, tmp: Path) -> None:
 MINIZINC_MISSING = MiniZinc().supports(lower(NQueens(4)))
 DASK_MISSING = pytest.mark.skipif(find_spec("distributed") is None, reason="Dask is an optional extra")
 NEEDS = {"dask": DASK_MISSING, "dask, the terminal's Ctrl-C": DASK_MISSING,
+         "quadrant dask, the terminal's Ctrl-C": DASK_MISSING,
          "minizinc": pytest.mark.skipif(MINIZINC_MISSING is not None, reason=str(MINIZINC_MISSING))}
 MOMENTS = {
     "start-up": (["count", "nqueens", "-n", "8", "-b", "native"], started),
     "imports": (["count", "nqueens", "-n", "8", "-b", "native"], importing),
-    "threads": (["count", "nqueens", "-n", "17", "--threads", "1", "--ledger", "{tmp}/ledger.sqlite"],
-                counting_natively),
+    "threads": (["count", "nqueens", "-n", "17", "--method", "fast", "--threads", "1", "--ledger",
+                 "{tmp}/ledger.sqlite"], counting_natively),
+    "quadrant threads": (["count", "nqueens", "-n", "19", "--threads", "1", "--ledger", "{tmp}/ledger.sqlite"],
+                         counting_natively),
     "split pool": (["count", "nqueens", "-n", "14", "-b", "cpsat"], pool_counting),
     "cpsat enumeration": (["count", "nqueens", "-n", "11", "-b", "cpsat", "--no-symmetry"], enumerating),
     "solve child": (["solve", "nqueens", "-n", "600", "-b", "csp", "--time-limit", "600"], child_working),
@@ -144,10 +148,12 @@ MOMENTS = {
                     child_working),
     "split pool with a limit": (["count", "nqueens", "-n", "14", "-b", "sat", "--time-limit", "600", "--progress"],
                                 pool_counting),
-    "dask": (["count", "nqueens", "-n", "17", "--dask", "local", "--threads", "2", "--ledger",
+    "dask": (["count", "nqueens", "-n", "17", "--method", "fast", "--dask", "local", "--threads", "2", "--ledger",
               "{tmp}/ledger.sqlite"], counting_natively),
-    "dask, the terminal's Ctrl-C": (["count", "nqueens", "-n", "17", "--dask", "local", "--threads", "2",
-                                      "--ledger", "{tmp}/ledger.sqlite"], counting_natively),
+    "dask, the terminal's Ctrl-C": (["count", "nqueens", "-n", "17", "--method", "fast", "--dask", "local",
+                                      "--threads", "2", "--ledger", "{tmp}/ledger.sqlite"], counting_natively),
+    "quadrant dask, the terminal's Ctrl-C": (["count", "nqueens", "-n", "19", "--dask", "local", "--threads", "2",
+                                               "--ledger", "{tmp}/ledger.sqlite"], counting_natively),
     "split pool, the terminal's Ctrl-C": (["count", "nqueens", "-n", "14", "-b", "cpsat"], pool_counting),
     "output": (["trace", "nqueens", "-n", "10"], writing),
     "native search": (["count", "knights", "-n", "8", "--pieces", "16", "-b", "native"], working),
@@ -168,7 +174,8 @@ IN_PROCESS = {"native search", "native search of a puzzle file", "native local s
 """The moments whose search runs in the `queens` process itself, without the GIL: they must stop
 within STOPS_WITHIN of the signal (HiGHS cannot be halted: the process ends beside it; mip's
 minimisation took 38-42 s to stop before)."""
-TO_THE_GROUP = {"dask, the terminal's Ctrl-C", "split pool, the terminal's Ctrl-C"}
+TO_THE_GROUP = {"dask, the terminal's Ctrl-C", "quadrant dask, the terminal's Ctrl-C",
+                "split pool, the terminal's Ctrl-C"}
 """The moments signalled as a terminal signals: the whole process group, the workers too (Dask's
 each printed a KeyboardInterrupt traceback)."""
 

@@ -1,6 +1,7 @@
 """The meet-in-the-middle counter (mitmcore.c, solvers/native/quadrant.py) against ground truth:
 A000170 from tests/data/sequences.json and the backtracking counter (fastcore.c), which share no
-code with it; its 128-bit sums, memory bound, ledger and resume; and the router's choice."""
+code with it; its 128-bit sums, memory bound, ledger and resume; and the router's choice, which
+keeps it for a ledger, a resume and Dask, and leaves --unique (the classes) to native/fast."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from queens.models import NQueens, Unsupported
+from queens.models.errors import BadOption
 from queens.solvers.backend import Task
 from queens.solvers.native import _mitm
 from queens.solvers.native.counting import count_classes
@@ -98,6 +100,18 @@ def test_the_router_counts_large_boards_by_meeting_in_the_middle(reference) -> N
     assert route(Task.COUNT, Subject(NQueens(15))).strategy.name == "native/fast"  # below the crossover
     found = answer(Task.COUNT, NQueens(16))
     assert (found.count, found.backend, found.method) == (reference.term("A000170", 16), "native", "quadrant")
+
+
+def test_the_router_keeps_it_for_ledgers_resumes_and_dask_but_not_classes(tmp_path) -> None:
+    ledger = tmp_path / "ledger.sqlite"
+    Ledger(ledger).close()
+    subject = Subject(NQueens(16))
+    for options in ({"ledger": str(ledger)}, {"ledger": str(ledger), "resume": True}, {"dask": "local"},
+                    {"dask": "tcp://127.0.0.1:8786"}, {"threads": 1}):
+        assert route(Task.COUNT, subject, options=options).strategy.name == "native/quadrant", options
+    assert route(Task.COUNT, subject, options={"unique": True, "ledger": str(ledger)}).strategy.name == "native/fast"
+    with pytest.raises(BadOption, match=r"native/quadrant: counts totals only; .*\(--unique\) are native/fast's"):
+        route(Task.COUNT, subject, method="quadrant", options={"unique": True})
 
 
 @pytest.mark.parametrize("matcher", ["scalar", "avx2", "avx512"])

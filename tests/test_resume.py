@@ -1,10 +1,12 @@
-"""Long counts lose nothing: the ledger, resuming, and a real counting process killed mid-run."""
+"""Long counts lose nothing: the ledger, resuming, and a real counting process killed mid-run, for
+each counter that keeps a ledger (native/fast, native/quadrant: read from the strategy registry)."""
 
 from __future__ import annotations
 
 import json
 import os
 import signal
+import sqlite3
 import subprocess
 import time
 from pathlib import Path
@@ -12,18 +14,24 @@ from pathlib import Path
 import pytest
 from queens.models import NQueens, QueensError
 from queens.solvers import solutions
+from queens.solvers.ledgered_count import LedgeredCount
 from queens.solvers.native import _fast
 from queens.solvers.native.counting import KERNEL_VERSION, count_classes, subproblem_key, subproblems
 from queens.solvers.native.ledger import Ledger
+from queens.solvers.strategies import registered
 
 from tests.cli import run_cli, start_cli
 from tests.ledger_file import rows
 from tests.plain_reference import fixed_by
 
+LEDGERED = {strategy.method: strategy for strategy in registered() if isinstance(strategy, LedgeredCount)}
+"""The counters that keep a ledger, by method: each is killed, interrupted and resumed below."""
 
-def count_until_first_row(ledger: Path, **popen: object) -> subprocess.Popen:
-    """A real n = 17 count, returned running once the ledger holds a finished subproblem."""
-    counting = start_cli("count", "nqueens", "-n", "17", "--threads", "1", "--ledger", str(ledger), **popen)
+
+def count_until_first_row(ledger: Path, method: str, **popen: object) -> subprocess.Popen:
+    """A real n = 17 count by `method`, returned running once the ledger holds a finished subproblem."""
+    counting = start_cli("count", "nqueens", "-n", "17", "--method", method, "--threads", "1", "--ledger",
+                         str(ledger), **popen)
     give_up = time.monotonic() + 120
     while rows(ledger) == 0 and counting.poll() is None and time.monotonic() < give_up:
         time.sleep(0.01)  # polling the ledger, not a timed assertion
@@ -33,25 +41,58 @@ def count_until_first_row(ledger: Path, **popen: object) -> subprocess.Popen:
     return counting
 
 
-def test_a_killed_count_resumes_to_the_exact_total(tmp_path: Path, reference) -> None:
+@pytest.mark.parametrize("method", LEDGERED)
+def test_a_killed_count_resumes_to_the_exact_total(method: str, tmp_path: Path, reference) -> None:
     ledger = tmp_path / "ledger.sqlite"
-    counting = count_until_first_row(ledger, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    counting = count_until_first_row(ledger, method, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         counting.send_signal(signal.SIGKILL)
         counting.wait(timeout=30)
     finally:
         counting.kill()
     kept = rows(ledger)
-    assert 0 < kept < len(subproblems(17))
+    _, keys = LEDGERED[method].ledgered(17)
+    assert 0 < kept < len(keys)
 
-    resumed = run_cli("count", "nqueens", "-n", "17", "--resume", "--ledger", str(ledger), "--unique", "--json",
-                      timeout=600)
+    resumed = run_cli("count", "nqueens", "-n", "17", "--method", method, "--resume", "--ledger", str(ledger),
+                      "--json", timeout=600)
     assert resumed.returncode == 0, resumed.stderr
-    assert f"{kept:,} of {len(subproblems(17)):,} subproblems already counted" in resumed.stderr
+    assert f"{kept:,} of {len(keys):,} subproblems already counted" in resumed.stderr
     result = json.loads(resumed.stdout)
-    assert result["count"] == reference.term("A000170", 17)
-    assert result["details"]["fundamental"] == reference.term("A002562", 17)
-    assert rows(ledger) == len(subproblems(17))
+    assert (result["method"], result["count"]) == (method, reference.term("A000170", 17))
+    assert result["stats"].get("fundamental", reference.term("A002562", 17)) == reference.term("A002562", 17)
+    assert rows(ledger) == len(keys)
+
+
+def test_the_quadrant_counter_records_every_range_and_resumes_only_the_missing(tmp_path: Path, reference) -> None:
+    """Unasked, n = 16 is counted by meeting in the middle, and --ledger keeps it there: every
+    range is recorded; with a third of the rows deleted, --resume counts those again and leaves
+    the rest untouched (their times of recording unchanged)."""
+    ledger = tmp_path / "ledger.sqlite"
+    version, keys = LEDGERED["quadrant"].ledgered(16)
+    first = run_cli("count", "nqueens", "-n", "16", "--ledger", str(ledger), "--json")
+    assert first.returncode == 0, first.stderr
+    assert (json.loads(first.stdout)["method"], json.loads(first.stdout)["count"]) == \
+        ("quadrant", reference.term("A000170", 16))
+    query = "SELECT key, recorded_at FROM subproblems WHERE n = 16 AND version = ?"
+    with sqlite3.connect(ledger) as db:
+        recorded = dict(db.execute(query, (version,)).fetchall())
+        assert sorted(recorded) == sorted(keys) and len(keys) == 256
+        db.execute("DELETE FROM subproblems WHERE rowid % 3 = 0")
+        kept = dict(db.execute(query, (version,)).fetchall())
+    assert 0 < len(kept) < len(keys)
+
+    resumed = run_cli("count", "nqueens", "-n", "16", "--resume", "--ledger", str(ledger), "--json")
+    assert resumed.returncode == 0, resumed.stderr
+    assert f"{len(kept):,} of {len(keys):,} subproblems already counted" in resumed.stderr
+    result = json.loads(resumed.stdout)
+    assert (result["method"], result["count"]) == ("quadrant", reference.term("A000170", 16))
+    assert result["stats"]["resumed"] == len(kept)
+    with sqlite3.connect(ledger) as db:
+        after = dict(db.execute(query, (version,)).fetchall())
+    assert sorted(after) == sorted(keys)
+    assert {key: after[key] for key in kept} == kept  # not counted again
+    assert all(after[key] > recorded[key] for key in set(keys) - set(kept))  # counted again
 
 
 def test_resuming_from_part_of_the_work_is_bit_identical(tmp_path: Path) -> None:
@@ -125,9 +166,10 @@ def test_cli_usage_errors(args: list[str]) -> None:
 
 
 @pytest.mark.skipif(os.name != "posix", reason="SIGINT to a child process is a POSIX affair")
-def test_ctrl_c_keeps_finished_work_and_says_so(tmp_path: Path) -> None:
+@pytest.mark.parametrize("method", LEDGERED)
+def test_ctrl_c_keeps_finished_work_and_says_so(method: str, tmp_path: Path) -> None:
     ledger = tmp_path / "ledger.sqlite"
-    counting = count_until_first_row(ledger, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    counting = count_until_first_row(ledger, method, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         counting.send_signal(signal.SIGINT)
         _, stderr = counting.communicate(timeout=60)
@@ -135,7 +177,7 @@ def test_ctrl_c_keeps_finished_work_and_says_so(tmp_path: Path) -> None:
         counting.kill()
     assert counting.returncode == 130
     assert "interrupted: finished subproblems are kept" in stderr and "Traceback" not in stderr
-    assert 0 < rows(ledger) < len(subproblems(17))
+    assert 0 < rows(ledger) < len(LEDGERED[method].ledgered(17)[1])
 
 
 def test_resuming_from_a_ledger_that_does_not_exist_is_refused(tmp_path: Path) -> None:
@@ -160,7 +202,7 @@ def test_a_ledger_of_another_count_is_ignored_and_named(tmp_path: Path, referenc
 
 
 def test_cli_time_limit_reports_a_lower_bound() -> None:
-    # Q(17) takes seconds even on the fastest kernel: it cannot finish in 0.05 s
+    # Q(17) takes over a second even by meeting in the middle: it cannot finish in 0.05 s
     result = run_cli("count", "nqueens", "-n", "17", "--threads", "1", "--time-limit", "0.05")
     assert result.returncode == 1  # stderr: the strategy announced, then the bound
     assert result.stderr.count("\n") <= 2 and "solutions so far, a lower bound" in result.stderr

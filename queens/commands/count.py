@@ -4,11 +4,11 @@
 The command line is read once into one request (`CountRequest`): the puzzle, the backend and
 method that narrow the router, and the options, which are the strategies' own (--symmetry for
 enumerating backends, --unique for every strategy that counts classes, --threads, --ledger,
---resume and --dask for the fast counter). The router refuses, before any work, an option no
-strategy that can count the puzzle takes. One layout whichever strategy answered: a line with
-the count (a lower bound, "≥ 4,012 (time limit)", when the time limit stopped it), who answered
-and why; `--json` gives the shape of docs/json.md. A backend that cannot answer shows
-"n/a (reason)", never a disagreement.
+--resume and --dask for the native counters, native/fast and native/quadrant). The router
+refuses, before any work, an option no strategy that can count the puzzle takes. One layout
+whichever strategy answered: a line with the count (a lower bound, "≥ 4,012 (time limit)",
+when the time limit stopped it), who answered and why; `--json` gives the shape of
+docs/json.md. A backend that cannot answer shows "n/a (reason)", never a disagreement.
 """
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ from queens.models import Puzzle, Unsupported
 from queens.models.errors import Refused
 from queens.solvers import BACKENDS, Result, Status
 from queens.solvers.backend import Task
-from queens.solvers.fast_count import DEFAULT_LEDGER
+from queens.solvers.ledgered_count import DEFAULT_LEDGER, LEDGER_FROM
 from queens.solvers.options import Options
 from queens.solvers.router import Choice, answer
 
@@ -64,13 +64,15 @@ def _counter_options(command: Callable[..., object]) -> Callable[..., object]:
                      help="Also count symmetry classes (nqueens: fundamental solutions, A002562, and the three "
                           "class counts; any other puzzle: classes under the symmetries that keep it)."),
         click.option("--threads", type=Count(1), default=None,
-                     help="nqueens, native/fast: threads for the fast counter (default: all cores)."),
+                     help="nqueens, native/fast and native/quadrant: threads for the counter (default: all cores)."),
         click.option("--resume", is_flag=True, default=None,
-                     help="nqueens, native/fast: skip the subproblems the ledger already holds."),
+                     help="nqueens, native/fast and native/quadrant: skip the subproblems the ledger already holds."),
         click.option("--ledger", type=click.Path(dir_okay=False), default=None,
-                     help=f"nqueens, native/fast: SQLite file of finished subproblems [default: ./{DEFAULT_LEDGER}]."),
+                     help=f"nqueens, native/fast and native/quadrant: SQLite file of finished subproblems "
+                          f"[default: ./{DEFAULT_LEDGER}]."),
         click.option("--dask", metavar="local|tcp://HOST:PORT", default=None,
-                     help="nqueens, native/fast: count on a Dask LocalCluster or an existing scheduler."),
+                     help="nqueens, native/fast and native/quadrant: count on a Dask LocalCluster or an existing "
+                          "scheduler."),
     ]
     for decorate in reversed(decorators):
         command = decorate(command)
@@ -119,7 +121,7 @@ def count_command(family_or_file: str, n: int | None, m: int | None, backend: st
     try:
         result = _count(request)
     except KeyboardInterrupt:
-        kept = ledger or resume or request.puzzle.rows >= 18
+        kept = ledger or resume or request.puzzle.rows >= LEDGER_FROM
         err.print("interrupted" + (f": finished subproblems are kept in {ledger or DEFAULT_LEDGER}; run again "
                                    "with --resume" if kept else ""), markup=False)
         return INTERRUPTED
@@ -137,7 +139,7 @@ def _count(request: CountRequest) -> Result:
 
 
 def _report(request: CountRequest, result: Result, note: str | None, as_json: bool) -> int:
-    if "ledger" in result.stats:  # what the fast counter kept or resumed: a log line
+    if "ledger" in result.stats:  # what a native counter kept or resumed: a log line
         err.print(f"ledger: {result.stats['ledger']}", markup=False)
     if result.status is Status.LIMIT:
         err.print(f"time limit: {result.count or 0:,} solutions so far, a lower bound", markup=False)

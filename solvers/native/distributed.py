@@ -1,10 +1,11 @@
-"""The fast counter's subproblems on a Dask cluster: a local one, or one running elsewhere.
+"""The native counters' subproblems on a Dask cluster: a local one, or one running elsewhere.
 
 `address="local"` starts a LocalCluster on this machine (one single-threaded worker process per
 core); `"tcp://host:8786"` connects to a running scheduler, e.g. one started on Slurm with
 dask-jobqueue (see the README). The workers run the same C counter on the same subproblems as
-the threaded count, and the results come back here, so the same ledger records them: a count
-can be resumed with threads after a cluster run, and the other way round.
+the threaded count (the fast counter's batches, the quadrant counter's ranges), and the results
+come back here, so the same ledger records them: a count can be resumed with threads after a
+cluster run, and the other way round.
 
 Dask is an optional extra (`pip install -e '.[dask]'`); without it this raises
 BackendUnavailable. Workers need this package installed at the same version.
@@ -25,11 +26,14 @@ from __future__ import annotations
 
 import logging
 import re
-from contextlib import ExitStack
+from collections.abc import Iterator
+from concurrent.futures import Executor
+from contextlib import ExitStack, contextmanager
 
 from queens.models import BackendUnavailable, QueensError, Unsupported
 from queens.solvers.native.counting import Progress, Stats, SymmetryClasses, run_subproblems
 from queens.solvers.native.ledger import Ledger
+from queens.solvers.native.quadrant import count_ranges, refuse_size
 from queens.solvers.threads import default_threads
 
 ADDRESS = re.compile(r"^(tcp|tls|inproc|ucx)://[^\s/:]+(:\d+)?$")
@@ -44,13 +48,17 @@ def _quiet_cancellations() -> None:
     logging.getLogger("tornado.application").setLevel(logging.CRITICAL)
 
 
-def count_classes_on_dask(n: int, address: str, *, workers: int | None = None, ledger: Ledger | None = None,
-                          resume: bool = False, progress: Progress | None = None, deadline: float | None = None,
-                          kernel: str = "auto", stats: Stats | None = None) -> SymmetryClasses:
-    """Q(n) by symmetry class on Dask: `address` is "local" or a scheduler such as tcp://host:8786.
+def local_workers(address: str, workers: int | None) -> int | None:
+    """The worker processes a count starts on this machine: `workers` (default: all cores) for
+    a LocalCluster, None for a remote cluster, which has the workers it has."""
+    return (workers or default_threads()) if address == "local" else None
 
-    `workers` sizes a local cluster (default: all cores); a remote cluster has the workers it has.
-    """
+
+@contextmanager
+def cluster(address: str, workers: int | None = None) -> Iterator[tuple[Executor, int]]:
+    """A concurrent.futures executor on Dask and how many workers it has, for one count: a
+    LocalCluster of `workers` processes started (and closed after) for "local", else the
+    scheduler at `address` (tcp://host:8786), refused before any connection when malformed."""
     try:
         from distributed import Client, LocalCluster
     except ImportError:
@@ -59,19 +67,41 @@ def count_classes_on_dask(n: int, address: str, *, workers: int | None = None, l
         raise Unsupported(f"--dask takes 'local' or a scheduler address like tcp://host:8786, got {address!r}")
     with ExitStack() as stack:
         if address == "local":
-            cluster = stack.enter_context(LocalCluster(  # type: ignore[no-untyped-call]  # distributed: no hints
-                n_workers=workers or default_threads(), threads_per_worker=1, processes=True,
+            local = stack.enter_context(LocalCluster(  # type: ignore[no-untyped-call]  # distributed: no hints
+                n_workers=local_workers(address, workers), threads_per_worker=1, processes=True,
                 # CRITICAL: a worker that loses its scheduler while the count is stopped logs the
                 # heartbeat's traceback at ERROR; a task's real failure reaches the count as an exception
                 dashboard_address=None, silence_logs=logging.CRITICAL,
                 preload=["queens.solvers.native.dask_worker"]))  # the workers ignore a terminal's Ctrl-C
-            client = stack.enter_context(Client(cluster))  # type: ignore[no-untyped-call]  # distributed: no hints
+            client = stack.enter_context(Client(local))  # type: ignore[no-untyped-call]  # distributed: no hints
         else:
             try:
                 client = stack.enter_context(Client(address, timeout="10s"))  # type: ignore[no-untyped-call]  # distributed: no hints
             except (OSError, TimeoutError) as error:
                 raise QueensError(f"cannot reach the Dask scheduler at {address}: {error}") from None
         _quiet_cancellations()
-        count = len(client.scheduler_info().get("workers", {})) or 1
-        return run_subproblems(n, client.get_executor(), workers=count, ledger=ledger, resume=resume,
+        yield client.get_executor(), len(client.scheduler_info().get("workers", {})) or 1
+
+
+def count_classes_on_dask(n: int, address: str, *, workers: int | None = None, ledger: Ledger | None = None,
+                          resume: bool = False, progress: Progress | None = None, deadline: float | None = None,
+                          kernel: str = "auto", stats: Stats | None = None) -> SymmetryClasses:
+    """Q(n) by symmetry class on Dask: `address` is "local" or a scheduler such as tcp://host:8786.
+
+    `workers` sizes a local cluster (default: all cores); a remote cluster has the workers it has.
+    """
+    with cluster(address, workers) as (executor, count):
+        return run_subproblems(n, executor, workers=count, ledger=ledger, resume=resume,
                                progress=progress, deadline=deadline, kernel=kernel, stop=None, stats=stats)
+
+
+def count_total_on_dask(n: int, address: str, *, workers: int | None = None, ledger: Ledger | None = None,
+                        resume: bool = False, progress: Progress | None = None, deadline: float | None = None,
+                        stats: Stats | None = None) -> int:
+    """Q(n) by the quadrant counter on Dask (`address`, `workers` as for count_classes_on_dask),
+    its ranges recorded in the same ledger rows as a threaded count's. Every worker process
+    builds its own tables, so the memory bound is checked per process before the cluster starts."""
+    refuse_size(n, threads=1, processes=local_workers(address, workers) or 1)
+    with cluster(address, workers) as (executor, _):
+        return count_ranges(n, executor, ledger=ledger, resume=resume, progress=progress, deadline=deadline,
+                            stats=stats, stop=None)

@@ -1,10 +1,11 @@
-"""Count n-queens totals Q(n) by meeting in the middle, on all cores, resumably.
+"""Count n-queens totals Q(n) by meeting in the middle, on all cores or a Dask cluster, resumably.
 
 The C counter (mitmcore.c) joins top and bottom half-boards grouped by the columns the top
 half uses (and, on an odd board, the middle row's queen), instead of walking the search tree.
 Its work is split by ranges of those units (ranked in a fixed order): each range is a
-subproblem, counted on a worker thread (the C code runs without the GIL), recorded in the
-`Ledger` as it finishes and skipped by `resume`.
+subproblem, counted on a worker (a thread here: the C code runs without the GIL; a process on
+Dask, distributed.py), recorded in the `Ledger` as it finishes and skipped by `resume`, so a
+count started on threads resumes on Dask and the other way round.
 It counts totals only: the D4 classes (A002562) stay with the backtracking counter
 (counting.py), which sees every solution's symmetry.
 
@@ -15,12 +16,11 @@ It counts totals only: the D4 classes (A002562) stay with the backtracking count
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
-from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
+from concurrent.futures import FIRST_COMPLETED, Executor, Future, ThreadPoolExecutor, wait
 
 from queens.models import TimeLimit, Unsupported
 from queens.solvers.native import _mitm
-from queens.solvers.native.counting import check_threads
+from queens.solvers.native.counting import Progress, check_threads
 from queens.solvers.native.ledger import Classes, Ledger
 from queens.solvers.threads import default_threads
 
@@ -57,24 +57,38 @@ def ranges(n: int) -> list[tuple[int, int]]:
     return [(sets * i // parts, sets * (i + 1) // parts) for i in range(parts)]
 
 
-def memory_needed(n: int, threads: int) -> int:
-    """The most memory Q(n) holds on `threads` workers: their lists of half-boards, and the
-    blocks of rows they share (bounds, from the sizes alone: the lists are smaller in practice)."""
+def memory_needed(n: int, threads: int, processes: int = 1) -> int:
+    """The most memory Q(n) holds on `processes` processes of `threads` workers each: their
+    lists of half-boards, and each process's blocks of rows its threads share (bounds, from the
+    sizes alone: the lists are smaller in practice)."""
     worker, tables = _mitm.memory_bound(n)
-    return worker * threads + tables
+    return (worker * threads + tables) * processes
 
 
-def check_size(n: int, threads: int = 1, limit: int = MEMORY_LIMIT) -> str | None:
+def check_size(n: int, threads: int = 1, limit: int = MEMORY_LIMIT, processes: int = 1) -> str | None:
     """Why Q(n) cannot be counted this way, or None: the size range and the memory bound."""
     if not isinstance(n, int) or isinstance(n, bool) or not 1 <= n <= MAX_N:
         return f"counts boards of 1..{MAX_N} queens, got {n!r}"
     if n in _SMALL:
         return None
-    needed = memory_needed(n, threads)
+    needed = memory_needed(n, threads, processes)
     if needed > limit:
-        return (f"Q({n}) on {threads} thread(s) may hold {needed / 2**30:,.1f} GiB of half-boards, "
+        where = f"{threads} thread(s)" + (f" in each of {processes} processes" if processes > 1 else "")
+        return (f"Q({n}) on {where} may hold {needed / 2**30:,.1f} GiB of half-boards, "
                 f"over the limit of {limit / 2**30:,.1f} GiB")
     return None
+
+
+def refuse_size(n: int, threads: int, processes: int = 1) -> None:
+    """Raise Unsupported, before any work, when check_size has a reason."""
+    refusal = check_size(n, threads, processes=processes)
+    if refusal is not None:
+        raise Unsupported(f"quadrant counter: {refusal}")
+
+
+def range_key(first: int, last: int) -> str:
+    """The ledger's name for a range of units, e.g. '0-50'."""
+    return f"{first}-{last}"
 
 
 def _as_row(total: int) -> Classes:
@@ -87,70 +101,92 @@ def _from_row(row: Classes) -> int:
 
 
 def count_total(n: int, *, threads: int | None = None, ledger: Ledger | None = None, resume: bool = False,
-                deadline: float | None = None, stats: Stats | None = None,
-                progress: Callable[[int, int, int], None] | None = None, scale: int = 1) -> int:
+                deadline: float | None = None, stats: Stats | None = None, progress: Progress | None = None,
+                scale: int = 1) -> int:
     """Q(n) on `threads` threads (default: all cores), refused (Unsupported) before any work
     when the memory bound passes MEMORY_LIMIT.
 
     With a `ledger`, every finished range is recorded; with `resume`, ranges it holds are not
-    counted again. `deadline` (time.monotonic()) raises TimeLimit with the partial sum.
+    counted again. `deadline` (time.monotonic()) raises TimeLimit with the partial sum; on
+    KeyboardInterrupt the threads stop within a range and the ranges finished are recorded.
+    `progress(ranges done, ranges in all, solutions so far)` is called at least every half second.
     `scale` multiplies every subtotal: for tests of the 128-bit sums only.
     """
     threads = default_threads() if threads is None else check_threads(threads)
-    refusal = check_size(n, threads)
-    if refusal is not None:
-        raise Unsupported(f"quadrant counter: {refusal}")
+    refuse_size(n, threads)
     stats = {} if stats is None else stats
-    if n in _SMALL:
-        stats.update(subproblems=0, resumed=0)
-        return _SMALL[n] * scale
-    keys = ranges(n)
-    done = ledger.finished(n, KERNEL_VERSION) if ledger is not None and resume and scale == 1 else {}
-    names = {key: f"{key[0]}-{key[1]}" for key in keys}
-    total = sum(_from_row(done[names[key]]) for key in keys if names[key] in done)
-    todo = [key for key in keys if names[key] not in done]
-    stats.update(subproblems=len(keys), resumed=len(keys) - len(todo), units=0, halves=0, pairs=0,
-                 matcher=_mitm.MATCHER, worker_bytes=0)
-    stop = bytearray(1)
+    stats["matcher"] = _mitm.MATCHER  # this machine's: a Dask worker's may differ, so said here only
     with ThreadPoolExecutor(max_workers=threads, thread_name_prefix="queens-quadrant") as pool:
-        pending = {pool.submit(_mitm.count, n, first, last, scale, stop): (first, last) for first, last in todo}
-        try:
-            total += _collect(n, pending, deadline, ledger if scale == 1 else None, stats, progress, total, len(keys))
-        finally:
-            stop[0] = 1  # queued ranges return at once; the pool's exit then joins quickly
-    stats["memory"] = _mitm.tables_bytes(n) + int(stats["worker_bytes"]) * threads  # the counter's peak, at most
-    if pending:
-        raise TimeLimit(f"quadrant counter: time limit after {len(keys) - len(pending):,} of {len(keys):,} ranges",
-                        partial=total)
+        total = count_ranges(n, pool, ledger=ledger, resume=resume, deadline=deadline, stats=stats,
+                             progress=progress, stop=bytearray(1), scale=scale)
+    if n not in _SMALL:
+        stats["memory"] = _mitm.tables_bytes(n) + int(stats["worker_bytes"]) * threads  # the counter's peak, at most
     return total
 
 
 Pending = dict[Future[Counted | None], tuple[int, int]]
 
 
-def _collect(n: int, pending: Pending, deadline: float | None, ledger: Ledger | None, stats: Stats,
-             progress: Callable[[int, int, int], None] | None, before: int, parts: int) -> int:
-    """Sum the ranges as they finish (recording each), until all are done or the deadline passes;
-    what is left unfinished stays in `pending`."""
+def count_ranges(n: int, executor: Executor, *, ledger: Ledger | None, resume: bool, deadline: float | None,
+                 stats: Stats | None, progress: Progress | None, stop: bytearray | None, scale: int = 1) -> int:
+    """The driver behind count_total and the Dask runner: Q(n)'s ranges on any concurrent.futures
+    executor, summed, recorded and resumed. `stop` is the flag local threads watch (None on Dask:
+    a remote worker shares no memory with this process)."""
+    stats = {} if stats is None else stats
+    if n in _SMALL:
+        stats.update(subproblems=0, resumed=0)
+        return _SMALL[n] * scale
+    keys = ranges(n)
+    done = ledger.finished(n, KERNEL_VERSION) if ledger is not None and resume and scale == 1 else {}
+    total = sum(_from_row(done[range_key(*key)]) for key in keys if range_key(*key) in done)
+    todo = [key for key in keys if range_key(*key) not in done]
+    stats.update(subproblems=len(keys), resumed=len(keys) - len(todo), units=0, halves=0, pairs=0, worker_bytes=0)
+    recording = ledger if scale == 1 else None
+    if progress:
+        progress(len(keys) - len(todo), len(keys), total)
+    # no stop flag to a remote worker (Dask): it is left out of the call, not sent as None
+    pending: Pending = {(executor.submit(_mitm.count, n, first, last, scale) if stop is None
+                         else executor.submit(_mitm.count, n, first, last, scale, stop)): (first, last)
+                        for first, last in todo}
+    try:
+        while pending and (deadline is None or time.monotonic() < deadline):
+            timeout = 0.5 if deadline is None else min(0.5, max(0.0, deadline - time.monotonic()))
+            ready, _ = wait(pending, timeout=timeout, return_when=FIRST_COMPLETED)
+            total += _take(n, ready, pending, recording, stats)
+            interrupts.check()
+            if progress:
+                progress(len(keys) - len(pending), len(keys), total)
+    except KeyboardInterrupt:  # what finished meanwhile is kept; what runs is stopped or abandoned
+        _take(n, {future for future in pending if future.done() and not future.cancelled()
+                  and future.exception() is None}, pending, recording, stats)
+        raise
+    finally:  # queued ranges are cancelled, running threads return at once: the pool's exit joins quickly
+        if stop is not None:
+            stop[0] = 1
+        for future in pending:
+            future.cancel()
+    if pending:
+        raise TimeLimit(f"quadrant counter: time limit after {len(keys) - len(pending):,} of {len(keys):,} ranges",
+                        partial=total)
+    return total
+
+
+def _take(n: int, ready: set[Future[Counted | None]], pending: Pending, ledger: Ledger | None, stats: Stats) -> int:
+    """The solutions of the ready ranges, taken out of `pending` and recorded in one transaction
+    (a range its stop flag stopped counts nothing)."""
     total = 0
-    while pending and (deadline is None or time.monotonic() < deadline):
-        timeout = 0.5 if deadline is None else min(0.5, max(0.0, deadline - time.monotonic()))
-        ready, _ = wait(pending, timeout=timeout, return_when=FIRST_COMPLETED)
-        interrupts.check()
-        rows: list[tuple[str, Classes]] = []
-        for future in ready:
-            first, last = pending.pop(future)
-            counted = future.result()
-            if counted is None:
-                continue
-            solutions, units, halves, pairs, held = counted
-            total += solutions
-            for name, value in (("units", units), ("halves", halves), ("pairs", pairs)):
-                stats[name] = int(stats[name]) + value
-            stats["worker_bytes"] = max(int(stats["worker_bytes"]), held)
-            rows.append((f"{first}-{last}", _as_row(solutions)))
-        if ledger is not None and rows:
-            ledger.record(n, KERNEL_VERSION, rows)
-        if progress:
-            progress(parts - len(pending), parts, before + total)
+    rows: list[tuple[str, Classes]] = []
+    for future in ready:
+        first, last = pending.pop(future)
+        counted = future.result()
+        if counted is None:
+            continue
+        solutions, units, halves, pairs, held = counted
+        total += solutions
+        for name, value in (("units", units), ("halves", halves), ("pairs", pairs)):
+            stats[name] = int(stats[name]) + value
+        stats["worker_bytes"] = max(int(stats["worker_bytes"]), held)
+        rows.append((range_key(first, last), _as_row(solutions)))
+    if ledger is not None and rows:
+        ledger.record(n, KERNEL_VERSION, rows)
     return total
