@@ -38,7 +38,7 @@ from queens.solvers.backend import Backend, Optimum, Task, deadline_after
 from queens.solvers.deadline_child import call_until
 from queens.solvers.options import SearchOptions
 from queens.solvers.progress import counted
-from queens.solvers.registry import get_backend
+from queens.solvers.registry import get_backend, preload
 from queens.solvers.result import Result, Status
 
 
@@ -61,6 +61,8 @@ def within(deadline: float | None, backend: str, function: Callable[..., Result]
     of `backend`/`method` instead, with (`counting`) the solutions it had reported counting as
     a lower bound."""
     start = time.perf_counter()
+    if deadline is not None:
+        preload(backend)
     try:
         return call_until(deadline, function, *args)
     except TimeLimit as stopped:

@@ -22,6 +22,18 @@ BACKENDS: dict[str, tuple[str, str, str]] = {
 }
 
 
+def preload(name: str) -> None:
+    """Import backend `name`'s module here, if it can be, before a forked child runs it: the child
+    then shares the import instead of paying it on every time-limited call and losing it with
+    its exit (CP-SAT's import is 0.24 s: a 1 x 1 domination took 0.24 s instead of 0.02 s in a
+    bench that called the API repeatedly). A failed import is left to the child to report."""
+    if name in BACKENDS:
+        try:
+            import_module(BACKENDS[name][0])
+        except ImportError:
+            interrupts.check()
+
+
 def get_backend(name: str, **options: object) -> Backend:
     """A fresh backend instance; `options` are the backend's own (encoding, viewpoint, ...)."""
     if name not in BACKENDS:
