@@ -65,7 +65,8 @@ but never proved them: 12 x 12 stopped at 72, bound 130, after 20 s; with the fu
 (`max_lp`) and the core-based bound (`core`): proved in 0.10 s, 16 x 16 in 0.44 s (CP-SAT's
 choice: 124, not proved, at 30 s); peaceable queens pay for the relaxation, n = 6 0.66 s against
 0.20 s, n = 7 3.87 against 3.39 s; queen domination is searched k by k, unaffected
-(experiments/results/subsolvers.md, `bench_subsolvers`, 2 cores, 2026-11-24). CP-SAT's own pair is (default_lp, no_lp): fast on peaceable, never a knights' proof."""
+(experiments/results/subsolvers.md, `bench_subsolvers`, 2 cores, 2026-11-24). CP-SAT's own pair
+is (default_lp, no_lp): fast on peaceable, never a knights' proof."""
 FULL_PORTFOLIO = 8
 """From this many workers CP-SAT's own portfolio holds both `max_lp` and `core`: it is kept (as it
 is with `search="portfolio"`, which asks for CP-SAT's own choice)."""
