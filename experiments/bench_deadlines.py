@@ -29,9 +29,9 @@ import subprocess
 import sys
 import time
 from datetime import date
-from pathlib import Path
 
-RESULTS = Path(__file__).resolve().parent / "results"
+from queens.experiments.saved import RESULTS, save
+
 TASKS = {"solve": ("nqueens", (30, 200, 1000)), "count": ("nqueens", (10, 14, 20)),
          "minimise": ("domination", (6, 10, 16))}
 BACKENDS: dict[str, tuple[str, str | None, dict[str, object]]] = {
@@ -145,8 +145,7 @@ def main() -> int:
             f"+ 0.5 s.\n\n{table(rows)}")
     print(text)
     if not args.no_save:
-        RESULTS.mkdir(exist_ok=True)
-        (RESULTS / "deadlines.md").write_text(text)
+        save(RESULTS / "deadlines.md", text)
     return 0
 
 

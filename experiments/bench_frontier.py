@@ -51,6 +51,7 @@ from queens.experiments.bench_backends import load as load_average
 from queens.experiments.bench_mip import independent
 from queens.experiments.bench_peers import versions
 from queens.experiments.runner import cpu_seconds
+from queens.experiments.saved import save
 from queens.models import Puzzle, QueensError, TimeLimit
 from queens.models.puzzle_file import SHIPPED, load
 from queens.solvers import Result, Status
@@ -320,9 +321,7 @@ def main(argv: list[str] | None = None) -> int:
 
     table(args.seconds, emit)
     if args.output:  # written whole at the end: an interrupted run leaves the last table in place
-        partial_file = args.output.with_suffix(".partial")
-        partial_file.write_text("\n".join(lines) + "\n")
-        os.replace(partial_file, args.output)
+        save(args.output, "\n".join(lines) + "\n")
     return 0
 
 

@@ -33,9 +33,9 @@ from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
 
+from queens.experiments.saved import RESULTS, save
 from queens.solvers import BACKENDS
 
-RESULTS = Path(__file__).resolve().parent / "results"
 SCRIPT = Path(sys.executable).parent / "queens"
 TASKS = {"solve": ["solve", "toroidal", "-n", "24"],
          "count": ["count", "nqueens", "-n", "17"],
@@ -197,8 +197,7 @@ def main() -> int:
             f"Commands: {commands}.\n\n{table(rows)}")
     print(text)
     if not args.no_save:
-        RESULTS.mkdir(exist_ok=True)
-        (RESULTS / "interrupts.md").write_text(text)
+        save(RESULTS / "interrupts.md", text)
     return 0
 
 

@@ -33,13 +33,13 @@ from datetime import date
 from pathlib import Path
 from typing import NotRequired, ParamSpec, TypedDict, TypeVar
 
+from queens.experiments.saved import RESULTS, save
 from queens.models import Cell, Completion, InvalidBoard
 from queens.models.generate import planted, random_placement
 from queens.solvers import Status, solve
 from queens.solvers.completion import solve_completion
 from queens.solvers.local_search import random_solution
 
-RESULTS = Path(__file__).resolve().parent / "results"
 SAT_CONFIRM = 300
 """Largest n whose "no" answers the SAT backend re-decides (n = 500 takes it seconds each)."""
 TRANSITION = 2.3
@@ -238,7 +238,7 @@ def main() -> int:
     table = report(planted_rows, sat_row, transition_rows, large_rows)
     print(table)
     RESULTS.mkdir(exist_ok=True)
-    (RESULTS / "bench_large.md").write_text(table)
+    save(RESULTS / "bench_large.md", table)
     false_no = sum(r["false no"] for r in planted_rows) + sum(r["false no"] for r in transition_rows)
     if false_no:
         print(f"{false_no} false 'no' answers", file=sys.stderr)

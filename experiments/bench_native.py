@@ -41,13 +41,13 @@ from typing import Any, TypedDict
 
 from queens.experiments import runner
 from queens.experiments.bench_backends import terms
+from queens.experiments.saved import RESULTS, save
 from queens.solvers.native import _fast, _mitm
 from queens.solvers.native.counting import batches, count_classes, split_depth, subproblems
 from queens.solvers.native.quadrant import count_total
 from queens.solvers.threads import default_threads
 
 YARDSTICKS = Path(__file__).resolve().parent / "yardstick"
-RESULTS = Path(__file__).resolve().parent / "results"
 TARGETS = {"avx2": (0.30, 0.17), "scalar": (0.38, 0.21), "avx512": (0.20, 0.12)}
 """Issue 11's targets: ratio to classic.c at 1 thread and at 2 threads."""
 
@@ -324,9 +324,8 @@ def main(argv: list[str] | None = None) -> int:
                    "held = the counter's tables and lists at their peak (C allocations, not the interpreter).\n\n"
                    f"{quadrant_table(quadrant, args.threads)}\n")
     print(report)
-    RESULTS.mkdir(exist_ok=True)
-    (RESULTS / "bench_native.md").write_text(report)
-    (RESULTS / "bench_native.json").write_text(json.dumps(
+    save(RESULTS / "bench_native.md", report)
+    save(RESULTS / "bench_native.json", json.dumps(
         {"date": date.today().isoformat(), "machine": where, "features": _fast.FEATURES, "rows": rows,
          "balance": balances, "quadrant": quadrant}, indent=2) + "\n")
     return 0

@@ -22,7 +22,6 @@ experiments/results/peers.md); prints Markdown, and writes it to FILE once the r
 from __future__ import annotations
 
 import argparse
-import os
 import shutil
 import statistics
 import subprocess
@@ -36,6 +35,7 @@ from pathlib import Path
 
 from queens.experiments.bench_backends import load, terms
 from queens.experiments.runner import cpu_seconds
+from queens.experiments.saved import save
 from queens.models import NQueens, QueensError, TimeLimit
 from queens.solvers import Status, count, get_backend, solve
 from queens.solvers.deadline_child import call_until
@@ -211,9 +211,7 @@ def main(argv: list[str] | None = None) -> int:
     lines: list[str] = []
     table(lines)
     if args.output:  # written whole at the end: an interrupted run leaves the last table in place
-        partial = args.output.with_suffix(".partial")
-        partial.write_text("\n".join(lines) + "\n")
-        os.replace(partial, args.output)
+        save(args.output, "\n".join(lines) + "\n")
     return 0
 
 

@@ -26,6 +26,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from queens.experiments.saved import RESULTS, save
 from queens.models import Completion, Puzzle, lower, symmetry_group, verify
 from queens.models.domination import Domination
 from queens.models.puzzle_file import SHIPPED, load
@@ -35,7 +36,6 @@ from queens.solvers.router import solve as solve_routed
 from queens.solvers.sat import Sat
 
 Row = dict[str, Any]
-RESULTS = Path(__file__).resolve().parent / "results"
 
 
 LEX_FROM = 8
@@ -264,7 +264,7 @@ def write(path: Path, rows: list[Row], random_rows: list[Row], notes: list[str],
             "else pure Python; the column says which). See docs/certificates.md.", "",
             "## Optima", "", *table(rows), "", *[f"- {note}" for note in notes], "",
             "## Random completions with no solution", "", *_summary(random_rows), *table(random_rows), ""]
-    path.write_text("\n".join(text))
+    save(path, "\n".join(text))
     print(f"wrote {path}")
 
 
