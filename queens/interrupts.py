@@ -15,10 +15,13 @@ notebook's Ctrl-C stays Python's own.
 from __future__ import annotations
 
 import signal
+from collections.abc import Iterator
+from contextlib import contextmanager
 from types import FrameType
 
 _signalled = False
 _abandoned = False
+_deferring = 0
 
 
 def install() -> None:
@@ -28,11 +31,26 @@ def install() -> None:
 
 
 def handler(signum: int, frame: FrameType | None) -> None:
-    """Remember the signal; raise KeyboardInterrupt unless a finaliser would swallow it."""
+    """Remember the signal; raise KeyboardInterrupt unless a finaliser would swallow it or a
+    clean-up is `deferred`."""
     global _signalled
     _signalled = True
-    if not _in_finaliser(frame):
+    if not _deferring and not _in_finaliser(frame):
         raise KeyboardInterrupt
+
+
+@contextmanager
+def deferred() -> Iterator[None]:
+    """A clean-up that must run to its end: a signal meanwhile is only remembered (raised at the
+    next `check`). `timeout` signals the command and then its whole group, so a second SIGTERM
+    landed between the stop and the kill of a worker (`kill_group`): the worker stayed stopped
+    and the command waited for it for ever."""
+    global _deferring
+    _deferring += 1
+    try:
+        yield
+    finally:
+        _deferring -= 1
 
 
 def check() -> None:

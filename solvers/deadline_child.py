@@ -27,6 +27,7 @@ process, as before.
 from __future__ import annotations
 
 import ctypes
+import multiprocessing
 import os
 import pickle
 import select
@@ -39,6 +40,8 @@ from typing import TypeVar, cast
 
 from queens.models import BackendError, TimeLimit
 from queens.solvers.progress import Progress, beat, listening, report
+
+from queens import interrupts
 
 T = TypeVar("T")
 SLACK = 0.2
@@ -123,16 +126,17 @@ def kill_group(pid: int, *, reap: bool = True) -> None:
     MiniZinc binary starts its solver so, and fzn-gecode ran on alone for the rest of a
     10-minute limit after Ctrl-C. So the group is stopped first (nothing in it starts anything
     more), its descendants are read from the process table, and all are killed."""
-    _signal_group(pid, signal.SIGSTOP)
-    below = _descendants(pid)
-    _signal_group(pid, signal.SIGKILL)
-    for other in below:
-        try:
-            os.kill(other, signal.SIGKILL)
-        except OSError:  # gone meanwhile
-            pass
-    if reap:
-        os.waitpid(pid, 0)
+    with interrupts.deferred():  # never stopped and then left: a signal here waits for the kill
+        _signal_group(pid, signal.SIGSTOP)
+        below = _descendants(pid)
+        _signal_group(pid, signal.SIGKILL)
+        for other in below:
+            try:
+                os.kill(other, signal.SIGKILL)
+            except OSError:  # gone meanwhile
+                pass
+        if reap:
+            os.waitpid(pid, 0)
 
 
 def _signal_group(pid: int, signum: int) -> None:
@@ -197,13 +201,18 @@ def _run_child(writing: int, function: Callable[..., object], args: tuple[object
 
 
 def _die_with_parent() -> None:
-    """Linux: the kernel kills this child if its parent dies (SIGKILL gives it no chance)."""
+    """Linux: the kernel kills this child if its parent dies (SIGKILL gives it no chance). A
+    spawned worker whose parent died while it was still starting (a second of imports) is past
+    that: it ends here, instead of waiting for work for ever as an orphan."""
     if not sys.platform.startswith("linux"):
         return
     try:
         ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
     except (OSError, AttributeError):
         return
+    parent = multiprocessing.parent_process()
+    if parent is not None and os.getppid() != parent.pid:
+        os._exit(1)
 
 
 def _listen(reading: int, kill_at: float) -> tuple[object, ...] | Progress:

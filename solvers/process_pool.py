@@ -93,6 +93,7 @@ def _collect(futures: dict[Future[T], int], results: list[T | None], kill_at: fl
 def _kill(others: set[multiprocessing.process.BaseProcess]) -> None:
     """Kill this pool's workers (the children that were not there before it), each with its
     process group: whatever a worker started (the MiniZinc binary) goes with it."""
-    for child in set(multiprocessing.active_children()) - others:
-        if child.pid is not None:
-            kill_group(child.pid, reap=False)
+    with interrupts.deferred():  # every worker, even if a second signal comes meanwhile
+        for child in set(multiprocessing.active_children()) - others:
+            if child.pid is not None:
+                kill_group(child.pid, reap=False)

@@ -93,6 +93,11 @@ def counting_natively(process: subprocess.Popen, marker: str, tmp: Path) -> None
     wait_for(lambda: rows(tmp / "ledger.sqlite") > 0, process)
 
 
+def pool_starting(process: subprocess.Popen, marker: str, tmp: Path) -> None:
+    """The split pool's workers are being spawned (importing): where `timeout`'s signals hung it."""
+    wait_for(lambda: len(children(process.pid, marker)) >= 2, process)
+
+
 def pool_counting(process: subprocess.Popen, marker: str, tmp: Path) -> None:
     """The split pool's workers have started and are at work (importing, then searching)."""
     wait_for(lambda: sum(cpu_seconds(child) for child in children(process.pid, marker)) > 1, process)
@@ -155,6 +160,7 @@ MOMENTS = {
     "quadrant dask, the terminal's Ctrl-C": (["count", "nqueens", "-n", "19", "--dask", "local", "--threads", "2",
                                                "--ledger", "{tmp}/ledger.sqlite"], counting_natively),
     "split pool, the terminal's Ctrl-C": (["count", "nqueens", "-n", "14", "-b", "cpsat"], pool_counting),
+    "split pool, timeout's two signals": (["count", "nqueens", "-n", "19", "-b", "csp"], pool_starting),
     "output": (["trace", "nqueens", "-n", "10"], writing),
     "native search": (["count", "knights", "-n", "8", "--pieces", "16", "-b", "native"], working),
     "native search of a puzzle file": (["solve", "{data}/most-kings.toml", "-n", "10", "-b", "native"], working),
@@ -175,9 +181,13 @@ IN_PROCESS = {"native search", "native search of a puzzle file", "native local s
 within STOPS_WITHIN of the signal (HiGHS cannot be halted: the process ends beside it; mip's
 minimisation took 38-42 s to stop before)."""
 TO_THE_GROUP = {"dask, the terminal's Ctrl-C", "quadrant dask, the terminal's Ctrl-C",
-                "split pool, the terminal's Ctrl-C"}
+                "split pool, the terminal's Ctrl-C", "split pool, timeout's two signals"}
 """The moments signalled as a terminal signals: the whole process group, the workers too (Dask's
 each printed a KeyboardInterrupt traceback)."""
+TWICE = {"split pool, timeout's two signals"}
+"""Signalled as `timeout` signals: the command, then its group. The second signal landed between
+the stop and the kill of a worker, which stayed stopped while the command waited for it: `timeout
+4 queens count nqueens -n 19 -b csp` (and cpsat) ran on past 60 s in 2 of 3 rounds."""
 
 
 @pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
@@ -191,6 +201,8 @@ def test_an_interruption_is_clean(moment: str, signum: int, tmp_path: Path) -> N
                                cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
     try:
         reach(process, marker, tmp_path)
+        if moment in TWICE:  # as `timeout` does: the command, then its whole group
+            process.send_signal(signum)
         if moment in TO_THE_GROUP:
             os.killpg(process.pid, signum)
         else:
