@@ -210,9 +210,19 @@ def _die_with_parent() -> None:
         ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
     except (OSError, AttributeError):
         return
-    parent = multiprocessing.parent_process()
-    if parent is not None and os.getppid() != parent.pid:
+    parent = multiprocessing.parent_process()  # not always the process that forked this one (a forkserver's)
+    if parent is not None and parent.pid is not None and not _alive(parent.pid):
         os._exit(1)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # there, but another user's (the pid was reused)
+        return True
+    return True
 
 
 def _listen(reading: int, kill_at: float) -> tuple[object, ...] | Progress:
