@@ -19,7 +19,7 @@ import time
 from collections import defaultdict
 from dataclasses import dataclass, replace
 
-from queens.models import Placement, QueensError, TimeLimit, Unsupported, lower, verify
+from queens.models import ConstraintModel, Placement, QueensError, TimeLimit, Unsupported, lower, verify
 from queens.models.puzzle import Puzzle
 from queens.solvers.api import checked_model, within
 from queens.solvers.backend import Backend, Task, deadline_after
@@ -59,9 +59,10 @@ class Copies(Strategy):
         return replace(result, method=self.method)
 
 
-def clique_cells(puzzle: Puzzle) -> tuple[tuple[int, ...], ...]:
-    """The longest line of one copy: cells that pairwise attack, so each needs its own copy."""
-    widest = max((line.cells for line in lower(puzzle.with_copies(1)).lines), key=len, default=())
+def clique_cells(one: ConstraintModel) -> tuple[tuple[int, ...], ...]:
+    """The longest line of one copy (`one`: the puzzle lowered with one copy): cells that pairwise
+    attack, so each needs its own copy."""
+    widest = max((line.cells for line in one.lines), key=len, default=())
     return tuple(cell for _, cell in widest)
 
 
@@ -69,10 +70,11 @@ def fewest_copies(engine: Backend, puzzle: Puzzle, deadline: float | None, symme
     """k = the clique bound upward; the first k with a solution is the optimum. `symmetry`
     fixes the clique's copies (else `stats["symmetry"]` says it was turned off)."""
     start = time.perf_counter()
-    clique = clique_cells(puzzle)
+    one = lower(puzzle.with_copies(1))  # read by both bounds: lowered once
+    clique = clique_cells(one)
     floor = max(1, len(clique))
     fixing = {(i, cell) for i, cell in enumerate(clique)} if symmetry else set()
-    greedy = greedy_copies(puzzle, clique)
+    greedy = greedy_copies(puzzle, one, clique)
     top = puzzle.cells if greedy is None else len({copy for copy, _ in greedy}) - 1
     reduction = ("reduction", f"the {floor} cells of one line fixed to copies 1..{floor} "
                               "(copies are interchangeable)") if symmetry else ("symmetry", "off (asked)")
@@ -100,21 +102,21 @@ def fewest_copies(engine: Backend, puzzle: Puzzle, deadline: float | None, symme
     return Result(engine.name, Status.INFEASIBLE, wall_time=time.perf_counter() - start, stats=dict(engine.stats))
 
 
-def greedy_copies(puzzle: Puzzle, first: tuple[tuple[int, ...], ...] = ()) -> Placement | None:
-    """A colouring by DSatur over the one-copy model's at-most-one lines (each cell gets the
+def greedy_copies(puzzle: Puzzle, one: ConstraintModel,
+                  first: tuple[tuple[int, ...], ...] = ()) -> Placement | None:
+    """A colouring by DSatur over the one-copy model's (`one`'s) at-most-one lines (each cell gets the
     lowest copy none of its line-mates holds, the cell seeing the most copies first), checked
     by the independent checker; None when the model asks more than such lines say (the check
     refuses it) or leaves cells free to stay empty (then no cell need be covered). The cells of
     `first` (one line's: pairwise mates) are coloured first, so they hold copies 1, 2, ... in
     order, as in every answer the search gives."""
-    model = lower(puzzle.with_copies(1))
-    cells = list(model.cells)
-    if any(line.at_least != 1 or len(line.cells) != 1 for line in model.lines if line.at_least):
+    cells = list(one.cells)
+    if any(line.at_least != 1 or len(line.cells) != 1 for line in one.lines if line.at_least):
         return None
-    if {line.cells[0] for line in model.lines if line.at_least} != set(cells):
+    if {line.cells[0] for line in one.lines if line.at_least} != set(cells):
         return None  # not every cell must hold a piece: not a colouring
     mates: dict[object, set[object]] = defaultdict(set)
-    for line in model.lines:
+    for line in one.lines:
         if line.at_most == 1 and len(line.cells) > 1:
             for cell in line.cells:
                 mates[cell].update(line.cells)

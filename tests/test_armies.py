@@ -130,7 +130,7 @@ def test_the_greedy_colouring_is_a_colouring_at_or_above_a088202(n, reference):
     on a line; it never beats the published chromatic number, and meets it on queen5_5."""
     from queens.solvers.copies import greedy_copies
 
-    placement = greedy_copies(colouring(n))
+    placement = greedy_copies(colouring(n), lower(colouring(n).with_copies(1)))
     assert placement is not None
     colours = {cell: copy for copy, cell in placement}
     assert sorted(colours) == [(r, c) for r in range(n) for c in range(n)]
