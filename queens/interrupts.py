@@ -41,10 +41,11 @@ def handler(signum: int, frame: FrameType | None) -> None:
 
 @contextmanager
 def deferred() -> Iterator[None]:
-    """A clean-up that must run to its end: a signal meanwhile is only remembered (raised at the
-    next `check`). `timeout` signals the command and then its whole group, so a second SIGTERM
-    landed between the stop and the kill of a worker (`kill_group`): the worker stayed stopped
-    and the command waited for it for ever."""
+    """A stretch that must not be cut: a signal meanwhile is only remembered (raised at the next
+    `check`). `timeout` signals the command and then its whole group, so a second SIGTERM landed
+    between the stop and the kill of a worker (`kill_group`): the worker stayed stopped and the
+    command waited for it for ever. And an exception raised inside asyncio's loop loses a task's
+    wake-up (`queens.solvers.minizinc_call`)."""
     global _deferring
     _deferring += 1
     try:
