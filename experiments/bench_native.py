@@ -14,18 +14,21 @@ Balance: the largest subproblem's and the largest batch's share of the search's 
 bounds a 2-thread split), and the cores the 2-thread runs used (CPU time / wall time: near 2
 means the pool does not serialise on the GIL or a lock; the C code runs without the GIL).
 
-The meet-in-the-middle counter (native/quadrant, mitmcore.c) has its own table: 1 and 2
-threads beside classic.c and the best fast kernel, with the memory it held, for larger n
-(classic.c is measured up to --classic-upto and scaled beyond, as the header says).
+The meet-in-the-middle counter (native/quadrant, mitmcore.c) has its own table: every matcher
+this CPU runs (forced by QUEENS_MITM_MATCHER, each in a process of its own: the matcher is chosen
+once per process), at 1 and 2 threads beside classic.c and the best fast kernel, with the memory
+it held, for larger n (classic.c is measured up to --classic-upto and scaled beyond, as the
+header says).
 
     python -m queens.experiments.bench_native [--sizes 16 17] [--repeats 3] [--threads 2]
-        [--quadrant-sizes 16 17 18 19] [--classic-upto 17]
+        [--quadrant-sizes 16 17 18 19] [--matchers scalar avx2 avx512] [--classic-upto 17]
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import platform
 import resource
 import statistics
@@ -42,7 +45,7 @@ from typing import Any, TypedDict
 from queens.experiments import runner
 from queens.experiments.bench_backends import terms
 from queens.experiments.saved import RESULTS, save
-from queens.solvers.native import _fast, _mitm
+from queens.solvers.native import _fast
 from queens.solvers.native.counting import batches, count_classes, split_depth, subproblems
 from queens.solvers.native.quadrant import count_total
 from queens.solvers.threads import default_threads
@@ -53,6 +56,8 @@ TARGETS = {"avx2": (0.30, 0.17), "scalar": (0.38, 0.21), "avx512": (0.20, 0.12)}
 
 QUADRANT_TARGETS = {17: (0.08, 0.045), 18: (0.018, 0.010), 19: (0.035, 0.020)}
 """Issue 24's targets: the quadrant counter's ratio to classic.c at 1 thread and at 2 threads."""
+MATCHERS = ("scalar", "avx2", "avx512")
+"""The quadrant counter's matchers (mitmcore.c): QUEENS_MITM_MATCHER forces one."""
 
 Run = tuple[float, float, int]
 """(wall seconds, CPU seconds, count)"""
@@ -195,26 +200,41 @@ def balance_table(balances: list[BalanceRow]) -> str:
     return "\n".join(lines)
 
 
-def run_quadrant(n: int, threads: int, memory: dict[tuple[int, int], int]) -> Run:
-    """The meet-in-the-middle counter; `memory` keeps the most it held per (n, threads)."""
+def run_quadrant(n: int, threads: int, matcher: str, memory: dict[tuple[int, str, int], int]) -> Run:
+    """The meet-in-the-middle counter with `matcher` forced, in a process of its own (timed
+    inside it: no interpreter start-up); `memory` keeps the most it held per (n, matcher, threads)."""
+    env = {**os.environ, "QUEENS_MITM_MATCHER": matcher}
+    code = f"from queens.experiments.bench_native import quadrant_child; quadrant_child({n}, {threads})"
+    child = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
+    if child.returncode:
+        sys.exit(f"the quadrant count of n = {n} with QUEENS_MITM_MATCHER={matcher} failed: {child.stderr.strip()}")
+    wall, used, total, held, ran = json.loads(child.stdout)
+    if ran != matcher:
+        sys.exit(f"QUEENS_MITM_MATCHER={matcher} ran the {ran} matcher: not one this CPU runs (--matchers)")
+    memory[n, matcher, threads] = max(memory.get((n, matcher, threads), 0), held)
+    return wall, used, total
+
+
+def quadrant_child(n: int, threads: int) -> None:
+    """Print [wall s, CPU s, Q(n), memory held, matcher] of one count (`run_quadrant`'s child)."""
+    from queens.solvers.native import _mitm
     stats: dict[str, int | float | str] = {}
     cpu = time.process_time()
     start = time.perf_counter()
     total = count_total(n, threads=threads, stats=stats)
     wall, used = time.perf_counter() - start, time.process_time() - cpu
-    memory[n, threads] = max(memory.get((n, threads), 0), int(stats["memory"]))
-    return wall, used, total
+    print(json.dumps([wall, used, total, int(stats["memory"]), _mitm.MATCHER]))
 
 
-def measure_quadrant(classic: Path, sizes: list[int], repeats: int, threads: int,
+def measure_quadrant(classic: Path, sizes: list[int], matchers: list[str], repeats: int, threads: int,
                      classic_upto: int) -> list[dict[str, object]]:
-    """quadrant/1, quadrant/{threads}, the best fast kernel (1 thread) and classic.c (up to
-    `classic_upto`) in turns; beyond it classic.c is scaled from its largest measured size."""
+    """Per matcher quadrant/1 and quadrant/{threads}, the best fast kernel (1 thread) and classic.c
+    (up to `classic_upto`) in turns; beyond it classic.c is scaled from its largest measured size."""
     rows: list[dict[str, object]] = []
-    memory: dict[tuple[int, int], int] = {}
+    memory: dict[tuple[int, str, int], int] = {}
     measured: dict[int, float] = {}
     for n in sizes:
-        results = _in_turns(_quadrant_runs(classic, n, threads, n <= classic_upto, memory), n, repeats)
+        results = _in_turns(_quadrant_runs(classic, n, matchers, threads, n <= classic_upto, memory), n, repeats)
         wall = {name: statistics.median(run[0] for run in series) for name, series in results.items()}
         cpu = {name: statistics.median(run[1] for run in series) for name, series in results.items()}
         if "classic" in wall:
@@ -222,20 +242,23 @@ def measure_quadrant(classic: Path, sizes: list[int], repeats: int, threads: int
         base = max(measured) if measured else None
         scaled = measured[base] * _solutions(n) / _solutions(base) if base else float("nan")
         classic_s = wall.get("classic", scaled)
-        rows.append({"n": n, "count": results[f"quadrant/{threads}"][0][2], "classic_s": classic_s,
-                     "classic_scaled_from": None if "classic" in wall else base,
-                     "fast_s": wall.get("fast/1"), "one_s": wall["quadrant/1"], "one_cpu_s": cpu["quadrant/1"],
-                     "many_s": wall[f"quadrant/{threads}"], "threads": threads,
-                     "ratio_1": wall["quadrant/1"] / classic_s, "ratio_many": wall[f"quadrant/{threads}"] / classic_s,
-                     "cpu_ratio_fast": cpu["quadrant/1"] / cpu["fast/1"] if "fast/1" in cpu else None,
-                     "memory_1": memory[n, 1], "memory_many": memory[n, threads], "target": QUADRANT_TARGETS.get(n)})
+        for matcher in matchers:
+            one, many = f"{matcher}/1", f"{matcher}/{threads}"
+            rows.append({"n": n, "matcher": matcher, "count": results[many][0][2], "classic_s": classic_s,
+                         "classic_scaled_from": None if "classic" in wall else base,
+                         "fast_s": wall.get("fast/1"), "one_s": wall[one], "one_cpu_s": cpu[one],
+                         "many_s": wall[many], "threads": threads,
+                         "ratio_1": wall[one] / classic_s, "ratio_many": wall[many] / classic_s,
+                         "cpu_ratio_fast": cpu[one] / cpu["fast/1"] if "fast/1" in cpu else None,
+                         "memory_1": memory[n, matcher, 1], "memory_many": memory[n, matcher, threads],
+                         "target": QUADRANT_TARGETS.get(n)})
     return rows
 
 
-def _quadrant_runs(classic: Path, n: int, threads: int, with_classic: bool,
-                   memory: dict[tuple[int, int], int]) -> dict[str, Callable[[], Run]]:
-    runs: dict[str, Callable[[], Run]] = {f"quadrant/{t}": partial(run_quadrant, n, t, memory)
-                                          for t in sorted({1, threads})}
+def _quadrant_runs(classic: Path, n: int, matchers: list[str], threads: int, with_classic: bool,
+                   memory: dict[tuple[int, str, int], int]) -> dict[str, Callable[[], Run]]:
+    runs: dict[str, Callable[[], Run]] = {f"{m}/{t}": partial(run_quadrant, n, t, m, memory)
+                                          for m in matchers for t in sorted({1, threads})}
     if with_classic:
         runs["classic"] = lambda: run_yardstick(classic, n)
         runs["fast/1"] = lambda: run_kernel(n, "auto", 1)
@@ -264,10 +287,10 @@ def _solutions(n: int) -> int:
 
 
 def quadrant_table(rows: list[dict[str, Any]], threads: int) -> str:
-    lines = [f"| n | classic.c s | best fast kernel, 1 thread s | quadrant 1 thread s (CPU s) | ÷classic "
+    lines = [f"| n | matcher | classic.c s | best fast kernel, 1 thread s | quadrant 1 thread s (CPU s) | ÷classic "
              f"| CPU ÷fast | {threads} threads s | ÷classic | memory held 1 / {threads} threads "
              f"| target 1 / {threads} threads (÷classic) |",
-             "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"]
+             "|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---|"]
     for r in rows:
         classic = f"{r['classic_s']:.2f}" + (f" (scaled from n = {r['classic_scaled_from']})"
                                               if r["classic_scaled_from"] else "")
@@ -278,7 +301,8 @@ def quadrant_table(rows: list[dict[str, Any]], threads: int) -> str:
             one, many = r["target"]
             target = (f"≤{one:.3f} {'✓' if r['ratio_1'] <= one else '✗'} / "
                       f"≤{many:.3f} {'✓' if r['ratio_many'] <= many else '✗'}")
-        lines.append(f"| {r['n']} | {classic} | {fast} | {r['one_s']:.3f} ({r['one_cpu_s']:.3f}) | {r['ratio_1']:.3f}x "
+        lines.append(f"| {r['n']} | {r['matcher']} | {classic} | {fast} "
+                     f"| {r['one_s']:.3f} ({r['one_cpu_s']:.3f}) | {r['ratio_1']:.3f}x "
                      f"| {versus} | {r['many_s']:.3f} | {r['ratio_many']:.3f}x "
                      f"| {r['memory_1'] / 2**20:.1f} / {r['memory_many'] / 2**20:.1f} MiB | {target} |")
     return "\n".join(lines)
@@ -294,6 +318,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--quadrant-sizes", type=int, nargs="*", default=[16, 17, 18, 19])
+    parser.add_argument("--matchers", nargs="+", choices=MATCHERS, default=list(MATCHERS),
+                        help="the quadrant counter's matchers to force in turn (default: all; one this CPU "
+                             "cannot run stops the bench)")
     parser.add_argument("--classic-upto", type=int, default=17)
     args = parser.parse_args(argv)
     rows: list[Row] = []
@@ -303,8 +330,8 @@ def main(argv: list[str] | None = None) -> int:
         for n in args.sizes:
             rows += rows_for(n, measure(binaries, n, args.repeats, args.threads), args.threads)
             balances.append({"n": n, **balance(n, args.threads)})
-        quadrant = measure_quadrant(binaries["classic"], args.quadrant_sizes, args.repeats, args.threads,
-                                    args.classic_upto)
+        quadrant = measure_quadrant(binaries["classic"], args.quadrant_sizes, args.matchers, args.repeats,
+                                    args.threads, args.classic_upto)
     where = machine()
     header = (f"Fast counter, every kernel this CPU runs ({', '.join(_fast.SUPPORTED)}; CPU features: "
               f"{_fast.FEATURES or 'none asked'}), portable build, vs experiments/yardstick/classic.c and "
@@ -314,12 +341,15 @@ def main(argv: list[str] | None = None) -> int:
               f"time of the {args.threads}-thread runs (below {args.threads}: other processes had the cores, "
               "or the pool serialised).\n\n"
               f"Command: `python -m queens.experiments.bench_native --sizes {' '.join(map(str, args.sizes))} "
-              f"--repeats {args.repeats} --threads {args.threads}` (`make bench` runs it with the defaults).")
+              f"--repeats {args.repeats} --threads {args.threads} --quadrant-sizes "
+              f"{' '.join(map(str, args.quadrant_sizes))} --matchers {' '.join(args.matchers)}` "
+              "(`make bench` runs it with the defaults).")
     report = (f"{header}\n\n{table(rows, args.threads)}\n\nHow the work splits over {args.threads} threads "
               f"(nodes of the search):\n\n{balance_table(balances)}\n")
     if quadrant:
-        report += (f"\nThe meet-in-the-middle counter (native/quadrant, matcher {_mitm.MATCHER}), same runs in turns "
-                   "with classic.c and the best fast kernel ('auto'); classic.c beyond n = "
+        report += ("\nThe meet-in-the-middle counter (native/quadrant), every matcher forced in turn "
+                   f"(QUEENS_MITM_MATCHER: {' '.join(args.matchers)}), same runs in turns with classic.c and the best "
+                   "fast kernel ('auto'); classic.c beyond n = "
                    f"{args.classic_upto} is its largest measured time scaled by Q(n) / Q(that n) (not run); memory "
                    "held = the counter's tables and lists at their peak (C allocations, not the interpreter).\n\n"
                    f"{quadrant_table(quadrant, args.threads)}\n")
