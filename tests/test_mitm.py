@@ -17,7 +17,7 @@ from queens.solvers.backend import Task
 from queens.solvers.native import _mitm
 from queens.solvers.native.counting import count_classes
 from queens.solvers.native.ledger import Ledger
-from queens.solvers.native.quadrant import KERNEL_VERSION, check_size, count_total, ranges
+from queens.solvers.native.quadrant import KERNEL_VERSION, check_size, count_total, memory_limit, ranges
 from queens.solvers.router import answer, route
 from queens.solvers.strategy import Subject
 
@@ -50,11 +50,19 @@ def test_sums_past_two_to_the_64_are_exact(n: int, scale: int, reference) -> Non
 
 
 def test_the_memory_bound_is_refused_before_any_work() -> None:
-    reason = check_size(24)
-    assert reason is not None and "GiB" in reason and "limit" in reason
+    reason = check_size(24, limit=4 << 30)
+    assert reason is not None and "53.3 GiB" in reason and "limit of 4.0 GiB" in reason
     with pytest.raises(Unsupported, match="GiB"):
-        count_total(24)
+        count_total(32)  # past any machine's memory: 16! half-boards per set
     assert check_size(16) is None
+
+
+@pytest.mark.skipif(not Path("/proc/meminfo").exists(), reason="reads the machine's memory from /proc/meminfo")
+def test_the_memory_limit_is_half_the_machine() -> None:
+    """Read from /proc/meminfo here, from sysconf there: within a page of each other."""
+    total_kib = int(next(line for line in Path("/proc/meminfo").read_text().splitlines()
+                         if line.startswith("MemTotal:")).split()[1])
+    assert abs(memory_limit() - total_kib * 1024 // 2) <= 1 << 20
 
 
 def test_ranges_cover_every_column_set_once() -> None:

@@ -15,6 +15,7 @@ It counts totals only: the D4 classes (A002562) stay with the backtracking count
 
 from __future__ import annotations
 
+import os
 import time
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, ThreadPoolExecutor, wait
 
@@ -30,8 +31,15 @@ KERNEL_VERSION = f"quadrant-{_mitm.VERSION}"
 """Ledger rows are keyed by this: the backtracking counter's rows never mix with these."""
 
 MAX_N = _mitm.MAX_N
-MEMORY_LIMIT = 4 << 30
-"""Bytes all workers together may hold (4 GiB): a count whose bound passes it is refused."""
+
+
+def memory_limit() -> int:
+    """Bytes all workers together may hold: half this machine's physical memory (a count whose
+    bound passes it is refused). A fixed 4 GiB gave Q(22) and Q(23) to the fast counter, days of
+    CPU instead of hours, on a machine with room for them; half leaves the rest to the system
+    and, on a local Dask cluster, to the scheduler. A remote cluster's workers are held to the
+    same figure: their machines are not known before they run."""
+    return os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE") // 2
 
 SUBPROBLEMS = 256
 """Ranges of units per count: enough for every core and a fine-grained ledger; fixed, so
@@ -65,17 +73,19 @@ def memory_needed(n: int, threads: int, processes: int = 1) -> int:
     return (worker * threads + tables) * processes
 
 
-def check_size(n: int, threads: int = 1, limit: int = MEMORY_LIMIT, processes: int = 1) -> str | None:
-    """Why Q(n) cannot be counted this way, or None: the size range and the memory bound."""
+def check_size(n: int, threads: int = 1, limit: int | None = None, processes: int = 1) -> str | None:
+    """Why Q(n) cannot be counted this way, or None: the size range and the memory bound
+    (against `limit` bytes, by default `memory_limit()`)."""
     if not isinstance(n, int) or isinstance(n, bool) or not 1 <= n <= MAX_N:
         return f"counts boards of 1..{MAX_N} queens, got {n!r}"
     if n in _SMALL:
         return None
+    limit = memory_limit() if limit is None else limit
     needed = memory_needed(n, threads, processes)
     if needed > limit:
         where = f"{threads} thread(s)" + (f" in each of {processes} processes" if processes > 1 else "")
         return (f"Q({n}) on {where} may hold {needed / 2**30:,.1f} GiB of half-boards, "
-                f"over the limit of {limit / 2**30:,.1f} GiB")
+                f"over the limit of {limit / 2**30:,.1f} GiB (half this machine's memory)")
     return None
 
 
@@ -104,7 +114,7 @@ def count_total(n: int, *, threads: int | None = None, ledger: Ledger | None = N
                 deadline: float | None = None, stats: Stats | None = None, progress: Progress | None = None,
                 scale: int = 1) -> int:
     """Q(n) on `threads` threads (default: all cores), refused (Unsupported) before any work
-    when the memory bound passes MEMORY_LIMIT.
+    when the memory bound passes `memory_limit()`.
 
     With a `ledger`, every finished range is recorded; with `resume`, ranges it holds are not
     counted again. `deadline` (time.monotonic()) raises TimeLimit with the partial sum; on
