@@ -116,18 +116,17 @@ static unsigned orbit_weight(Unit u, int n) {
 
 /* ---- the matcher: pairs of words with no common bit ----------------------------------------- */
 
-/* Four top words against eight bottom words at a time, the counts kept in eight lanes of type
- * LANE until the end: the compiler turns the lane loop into vector tests and adds, one load of
- * bottom words serving four top words. */
-#define MATCH_BODY(LANE)                                                            \
-    LANE lanes[4][8] = {{0}};                                                       \
-    uint64_t count = 0;                                                             \
+/* Four top words against eight bottom words at a time, the counts kept in eight lanes until
+ * the end: the compiler turns the lane loop into vector tests and adds, one load of bottom words
+ * serving four top words. */
+#define MATCH_BODY                                                                  \
+    uint64_t lanes[4][8] = {{0}}, count = 0;                                        \
     size_t wide = nb & ~(size_t)7, i = 0;                                           \
     for (; i + 3 < na; i += 4) {                                                    \
-        LANE x0 = a[i], x1 = a[i + 1], x2 = a[i + 2], x3 = a[i + 3];                \
+        uint64_t x0 = a[i], x1 = a[i + 1], x2 = a[i + 2], x3 = a[i + 3];            \
         for (size_t j = 0; j < wide; j += 8)                                        \
             for (int l = 0; l < 8; l++) {                                           \
-                LANE y = b[j + l];                                                  \
+                uint64_t y = b[j + l];                                              \
                 lanes[0][l] += (x0 & y) == 0;                                       \
                 lanes[1][l] += (x1 & y) == 0;                                       \
                 lanes[2][l] += (x2 & y) == 0;                                       \
@@ -138,13 +137,13 @@ static unsigned orbit_weight(Unit u, int n) {
     }                                                                               \
     for (; i < na; i++)                                                             \
         for (size_t j = 0; j < nb; j++) count += (a[i] & b[j]) == 0;                \
-    for (int l = 0; l < 8; l++) count += (uint64_t)lanes[0][l] + lanes[1][l] + lanes[2][l] + lanes[3][l]; \
+    for (int l = 0; l < 8; l++) count += lanes[0][l] + lanes[1][l] + lanes[2][l] + lanes[3][l]; \
     return count;
 
 typedef uint64_t (*Matcher)(const uint64_t *a, size_t na, const uint64_t *b, size_t nb);
 typedef uint64_t (*Matcher32)(const uint32_t *a, size_t na, const uint32_t *b, size_t nb);
 
-static uint64_t match_scalar(const uint64_t *a, size_t na, const uint64_t *b, size_t nb) { MATCH_BODY(uint64_t) }
+static uint64_t match_scalar(const uint64_t *a, size_t na, const uint64_t *b, size_t nb) { MATCH_BODY }
 
 /* The narrow path in the compiler's portable vectors (SSE2 on any x86-64, NEON on ARM, AVX2 in
  * 256 bits): a test of four top words against a vector of bottom words is one and, one compare
@@ -175,10 +174,11 @@ static uint64_t match32_scalar(const uint32_t *a, size_t na, const uint32_t *b, 
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 __attribute__((target("avx2")))
-static uint64_t match_avx2(const uint64_t *a, size_t na, const uint64_t *b, size_t nb) { MATCH_BODY(uint64_t) }
+static uint64_t match_avx2(const uint64_t *a, size_t na, const uint64_t *b, size_t nb) { MATCH_BODY }
 typedef uint32_t Vector256 __attribute__((vector_size(32)));
 __attribute__((target("avx2")))
 static uint64_t match32_avx2(const uint32_t *a, size_t na, const uint32_t *b, size_t nb) { MATCH32_BODY(Vector256) }
+
 /* AVX-512 by hand: per eight bottom words, one test (vptestnmq) and one masked add per top
  * word, four top words per load. The buckets are padded (4 top words, 8 bottom words). */
 __attribute__((target("avx512f,avx512vl,avx512bw")))
