@@ -237,7 +237,6 @@ def main() -> int:
             large_rows.append(in_fresh_process(10**8, "kernel", Path(scratch) / "h.npy"))
     table = report(planted_rows, sat_row, transition_rows, large_rows)
     print(table)
-    RESULTS.mkdir(exist_ok=True)
     save(RESULTS / "bench_large.md", table)
     false_no = sum(r["false no"] for r in planted_rows) + sum(r["false no"] for r in transition_rows)
     if false_no:

@@ -45,7 +45,7 @@ from typing import Any, TypedDict
 from queens.experiments import runner
 from queens.experiments.bench_backends import terms
 from queens.experiments.saved import RESULTS, save
-from queens.solvers.native import _fast
+from queens.solvers.native import _fast, _mitm
 from queens.solvers.native.counting import batches, count_classes, split_depth, subproblems
 from queens.solvers.native.quadrant import count_total
 from queens.solvers.threads import default_threads
@@ -217,7 +217,6 @@ def run_quadrant(n: int, threads: int, matcher: str, memory: dict[tuple[int, str
 
 def quadrant_child(n: int, threads: int) -> None:
     """Print [wall s, CPU s, Q(n), memory held, matcher] of one count (`run_quadrant`'s child)."""
-    from queens.solvers.native import _mitm
     stats: dict[str, int | float | str] = {}
     cpu = time.process_time()
     start = time.perf_counter()

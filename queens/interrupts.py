@@ -31,8 +31,8 @@ def install() -> None:
 
 
 def handler(signum: int, frame: FrameType | None) -> None:
-    """Remember the signal; raise KeyboardInterrupt unless a finaliser would swallow it or a
-    clean-up is `deferred`."""
+    """Remember the signal; raise KeyboardInterrupt unless a finaliser would swallow it or the
+    code it lands in is `deferred`."""
     global _signalled
     _signalled = True
     if not _deferring and not _in_finaliser(frame):

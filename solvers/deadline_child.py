@@ -221,7 +221,7 @@ def _alive(pid: int) -> bool:
     except ProcessLookupError:
         return False
     except PermissionError:  # there, but another user's (the pid was reused)
-        return True
+        pass
     return True
 
 

@@ -690,7 +690,6 @@ typedef struct {
     size_t narrow_cap;
 } Work;
 
-/* The pairs of a top list and a bottom list with disjoint diagonals. */
 /* The join on 30-bit words (the window less the cut bits), when they fit. */
 static int join32(Work *w, size_t padding, uint64_t *pairs, uint64_t *tests) {
     size_t nt = w->top.len, nb = w->bottom.len, need = (nt > nb ? nt : nb) + padding;
@@ -726,6 +725,7 @@ static int join32(Work *w, size_t padding, uint64_t *pairs, uint64_t *tests) {
     return 0;
 }
 
+/* The pairs of a top list and a bottom list with disjoint diagonals. */
 static int join(Work *w, int bits, Matcher match, uint64_t *pairs, uint64_t *tests) {
     size_t nt = w->top.len, nb = w->bottom.len, smaller = nt < nb ? nt : nb;
     if (!smaller) { *pairs = 0; return 0; }

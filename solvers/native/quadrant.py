@@ -32,15 +32,6 @@ KERNEL_VERSION = f"quadrant-{_mitm.VERSION}"
 
 MAX_N = _mitm.MAX_N
 
-
-def memory_limit() -> int:
-    """Bytes all workers together may hold: half this machine's physical memory (a count whose
-    bound passes it is refused). A fixed 4 GiB gave Q(22) and Q(23) to the fast counter, days of
-    CPU instead of hours, on a machine with room for them; half leaves the rest to the system
-    and, on a local Dask cluster, to the scheduler. A remote cluster's workers are held to the
-    same figure: their machines are not known before they run."""
-    return os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE") // 2
-
 SUBPROBLEMS = 256
 """Ranges of units per count: enough for every core and a fine-grained ledger; fixed, so
 a ledger written with one thread count resumes with another."""
@@ -65,6 +56,15 @@ def ranges(n: int) -> list[tuple[int, int]]:
     return [(sets * i // parts, sets * (i + 1) // parts) for i in range(parts)]
 
 
+def memory_limit() -> int:
+    """Bytes all workers together may hold: half this machine's physical memory (a count whose
+    bound passes it is refused). A fixed 4 GiB gave Q(22) and Q(23) to the fast counter, days of
+    CPU instead of hours, on a machine with room for them; half leaves the rest to the system
+    and, on a local Dask cluster, to the scheduler. A remote cluster's workers are held to the
+    same figure: their machines are not known before they run."""
+    return os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE") // 2
+
+
 def memory_needed(n: int, threads: int, processes: int = 1) -> int:
     """The most memory Q(n) holds on `processes` processes of `threads` workers each: their
     lists of half-boards, and each process's blocks of rows its threads share (bounds, from the
@@ -80,12 +80,13 @@ def check_size(n: int, threads: int = 1, limit: int | None = None, processes: in
         return f"counts boards of 1..{MAX_N} queens, got {n!r}"
     if n in _SMALL:
         return None
+    why = "" if limit is not None else " (half this machine's memory)"
     limit = memory_limit() if limit is None else limit
     needed = memory_needed(n, threads, processes)
     if needed > limit:
         where = f"{threads} thread(s)" + (f" in each of {processes} processes" if processes > 1 else "")
         return (f"Q({n}) on {where} may hold {needed / 2**30:,.1f} GiB of half-boards, "
-                f"over the limit of {limit / 2**30:,.1f} GiB (half this machine's memory)")
+                f"over the limit of {limit / 2**30:,.1f} GiB{why}")
     return None
 
 
