@@ -15,7 +15,7 @@
  *    only the smallest unit of each orbit is counted, times the orbit's size (up to 4);
  *  - a half is not searched row by row for each S: it is joined from two blocks of rows placed
  *    once per n (the tables), as the final join does;
- *  - a sieve: the k diagonal bits that both lists use most are cut out as a bucket number;
+ *  - a sieve: k diagonal bits that both lists use most (two runs) are cut out as a bucket number;
  *    a top half in bucket v meets only bottom halves in buckets u with u & v == 0, so whole
  *    buckets of certain conflicts are never compared. Within two buckets the comparison is a
  *    straight loop the compiler vectorises (AVX-512, AVX2 or scalar, chosen at run time).
@@ -226,6 +226,7 @@ static uint64_t match32_avx512(const uint32_t *a, size_t na, const uint32_t *b, 
 
 static Matcher chosen;
 static Matcher32 chosen32;
+static size_t chosen_lanes;  /* the narrow matcher's 32-bit lanes: a bottom bucket's padding */
 static const char *chosen_name = "scalar";
 
 /* The best matcher this CPU runs, or the one QUEENS_MITM_MATCHER names (scalar, avx2, avx512:
@@ -234,6 +235,7 @@ static Matcher matcher(void) {
     if (chosen) return chosen;
     Matcher m = match_scalar;
     Matcher32 m32 = match32_scalar;
+    size_t lanes = 4;
     const char *name = "scalar", *asked = getenv("QUEENS_MITM_MATCHER");
 #ifdef HAVE_X86_MATCHERS
     __builtin_cpu_init();
@@ -242,13 +244,14 @@ static Matcher matcher(void) {
     int avx2 = __builtin_cpu_supports("avx2");
     if (asked && !strcmp(asked, "scalar")) avx512 = avx2 = 0;
     if (asked && !strcmp(asked, "avx2")) avx512 = 0;
-    if (avx512) { m = match_avx512; m32 = match32_avx512; name = "avx512"; }
-    else if (avx2) { m = match_avx2; m32 = match32_avx2; name = "avx2"; }
+    if (avx512) { m = match_avx512; m32 = match32_avx512; lanes = 16; name = "avx512"; }
+    else if (avx2) { m = match_avx2; m32 = match32_avx2; lanes = 8; name = "avx2"; }
 #else
     (void)asked;
 #endif
     chosen_name = name;  /* a race here writes the same values from every thread */
     chosen32 = m32;
+    chosen_lanes = lanes;
     chosen = m;
     return m;
 }
@@ -538,142 +541,122 @@ static int list_half(const Half *h, uint32_t set, uint64_t middle, List *out, Li
 
 /* ---- the sieve -------------------------------------------------------------------------------- */
 
-/* Where the sieve cuts: the bits both lists use most (the likeliest conflicts). Without BMI2's
- * pext, a word's bucket number and its narrow word (the other bits, packed) are gathered through
- * one table per byte of the word that holds any: one lookup per byte gives both. */
+/* Where the sieve cuts: two runs of adjacent window bits (one may be empty), placed where both
+ * lists use their bits most (the likeliest conflicts), so that a word's bucket number and its
+ * narrow word (the other bits, packed) are a few shifts and masks on any CPU. The best single
+ * bits cluster, so two runs hold most of them: at Q(18) the runs compared 8 % fewer pairs than
+ * the best bits one by one, which needed a table lookup per byte of the word (or BMI2's pext,
+ * microcode on some CPUs) to gather. */
 typedef struct {
-    uint64_t table[8][256];  /* per byte value: its cut bits as the bucket (high half), its other bits packed (low half) */
-    int used[8], bytes, width;
-    uint64_t mask;           /* the cut bits: with BMI2, the bucket is pext(word, mask) instead */
-    uint64_t data_mask;      /* the other bits of the window: the narrow word is pext(word, data_mask) */
+    int width;                       /* cut bits: a bucket number has this many */
+    int low_shift, high_shift;       /* bucket = (w >> low_shift & low_mask) | (w >> high_shift & high_mask) */
+    uint64_t low_mask, high_mask;
+    uint64_t below, between, above;  /* the rest = (w & below) | (w >> len0 & between) | (w >> width & above) */
+    int len0;
 } Cut;
 
-static void choose_cut(const List *top, const List *bottom, int bits, int cut, int tables, Cut *c) {
+static inline unsigned bucket_of(uint64_t w, const Cut *c) {
+    return (unsigned)((w >> c->low_shift & c->low_mask) | (w >> c->high_shift & c->high_mask));
+}
+
+static inline uint64_t rest_of(uint64_t w, const Cut *c) {
+    return (w & c->below) | (w >> c->len0 & c->between) | (w >> c->width & c->above);
+}
+
+static uint64_t bits_from(int from, int count) { return count <= 0 ? 0 : (count >= 64 ? ~0ull : (1ull << count) - 1) << from; }
+
+/* The two runs of `cut` bits in all, within the `bits` bits of the window, that the lists use
+ * most: the score of a bit is how often a sample of each list uses it, multiplied. */
+static void choose_cut(const List *top, const List *bottom, int bits, int cut, Cut *c) {
     uint32_t seen[2][64] = {{0}};
     const List *lists[2] = {top, bottom};
     for (int s = 0; s < 2; s++)  /* a sample is enough to rank the bits; spread over the list */
         for (size_t i = 0, step = lists[s]->len / 64 + 1; i < lists[s]->len; i += step)
             for (uint64_t w = lists[s]->keys[i]; w; w &= w - 1) seen[s][__builtin_ctzll(w)]++;
-    uint64_t score[64];
-    for (int b = 0; b < bits; b++) score[b] = (uint64_t)seen[0][b] * seen[1][b] + 1;  /* +1: every bit can be cut */
-    c->mask = 0;
-    for (int k = 0; k < cut; k++) {
-        int best = 0;
-        for (int b = 1; b < bits; b++) if (score[b] > score[best]) best = b;
-        score[best] = 0;
-        c->mask |= 1ull << best;
+    uint64_t sum[65] = {0};  /* sum[b]: the scores of bits below b */
+    for (int b = 0; b < bits; b++) sum[b + 1] = sum[b] + (uint64_t)seen[0][b] * seen[1][b] + 1;  /* +1: every bit counts */
+    int at0 = 0, at1 = bits, len0 = 0;
+    uint64_t best = 0;
+    for (int l0 = 0; l0 <= cut; l0++) {
+        int l1 = cut - l0, low_at = 0;
+        uint64_t low = 0;  /* the best low run of l0 bits ending at or below `edge`, then the high run from there */
+        for (int edge = l0; edge + l1 <= bits; edge++) {
+            if (sum[edge] - sum[edge - l0] >= low) { low = sum[edge] - sum[edge - l0]; low_at = edge - l0; }
+            if (low + sum[edge + l1] - sum[edge] > best) { best = low + sum[edge + l1] - sum[edge]; at0 = low_at; at1 = edge; len0 = l0; }
+        }
     }
-    c->data_mask = (bits == 64 ? ~0ull : (1ull << bits) - 1) & ~c->mask;
-    uint64_t to[64] = {0};  /* what each word bit becomes in a table entry, in bit order as pext gathers */
-    for (int b = 0, k = 0, d = 0; b < 64; b++) {
-        if (c->mask >> b & 1) to[b] = 1ull << (32 + k++);
-        else if (c->data_mask >> b & 1 && d < 32) to[b] = 1ull << d++;  /* used only when they fit: join */
-    }
+    int len1 = cut - len0;
     c->width = cut;
-    c->bytes = 0;
-    for (int i = 0; tables && i < 8; i++) {  /* not needed where pext gathers the bits */
-        uint64_t *table = c->table[i], any = 0;
-        for (int b = 0; b < 8; b++) any |= to[8 * i + b];
-        if (!any) continue;
-        c->used[c->bytes++] = i;
-        table[0] = 0;
-        for (unsigned v = 1; v < 256; v++) table[v] = table[v & (v - 1)] | to[8 * i + __builtin_ctz(v)];
-    }
-}
-
-/* A word's bucket (high half) and narrow word (low half) through the tables. */
-static inline uint64_t gathered(uint64_t key, const Cut *c) {
-    uint64_t v = 0;
-    for (int k = 0; k < c->bytes; k++) v |= c->table[c->used[k]][key >> (8 * c->used[k]) & 0xff];
-    return v;
+    c->len0 = len0;
+    c->low_shift = at0;
+    c->low_mask = bits_from(0, len0);
+    c->high_shift = at1 - len0;
+    c->high_mask = bits_from(len0, len1);
+    c->below = bits_from(0, at0);
+    c->between = bits_from(at0, at1 - at0 - len0);
+    c->above = bits_from(at1 - len0, bits - at1 - len1);
 }
 
 /* Sort `from` into `into` by bucket (a counting sort); start[v]..start[v+1] is bucket v, each
  * padded to a multiple of `pad` words with ~0, a word that meets every half (no half is 0: the
  * row next to the boundary always has a diagonal in the window), so the matcher has no tails.
  * `tags` keeps each word's bucket between the two passes. */
-#define BY_BUCKET_BODY(BUCKET)                                                                        \
-    size_t buckets = (size_t)1 << c->width;                                                           \
-    memset(start, 0, (buckets + 1) * sizeof *start);                                                  \
-    for (size_t i = 0; i < from->len; i++) start[(tags[i] = (uint16_t)(BUCKET)) + 1]++;               \
-    for (size_t v = 0; v < buckets; v++) start[v + 1] = start[v] + (start[v + 1] + pad - 1) / pad * pad; \
-    size_t *fill = start + buckets + 1;  /* scratch of `buckets` entries after the offsets */        \
-    memcpy(fill, start, buckets * sizeof *fill);                                                      \
-    for (size_t i = 0; i < from->len; i++) into[fill[tags[i]]++] = from->keys[i];                     \
-    for (size_t v = 0; v < buckets; v++)                                                              \
-        for (size_t i = fill[v]; i < start[v + 1]; i++) into[i] = ~0ull;
-
-typedef void (*Sorter)(const List *from, uint64_t *into, uint16_t *tags, size_t start[], const Cut *c, size_t pad);
-
 static void by_bucket(const List *from, uint64_t *into, uint16_t *tags, size_t start[], const Cut *c, size_t pad) {
-    BY_BUCKET_BODY(gathered(from->keys[i], c) >> 32)
+    size_t buckets = (size_t)1 << c->width;
+    memset(start, 0, (buckets + 1) * sizeof *start);
+    for (size_t i = 0; i < from->len; i++) start[(tags[i] = (uint16_t)bucket_of(from->keys[i], c)) + 1]++;
+    for (size_t v = 0; v < buckets; v++) start[v + 1] = start[v] + (start[v + 1] + pad - 1) / pad * pad;
+    size_t *fill = start + buckets + 1;  /* scratch of `buckets` entries after the offsets */
+    memcpy(fill, start, buckets * sizeof *fill);
+    for (size_t i = 0; i < from->len; i++) into[fill[tags[i]]++] = from->keys[i];
+    for (size_t v = 0; v < buckets; v++)
+        for (size_t i = fill[v]; i < start[v + 1]; i++) into[i] = ~0ull;
 }
-
-#ifdef HAVE_X86_MATCHERS
-/* The same with BMI2's pext: one instruction per word (taken only beside AVX-512, on CPUs
- * where pext is fast; some earlier ones run it in microcode). */
-__attribute__((target("bmi2")))
-static void by_bucket_pext(const List *from, uint64_t *into, uint16_t *tags, size_t start[], const Cut *c,
-                           size_t pad) {
-    BY_BUCKET_BODY(_pext_u64(from->keys[i], c->mask))
-}
-#endif
 
 /* The narrow path's sort: bucket by the cut bits, and keep only the other window bits, packed
  * into 30 bits under two marks: bit 31 on every top word, bit 30 on every bottom word, both on
  * a pad. A real pair shares no mark; a pad shares one with every real word on the other side
- * (even a word whose data bits were all cut away), so it never counts. */
-#define BY_BUCKET32_BODY(GATHER)                                                                      \
-    size_t buckets = (size_t)1 << c->width;                                                           \
-    memset(start, 0, (buckets + 1) * sizeof *start);                                                  \
-    for (size_t i = 0; i < from->len; i++) {                                                          \
-        uint64_t key = from->keys[i];                                                                 \
-        GATHER;                                                                                       \
-        start[bucket + 1]++;                                                                          \
-    }                                                                                                 \
-    for (size_t v = 0; v < buckets; v++) start[v + 1] = start[v] + (start[v + 1] + pad - 1) / pad * pad; \
-    size_t *fill = start + buckets + 1;                                                               \
-    memcpy(fill, start, buckets * sizeof *fill);                                                      \
-    for (size_t i = 0; i < from->len; i++) into[fill[tags[i]]++] = words[i] | mark;                   \
-    for (size_t v = 0; v < buckets; v++)                                                              \
-        for (size_t i = fill[v]; i < start[v + 1]; i++) into[i] = 3u << 30;
-
-/* `tags` and `words` keep each word's bucket and narrow word between the two passes. */
-typedef void (*Sorter32)(const List *from, uint32_t *into, uint16_t *tags, uint32_t *words, size_t start[],
-                         const Cut *c, size_t pad, uint32_t mark);
-
+ * (even a word whose data bits were all cut away), so it never counts. `tags` and `words` keep
+ * each word's bucket and narrow word between the two passes. */
 static void by_bucket32(const List *from, uint32_t *into, uint16_t *tags, uint32_t *words, size_t start[],
                         const Cut *c, size_t pad, uint32_t mark) {
-    /* the tables' rows in locals: read through `c`, they were reloaded after every store (a size_t
-     * store may alias a uint64_t entry), which made this pass twice as slow */
-    const uint64_t *rows[8] = {0};
-    int shifts[8] = {0}, count = c->bytes;
-    for (int k = 0; k < count; k++) rows[k] = c->table[c->used[k]], shifts[k] = 8 * c->used[k];
-    BY_BUCKET32_BODY(uint64_t both = 0; for (int k = 0; k < count; k++) both |= rows[k][key >> shifts[k] & 0xff];
-                     uint16_t bucket = tags[i] = (uint16_t)(both >> 32); words[i] = (uint32_t)both)
-}
-
-#ifdef HAVE_X86_MATCHERS
-__attribute__((target("bmi2")))
-static void by_bucket32_pext(const List *from, uint32_t *into, uint16_t *tags, uint32_t *words, size_t start[],
-                             const Cut *c, size_t pad, uint32_t mark) {
-    BY_BUCKET32_BODY(uint16_t bucket = tags[i] = (uint16_t)_pext_u64(key, c->mask);
-                     words[i] = (uint32_t)_pext_u64(key, c->data_mask))
-}
-#endif
-
-static Sorter sorter(void) {
-#ifdef HAVE_X86_MATCHERS
-    if (matcher() == match_avx512 && __builtin_cpu_supports("bmi2")) return by_bucket_pext;
-#endif
-    return by_bucket;
-}
-
-static Sorter32 sorter32(void) {
-#ifdef HAVE_X86_MATCHERS
-    if (sorter() == by_bucket_pext) return by_bucket32_pext;
-#endif
-    return by_bucket32;
+    /* Two streams, the list's two halves, each with its own counts and fill points: neighbours in a
+     * list often share a bucket, and one stream waited on its own last increment at every word. */
+    size_t buckets = (size_t)1 << c->width, len = from->len, half = len / 2;
+    const uint64_t *keys = from->keys;
+    Cut cut = *c;  /* in a local: read through `c`, the masks were reloaded after every store */
+    size_t *first = start + buckets + 1, *second = first + buckets;  /* scratch after the offsets */
+    memset(first, 0, 2 * buckets * sizeof *first);
+    for (size_t i = 0; i < half; i++) {
+        uint64_t x = keys[i], y = keys[half + i];
+        unsigned bx = bucket_of(x, &cut), by = bucket_of(y, &cut);
+        tags[i] = (uint16_t)bx;
+        tags[half + i] = (uint16_t)by;
+        words[i] = (uint32_t)rest_of(x, &cut) | mark;
+        words[half + i] = (uint32_t)rest_of(y, &cut) | mark;
+        first[bx]++;
+        second[by]++;
+    }
+    for (size_t i = 2 * half; i < len; i++) {
+        unsigned bucket = bucket_of(keys[i], &cut);
+        tags[i] = (uint16_t)bucket;
+        words[i] = (uint32_t)rest_of(keys[i], &cut) | mark;
+        second[bucket]++;
+    }
+    start[0] = 0;
+    for (size_t v = 0; v < buckets; v++) {  /* counts become fill points */
+        size_t here = first[v] + second[v];
+        first[v] = start[v];
+        second[v] = start[v] + here - second[v];
+        start[v + 1] = start[v] + (here + pad - 1) / pad * pad;
+    }
+    for (size_t i = 0; i < half; i++) {
+        into[first[tags[i]]++] = words[i];
+        into[second[tags[half + i]]++] = words[half + i];
+    }
+    for (size_t i = 2 * half; i < len; i++) into[second[tags[i]]++] = words[i];
+    for (size_t v = 0; v < buckets; v++)  /* the second stream ends each bucket */
+        for (size_t i = second[v]; i < start[v + 1]; i++) into[i] = 3u << 30;
 }
 
 typedef struct {
@@ -681,7 +664,7 @@ typedef struct {
     List top_all, top_mid;       /* odd boards: every top half on the set, and its words against the middle row */
     uint32_t listed;             /* the set top_all holds (0: none yet) */
     List top_sorted, bottom_sorted;
-    size_t top_start[2 << MAX_CUT], bottom_start[2 << MAX_CUT];
+    size_t top_start[(3 << MAX_CUT) + 1], bottom_start[(3 << MAX_CUT) + 1];  /* offsets, then the sort's scratch */
     Cut cut;
     uint16_t *tags;              /* bucket numbers, as long as the longer list */
     uint32_t *words;             /* the narrow path's words before the sort, as long */
@@ -701,10 +684,9 @@ static int join32(Work *w, size_t padding, uint64_t *pairs, uint64_t *tests) {
         w->bottom32 = bottom;
         w->narrow_cap = need;
     }
-    Sorter32 sort = sorter32();
     Matcher32 match = matcher32();
-    sort(&w->top, w->top32, w->tags, w->words, w->top_start, &w->cut, 4, 1u << 31);
-    sort(&w->bottom, w->bottom32, w->tags, w->words, w->bottom_start, &w->cut, 16, 1u << 30);
+    by_bucket32(&w->top, w->top32, w->tags, w->words, w->top_start, &w->cut, 4, 1u << 31);
+    by_bucket32(&w->bottom, w->bottom32, w->tags, w->words, w->bottom_start, &w->cut, chosen_lanes, 1u << 30);
     unsigned all = (1u << w->cut.width) - 1;
     uint64_t found = 0, compared = 0;
     for (unsigned v = 0; v <= all; v++) {
@@ -731,7 +713,7 @@ static int join(Work *w, int bits, Matcher match, uint64_t *pairs, uint64_t *tes
     if (!smaller) { *pairs = 0; return 0; }
     int cut = 0;  /* about 2^BUCKET_SHIFT words per bucket: long enough loops, few empty buckets */
     while (cut < MAX_CUT && (smaller >> (cut + BUCKET_SHIFT)) > 0) cut++;
-    choose_cut(&w->top, &w->bottom, bits, cut, sorter() == by_bucket, &w->cut);
+    choose_cut(&w->top, &w->bottom, bits, cut, &w->cut);
     size_t longer = nt > nb ? nt : nb;
     size_t padding = (size_t)16 << cut;  /* at most 15 pad words per bucket */
     if (w->tag_cap < longer) {
@@ -745,9 +727,8 @@ static int join(Work *w, int bits, Matcher match, uint64_t *pairs, uint64_t *tes
     /* a call compares na * nb pairs: under 2^32, so the 32-bit lanes cannot overflow */
     if (bits - cut <= 30 && (uint64_t)nt * nb < (1ull << 32)) return join32(w, padding, pairs, tests);
     if (reserve(&w->top_sorted, nt + padding) < 0 || reserve(&w->bottom_sorted, nb + padding) < 0) return -1;
-    Sorter sort = sorter();
-    sort(&w->top, w->top_sorted.keys, w->tags, w->top_start, &w->cut, 4);
-    sort(&w->bottom, w->bottom_sorted.keys, w->tags, w->bottom_start, &w->cut, 8);
+    by_bucket(&w->top, w->top_sorted.keys, w->tags, w->top_start, &w->cut, 4);
+    by_bucket(&w->bottom, w->bottom_sorted.keys, w->tags, w->bottom_start, &w->cut, 8);
     unsigned all = (1u << cut) - 1;
     uint64_t found = 0, compared = 0;
     for (unsigned v = 0; v <= all; v++) {
