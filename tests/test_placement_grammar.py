@@ -82,7 +82,7 @@ def test_cli_reads_a_commented_first_queen_as_one_queen(tmp_path):
     assert counted.returncode == 0, counted.stderr
     assert json.loads(counted.stdout)["count"] == 18
     checked = run_cli("verify", str(path))
-    assert checked.returncode == 0 and "1 queens on 8x8" in checked.stdout
+    assert checked.returncode == 0 and "1 queen on 8x8" in checked.stdout
 
 
 def test_cli_refuses_uint64_columns_off_the_board(tmp_path):

@@ -146,6 +146,7 @@ def verify_command(path: Path, n: int | None, as_json: bool) -> int:
     elif queens == side:
         out.print(f"{path}: a valid {side}-queens solution (checked in {elapsed:.3f} s)")
     else:
-        out.print(f"{path}: a valid partial placement, {queens} queens on {side}x{side}, none attacking "
+        noun = "queen" if queens == 1 else "queens"
+        out.print(f"{path}: a valid partial placement, {queens} {noun} on {side}x{side}, none attacking "
                   f"(checked in {elapsed:.3f} s)")
     return 0
