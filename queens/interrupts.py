@@ -15,9 +15,13 @@ notebook's Ctrl-C stays Python's own.
 from __future__ import annotations
 
 import signal
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
+from concurrent.futures import FIRST_COMPLETED, Future, wait
 from contextlib import contextmanager
 from types import FrameType
+from typing import TypeVar
+
+T = TypeVar("T")
 
 _signalled = False
 _abandoned = False
@@ -52,6 +56,22 @@ def deferred() -> Iterator[None]:
         yield
     finally:
         _deferring -= 1
+
+
+SLICE = 0.1
+"""The longest `waited` sleeps with signals deferred."""
+
+
+def waited(futures: Iterable[Future[T]], timeout: float) -> tuple[set[Future[T]], set[Future[T]]]:
+    """`concurrent.futures.wait` for the first to finish, at most `timeout` (and SLICE) seconds,
+    with signals deferred, then `check`. Raised inside `wait`, a KeyboardInterrupt could come
+    between taking one future's lock and the next: the lock stayed held, the worker finishing that
+    future waited for it for ever, and so did the command (`count nqueens -n 17 --method fast
+    --threads 1` in 1 lone-clone run)."""
+    with deferred():
+        done, pending = wait(futures, timeout=min(timeout, SLICE), return_when=FIRST_COMPLETED)
+    check()
+    return done, pending
 
 
 def check() -> None:

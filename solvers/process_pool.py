@@ -28,7 +28,7 @@ import multiprocessing
 import signal
 import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures import Future, ProcessPoolExecutor
 from typing import TypeVar
 
 from queens.solvers.deadline_child import BEAT, kill_group, kill_time, killed_at_deadline
@@ -72,21 +72,21 @@ def run_in_processes(function: Callable[..., T], jobs: Sequence[tuple[object, ..
 def _collect(futures: dict[Future[T], int], results: list[T | None], kill_at: float | None,
              finished: Callable[[int, T], None] | None) -> bool:
     """Fill `results` as the jobs finish, until all have or `kill_at` comes (then True)."""
-    pending = set(futures)
+    pending, beaten = set(futures), time.monotonic()
     while pending:
         left = None if kill_at is None else kill_at - time.monotonic()
         if left is not None and left <= 0:
             return True
-        done, pending = wait(pending, timeout=BEAT if left is None else min(left, BEAT),
-                             return_when=FIRST_COMPLETED)
-        interrupts.check()
+        done, pending = interrupts.waited(pending, BEAT if left is None else min(left, BEAT))
         for future in done:
             index = futures[future]
             results[index] = result = future.result()
             if finished is not None:
                 finished(index, result)
-        if not done:
-            beat()
+        if done or time.monotonic() - beaten >= BEAT:  # a beat per BEAT without news, as before
+            beaten = time.monotonic()
+            if not done:
+                beat()
     return False
 
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterable, Sequence
-from concurrent.futures import FIRST_COMPLETED, Executor, Future, ThreadPoolExecutor, wait
+from concurrent.futures import Executor, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass
 
 from queens.models import TimeLimit, Unsupported
@@ -178,8 +178,7 @@ def run_subproblems(n: int, executor: Executor, *, workers: int, ledger: Ledger 
     try:
         while pending and (deadline is None or time.monotonic() < deadline):
             timeout = 0.5 if deadline is None else min(0.5, max(0.0, deadline - time.monotonic()))
-            ready, _ = wait(pending, timeout=timeout, return_when=FIRST_COMPLETED)
-            interrupts.check()
+            ready, _ = interrupts.waited(pending, timeout)
             results = _finished(ready, pending)
             add(results)
             if progress:
@@ -215,7 +214,8 @@ def _salvage(pending: dict[Batch, list[tuple[int, ...]]], stop: bytearray | None
     running = {future for future in pending if not future.cancelled()}
     if stop is None:
         running = {future for future in running if future.done()}
-    wait(running)
+    with interrupts.deferred():  # the clean-up runs to its end, even if a second signal comes
+        wait(running)
     return _finished({future for future in running if future.exception() is None}, pending)
 
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import os
 import time
-from concurrent.futures import FIRST_COMPLETED, Executor, Future, ThreadPoolExecutor, wait
+from concurrent.futures import Executor, Future, ThreadPoolExecutor
 
 from queens.models import TimeLimit, Unsupported
 from queens.solvers.native import _mitm
@@ -162,9 +162,8 @@ def count_ranges(n: int, executor: Executor, *, ledger: Ledger | None, resume: b
     try:
         while pending and (deadline is None or time.monotonic() < deadline):
             timeout = 0.5 if deadline is None else min(0.5, max(0.0, deadline - time.monotonic()))
-            ready, _ = wait(pending, timeout=timeout, return_when=FIRST_COMPLETED)
+            ready, _ = interrupts.waited(pending, timeout)
             total += _take(n, ready, pending, recording, stats)
-            interrupts.check()
             if progress:
                 progress(len(keys) - len(pending), len(keys), total)
     except KeyboardInterrupt:  # what finished meanwhile is kept; what runs is stopped or abandoned
