@@ -329,3 +329,40 @@ def test_a_second_signal_between_stop_and_kill_waits_for_the_kill() -> None:
     this printed "raised stopped"."""
     done = subprocess.run([sys.executable, "-c", SECOND_SIGNAL], capture_output=True, text=True, timeout=GIVE_UP)
     assert done.stdout.split() == ["killed", "raised", "gone"], done.stdout + done.stderr
+
+
+SIGNAL_IN_WAIT = """
+import os, signal, threading, time
+from concurrent.futures import Future
+from queens import interrupts
+interrupts.install()
+low, high = sorted((Future(), Future()), key=id)  # the order `wait` takes their locks in
+held = threading.Event()
+def worker():
+    with high._condition:  # `wait` takes low's lock, then waits for this one
+        held.set()
+        time.sleep(0.3)
+        signal.pthread_kill(threading.main_thread().ident, signal.SIGINT)  # lands in that wait
+        time.sleep(0.3)
+    low.set_result(1)
+    high.set_result(2)
+helper = threading.Thread(target=worker, daemon=True)
+helper.start()
+held.wait()
+try:
+    interrupts.waited([low, high], 5)
+    print("not-raised")
+except KeyboardInterrupt:
+    print("raised")
+helper.join(2)
+print("stuck" if helper.is_alive() else "finished")
+"""
+
+
+def test_a_signal_inside_a_wait_for_futures_leaves_no_lock_held() -> None:
+    """`concurrent.futures.wait` takes every future's lock in turn; a KeyboardInterrupt raised
+    between two left the first held, and the worker finishing that future (and the count waiting
+    for it) hung for ever: `count nqueens -n 17 --method fast --threads 1`, 1 lone-clone run. Here
+    the signal lands there every time. Before the fix (a plain `wait`) this printed "raised stuck"."""
+    done = subprocess.run([sys.executable, "-c", SIGNAL_IN_WAIT], capture_output=True, text=True, timeout=GIVE_UP)
+    assert done.stdout.split() == ["raised", "finished"], done.stdout + done.stderr
