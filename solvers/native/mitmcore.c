@@ -570,7 +570,10 @@ static inline uint64_t rest_of(uint64_t w, const Cut *c) {
     return (w & c->below) | (w >> c->len0 & c->between) | (w >> c->width & c->above);
 }
 
-static uint64_t bits_from(int from, int count) { return count <= 0 ? 0 : (count >= 64 ? ~0ull : (1ull << count) - 1) << from; }
+/* `count` bits from bit `from` (none when count <= 0). */
+static uint64_t bits_from(int from, int count) {
+    return count <= 0 ? 0 : (count >= 64 ? ~0ull : (1ull << count) - 1) << from;
+}
 
 /* The two runs of `cut` bits in all, within the `bits` bits of the window, that the lists use
  * most: the score of a bit is how often a sample of each list uses it, multiplied. */
@@ -588,8 +591,14 @@ static void choose_cut(const List *top, const List *bottom, int bits, int cut, C
         int l1 = cut - l0, low_at = 0;
         uint64_t low = 0;  /* the best low run of l0 bits ending at or below `edge`, then the high run from there */
         for (int edge = l0; edge + l1 <= bits; edge++) {
-            if (sum[edge] - sum[edge - l0] >= low) { low = sum[edge] - sum[edge - l0]; low_at = edge - l0; }
-            if (low + sum[edge + l1] - sum[edge] > best) { best = low + sum[edge + l1] - sum[edge]; at0 = low_at; at1 = edge; len0 = l0; }
+            if (sum[edge] - sum[edge - l0] >= low) {
+                low = sum[edge] - sum[edge - l0];
+                low_at = edge - l0;
+            }
+            if (low + sum[edge + l1] - sum[edge] > best) {
+                best = low + sum[edge + l1] - sum[edge];
+                at0 = low_at, at1 = edge, len0 = l0;
+            }
         }
     }
     int len1 = cut - len0;
