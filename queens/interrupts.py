@@ -62,14 +62,15 @@ SLICE = 0.1
 """The longest `waited` sleeps with signals deferred."""
 
 
-def waited(futures: Iterable[Future[T]], timeout: float) -> tuple[set[Future[T]], set[Future[T]]]:
-    """`concurrent.futures.wait` for the first to finish, at most `timeout` (and SLICE) seconds,
-    with signals deferred, then `check`. Raised inside `wait`, a KeyboardInterrupt could come
+def waited(futures: Iterable[Future[T]], timeout: float | None = None) -> tuple[set[Future[T]], set[Future[T]]]:
+    """`concurrent.futures.wait` for the first to finish, at most SLICE seconds (and `timeout`,
+    if given), with signals deferred, then `check`. Raised inside `wait`, a KeyboardInterrupt could come
     between taking one future's lock and the next: the lock stayed held, the worker finishing that
     future waited for it for ever, and so did the command (`count nqueens -n 17 --method fast
     --threads 1` in 1 lone-clone run)."""
     with deferred():
-        done, pending = wait(futures, timeout=min(timeout, SLICE), return_when=FIRST_COMPLETED)
+        done, pending = wait(futures, timeout=SLICE if timeout is None else min(timeout, SLICE),
+                             return_when=FIRST_COMPLETED)
     check()
     return done, pending
 

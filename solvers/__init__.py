@@ -31,6 +31,7 @@ this package (the construction, a native kernel) does not import the router and 
 
 
 def __getattr__(name: str) -> Any:
+    """An entry point, from its module (PEP 562: called only for names not yet bound here)."""
     if name not in _HOME:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     return getattr(import_module(f"{__name__}.{_HOME[name]}"), name)

@@ -77,16 +77,17 @@ def _collect(futures: dict[Future[T], int], results: list[T | None], kill_at: fl
         left = None if kill_at is None else kill_at - time.monotonic()
         if left is not None and left <= 0:
             return True
-        done, pending = interrupts.waited(pending, BEAT if left is None else min(left, BEAT))
+        done, pending = interrupts.waited(pending, left)
         for future in done:
             index = futures[future]
             results[index] = result = future.result()
             if finished is not None:
                 finished(index, result)
-        if done or time.monotonic() - beaten >= BEAT:  # a beat per BEAT without news, as before
+        if done:
             beaten = time.monotonic()
-            if not done:
-                beat()
+        elif time.monotonic() - beaten >= BEAT:  # a beat per BEAT without news
+            beat()
+            beaten = time.monotonic()
     return False
 
 

@@ -308,7 +308,7 @@ _METHODS: tuple[Strategy, ...] = (
     QuadrantCount("native", "quadrant", frozenset({Task.COUNT}),
                   "the meet-in-the-middle counter: joins half-boards instead of walking the tree, "
                   "the fastest exact total of plain n-queens from n = 16 "
-                  "(Q(17): 0.19x-0.35x native/fast's CPU time, by matcher)"),
+                  "(Q(17): 0.20x-0.27x native/fast's CPU time, by matcher)"),
     Construction("python", "construct", frozenset({Task.SOLVE}),
                  "the O(n) explicit construction: no search at all (n = 10^7 in 0.44 s)"),
     CompletionSolver("native", "complete", frozenset({Task.SOLVE, Task.COMPLETE}),

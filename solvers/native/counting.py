@@ -177,8 +177,7 @@ def run_subproblems(n: int, executor: Executor, *, workers: int, ledger: Ledger 
 
     try:
         while pending and (deadline is None or time.monotonic() < deadline):
-            timeout = 0.5 if deadline is None else min(0.5, max(0.0, deadline - time.monotonic()))
-            ready, _ = interrupts.waited(pending, timeout)
+            ready, _ = interrupts.waited(pending, None if deadline is None else max(0.0, deadline - time.monotonic()))
             results = _finished(ready, pending)
             add(results)
             if progress:

@@ -147,8 +147,8 @@ static uint64_t match_scalar(const uint64_t *a, size_t na, const uint64_t *b, si
 
 /* The narrow path in the compiler's portable vectors (SSE2 on any x86-64, NEON on ARM, AVX2 in
  * 256 bits): a test of four top words against a vector of bottom words is one and, one compare
- * and one subtract each (a true compare is -1). The buckets are padded (4 top words, 16 bottom
- * words); a lane counts under 2^32 pairs. Left to itself, the compiler vectorised MATCH_BODY
+ * and one subtract each (a true compare is -1). The buckets are padded (4 top words, a vector
+ * of bottom words); a lane counts under 2^32 pairs. Left to itself, the compiler vectorised MATCH_BODY
  * across the four top words instead and ran at a third of this speed. */
 #define MATCH32_BODY(VECTOR)                                                            \
     enum { WIDTH = sizeof(VECTOR) / sizeof(uint32_t) };                                 \
@@ -689,6 +689,29 @@ typedef struct {
     size_t narrow_cap;
 } Work;
 
+/* Both joins' last step: `match` over every pair of a top bucket and a bottom bucket that share no
+ * cut bit, in the sorted words TOP and BOTTOM (64-bit, or the narrow 32-bit ones); the pairs found
+ * into *pairs, the pairs compared (pads included) added to *tests. */
+#define BUCKET_PAIRS(TOP, BOTTOM)                                                                    \
+    unsigned all = (1u << w->cut.width) - 1;                                                         \
+    uint64_t found = 0, compared = 0;                                                                \
+    for (unsigned v = 0; v <= all; v++) {                                                            \
+        size_t a0 = w->top_start[v], na = w->top_start[v + 1] - a0;                                  \
+        if (!na) continue;                                                                           \
+        unsigned others = all & ~v;                                                                  \
+        for (unsigned u = others;; u = (u - 1) & others) {  /* every bucket sharing no cut bit */    \
+            size_t b0 = w->bottom_start[u], nbu = w->bottom_start[u + 1] - b0;                       \
+            if (nbu) {                                                                               \
+                found += match((TOP) + a0, na, (BOTTOM) + b0, nbu);                                  \
+                compared += (uint64_t)na * nbu;                                                      \
+            }                                                                                        \
+            if (!u) break;                                                                           \
+        }                                                                                            \
+    }                                                                                                \
+    *pairs = found;                                                                                  \
+    *tests += compared;                                                                              \
+    return 0;
+
 /* The join on 30-bit words (the window less the cut bits), when they fit. */
 static int join32(Work *w, size_t padding, uint64_t *pairs, uint64_t *tests) {
     size_t nt = w->top.len, nb = w->bottom.len, need = (nt > nb ? nt : nb) + padding;
@@ -703,24 +726,7 @@ static int join32(Work *w, size_t padding, uint64_t *pairs, uint64_t *tests) {
     Matcher32 match = matcher32();
     by_bucket32(&w->top, w->top32, w->tags, w->words, w->top_start, &w->cut, 4, 1u << 31);
     by_bucket32(&w->bottom, w->bottom32, w->tags, w->words, w->bottom_start, &w->cut, chosen_lanes, 1u << 30);
-    unsigned all = (1u << w->cut.width) - 1;
-    uint64_t found = 0, compared = 0;
-    for (unsigned v = 0; v <= all; v++) {
-        size_t a0 = w->top_start[v], na = w->top_start[v + 1] - a0;
-        if (!na) continue;
-        unsigned others = all & ~v;
-        for (unsigned u = others;; u = (u - 1) & others) {  /* every bucket sharing no cut bit */
-            size_t b0 = w->bottom_start[u], nbu = w->bottom_start[u + 1] - b0;
-            if (nbu) {
-                found += match(w->top32 + a0, na, w->bottom32 + b0, nbu);
-                compared += (uint64_t)na * nbu;
-            }
-            if (!u) break;
-        }
-    }
-    *pairs = found;
-    *tests += compared;
-    return 0;
+    BUCKET_PAIRS(w->top32, w->bottom32)
 }
 
 /* The pairs of a top list and a bottom list with disjoint diagonals. */
@@ -745,24 +751,7 @@ static int join(Work *w, int bits, Matcher match, uint64_t *pairs, uint64_t *tes
     if (reserve(&w->top_sorted, nt + padding) < 0 || reserve(&w->bottom_sorted, nb + padding) < 0) return -1;
     by_bucket(&w->top, w->top_sorted.keys, w->tags, w->top_start, &w->cut, 4);
     by_bucket(&w->bottom, w->bottom_sorted.keys, w->tags, w->bottom_start, &w->cut, 8);
-    unsigned all = (1u << cut) - 1;
-    uint64_t found = 0, compared = 0;
-    for (unsigned v = 0; v <= all; v++) {
-        size_t a0 = w->top_start[v], na = w->top_start[v + 1] - a0;
-        if (!na) continue;
-        unsigned others = all & ~v;
-        for (unsigned u = others;; u = (u - 1) & others) {  /* every bucket sharing no cut bit */
-            size_t b0 = w->bottom_start[u], nbu = w->bottom_start[u + 1] - b0;
-            if (nbu) {
-                found += match(w->top_sorted.keys + a0, na, w->bottom_sorted.keys + b0, nbu);
-                compared += (uint64_t)na * nbu;
-            }
-            if (!u) break;
-        }
-    }
-    *pairs = found;
-    *tests += compared;
-    return 0;
+    BUCKET_PAIRS(w->top_sorted.keys, w->bottom_sorted.keys)
 }
 
 /* ---- the count -------------------------------------------------------------------------------- */

@@ -161,8 +161,7 @@ def count_ranges(n: int, executor: Executor, *, ledger: Ledger | None, resume: b
                         for first, last in todo}
     try:
         while pending and (deadline is None or time.monotonic() < deadline):
-            timeout = 0.5 if deadline is None else min(0.5, max(0.0, deadline - time.monotonic()))
-            ready, _ = interrupts.waited(pending, timeout)
+            ready, _ = interrupts.waited(pending, None if deadline is None else max(0.0, deadline - time.monotonic()))
             total += _take(n, ready, pending, recording, stats)
             if progress:
                 progress(len(keys) - len(pending), len(keys), total)
