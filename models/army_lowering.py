@@ -160,22 +160,35 @@ def _total(puzzle: Puzzle, cells: int) -> int | None:
 def _within(puzzle: Puzzle, board: Topology, a: int, size: int | None, count: Given | None) -> list[LineFamily]:
     """One army's own lines; pigeonhole as in `queens.models.lowering`: when the army is all the
     pieces and a direction cuts the board into exactly that many runs, each holds exactly one
-    (its lower bound a family of its own under `count`'s literal, when the count is guarded)."""
+    (its lower bound a family of its own under `count`'s literal, when the count is guarded).
+    Under `partition`, a run that every army's line caps together fill exactly is saturated:
+    each army holds its cap there (n colours of the n x n queen graph: every colour is one
+    queen per row and per column, which turns "is queen9_9 9-colourable?" from out of reach in
+    60 s into 0.2 s for CP-SAT)."""
     army, cap = puzzle.armies[a], puzzle.armies[a].line_cap
     disjoint = not any(puzzle.twist)  # a twisted board's lines overlap: one family, no pigeonhole
     families = []
     for rays in [(ray,) for ray in army.piece.rays] if disjoint else [army.piece.rays]:
         runs = [run for run in _lines_along(puzzle, board, rays) if run]
-        exact = disjoint and len(puzzle.armies) == 1 and size is not None and len(runs) * cap == size
-        implied = exact and count is not None
-        lines = tuple(Line(tuple((a, c) for c in run), cap, cap if exact and not implied else 0)
-                      for run in runs if (exact and not implied) or len(run) > cap)
+        every = disjoint and len(puzzle.armies) == 1 and size is not None and len(runs) * cap == size
+        implied = every and count is not None
+        exact = [not implied and (every or (disjoint and _saturated(puzzle, rays[0], len(run)))) for run in runs]
+        lines = tuple(Line(tuple((a, c) for c in run), cap, cap if full else 0)
+                      for run, full in zip(runs, exact, strict=True) if full or len(run) > cap)
         name = f"{army.name} lines {rays[0] if disjoint else 'along its rays'}"
         families.append(LineFamily(name, lines))
         if implied:
             families.append(LineFamily(f"{name}, by the count", tuple(
                 Line(tuple((a, c) for c in run), len(run), cap, guard=count) for run in runs)))
     return [*families, _leaps(puzzle, board, a)]
+
+
+def _saturated(puzzle: Puzzle, ray: Vector, cells: int) -> bool:
+    """Whether a run of `cells` open cells along `ray` must hold exactly every army's cap: every
+    cell holds a piece (`partition`), every army's pieces move along `ray`, and their caps on
+    the run add up to its cells, so none can hold fewer."""
+    return (puzzle.partition and all(ray in army.piece.rays for army in puzzle.armies)
+            and sum(army.line_cap for army in puzzle.armies) == cells)
 
 
 def _leaps(puzzle: Puzzle, board: Topology, a: int) -> LineFamily:

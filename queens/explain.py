@@ -146,6 +146,13 @@ def describe_armies(puzzle: Puzzle) -> ModelDescription:
         groups.append(ConstraintGroup("objective", f"{model.objective.sense} m, Σ_p x[a,p] = m",
                                       "for each army with the goal", 0, "the goal, not a constraint"))
     reasons = []
+    caps = [army.line_cap for army in model_armies(puzzle)]
+    saturated = sum(1 for f in model.families if f.name not in ("army sizes", "regions") for line in f.lines
+                    if len(owners := {a for a, _ in line.cells}) == 1
+                    and line.at_least == line.at_most == caps[owners.pop()])
+    if puzzle.partition and saturated:
+        reasons.append(f"every cell holds a piece and the armies' caps on {saturated} of their lines add up to the "
+                       "line's cells: by pigeonhole each army holds exactly its cap there ('= 1', not '≤ 1')")
     if puzzle.copies_open:
         reasons.append(f"copies = minimise: shown with {len(model_armies(puzzle))} copies; the solver asks k copies "
                        "from the longest line up, the first k that works is the fewest")

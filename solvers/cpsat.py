@@ -67,6 +67,13 @@ choice: 124, not proved, at 30 s); peaceable queens pay for the relaxation, n = 
 0.20 s, n = 7 3.87 against 3.39 s; queen domination is searched k by k, unaffected
 (experiments/results/subsolvers.md, `bench_subsolvers`, 2 cores, 2026-11-24). CP-SAT's own pair
 is (default_lp, no_lp): fast on peaceable, never a knights' proof."""
+GREEDY_CONFLICTS = 30_000
+"""The conflicts the `greedy` search may meet before the portfolio takes over, with presolve on:
+greedy finds loose puzzles with few (1000 queens: none; a 31 x 31 torus: 14,542) and jams on
+tight ones, where presolve and the portfolio's probing pay. A colouring of queen10_10 with 11
+copies: greedy alone found none in 1.7 M conflicts (81 s), the portfolio with presolve in 1.7 s;
+with 10 copies greedy took 18.5 s to refute, the portfolio with presolve 7.1 s (session probes,
+2026-11-25, experiments/results/frontier.md)."""
 FULL_PORTFOLIO = 8
 """From this many workers CP-SAT's own portfolio holds both `max_lp` and `core`: it is kept (as it
 is with `search="portfolio"`, which asks for CP-SAT's own choice)."""
@@ -237,9 +244,17 @@ class CpSat(Backend):
         greedy = self._greedy(model)
         cp, decode = self._build(model, greedy=greedy)
         solver = self._solver(deadline, greedy=greedy)
+        if greedy:
+            solver.parameters.max_number_of_conflicts = GREEDY_CONFLICTS
         status = interruptible(lambda: solver.solve(cp), halt=solver.stop_search)
         self._record(solver)
         self.stats["search"] = "greedy" if greedy else self._fallback
+        if greedy and status == cp_model.UNKNOWN and solver.num_conflicts >= GREEDY_CONFLICTS:
+            solver = self._solver(deadline)
+            solver.parameters.cp_model_presolve = True if self.presolve is None else self.presolve
+            status = interruptible(lambda: solver.solve(cp), halt=solver.stop_search)
+            self._record(solver)
+            self.stats["search"] = f"greedy, then {self._fallback} with presolve after {GREEDY_CONFLICTS:,} conflicts"
         return self._outcome(solver, status, decode)
 
     @staticmethod

@@ -144,6 +144,31 @@ def test_the_greedy_colouring_is_a_colouring_at_or_above_a088202(n, reference):
         assert used == 5
 
 
+@pytest.mark.parametrize(("n", "backends"), [(8, ["sat", "cpsat"]), (9, ["sat", "cpsat"]),
+                                         pytest.param(10, ["cpsat"], marks=pytest.mark.slow)])
+def test_queen_graph_colouring_is_proved_past_the_clique_bound(n, backends, reference):
+    """queen8_8 to queen10_10, whose chromatic number is the clique bound + 1: refuting n colours
+    rests on the saturated lines (each colour one queen per row and column), which took these
+    backends from no answer in 60 s to a few seconds (queen10_10: about 30 s, slow)."""
+    assert set(answers(colouring(n), backends).values()) == {reference.term("A088202", n)}
+
+
+def test_saturated_lines_hold_each_armys_cap_exactly():
+    """Under `partition`, a run every army's caps fill exactly holds each army's cap: with n
+    colours on n x n, every row, column and long diagonal of every colour holds exactly one;
+    with n + 1 colours nothing is derived, and a hole derives nothing on the runs it shortens."""
+    def exact(puzzle: Puzzle) -> list[frozenset[tuple[int, int]]]:
+        return [frozenset(cell for _, cell in line.cells) for line in lower(puzzle).lines
+                if line.at_least == line.at_most == 1 and len({a for a, _ in line.cells}) == 1]
+
+    assert len(exact(colouring(4).with_copies(4))) == 4 * (4 + 4 + 2)
+    assert exact(colouring(4).with_copies(5)) == []
+    holed = Puzzle(shape=(4, 4), armies=(Army("colour", copies=4),), between=False, partition=True, holes=[(0, 0)])
+    runs = exact(holed)
+    assert len(runs) == 4 * (3 + 3 + 1)  # rows 1-3, columns 1-3, the anti-diagonal
+    assert all(len(run) == 4 and (0, 0) not in run for run in runs)
+
+
 def test_a_colouring_cut_off_answers_with_the_greedy_colouring_and_its_bound(reference):
     """queen9_9 in 2 s: no proof (9 colours is not refuted that fast), yet the answer holds a
     checked colouring with its number of colours, above the proved lower bound."""
