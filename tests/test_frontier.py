@@ -7,6 +7,7 @@ whole file: 11 s on 2 quiet cores)."""
 import pytest
 from queens.experiments.bench_frontier import (
     PIECES,
+    Attempt,
     Instance,
     closed_form,
     colouring,
@@ -19,6 +20,7 @@ from queens.experiments.bench_frontier import (
     peaceable,
     rows,
     two_per_line,
+    why_slower,
 )
 
 SMALL = [domination(6), colouring(5, None), peaceable(5, None), cube(4, None), two_per_line(4, None),
@@ -70,8 +72,26 @@ def test_a_limit_is_shown_as_reached_never_as_a_success():
     instance = peaceable(8, 30.0)
     attempt = ours(instance, "cpsat", 1.0)
     assert not attempt.proved
-    shown = line(instance, 1.0, [attempt])
+    slow: list[tuple[Attempt, Attempt]] = []
+    shown = line(instance, 1.0, [attempt], slow)
     assert "(limit)" in shown and "✗ (≤ 30 s)" in shown and "none answered" in shown
+    assert slow == []
+
+
+def test_a_row_above_the_goal_is_explained_by_the_solvers_own_time():
+    """Our best against the best peer: a real call's solver time is shown, a row slower than half
+    the peer's time is kept, and the note splits our time into the solver's and the rest."""
+    instance = domination(5)
+    mine = ours(instance, "mip", 30.0)
+    assert mine.proved and mine.solver is not None and 0 <= mine.solver <= mine.seconds
+    assert f"solver {mine.solver:.2f} s" in mine.shown(instance.published)
+    peer = Attempt("a peer", instance.published, instance.published, seconds=mine.seconds / 4)
+    slow: list[tuple[Attempt, Attempt]] = []
+    line(instance, 30.0, [mine, peer], slow)
+    assert slow == [(mine, peer)]
+    note = why_slower([(Attempt("x", 1, 1, seconds=1.0, solver=0.1), Attempt("p", 1, 1, seconds=0.4)),
+                       (Attempt("y", 1, 1, seconds=2.0, solver=1.5), Attempt("q", 1, 1, seconds=1.0))])
+    assert "2 rows above 0.5×" in note and "median 0.700 s" in note and "on 1 of them" in note
 
 
 def test_who_gave_up_at_a_smaller_size_is_skipped_but_the_first_backend():
