@@ -213,13 +213,14 @@ def main() -> None:
     parser.add_argument("--domination", type=int, default=14, help="γ(Q_n) for n = 1 up to this")
     parser.add_argument("--colouring", type=int, default=8, help="χ(queen n_n) for n = 5 up to this")
     parser.add_argument("--peaceable", type=int, default=8, help="peaceable queens for n = 1 up to this")
-    parser.add_argument("--completions", type=int, default=100, help="random completions with no solution")
-    parser.add_argument("--completion-n", type=int, default=12, help="their board size")
+    parser.add_argument("--completions", type=int, default=100, help="random completions with no solution, per size")
+    parser.add_argument("--completion-n", type=int, nargs="+", default=[12, 50],
+                        help="their board sizes (the issue's check-cost target: up to 50 x 50)")
     parser.add_argument("--output", type=Path, default=RESULTS / "certified.md")
     args = parser.parse_args()
     started, load = datetime.datetime.now(datetime.UTC), os.getloadavg()
     rows: list[Row] = []
-    random_rows: list[Row] = []
+    random_rows: dict[int, list[Row]] = {}
     notes: list[str] = []
     sections = (("domination", domination, range(1, args.domination + 1)),
                 ("completions", None, range(0)),
@@ -228,7 +229,9 @@ def main() -> None:
                 ("cube", cube, range(4, 5)))
     for name, job, sizes in sections:  # the file is rewritten after each section: a stopped run keeps its rows
         if job is None:
-            random_rows = completions(args.completion_n, args.completions) if args.completions else []
+            for size in args.completion_n if args.completions else []:
+                random_rows[size] = completions(size, args.completions)
+                write(args.output, rows, random_rows, notes, started, load)
         else:
             done, note = sweep(name, job, sizes, args.seconds)
             rows += done
@@ -252,8 +255,8 @@ def _summary(rows: list[Row]) -> list[str]:
             f"dratify {statistics.median(d / s for d, s in zip(dratify, solve, strict=True)):.1f} x.", ""]
 
 
-def write(path: Path, rows: list[Row], random_rows: list[Row], notes: list[str], started: datetime.datetime,
-          load: tuple[float, float, float]) -> None:
+def write(path: Path, rows: list[Row], random_rows: dict[int, list[Row]], notes: list[str],
+          started: datetime.datetime, load: tuple[float, float, float]) -> None:
     machine = f"{platform.node()} ({platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()})"
     text = ["# Certified answers", "",
             f"Run {started:%Y-%m-%d %H:%M} UTC on {machine}; load average at the start {load[0]:.2f} "
@@ -263,7 +266,8 @@ def write(path: Path, rows: list[Row], random_rows: list[Row], notes: list[str],
             "time budget 60 s, then `timeout`) and dratify (its Rust engine from cdclkit-native when installed, "
             "else pure Python; the column says which). See docs/certificates.md.", "",
             "## Optima", "", *table(rows), "", *[f"- {note}" for note in notes], "",
-            "## Random completions with no solution", "", *_summary(random_rows), *table(random_rows), ""]
+            "## Random completions with no solution", "",
+            *[line for size_rows in random_rows.values() for line in [*_summary(size_rows), *table(size_rows), ""]]]
     save(path, "\n".join(text))
     print(f"wrote {path}")
 

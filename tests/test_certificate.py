@@ -9,6 +9,9 @@ import re
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from pysat.solvers import Solver
 from queens.models import Completion, Puzzle, lower, symmetry_group, verify
 from queens.models.domination import Domination
 from queens.models.puzzle_file import SHIPPED, load
@@ -22,11 +25,11 @@ from queens.solvers.certificate import (
     certify_optimum,
     with_fixed,
 )
-from queens.solvers.proof import check_files, refute, write
+from queens.solvers.proof import check_files, proof_lines, refute, unit_core, write
 from queens.solvers.sat import Sat, cnf
 
 NO_COMPLETIONS = [(4, [(0, 0)]), (5, [(0, 0), (1, 2), (4, 1)]), (8, [(3, 0), (4, 7), (6, 4), (1, 3), (0, 6)])]
-"""Completions with no solution (the 8 x 8 one needs a proof of three lemmas)."""
+"""Completions with no solution (the 5 x 5 and 8 x 8 ones by unit propagation alone: no lemma)."""
 
 
 def _both_accept(certificate: object) -> None:
@@ -127,6 +130,38 @@ def test_a_proof_of_a_weakened_formula_is_rejected_by_both(tmp_path: Path) -> No
     cnf_file.write_text(forged.dimacs)  # the proof of the whole formula, against the weakened one
     verdicts = check_files(cnf_file, proof_file)
     assert [v.verdict for v in verdicts] == ["invalid", "invalid"], verdicts
+
+
+def test_a_proof_without_lemmas_is_checked_by_drup_on_its_unit_propagation_core(tmp_path: Path) -> None:
+    """The 8 x 8 completion: propagation refutes its CNF, so the proof adds no lemma and drup
+    reads the clauses propagation used, a part of the formula written beside it."""
+    formula, _ = cnf(lower(Completion(*NO_COMPLETIONS[2])))
+    refutation = refute(formula.clauses, formula.nv)
+    assert refutation.unsatisfiable and proof_lines(refutation.proof)[0] == 0
+    cnf_file, proof_file = write(refutation, tmp_path)
+    drup, dratify = check_files(cnf_file, proof_file)
+    assert drup.valid and dratify.valid and "unit-propagation core" in drup.detail
+    core = cnf_file.with_suffix(".core.cnf").read_text().splitlines()
+    assert 1 < len(core) - 1 < len(formula.clauses)
+    assert set(core[1:]) <= set(cnf_file.read_text().splitlines()[1:])
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.lists(st.integers(-6, 6).filter(bool), min_size=1, max_size=3), max_size=14))
+def test_the_unit_core_is_a_part_of_the_formula_that_propagation_refutes(clauses: list[list[int]]) -> None:
+    """Random small formulas: when unit_core answers, its clauses alone have no solution (pysat
+    says so), and propagation refutes them again; when it says None, the formula is either
+    satisfiable or needs search (pysat's own propagation finds no conflict at the root)."""
+    used = unit_core(clauses)
+    with Solver(name="glucose4", bootstrap_with=clauses) as whole:
+        root_conflict = not whole.propagate()[0]
+    assert (used is not None) == root_conflict
+    if used is None:
+        return
+    core = [clauses[i] for i in used]
+    with Solver(name="glucose4", bootstrap_with=core) as part:
+        assert not part.solve()
+    assert unit_core(core) is not None
 
 
 def test_a_truncated_proof_is_rejected_by_both(tmp_path: Path) -> None:
