@@ -165,6 +165,22 @@ def unit_core(clauses: Sequence[Sequence[int]]) -> list[int] | None:
     >>> unit_core([[1, 2], [-1], [3, 4], [-2], [5]])
     [0, 1, 3]
     """
+    conflict, reason = _propagate(clauses)
+    if conflict is None:
+        return None
+    used, stack = {conflict}, [conflict]
+    while stack:
+        for literal in clauses[stack.pop()]:
+            why = reason.get(abs(literal))
+            if why is not None and why not in used:
+                used.add(why)
+                stack.append(why)
+    return sorted(used)
+
+
+def _propagate(clauses: Sequence[Sequence[int]]) -> tuple[int | None, dict[int, int]]:
+    """Unit propagation from the unit clauses, breadth first (shorter chains of reasons): the
+    clause found with every literal false (None if none), and the clause that set each variable."""
     containing: dict[int, list[int]] = {}
     for i, clause in enumerate(clauses):
         for literal in clause:
@@ -176,27 +192,17 @@ def unit_core(clauses: Sequence[Sequence[int]]) -> list[int] | None:
     while pending and conflict is None:
         literal, why = pending.popleft()
         if abs(literal) in value:
-            if value[abs(literal)] != (literal > 0):
-                conflict = why
+            conflict = None if value[abs(literal)] == (literal > 0) else why
             continue
         value[abs(literal)], reason[abs(literal)] = literal > 0, why
         for i in containing.get(-literal, ()):
-            free = [x for x in clauses[i] if abs(x) not in value or value[abs(x)] == (x > 0)]
+            free = [x for x in clauses[i] if value.get(abs(x), x > 0) == (x > 0)]
             if not free:
                 conflict = i
                 break
             if len(free) == 1 and abs(free[0]) not in value:
                 pending.append((free[0], i))
-    if conflict is None:
-        return None
-    used, stack = {conflict}, [conflict]
-    while stack:
-        for literal in clauses[stack.pop()]:
-            why = reason.get(abs(literal))
-            if why is not None and why not in used:
-                used.add(why)
-                stack.append(why)
-    return sorted(used)
+    return conflict, reason
 
 
 def _dratify(cnf_file: Path, proof_file: Path) -> Verdict:
