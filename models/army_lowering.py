@@ -45,7 +45,7 @@ from queens.models.armies import Army, Moves, Vector
 from queens.models.errors import InvalidBoard
 from queens.models.geometry import Coord, Topology
 from queens.models.givens import Given, stated_rules
-from queens.models.ir import Clause, ConstraintModel, CountIf, Line, LineFamily, Objective, Var
+from queens.models.ir import Biclique, Clause, ConstraintModel, CountIf, Line, LineFamily, Objective, Var
 from queens.models.puzzle import Puzzle
 from queens.models.rules import SYMMETRIES
 from queens.models.symmetry import transform_named
@@ -79,7 +79,7 @@ def lower_armies(puzzle: Puzzle, guarded: bool = False) -> ConstraintModel:
     if puzzle.between:
         if puzzle.blocking:
             clauses += [c for a, b in combinations(armies, 2) for c in _sight(puzzle, board, a, b)]
-        families += [_between(puzzle, board, a, b) for a, b in combinations(armies, 2)]
+        families += [f for a, b in combinations(armies, 2) for f in _between(puzzle, board, a, b)]
     open_set = set(open_cells)
     families += [_per_line(puzzle, board, guarded), _regions(puzzle, open_set, guarded),
                  _sizes(puzzle, open_cells, guarded)]
@@ -236,16 +236,25 @@ def _attacked_pairs(puzzle: Puzzle, board: Topology, moves: Moves) -> set[tuple[
     return pairs
 
 
-def _between(puzzle: Puzzle, board: Topology, a: int, b: int) -> LineFamily:
+def _between(puzzle: Puzzle, board: Topology, a: int, b: int) -> list[LineFamily]:
     """Pieces of two armies that attack each other either way exclude each other (two-cell
-    lines); when pieces block, only their leaps here (`_sight` writes the lines)."""
+    lines): along their lines, one family that also carries each line as a `Biclique` (the
+    pieces of `a` on it against those of `b`), and by their leaps, another; when pieces block,
+    only the leaps here (`_sight` writes the lines)."""
     first, second = puzzle.armies[a], puzzle.armies[b]
-    if puzzle.blocking:
-        first = replace(first, piece=replace(first.piece, rays=()))
-        second = replace(second, piece=replace(second.piece, rays=()))
-    pairs = _attacked_pairs(puzzle, board, first.piece) | _attacked_pairs(puzzle, board, second.piece)
-    lines = [Line(((a, x), (b, y))) for p in sorted(pairs) for x, y in (p, p[::-1])]
-    return LineFamily(f"{first.name} and {second.name}", tuple(lines))
+    names = f"{first.name} and {second.name}"
+    pieces = () if puzzle.blocking else (first.piece, second.piece)
+    runs = list(dict.fromkeys(tuple(run) for piece in pieces for run in _lines_along(puzzle, board, piece.rays)
+                              if len(run) > 1))  # direction by direction: the order lex chains read sides in
+    along = {(min(x, y), max(x, y)) for run in runs for x, y in combinations(run, 2)}
+    leaps = (_leap_pairs(puzzle, board, first.piece) | _leap_pairs(puzzle, board, second.piece)) - along
+
+    def lines(pairs: set[tuple[Coord, Coord]]) -> tuple[Line, ...]:
+        return tuple(Line(((a, x), (b, y))) for p in sorted(pairs) for x, y in (p, p[::-1]))
+
+    bicliques = tuple(Biclique(tuple((a, c) for c in run), tuple((b, c) for c in run)) for run in runs)
+    return [LineFamily(f"{names} along lines", lines(along), bicliques=bicliques),
+            LineFamily(f"{names} by leaps", lines(leaps))]
 
 
 def _per_line(puzzle: Puzzle, board: Topology, guarded: bool) -> LineFamily:

@@ -46,10 +46,24 @@ the piece is on a."""
 
 
 @dataclass(frozen=True)
+class Side:
+    """One side of the model's `bicliques[biclique]` (0: `first`, 1: `second`) as a variable of
+    its own, true when that side may hold pieces (a backend that writes bicliques makes it: never
+    both sides of one). Lex chains may read sides instead of cells: a symmetry carries a line to
+    a line and a swap of armies carries one side to the other, so the sides are permuted as the
+    cells are, and ordering lines instead of placements is what proves peaceable queens n = 10
+    (`queens.models.symmetry.side_leader`)."""
+
+    biclique: int
+    side: int
+
+
+@dataclass(frozen=True)
 class LexLeader:
-    """One solution per symmetry class: the cells read in `order` are lexicographically at least
-    their image under each symmetry (one chain per symmetry). A backend that searches in a fixed
-    order searches in `order`, so the chains are decided as early as they can be."""
+    """One solution per symmetry class: the variables read in `order` (cells, or the bicliques'
+    `Side`s) are lexicographically at least their image under each symmetry (one chain per
+    symmetry). A backend that searches in a fixed order searches in `order`, so the chains are
+    decided as early as they can be."""
 
     order: tuple[Var, ...]
     chains: tuple[LexChain, ...]
@@ -178,12 +192,37 @@ class LinearKey:
 
 
 @dataclass(frozen=True)
+class Biclique:
+    """No piece on any of `first` together with one on any of `second`: the two-cell lines
+    (x, y), x in `first` and y in `second`, said once. Two armies on one board line, each piece
+    attacking the other along it: n x n peaceable queens' lines are O(n^3) such pairs, their
+    bicliques the board's O(n) lines, and a SAT encoder writes a biclique with one auxiliary
+    variable, "which army may use this line", which is what proves peaceable queens n = 9
+    (queens.solvers.sat).
+
+    >>> Biclique(((0, (0, 0)), (0, (0, 1))), ((1, (0, 0)), (1, (0, 1)))).pairs
+    4
+    """
+
+    first: tuple[Var, ...]
+    second: tuple[Var, ...]
+
+    @property
+    def pairs(self) -> int:
+        return len(self.first) * len(self.second)
+
+
+@dataclass(frozen=True)
 class LineFamily:
     """Lines of one kind of attack, e.g. all anti-diagonals, or all knight-move pairs."""
 
     name: str
     lines: tuple[Line, ...]
     key: LinearKey | None = None
+    bicliques: tuple[Biclique, ...] = ()
+    """The same two-cell lines grouped, when the lowering knows how: every line of the family is
+    a pair of one biclique, and every pair of a biclique is a line or two armies on one cell
+    (which one piece per cell excludes anyway). A backend may write these instead of the lines."""
 
     @property
     def exactly_one(self) -> bool:
@@ -259,6 +298,11 @@ class ConstraintModel:
     def lines(self) -> Iterator[Line]:
         for family in self.families:
             yield from family.lines
+
+    @property
+    def bicliques(self) -> list[Biclique]:
+        """Every family's bicliques, in order: what a `Side`'s number counts."""
+        return [b for family in self.families for b in family.bicliques]
 
     @cached_property
     def conflicts(self) -> dict[Var, frozenset[Var]]:

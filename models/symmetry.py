@@ -13,11 +13,11 @@ them enumerates only each class's leader, and `Orbits` says how many solutions e
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, replace
+from dataclasses import astuple, dataclass, replace
 from functools import lru_cache, partial
 from itertools import permutations, product
 
-from queens.models.ir import ConstraintModel, LexChain, LexLeader, Var
+from queens.models.ir import ConstraintModel, LexChain, LexLeader, Side, Var
 from queens.models.pieces import Cell
 from queens.models.puzzle import Puzzle
 
@@ -267,7 +267,33 @@ def model_group(puzzle: Puzzle, model: ConstraintModel) -> tuple[Mapping, ...]:
     return tuple(army_symmetry_group(model, puzzle.shape, len(puzzle.armies)))
 
 
-def leaders_only(puzzle: Puzzle, model: ConstraintModel) -> tuple[ConstraintModel, str]:
+def side_leader(model: ConstraintModel, group: Iterable[Mapping]) -> ConstraintModel | None:
+    """`model` with one lex chain per map in `group` over its bicliques' sides (`Side`) instead
+    of its cells, or None when it has no biclique or a map carries a side to cells that are no
+    side (then only cell chains can break the group). A side's image under a map is the side
+    made of its cells' images; the sides are read biclique by biclique.
+
+    >>> from queens.models.lowering import lower
+    >>> from queens.models.families import build, FamilyOptions
+    >>> peaceable = build("peaceable", FamilyOptions(4))
+    >>> model = lower(peaceable)
+    >>> side_leader(model, model_group(peaceable, model)).lex.chains[0][:2]
+    ((Side(biclique=0, side=0), Side(biclique=0, side=1)), (Side(biclique=1, side=0), Side(biclique=1, side=1)))
+    """
+    side_of = {frozenset(cells): Side(i, s) for i, b in enumerate(model.bicliques)
+               for s, cells in enumerate((b.first, b.second))}
+    if not side_of:
+        return None
+    maps: list[Mapping] = []
+    for sigma in group:
+        images = {side: side_of.get(frozenset(map(sigma, cells))) for cells, side in side_of.items()}
+        if None in images.values():
+            return None
+        maps.append(images.__getitem__)
+    return lex_leader_over(model, tuple(sorted(side_of.values(), key=astuple)), maps)
+
+
+def leaders_only(puzzle: Puzzle, model: ConstraintModel, sides: bool = False) -> tuple[ConstraintModel, str]:
     """`model` (`puzzle`'s) with lex chains over its whole group (`model_group`), and the
     group in words: each class of solutions keeps its leader, so an optimum is still reached,
     by fewer placements (what a backend that optimises searches: `queens.solvers.api.solve`).
@@ -286,12 +312,15 @@ def leaders_only(puzzle: Puzzle, model: ConstraintModel) -> tuple[ConstraintMode
     group = model_group(puzzle, model)
     if len(group) == 1:
         return model, ""
+    over_sides = side_leader(model, group) if sides else None
     order = lex_order(model) if puzzle.plain else army_lex_order(model, puzzle.shape)
     named = f"{len(group)} board symmetries"
     if not puzzle.plain:
         some = model.cells[0][1]
         orders = len({tuple(g((a, some))[0] for a in range(len(puzzle.armies))) for g in group})
         named = f"{len(group)} ({len(group) // orders} board symmetries x {orders} orders of the armies)"
+    if over_sides is not None:
+        return over_sides, f"{named}, read on the sides of the lines the armies share"
     return lex_leader_over(model, order, group), named
 
 

@@ -109,7 +109,7 @@ def optimum_breaking(engine: Backend, puzzle: Puzzle, model: ConstraintModel,
     orders = math.factorial(len(puzzle.armies))
     if orders > MAX_ARMY_ORDERS:
         return model, {"symmetry": f"off ({len(puzzle.armies)} armies: {orders} orders are too many to try)"}
-    lexed, group = leaders_only(puzzle, model)
+    lexed, group = leaders_only(puzzle, model, sides=engine.lex_over_sides)
     if not group:
         return model, {"symmetry": "none to break (the puzzle's only symmetry is the identity)"}
     refusal = engine.supports(lexed)

@@ -89,6 +89,11 @@ class Backend(ABC):
     n = 9 7.3 / 4.0, peaceable n = 7 10.9 / 13.2 (20.2 with the swap of the armies alone); mip,
     domination n = 9 10.5 / 1.9, peaceable n = 6 5.4 / 5.4: CP-SAT and the MIP solvers find
     symmetries of their own, and the chains get in their way."""
+    lex_over_sides: ClassVar[bool] = False
+    """Whether this backend writes a variable per side of each biclique (`queens.models.ir.Side`),
+    so that `optimum_breaking` may order the lines the armies share instead of the placements
+    (`queens.models.symmetry.side_leader`; sat: peaceable queens n = 10 proved in minutes, not
+    within an hour over the cells)."""
     split_from_cells: ClassVar[int | None] = 144
     """Smallest board on which an enumerating backend counts by decomposition in parallel
     processes unless asked (`queens.solvers.split`); None: on no board. From 12 x 12 up it pays

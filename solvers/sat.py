@@ -44,9 +44,9 @@ from pysat.formula import CNF
 from pysat.solvers import Solver, SolverNames
 from queens.models import ConstraintModel, Placement, TimeLimit, Unsupported
 from queens.models.errors import BadOption
-from queens.models.ir import CountIf, Line, Var
+from queens.models.ir import CountIf, Line, Side, Var
 from queens.models.lowering import MAX_CELLS
-from queens.solvers.backend import Backend
+from queens.solvers.backend import Backend, Optimum
 from queens.solvers.order import line_literals, literals, plain_numbering, positions, seeded_numbering
 
 from queens import interrupts
@@ -79,7 +79,7 @@ SOLVER_NAMES = frozenset(name for key, names in vars(SolverNames).items() if not
 SOLVERS = {NATIVE: "minicard", "cnf": "cadical195"}
 """The pysat solver for each kind of formula, when none is asked for."""
 MINIMISE_ENCODING = DEFAULT_ENCODING
-"""The CNF to minimise over (its lines; the piece count is a totalizer): queen domination
+"""The CNF to minimise and optimise over (its lines; the piece count is a totalizer): queen domination
 n = 1..10 proved in 1.5 s of CPU, where Minicard's native cardinality took 154 s."""
 
 
@@ -105,6 +105,7 @@ class Sat(Backend):
     lex_for_optima = True
     """Measured (2026-11-24, load 4-5, s, chains on / off): peaceable queens n = 7 0.57 / 4.58,
     queen domination n = 9 0.21 / 0.91."""
+    lex_over_sides = True
     settings = tuple((encoding, {"encoding": encoding}) for encoding in ENCODINGS)
     cell_limit = MAX_CELLS  # one 2000-queens solution: 9 s of CPU, at most 1.3 GB (bench_backends.md)
 
@@ -138,9 +139,11 @@ class Sat(Backend):
             for part in _cardinality(chosen, line.at_least, line.at_most, top, encoding):
                 cnf.extend([*clause, *lifted] for clause in part.clauses)
                 top = max(top, part.nv)
+        exclusions, top, sides = _bicliques(model, var, top)
+        cnf.extend(exclusions)
         cnf.extend(chosen.tolist() for chosen in literals(model, model.covers, var))
         cnf.extend([v] for v in _fixed_variables(model, var))
-        lex, top = _lex(model, var, top)
+        lex, top = _lex(model, var, top, sides)
         cnf.extend(lex)
         beyond, top = _clauses_and_counts(model, var, top, name, guard)
         cnf.extend(beyond)
@@ -190,11 +193,12 @@ class Sat(Backend):
             solver.add_clause(cover.tolist())
         for v in _fixed_variables(model, var):
             solver.add_clause([v])
-        lex, top = _lex(model, var, len(var))
+        exclusions, top, sides = _bicliques(model, var, len(var))
+        lex, top = _lex(model, var, top, sides)
         beyond, _ = _clauses_and_counts(model, var, top, DEFAULT_ENCODING)  # Minicard has no conditional atmost
-        for clause in lex + beyond:
+        for clause in exclusions + lex + beyond:
             solver.add_clause(clause)
-        clauses += len(model.covers) + len(model.fixed) + len(lex) + len(beyond)
+        clauses += len(model.covers) + len(model.fixed) + len(exclusions) + len(lex) + len(beyond)
         if model.size is not None and not model.size_implied:
             solver.add_atmost(var.tolist(), model.size)
             solver.add_atmost((-var).tolist(), len(var) - model.size)  # at least size
@@ -306,6 +310,22 @@ class Sat(Backend):
     def find(self, model: ConstraintModel, deadline: float | None) -> Placement | None:
         return next(iter(self._enumerate(model, deadline, self.encoding or NATIVE, greedy=True)), None)
 
+    def optimise(self, model: ConstraintModel, deadline: float | None) -> Optimum:
+        """As every backend does (`Backend.optimise`: one question per value), each question on
+        the CNF (`MINIMISE_ENCODING` on CaDiCaL) unless an encoding was named: the last question,
+        "nothing better", is a hard "no", where CaDiCaL's learning beats Minicard's native
+        cardinalities (s, Minicard / CNF, 2 shared cores, 120 s limit: peaceable queens n = 8
+        10.5 / 2.1, n = 9 none / 18.8; most kings on 12 x 12 none / 9.2, knights on 10 x 10 none /
+        8.2; the cube 5 3.3 / 2.3; only the queens' independence number, n by one per row, is
+        Minicard's: 12 x 12 0.2 / 2.0)."""
+        if self.encoding is not None:
+            return super().optimise(model, deadline)
+        cnf = Sat(MINIMISE_ENCODING, self.solver_name)
+        try:
+            return cnf.optimise(model, deadline)
+        finally:
+            self.stats = cnf.stats
+
     def minimise(self, model: ConstraintModel, deadline: float | None) -> Placement | None:
         """The fewest pieces, on one incremental solver: "at most k pieces?" for k = 0, 1, 2, ...
         as an assumption on a totalizer over the cells (Bailleux & Boufkhad 2003; pysat's
@@ -368,10 +388,30 @@ def _variables(model: ConstraintModel, number: np.ndarray | None) -> np.ndarray:
 
 
 def _line_variables(model: ConstraintModel, var: np.ndarray) -> Iterator[tuple[Line, list[int]]]:
-    """Each line and its cells' variables, read in one pass (solvers/order.py)."""
-    lines = list(model.lines)
+    """Each line and its cells' variables, read in one pass (solvers/order.py); the lines of a
+    family that carries them as bicliques are left to `_bicliques`."""
+    lines = [line for family in model.families if not family.bicliques for line in family.lines]
     for line, chosen in zip(lines, line_literals(model, lines, var), strict=True):
         yield line, chosen.tolist()
+
+
+def _bicliques(model: ConstraintModel, var: np.ndarray, top: int) -> tuple[list[list[int]], int, dict[Side, int]]:
+    """The families' bicliques in CNF, the new top variable, and each biclique side's variable
+    (`Side`, what lex chains over sides read): a biclique (X, Y) as x -> u, y -> v, not both u
+    and v (|X| + |Y| + 1 clauses instead of |X| |Y| pairs). What the solver learns is then about
+    lines, not about pairs of cells: peaceable queens n = 9, "13 of each?" refuted in 13 s, where
+    the pairs gave no answer in 60 s (experiments/results/frontier.md)."""
+    bicliques = model.bicliques
+    groups = literals(model, [cells for b in bicliques for cells in (b.first, b.second)], var)
+    clauses: list[list[int]] = []
+    sides: dict[Side, int] = {}
+    for i in range(len(bicliques)):
+        u, v = top + 1, top + 2
+        sides[Side(i, 0)], sides[Side(i, 1)] = u, v
+        clauses += [[-x, u] for x in groups[2 * i].tolist()] + [[-y, v] for y in groups[2 * i + 1].tolist()]
+        clauses += [[-u, -v], [u, v]]
+        top = v
+    return clauses, top, sides
 
 
 def _fixed_variables(model: ConstraintModel, var: np.ndarray) -> list[int]:
@@ -380,11 +420,12 @@ def _fixed_variables(model: ConstraintModel, var: np.ndarray) -> list[int]:
     return chosen
 
 
-def _lex(model: ConstraintModel, var: np.ndarray, top: int) -> tuple[list[list[int]], int]:
-    """`lex_clauses` over the array numbering (a dict by cell only when there are chains)."""
+def _lex(model: ConstraintModel, var: np.ndarray, top: int, sides: Mapping[Side, int]) -> tuple[list[list[int]], int]:
+    """`lex_clauses` over the array numbering and the bicliques' sides (a dict by cell only when
+    there are chains)."""
     if model.lex is None:
         return [], top
-    return lex_clauses(model, dict(zip(model.cells, var.tolist(), strict=True)), top)
+    return lex_clauses(model, {**dict(zip(model.cells, var.tolist(), strict=True)), **sides}, top)
 
 
 def lex_clauses(model: ConstraintModel, var: Mapping[Var, int], top: int) -> tuple[list[list[int]], int]:
