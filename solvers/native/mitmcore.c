@@ -965,16 +965,19 @@ static uint64_t factorial(int k) {
 uint64_t mq_memory_bound(int n) {
     /* per worker, with `most` = h! (a set's permutations): four lists grown to twice their need
      * (top, bottom, and on odd boards every top half of the set and its middle words), two
-     * sorted lists and two narrow ones with their pads, the bucket numbers and narrow words
-     * before the sort, the offsets */
-    uint64_t most = factorial(mq_top_rows(n)), pads = (uint64_t)16 << MAX_CUT;
-    return 4 * 2 * (most + 8) * sizeof(uint64_t) + 2 * (most + pads) * (sizeof(uint64_t) + sizeof(uint32_t))
+     * sorted lists and two narrow ones with their pads (a slice's in the sliced join), the
+     * sliced join's table offsets, the bucket numbers and narrow words before the sort, the
+     * offsets and the slice tables (Work) */
+    uint64_t most = factorial(mq_top_rows(n)), pads = (uint64_t)16 << MAX_CUT, slice_pads = (uint64_t)SLICE << MAX_CUT;
+    return 4 * 2 * (most + 8) * sizeof(uint64_t) + 2 * (most + pads) * sizeof(uint64_t)
+         + 2 * (most + slice_pads) * sizeof(uint32_t) + (most + slice_pads) * 4 * sizeof(uint16_t)
          + 2 * most * (sizeof(uint16_t) + sizeof(uint32_t)) + sizeof(Work);
 }
 
 static uint64_t work_bytes(const Work *w) {
     const List *lists[] = {&w->top, &w->bottom, &w->top_all, &w->top_mid, &w->top_sorted, &w->bottom_sorted};
-    uint64_t bytes = sizeof *w + w->tag_cap * (sizeof *w->tags + sizeof *w->words) + 2 * w->narrow_cap * sizeof(uint32_t);
+    uint64_t bytes = sizeof *w + w->tag_cap * (sizeof *w->tags + sizeof *w->words) + 2 * w->narrow_cap * sizeof(uint32_t)
+                   + w->offsets_cap * sizeof *w->offsets;
     for (size_t i = 0; i < sizeof lists / sizeof *lists; i++) bytes += lists[i]->cap * sizeof(uint64_t);
     return bytes;
 }
