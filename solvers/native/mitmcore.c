@@ -19,9 +19,9 @@
  *  - a sieve: k diagonal bits that both lists use most (two runs) are cut out as a bucket number;
  *    a top half in bucket v meets only bottom halves in buckets u with u & v == 0, so whole
  *    buckets of certain conflicts are never compared. Within two buckets the comparison is a
- *    straight loop (AVX-512 or AVX2, chosen at run time), or, on any other CPU, sliced: one
- *    bucket's words transposed into bit planes, so that 128 pairs take a handful of vector ANDs
- *    (join_sliced).
+ *    straight loop (AVX-512 or AVX2, chosen at run time), or, on the portable path (any CPU),
+ *    sliced: one list's buckets transposed into bit planes, so that 128 pairs take a handful of
+ *    vector ANDs (join_sliced).
  *
  * Memory: one worker holds two lists per side, each of at most h! words (the permutations of h
  * columns); the tables at most n!/(n-k)! placements per block of k rows: mq_memory_bound() and
@@ -41,7 +41,7 @@
 #define BUCKET_SHIFT 5   /* about 2^5 words per bucket of the shorter list (measured: 4-5 best at n = 17, 18) */
 #endif
 #ifndef SLICED_SHIFT
-#define SLICED_SHIFT 8   /* the sliced join: about 2^8 words per bucket of the longer list (measured: 7-9 at n = 16, 18) */
+#define SLICED_SHIFT 8   /* sliced: about 2^8 words per bucket of the longer list (measured: 7-9 at n = 16, 18) */
 #endif
 
 /* ---- combinations: C(n, k), and the k-sets of n columns in colex order -------------------- */
@@ -363,9 +363,9 @@ static void place(int n, int row, int last, uint32_t columns, uint64_t anti, uin
 
 /* The portable pairer's tables (see pair_lacking). A lower block's check words transposed per
  * set: the set of rank r with k placements holds ceil(k / 64) groups of 2(n-1) + 1 masks, mask b
- * of group g having bit j set when placement 64g + j lacks window bit b; mask 2(n-1) has all k.
- * An upper block's check bits, listed: `have_words` words per placement, a bit number per byte,
- * padded with 2(n-1), the all-ones mask (each queen has two diagonals: at most 2 bits). */
+ * of group g having bit j set when placement 64g + j lacks window bit b; mask 2(n-1) has every
+ * placement. An upper block's check bits, listed: `have_words` words per placement, a bit number
+ * per byte, padded with 2(n-1), the mask that removes none (two diagonals per queen: 2 bits). */
 static size_t have_words(int queens) { return (2 * (size_t)queens + 7) / 8; }
 
 static int transpose_block(Block *b, int n) {
@@ -918,21 +918,23 @@ static void slice_tables(Vector128 *tables, const uint32_t *words, const Chunks 
 
 typedef uint64_t Bits128 __attribute__((vector_size(16)));
 
-/* The set bits of each 64-bit half of v. */
-static inline Bits128 half_counts(Vector128 v) {
+typedef uint8_t Bytes128 __attribute__((vector_size(16)));
+
+/* The set bits of each byte of v. */
+static inline Bytes128 byte_counts(Vector128 v) {
     Bits128 x = (Bits128)v;
     x -= x >> 1 & 0x5555555555555555ull;
     x = (x & 0x3333333333333333ull) + (x >> 2 & 0x3333333333333333ull);
-    x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0full;
-    x += x >> 8;
-    x += x >> 16;
-    x += x >> 32;
-    return x & 255;
+    return (Bytes128)((x + (x >> 4)) & 0x0f0f0f0f0f0f0f0full);
 }
 
-static inline uint64_t set_bits(Vector128 v) {
-    Bits128 x = half_counts(v);
-    return x[0] + x[1];
+/* The sum of the 16 bytes of b. */
+static inline uint64_t byte_sum(Bytes128 b) {
+    Bits128 x = (Bits128)b;
+    x = (x & 0x00ff00ff00ff00ffull) + (x >> 8 & 0x00ff00ff00ff00ffull);
+    x += x >> 16;
+    x += x >> 32;
+    return (x[0] & 0xffff) + (x[1] & 0xffff);
 }
 
 /* A carry-save adder: low + a + b = 2 * high + low, bitwise. */
@@ -953,7 +955,9 @@ static uint64_t count_slice(const Vector128 *tables, const uint16_t (*at)[4], co
 #define MEETS(i) (*(const Vector128 *)(base + o[i][0]) & *(const Vector128 *)(base + o[i][1]) \
                   & *(const Vector128 *)(base + o[i][2]) & *(const Vector128 *)(base + o[i][3]))
     Vector128 ones = {0}, twos = {0}, fours = {0}, twos_a, twos_b, fours_a, fours_b, eights;
-    Bits128 sum = {0};
+    Bytes128 bytes = {0};  /* the eights' bits per byte, at most 8 * 31 */
+    uint64_t sum = 0;
+    int room = 31;  /* groups the bytes still take */
     for (unsigned v = others;; v = (v - 1) & others) {
         for (size_t i = start[v]; i < start[v + 1]; i += 8) {
             const uint16_t (*o)[4] = at + i;
@@ -964,12 +968,18 @@ static uint64_t count_slice(const Vector128 *tables, const uint16_t (*at)[4], co
             CSA(twos_b, ones, MEETS(6), MEETS(7));
             CSA(fours_b, twos, twos_a, twos_b);
             CSA(eights, fours, fours_a, fours_b);
-            sum += half_counts(eights);
+            bytes += byte_counts(eights);
+            if (!--room) {
+                sum += byte_sum(bytes);
+                bytes = (Bytes128){0};
+                room = 31;
+            }
         }
         if (!v) break;
     }
 #undef MEETS
-    return 8 * (sum[0] + sum[1]) + 4 * set_bits(fours) + 2 * set_bits(twos) + set_bits(ones);
+    return 8 * (sum + byte_sum(bytes)) + 4 * byte_sum(byte_counts(fours)) + 2 * byte_sum(byte_counts(twos))
+         + byte_sum(byte_counts(ones));
 }
 
 /* The join on narrow words (the window less the cut bits), sliced: the longer list is cut into
