@@ -51,7 +51,7 @@ def test_sums_past_two_to_the_64_are_exact(n: int, scale: int, reference) -> Non
 
 def test_the_memory_bound_is_refused_before_any_work() -> None:
     reason = check_size(24, limit=4 << 30)
-    assert reason is not None and "53.3 GiB" in reason and "limit of 4.0 GiB" in reason
+    assert reason is not None and "60.9 GiB" in reason and "limit of 4.0 GiB" in reason
     with pytest.raises(Unsupported, match="GiB"):
         count_total(32)  # past any machine's memory: 16! half-boards per set
     assert check_size(16) is None
@@ -126,8 +126,9 @@ def test_the_router_keeps_it_for_ledgers_resumes_and_dask_but_not_classes(tmp_pa
 def test_every_matcher_counts_alike(matcher: str, reference) -> None:
     """QUEENS_MITM_MATCHER forces a matcher (one this CPU lacks falls back to what it runs):
     each path is checked in a fresh interpreter, since the choice is made once per process.
-    n = 17 takes both joins: the narrow one (30-bit words) and, for sets whose lists are too
-    short to cut 2 of the 32 diagonal bits, the whole-word one."""
+    n = 17 takes both joins of avx2 and avx512: the narrow one (30-bit words) and, for sets whose
+    lists are too short to cut 2 of the 32 diagonal bits, the whole-word one; scalar joins sliced,
+    cutting 2 bits at least, and lists through its own pairer (pair_lacking)."""
     code = ("from queens.solvers.native import _mitm; "
             "print(_mitm.MATCHER, *(_mitm.count(n, 0, _mitm.sets(n))[0] for n in (15, 16, 17)))")
     env = {**os.environ, "QUEENS_MITM_MATCHER": matcher}
