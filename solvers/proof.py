@@ -7,10 +7,12 @@ propagation alone (reverse unit propagation, RUP), and the last one is the empty
 that is simple and shares nothing with the solver's search, so we check every proof twice:
 
 - `drup` (PyPI, from cmu-transparency/verified_rup): C extracted from a checker verified in Why3;
-  it ignores deletions, which only makes it slower, never wrong, and slow it is: past its time
-  budget its verdict is "timeout" and the proof rests on dratify alone (the certificate says so);
+  it ignores deletions, which only makes it slower, never wrong, and slow it is, so it reads only
+  the formula clauses and lemmas the refutation needs (`trim_files`: an untrusted trimmer, and a
+  check that the core is lines of the formula); past its time budget its verdict is "timeout"
+  and the proof rests on dratify alone (the certificate says so);
 - `dratify` (PyPI): a second checker written separately (pure Python here, or its optional Rust
-  engine), applying deletions.
+  engine), applying deletions, on the whole formula and the proof as the solver wrote it.
 
 Both read the very files written to disk (DIMACS and proof text), not our in-memory clauses, so a
 bug in how we hand clauses around cannot hide a wrong proof.
@@ -172,7 +174,8 @@ def trim_files(cnf_file: Path, proof_file: Path) -> Trimmed:
     written beside the formula as `*.core.cnf` (lines of the formula) and `*.trimmed.drup` (lines
     of the proof, in order, no deletions). drup propagates naively, so this is what makes it
     finish: a 50 x 50 completion's 28,946 clauses (no lemma: unit propagation refutes it), over
-    60 s; its core of 2,494, 7.9 s.
+    60 s; its core of 455, 0.34 s; the 4 x 4 x 4 cube's 5,866 clauses and 1,625 lemmas, over
+    300 s of CPU; its 1,321 clauses and 1,283 lemmas, 34 s.
 
     Nothing here is trusted but the subset check: the core is read back from its file and every
     line must be a line of the formula's file, so a core that drup refutes is a part of the

@@ -13,8 +13,9 @@ refutes the formula, as for most completions) is the same thing with nothing to 
 its core is the clauses propagation used.
 
 The work is done by a C core (solvers/native/trimcore.c): in pure Python the same walk took
-20 s for queen domination n = 11 (13,631 lemmas), in C 1.1 s; 59,115 lemmas of peaceable
-queens n = 7 take 4 s. Its plain-Python twin is `trim_proof` in tests/plain_reference.py.
+20 s for queen domination n = 11 (13,631 lemmas), in C 1.1 s; the 59,115 lemmas of peaceable
+queens n = 7 take 4 to 8 s (2 shared cores). Its plain-Python twin is `trim_proof` in
+tests/plain_reference.py.
 
 >>> found = trim([[1, 2], [-1, 2], [1, -2], [-1, -2], [3, 4]], [[2], []])
 >>> found.core, found.lemmas
