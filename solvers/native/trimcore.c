@@ -23,7 +23,7 @@
  * The watched-literal invariant after cutting the trail back: the trail at each cut was a
  * fixpoint of the clauses then active, and a watch only ever moves to a literal that is not
  * false, so no active clause is unit or falsified under the shorter trail. Every step here is
- * mirrored by the plain-Python twin in tests/plain_reference.py (trim_proof), line for line. */
+ * mirrored by the plain-Python twin in tests/plain_reference.py (trim_proof), step for step. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -236,6 +236,27 @@ static int forward(TrProof *t, int nformula, int *before, int *added) {
     return conflict;
 }
 
+/* Check lemma c by reverse unit propagation against the active clauses (the trail is their
+ * fixpoint): assign its literals false, propagate, and mark what the conflict uses. Returns 1
+ * when it follows, 0 when it does not, -2 when memory ran out. */
+static int check(TrProof *t, int c) {
+    int top = t->ntrail, n = t->length[c], k = 0, follows = 1;
+    const int *lits = t->lits + t->start[c];
+    for (; k < n && VALUE(t, lits[k]) != 1; k++)
+        if (VALUE(t, lits[k]) == 0) assign(t, -lits[k], -1);
+    if (k < n) analyse(t, lits + k, 1, top);     /* a literal already true: its reasons suffice */
+    else {
+        int found = propagate(t);
+        if (found < 0) follows = found == -1 ? 0 : -2;
+        else {
+            t->used[found] = 1;
+            analyse(t, t->lits + t->start[found], t->length[found], top);
+        }
+    }
+    cut(t, top);
+    return follows;
+}
+
 int tr_run(TrProof *t, int nformula) {
     int nlemmas = t->nclauses - nformula, added = 0, result = TR_OK;
     int *stamp = calloc(2 * (size_t)t->nvars + 2, sizeof *stamp);
@@ -250,27 +271,12 @@ int tr_run(TrProof *t, int nformula) {
         t->used[conflict] = 1;
         analyse(t, t->lits + t->start[conflict], t->length[conflict], t->ntrail);
     }
-    for (int j = added - 1; j >= 0 && result == TR_OK; j--) {
-        int c = nformula + j, top;
+    for (int j = added - 1; j >= 0 && result == TR_OK; j--) {   /* the backward pass */
         cut(t, before[j]);
-        t->limit = c;
-        if (!t->used[c]) continue;
-        top = t->ntrail;
-        const int *lits = t->lits + t->start[c];
-        int n = t->length[c], k = 0;
-        for (; k < n && VALUE(t, lits[k]) != 1; k++)
-            if (VALUE(t, lits[k]) == 0) assign(t, -lits[k], -1);
-        if (k < n) analyse(t, lits + k, 1, top);     /* a literal already true: its reasons suffice */
-        else {
-            int found = propagate(t);
-            if (found == -2) result = TR_NO_MEMORY;
-            else if (found == -1) result = j;
-            else {
-                t->used[found] = 1;
-                analyse(t, t->lits + t->start[found], t->length[found], top);
-            }
-        }
-        cut(t, top);
+        t->limit = nformula + j;
+        if (!t->used[nformula + j]) continue;
+        int follows = check(t, nformula + j);
+        if (follows <= 0) result = follows == 0 ? j : TR_NO_MEMORY;
     }
     free(stamp);
     free(before);
