@@ -68,7 +68,9 @@ test-asan: install ## the native tests on C extensions built with ASan+UBSan (in
 	sh fuzz/build_asan.sh $(abspath $(BIN))/python "$$scratch/main" && cd "$$scratch/main" && \
 	PYTHONPATH="$$scratch/main" LD_PRELOAD="$$(gcc -print-file-name=libasan.so)" ASAN_OPTIONS=detect_leaks=0 \
 	UBSAN_OPTIONS=print_stacktrace=1 $(abspath $(BIN))/python -m pytest -q -p no:cacheprovider \
-	  tests/test_native_fast.py tests/test_kernel_property.py tests/test_resume.py
+	  tests/test_native_fast.py tests/test_kernel_property.py tests/test_resume.py \
+	  tests/test_certificate.py::test_the_c_trimmer_follows_its_python_twin \
+	  tests/test_certificate.py::test_the_c_trimmer_follows_its_python_twin_on_a_puzzle_proof
 
 cross-tools: ## Debian's AArch64 cross compiler and qemu-user for test-cross (apt-get, only when missing)
 	@command -v aarch64-linux-gnu-gcc >/dev/null && command -v qemu-aarch64 >/dev/null && \

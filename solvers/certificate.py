@@ -33,7 +33,9 @@ from queens.solvers.sat import DEFAULT_ENCODING, cnf
 TRUSTED = ("the lowering (queens.models.lowering / army_lowering: the puzzle's rules as lines, covers, "
            "fixed cells, clauses and attack counts)",
            "the CNF encoder (queens.solvers.sat.cnf) and pysat's cardinality encodings it names",
-           "the DIMACS writer (queens.solvers.proof.to_dimacs)", "one of the two proof checkers")
+           "the DIMACS writer (queens.solvers.proof.to_dimacs)",
+           "one of the two proof checkers (drup with the check that the core it reads is lines of the formula: "
+           "queens.solvers.proof.trim_files)")
 """What a certificate does not check: if all of these are right, the claim is true."""
 
 

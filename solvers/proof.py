@@ -7,10 +7,12 @@ propagation alone (reverse unit propagation, RUP), and the last one is the empty
 that is simple and shares nothing with the solver's search, so we check every proof twice:
 
 - `drup` (PyPI, from cmu-transparency/verified_rup): C extracted from a checker verified in Why3;
-  it ignores deletions, which only makes it slower, never wrong, and slow it is: past its time
-  budget its verdict is "timeout" and the proof rests on dratify alone (the certificate says so);
+  it ignores deletions, which only makes it slower, never wrong, and slow it is, so it reads only
+  the formula clauses and lemmas the refutation needs (`trim_files`: an untrusted trimmer, and a
+  check that the core is lines of the formula); past its time budget its verdict is "timeout"
+  and the proof rests on dratify alone (the certificate says so);
 - `dratify` (PyPI): a second checker written separately (pure Python here, or its optional Rust
-  engine), applying deletions.
+  engine), applying deletions, on the whole formula and the proof as the solver wrote it.
 
 Both read the very files written to disk (DIMACS and proof text), not our in-memory clauses, so a
 bug in how we hand clauses around cannot hide a wrong proof.
@@ -29,7 +31,6 @@ import hashlib
 import subprocess
 import sys
 import time
-from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass
 from importlib.metadata import version
@@ -37,6 +38,8 @@ from pathlib import Path
 from types import ModuleType
 
 from pysat.solvers import Solver
+from queens.models import NativeMissing
+from queens.solvers.proof_trim import NotRefuted, trim
 
 PROOF_SOLVER = "glucose4"
 """The pysat solver that logs proofs: Glucose 4 writes DRUP with its deletions, which keeps
@@ -66,6 +69,8 @@ class Verdict:
     verdict: str  # "valid", "invalid", or "timeout" (drup, past its budget)
     seconds: float
     detail: str = ""
+    trimmed: Trimmed | None = None
+    """What drup read when it was not the whole formula and proof."""
 
     @property
     def valid(self) -> bool:
@@ -73,7 +78,8 @@ class Verdict:
 
     def to_json(self) -> dict[str, object]:
         return {"checker": self.checker, "version": self.version, "verdict": self.verdict,
-                "seconds": round(self.seconds, 6), "detail": self.detail}
+                "seconds": round(self.seconds, 6), "detail": self.detail,
+                "trimmed": self.trimmed.to_json() if self.trimmed else None}
 
 
 def to_dimacs(clauses: Sequence[Sequence[int]], variables: int) -> str:
@@ -115,94 +121,83 @@ def check_files(cnf_file: Path, proof_file: Path, drup_seconds: float = DRUP_SEC
 
 
 def _drup(cnf_file: Path, proof_file: Path, seconds: float) -> Verdict:
-    """drup in a child process (its C code cannot be interrupted in ours), stopped after `seconds`;
-    a proof without lemmas is checked against the formula's unit-propagation core."""
-    start = time.perf_counter()
-    formula, note = _core_file(cnf_file, proof_file), ""
-    if formula != cnf_file:
-        note = f"on the unit-propagation core: {_clauses_in(formula)} of {_clauses_in(cnf_file)} clauses"
+    """drup on the core and the trimmed proof (`trim_files`); on the whole formula and proof when
+    the trimmer cannot follow the proof (drup then gives its own verdict on what the solver wrote)."""
     try:
-        run = subprocess.run([sys.executable, "-m", "drup.cli", str(formula), str(proof_file)],
+        trimmed = trim_files(cnf_file, proof_file)
+    except (NotRefuted, NativeMissing) as why:
+        return _run_drup(cnf_file, proof_file, seconds, f"on the whole formula and proof (not trimmed: {why})")
+    return _run_drup(trimmed.cnf_file, trimmed.proof_file, seconds, f"on {trimmed}", trimmed)
+
+
+def _run_drup(cnf_file: Path, proof_file: Path, seconds: float, read: str, trimmed: Trimmed | None = None) -> Verdict:
+    """drup in a child process (its C code cannot be interrupted in ours), stopped after `seconds`;
+    `read` says in words what the files are."""
+    start = time.perf_counter()
+    try:
+        run = subprocess.run([sys.executable, "-m", "drup.cli", str(cnf_file), str(proof_file)],
                              capture_output=True, text=True, timeout=seconds, check=False)
     except subprocess.TimeoutExpired:
         return Verdict("drup", version("drup"), "timeout", time.perf_counter() - start,
-                       f"stopped after {seconds:g} s {note}".strip())
+                       f"stopped after {seconds:g} s {read}", trimmed)
     valid = run.stdout.strip() == "CheckerResult(Outcome.VALID)"
-    detail = note if valid else (run.stdout + run.stderr).strip()[-200:]
-    return Verdict("drup", version("drup"), "valid" if valid else "invalid", time.perf_counter() - start, detail)
+    detail = f"checked {read}" if valid else f"{(run.stdout + run.stderr).strip()[-200:]} ({read})"
+    return Verdict("drup", version("drup"), "valid" if valid else "invalid", time.perf_counter() - start, detail,
+                   trimmed)
 
 
-def _clauses_in(cnf_file: Path) -> int:
-    return int(cnf_file.read_text().split("\n", 1)[0].split()[3])
+@dataclass(frozen=True)
+class Trimmed:
+    """The core and the trimmed proof drup reads in place of the formula and the proof: their
+    files, their sizes against the whole (lemmas counted as `proof_lines` counts them, the
+    empty clause with them) and the trimmer's time."""
+
+    cnf_file: Path
+    proof_file: Path
+    clauses: int
+    of_clauses: int
+    lemmas: int
+    of_lemmas: int
+    seconds: float
+
+    def __str__(self) -> str:
+        return (f"a core and trimmed proof: {self.clauses:,} of {self.of_clauses:,} clauses, "
+                f"{self.lemmas:,} of {self.of_lemmas:,} lemmas")
+
+    def to_json(self) -> dict[str, object]:
+        return {"clauses": self.clauses, "of_clauses": self.of_clauses, "lemmas": self.lemmas,
+                "of_lemmas": self.of_lemmas, "seconds": round(self.seconds, 6)}
 
 
-def _core_file(cnf_file: Path, proof_file: Path) -> Path:
-    """The formula drup should read: when the proof adds no lemma but the empty clause, if any (unit
-    propagation refutes the formula: most completions), the clauses that propagation used, written beside
-    the formula (`unit_core`); else the formula itself. drup propagates naively, so the core is
-    what makes it finish: a 50 x 50 completion's 28,946 clauses, over 60 s; its core, under a second.
+def trim_files(cnf_file: Path, proof_file: Path) -> Trimmed:
+    """The formula clauses and the lemmas the proof needs (`queens.solvers.proof_trim`, untrusted),
+    written beside the formula as `*.core.cnf` (lines of the formula) and `*.trimmed.drup` (lines
+    of the proof, in order, no deletions). drup propagates naively, so this is what makes it
+    finish: a 50 x 50 completion's 28,946 clauses (no lemma: unit propagation refutes it), over
+    60 s; its core of 455, 0.34 s; the 4 x 4 x 4 cube's 5,866 clauses and 1,625 lemmas, over
+    300 s of CPU; its 1,321 clauses and 1,283 lemmas, 34 s.
 
     Nothing here is trusted but the subset check: the core is read back from its file and every
     line must be a line of the formula's file, so a core that drup refutes is a part of the
-    formula that has no solution, and so the whole has none."""
-    if any(line.strip() not in ("", "0") for line in proof_file.read_text().splitlines() if line[:1] != "d"):
-        return cnf_file
+    formula that has no solution, and so the whole has none. The trimmed proof needs no check:
+    drup checks each of its lemmas against the core and the lemmas before it."""
+    start = time.perf_counter()
     header, *lines = cnf_file.read_text().splitlines()
-    used = unit_core([[int(x) for x in line.split()[:-1]] for line in lines])
-    if used is None:
-        return cnf_file  # propagation does not refute it: drup will say the proof is invalid
+    added = [line for line in proof_file.read_text().splitlines() if line.strip() and line[:1] != "d"]
+    found = trim([_literals(line) for line in lines], [_literals(line) for line in added])
     core = cnf_file.with_suffix(".core.cnf")
-    core.write_text(f"p cnf {header.split()[2]} {len(used)}\n" + "".join(lines[i] + "\n" for i in used))
+    core.write_text(f"p cnf {header.split()[2]} {len(found.core)}\n" + "".join(lines[i] + "\n" for i in found.core))
     if not set(core.read_text().splitlines()[1:]) <= set(lines):
         raise AssertionError(f"{core} holds a clause that is not in {cnf_file}")
-    return core
+    kept = [added[j] for j in found.lemmas] + [line for line in added if not _literals(line)][:1]
+    trimmed = cnf_file.with_suffix(".trimmed.drup")
+    trimmed.write_text("".join(line + "\n" for line in kept))
+    return Trimmed(core, trimmed, len(found.core), len(lines), len(kept), len(added), time.perf_counter() - start)
 
 
-def unit_core(clauses: Sequence[Sequence[int]]) -> list[int] | None:
-    """The indices of the clauses unit propagation uses to refute `clauses` (the conflict and,
-    back from it, the reason of every literal it needs), or None when propagation finds no conflict.
-
-    >>> unit_core([[1, 2], [-1], [3, 4], [-2], [5]])
-    [0, 1, 3]
-    """
-    conflict, reason = _propagate(clauses)
-    if conflict is None:
-        return None
-    used, stack = {conflict}, [conflict]
-    while stack:
-        for literal in clauses[stack.pop()]:
-            why = reason.get(abs(literal))
-            if why is not None and why not in used:
-                used.add(why)
-                stack.append(why)
-    return sorted(used)
-
-
-def _propagate(clauses: Sequence[Sequence[int]]) -> tuple[int | None, dict[int, int]]:
-    """Unit propagation from the unit clauses, breadth first (shorter chains of reasons): the
-    clause found with every literal false (None if none), and the clause that set each variable."""
-    containing: dict[int, list[int]] = {}
-    for i, clause in enumerate(clauses):
-        for literal in clause:
-            containing.setdefault(literal, []).append(i)
-    value: dict[int, bool] = {}
-    reason: dict[int, int] = {}
-    pending = deque((clause[0], i) for i, clause in enumerate(clauses) if len(clause) == 1)
-    conflict = next((i for i, clause in enumerate(clauses) if not clause), None)
-    while pending and conflict is None:
-        literal, why = pending.popleft()
-        if abs(literal) in value:
-            conflict = None if value[abs(literal)] == (literal > 0) else why
-            continue
-        value[abs(literal)], reason[abs(literal)] = literal > 0, why
-        for i in containing.get(-literal, ()):
-            free = [x for x in clauses[i] if value.get(abs(x), x > 0) == (x > 0)]
-            if not free:
-                conflict = i
-                break
-            if len(free) == 1 and abs(free[0]) not in value:
-                pending.append((free[0], i))
-    return conflict, reason
+def _literals(line: str) -> list[int]:
+    """A DIMACS clause line's literals (its closing 0 dropped)."""
+    return [int(x) for x in line.split()[:-1]]
 
 
 def _dratify(cnf_file: Path, proof_file: Path) -> Verdict:

@@ -8,6 +8,8 @@
   the lowering.
 - `classes_by_prefix`: fastcount.c's scheme: every solution's class is counted once, at its
   lexicographically smallest board, and filed under that board's first rows (the subproblem).
+- `trim_proof`: trimcore.c's backward trimming of a DRUP refutation, step for step (the same
+  watch lists in the same order, so the same core and the same lemmas).
 """
 
 from __future__ import annotations
@@ -136,3 +138,190 @@ def fixed_by(board: tuple[int, ...], turns: int) -> bool:
     for _ in range(turns):
         turned = {(c, n - 1 - r) for r, c in turned}
     return turned == cells
+
+
+OK, NO_CONFLICT = -1, -2
+"""trim_proof's outcomes besides a lemma's index, as trimcore.h's TR_OK and TR_NO_CONFLICT."""
+
+
+class _Trimmer:
+    """trimcore.c's state and steps, in Python: values per literal, a trail with each variable's
+    reason, watch lists per literal, clauses below `limit` active, `used` the marks."""
+
+    def __init__(self, clauses: list[list[int]]) -> None:
+        self.clauses = clauses
+        self.tautology = [any(-lit in clause for lit in clause) for clause in clauses]
+        self.value: dict[int, int] = defaultdict(int)  # literal -> 1 true, -1 false, 0 unassigned
+        self.reason: dict[int, int] = {}
+        self.justified: set[int] = set()
+        self.trail: list[int] = []
+        self.head = self.limit = 0
+        self.watches: dict[int, list[int]] = defaultdict(list)
+        self.used = [0] * len(clauses)
+
+    def assign(self, lit: int, why: int) -> None:
+        self.value[lit], self.value[-lit] = 1, -1
+        self.reason[abs(lit)] = why
+        self.trail.append(lit)
+
+    def cut(self, length: int) -> None:
+        for lit in self.trail[length:]:
+            self.value[lit] = self.value[-lit] = 0
+            self.reason[abs(lit)] = -1
+            self.justified.discard(abs(lit))
+        del self.trail[length:]
+        self.head = length
+
+    def visit(self, false: int, core: int) -> int:
+        """The watches of `false` over the marked clauses (core 1) or the others (core 0)."""
+        watching = self.watches[false]
+        kept: list[int] = []
+        for i, c in enumerate(watching):
+            if c >= self.limit:
+                continue
+            lits = self.clauses[c]
+            if self.used[c] != core:
+                kept.append(c)
+                continue
+            if lits[0] == false:
+                lits[0], lits[1] = lits[1], false
+            if self.value[lits[0]] == 1:
+                kept.append(c)
+                continue
+            other = next((k for k in range(2, len(lits)) if self.value[lits[k]] != -1), None)
+            if other is not None:
+                lits[1], lits[other] = lits[other], false
+                self.watches[lits[1]].append(c)
+                continue
+            kept.append(c)
+            if self.value[lits[0]] == -1:
+                watching[:] = kept + watching[i + 1:]
+                return c
+            self.assign(lits[0], c)
+        watching[:] = kept
+        return -1
+
+    def propagate(self) -> int:
+        core_head = self.head
+        while True:
+            while core_head < len(self.trail):
+                core_head += 1
+                found = self.visit(-self.trail[core_head - 1], 1)
+                if found != -1:
+                    self.head = len(self.trail)
+                    return found
+            if self.head == len(self.trail):
+                return -1
+            self.head += 1
+            found = self.visit(-self.trail[self.head - 1], 0)
+            if found != -1:
+                self.head = len(self.trail)
+                return found
+
+    def add(self, c: int) -> int:
+        if self.tautology[c]:
+            return -1
+        lits = self.clauses[c]
+        lits.sort(key=lambda lit: self.value[lit] == -1)  # stable: the literals not false first
+        free = sum(self.value[lit] != -1 for lit in lits)
+        if len(lits) >= 2:
+            self.watches[lits[0]].append(c)
+            self.watches[lits[1]].append(c)
+        if free == 0:
+            return c
+        if free == 1 and self.value[lits[0]] == 0:
+            self.assign(lits[0], c)
+        return -1
+
+    def analyse(self, lits: list[int], top: int) -> None:
+        stack: list[int] = []
+
+        def push(lit: int) -> None:
+            if abs(lit) not in self.justified:
+                self.justified.add(abs(lit))
+                stack.append(abs(lit))
+        for lit in lits:
+            push(lit)
+        while stack:
+            why = self.reason.get(stack.pop(), -1)
+            if why >= 0:
+                self.used[why] = 1
+                for lit in self.clauses[why]:
+                    push(lit)
+        for lit in self.trail[top:]:
+            self.justified.discard(abs(lit))
+
+    def forward(self, nformula: int) -> tuple[int, list[int]]:
+        """trimcore.c's forward(): the conflict (-1 if none) and the trail's length before each
+        lemma added; with no conflict, the last length is that before an unjustified empty clause."""
+        conflict, self.limit = -1, nformula
+        for c in range(nformula):
+            if not self.clauses[c] and not self.tautology[c]:
+                conflict = c
+                break
+            if len(self.clauses[c]) >= 2 and not self.tautology[c]:
+                self.watches[self.clauses[c][0]].append(c)
+                self.watches[self.clauses[c][1]].append(c)
+        for c in range(nformula):
+            if conflict < 0 and len(self.clauses[c]) == 1:
+                lit = self.clauses[c][0]
+                if self.value[lit] == -1:
+                    conflict = c
+                elif self.value[lit] == 0:
+                    self.assign(lit, c)
+        if conflict < 0:
+            conflict = self.propagate()
+        before: list[int] = []
+        while conflict == -1 and nformula + len(before) < len(self.clauses):
+            c = nformula + len(before)
+            before.append(len(self.trail))
+            if not self.clauses[c]:
+                break
+            self.limit = c + 1
+            conflict = self.add(c)
+            if conflict == -1:
+                conflict = self.propagate()
+        return conflict, before
+
+    def check(self, c: int) -> bool:
+        """Lemma c by reverse unit propagation against the active clauses, marking what it uses."""
+        top, true = len(self.trail), None
+        for lit in self.clauses[c]:
+            if self.value[lit] == 1:
+                true = lit
+                break
+            if self.value[lit] == 0:
+                self.assign(-lit, -1)
+        found = -1
+        if true is not None:  # a literal already true: its reasons suffice
+            self.analyse([true], top)
+        else:
+            found = self.propagate()
+            if found != -1:
+                self.used[found] = 1
+                self.analyse(self.clauses[found], top)
+        self.cut(top)
+        return true is not None or found != -1
+
+
+def trim_proof(formula: list[list[int]], lemmas: list[list[int]]) -> tuple[list[int], list[int], int]:
+    """trimcore.c's tr_run: (formula clauses used, lemmas used, outcome), the outcome OK, the
+    index of a lemma that does not follow, or NO_CONFLICT."""
+    nformula = len(formula)
+    t = _Trimmer([list(dict.fromkeys(clause)) for clause in [*formula, *lemmas]])
+    conflict, before = t.forward(nformula)
+    outcome = OK
+    if conflict == -1:
+        outcome = len(before) - 1 if before and not t.clauses[nformula + len(before) - 1] else NO_CONFLICT
+        before = []
+    else:
+        t.used[conflict] = 1
+        t.analyse(t.clauses[conflict], len(t.trail))
+    for j in reversed(range(len(before))):
+        t.cut(before[j])
+        t.limit = nformula + j
+        if t.used[nformula + j] and not t.check(nformula + j):
+            outcome = j
+            break
+    used = [c for c, mark in enumerate(t.used) if mark]
+    return [c for c in used if c < nformula], [c - nformula for c in used if c >= nformula], outcome

@@ -25,8 +25,12 @@ from queens.solvers.certificate import (
     certify_optimum,
     with_fixed,
 )
-from queens.solvers.proof import check_files, proof_lines, refute, unit_core, write
+from queens.solvers.native import _trim
+from queens.solvers.proof import Refutation, check_files, proof_lines, refute, trim_files, write
+from queens.solvers.proof_trim import NotRefuted, Trim, _int32, trim
 from queens.solvers.sat import Sat, cnf
+
+from tests.plain_reference import trim_proof
 
 NO_COMPLETIONS = [(4, [(0, 0)]), (5, [(0, 0), (1, 2), (4, 1)]), (8, [(3, 0), (4, 7), (6, 4), (1, 3), (0, 6)])]
 """Completions with no solution (the 5 x 5 and 8 x 8 ones by unit propagation alone: no lemma)."""
@@ -133,35 +137,170 @@ def test_a_proof_of_a_weakened_formula_is_rejected_by_both(tmp_path: Path) -> No
 
 
 def test_a_proof_without_lemmas_is_checked_by_drup_on_its_unit_propagation_core(tmp_path: Path) -> None:
-    """The 8 x 8 completion: propagation refutes its CNF, so the proof adds no lemma and drup
-    reads the clauses propagation used, a part of the formula written beside it."""
+    """The 8 x 8 completion: propagation refutes its CNF, so the proof adds no lemma, and the
+    core drup reads is the clauses propagation used, a part of the formula written beside it."""
     formula, _ = cnf(lower(Completion(*NO_COMPLETIONS[2])))
     refutation = refute(formula.clauses, formula.nv)
     assert refutation.unsatisfiable and proof_lines(refutation.proof)[0] == 0
     cnf_file, proof_file = write(refutation, tmp_path)
     drup, dratify = check_files(cnf_file, proof_file)
-    assert drup.valid and dratify.valid and "unit-propagation core" in drup.detail
+    assert drup.valid and dratify.valid and "core and trimmed proof" in drup.detail
+    assert drup.trimmed is not None and (drup.trimmed.lemmas, drup.trimmed.of_lemmas) == (0, 0)
     core = cnf_file.with_suffix(".core.cnf").read_text().splitlines()
-    assert 1 < len(core) - 1 < len(formula.clauses)
+    assert 1 < len(core) - 1 == drup.trimmed.clauses < len(formula.clauses)
     assert set(core[1:]) <= set(cnf_file.read_text().splitlines()[1:])
 
 
+def _proof_of(model_size: tuple[int, int], tmp_path: Path) -> tuple[Refutation, Path, Path]:
+    """A refutation with lemmas: queen domination on n x n with at most k queens, as files."""
+    n, k = model_size
+    formula, _ = cnf(lower(Domination(n)).with_size(k))
+    refutation = refute(formula.clauses, formula.nv)
+    assert refutation.unsatisfiable and proof_lines(refutation.proof)[0] > 1
+    return (refutation, *write(refutation, tmp_path))
+
+
+@pytest.mark.parametrize("model_size", [(4, 1), (5, 2), (6, 2)])
+def test_a_trimmed_proof_is_a_part_of_the_proof_that_both_checkers_accept(model_size: tuple[int, int],
+                                                                          tmp_path: Path) -> None:
+    """The core is formula lines, the trimmed proof is proof lines in their order (no deletions),
+    and each checker, reading those files, accepts them; the certificate says what drup read."""
+    refutation, cnf_file, proof_file = _proof_of(model_size, tmp_path)
+    drup, dratify = check_files(cnf_file, proof_file)
+    assert drup.valid and dratify.valid and drup.trimmed is not None
+    trimmed = drup.trimmed
+    assert f"{trimmed.lemmas:,} of {trimmed.of_lemmas:,} lemmas" in drup.detail
+    assert trimmed.of_lemmas == proof_lines(refutation.proof)[0] and trimmed.lemmas <= trimmed.of_lemmas
+    core = trimmed.cnf_file.read_text().splitlines()[1:]
+    assert len(core) == trimmed.clauses and set(core) <= set(refutation.dimacs.splitlines()[1:])
+    lemmas = trimmed.proof_file.read_text().splitlines()
+    added = [line for line in refutation.proof.splitlines() if line.strip() and not line.startswith("d")]
+    assert len(lemmas) == trimmed.lemmas and lemmas[-1] == "0" and _in_order(lemmas, added)
+    assert [v.verdict for v in check_files(trimmed.cnf_file, trimmed.proof_file)] == ["valid", "valid"]
+
+
+def _in_order(part: list[str], whole: list[str]) -> bool:
+    """Whether `part` is `whole` with some lines left out (a subsequence)."""
+    lines = iter(whole)
+    return all(line in lines for line in part)
+
+
+def test_a_corrupted_lemma_is_rejected_by_both(tmp_path: Path) -> None:
+    """A lemma the refutation needs, replaced by a unit clause that does not follow by unit
+    propagation: the trimmer cannot follow the proof, drup reads the whole and refuses, and so
+    does dratify."""
+    refutation, cnf_file, proof_file = _proof_of((6, 2), tmp_path)
+    lines = refutation.proof.splitlines()
+    formula = [[int(x) for x in line.split()[:-1]] for line in refutation.dimacs.splitlines()[1:]]
+    added = [i for i, line in enumerate(lines) if line.strip() and not line.startswith("d")]
+    needed = trim(formula, [[int(x) for x in lines[i].split()[:-1]] for i in added]).lemmas
+    variables = int(refutation.dimacs.split()[2])
+    with Solver(name="glucose4", bootstrap_with=formula) as solver:  # unit propagation at the root only
+        free = next(v for v in range(1, variables + 1) if solver.propagate(assumptions=[-v])[0])
+    lines[added[needed[0]]] = f"{free} 0"
+    proof_file.write_text("\n".join(lines) + "\n")
+    drup, dratify = check_files(cnf_file, proof_file)
+    assert (drup.verdict, dratify.verdict) == ("invalid", "invalid"), (drup, dratify)
+    assert "not trimmed: lemma" in drup.detail and drup.trimmed is None
+
+
+def test_a_wrong_trim_makes_drup_refuse(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Soundness does not rest on the trimmer: a trim that leaves out a lemma the others need,
+    or a formula clause, is refused by drup (which re-checks every kept lemma)."""
+    import queens.solvers.proof as proof
+
+    refutation, cnf_file, proof_file = _proof_of((6, 2), tmp_path)
+    right = trim_files(cnf_file, proof_file)
+    assert [v.verdict for v in check_files(right.cnf_file, right.proof_file)] == ["valid", "valid"]
+    found = proof.trim
+
+    def short_of_lemmas(formula: list[list[int]], lemmas: list[list[int]]) -> Trim:
+        whole = found(formula, lemmas)
+        return Trim(whole.core, whole.lemmas[len(whole.lemmas) // 2:])
+
+    def short_of_clauses(formula: list[list[int]], lemmas: list[list[int]]) -> Trim:
+        whole = found(formula, lemmas)
+        return Trim(whole.core[1:], whole.lemmas)
+    for wrong in (short_of_lemmas, short_of_clauses):
+        monkeypatch.setattr(proof, "trim", wrong)
+        drup, dratify = check_files(cnf_file, proof_file)
+        assert (drup.verdict, dratify.verdict) == ("invalid", "valid"), (wrong.__name__, drup)
+
+
+FORMULAS = st.lists(st.lists(st.integers(-7, 7).filter(bool), min_size=1, max_size=3), max_size=40)
+"""Random small formulas: up to 40 clauses of up to 3 literals over 7 variables."""
+
+
+HARD = st.lists(st.lists(st.integers(-8, 8).filter(bool), min_size=3, max_size=3, unique_by=abs), min_size=30,
+                max_size=60)
+"""Random 3-SAT over 8 variables at 4 to 7 clauses per variable: mostly unsatisfiable, and
+mostly not by unit propagation alone (Glucose's proofs have lemmas the trimmer keeps)."""
+
+
+def _unsatisfiable(clauses: list[list[int]]) -> bool:
+    with Solver(name="glucose4", bootstrap_with=clauses) as solver:
+        return not solver.solve()
+
+
 @settings(max_examples=200, deadline=None)
-@given(st.lists(st.lists(st.integers(-6, 6).filter(bool), min_size=1, max_size=3), max_size=14))
+@given(FORMULAS)
 def test_the_unit_core_is_a_part_of_the_formula_that_propagation_refutes(clauses: list[list[int]]) -> None:
-    """Random small formulas: when unit_core answers, its clauses alone have no solution (pysat
-    says so), and propagation refutes them again; when it says None, the formula is either
-    satisfiable or needs search (pysat's own propagation finds no conflict at the root)."""
-    used = unit_core(clauses)
+    """With no lemma, the trimmer's core is the clauses unit propagation used: it answers exactly
+    when propagation finds a conflict (pysat's own propagation at the root agrees), those clauses
+    alone have no solution, and propagation refutes them again."""
     with Solver(name="glucose4", bootstrap_with=clauses) as whole:
         root_conflict = not whole.propagate()[0]
-    assert (used is not None) == root_conflict
-    if used is None:
+    try:
+        used = trim(clauses, []).core
+    except NotRefuted:
+        assert not root_conflict
         return
+    assert root_conflict
     core = [clauses[i] for i in used]
     with Solver(name="glucose4", bootstrap_with=core) as part:
         assert not part.solve()
-    assert unit_core(core) is not None
+    assert trim(core, []).core == tuple(range(len(core)))
+
+
+@settings(max_examples=200, deadline=None)
+@given(HARD.filter(_unsatisfiable))
+def test_a_trimmed_proof_is_rup_valid_for_dratify(clauses: list[list[int]]) -> None:
+    """Glucose's proof of a random unsatisfiable formula, trimmed: the core and the kept lemmas,
+    in order, are a proof dratify accepts (drup reads the same files in the tests above)."""
+    import dratify
+
+    refutation = refute(clauses, 8)
+    added = [line for line in refutation.proof.splitlines() if line.strip() and not line.startswith("d")]
+    found = trim(clauses, [[int(x) for x in line.split()[:-1]] for line in added])
+    core = "".join(" ".join(map(str, clauses[i])) + " 0\n" for i in found.core)
+    proof = "".join(added[j] + "\n" for j in found.lemmas) + "0\n"
+    assert dratify.check_proof(dratify.parse_dimacs(f"p cnf 8 {len(found.core)}\n{core}"), proof).ok
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.one_of(FORMULAS, HARD), st.lists(st.lists(st.integers(-8, 8).filter(bool), max_size=3), max_size=12),
+       st.booleans())
+def test_the_c_trimmer_follows_its_python_twin(clauses: list[list[int]], lemmas: list[list[int]],
+                                               glucose: bool) -> None:
+    """trimcore.c against tests/plain_reference.py's trim_proof: the same core, the same lemmas and
+    the same outcome, on Glucose's proofs and on random lemmas (most of which do not follow)."""
+    if glucose:
+        refutation = refute(clauses, 8)
+        lemmas = [[int(x) for x in line.split()[:-1]] for line in refutation.proof.splitlines()
+                  if line.strip() and not line.startswith("d")]
+    core, kept, outcome = _trim.trim(_int32(clauses), _int32(lemmas))
+    assert (core, kept, outcome) == trim_proof(clauses, lemmas)
+
+
+def test_the_c_trimmer_follows_its_python_twin_on_a_puzzle_proof(tmp_path: Path) -> None:
+    """The same on a proof of some length: queen domination, 5 x 5 with 2 queens (89 lemmas)."""
+    refutation, _, _ = _proof_of((5, 2), tmp_path)
+    formula = [[int(x) for x in line.split()[:-1]] for line in refutation.dimacs.splitlines()[1:]]
+    lemmas = [[int(x) for x in line.split()[:-1]] for line in refutation.proof.splitlines()
+              if line.strip() and not line.startswith("d")]
+    core, kept, outcome = _trim.trim(_int32(formula), _int32(lemmas))
+    assert outcome == _trim.OK and 0 < len(kept) < len(lemmas)
+    assert (core, kept, outcome) == trim_proof(formula, lemmas)
 
 
 def test_a_truncated_proof_is_rejected_by_both(tmp_path: Path) -> None:

@@ -1,0 +1,284 @@
+/* Backward trimming of a DRUP refutation: which formula clauses and which lemmas it needs.
+ *
+ * A DRUP proof is a list of lemmas, each following from the formula and the lemmas before it by
+ * unit propagation (reverse unit propagation, RUP), the last the empty clause. Many lemmas are
+ * never used. drat-trim's idea (Heule, Hunt & Wetzler 2013; Wetzler, Heule & Hunt 2014):
+ *   forward:  add the formula, then the lemmas one by one, propagating units at the top level,
+ *             until propagation finds a conflict (the empty clause follows); the lemmas after that
+ *             are not needed. The trail's length before each lemma is recorded;
+ *   backward: mark the clauses of that conflict's implication graph; then for every lemma, last
+ *             to first, drop it (cut the trail back to its length before the lemma, so the trail
+ *             is again the fixpoint of the clauses before it) and, only when it is marked, check
+ *             it: assign its literals false, propagate to a conflict, mark the clauses of that
+ *             conflict's implication graph (the reasons of the top-level literals it reaches too).
+ * A marked formula clause is in the core; a marked lemma is kept. Every kept lemma then follows
+ * by RUP from the core and the kept lemmas before it, so drup can check that smaller proof.
+ *
+ * Deletions are ignored, as drup ignores them: a lemma is checked against every clause before
+ * it. Propagation prefers marked clauses (drat-trim's "core first"): it runs every marked clause
+ * to a fixpoint before it lets one unmarked clause imply a literal, so conflicts reuse what is
+ * already needed. Measured against drat-trim, which applies the deletions: 1 to 4 % more lemmas
+ * (queen domination n = 11: 10,095 of 13,631 kept against drat-trim's 9,682).
+ *
+ * The watched-literal invariant after cutting the trail back: the trail at each cut was a
+ * fixpoint of the clauses then active, and a watch only ever moves to a literal that is not
+ * false, so no active clause is unit or falsified under the shorter trail. Every step here is
+ * mirrored by the plain-Python twin in tests/plain_reference.py (trim_proof), step for step. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "trimcore.h"
+
+#define LIT(l) (2 * abs(l) + ((l) < 0))          /* a DIMACS literal's index into value[] and watches[] */
+#define VALUE(t, l) ((t)->value[LIT(l)])
+#define VAR(l) abs(l)
+
+int tr_alloc(TrProof *t, int nvars, int nclauses, int nlits) {
+    memset(t, 0, sizeof *t);
+    t->nvars = nvars;
+    t->nclauses = nclauses;
+    t->nlits = nlits;
+    size_t lits = 2 * (size_t)nvars + 2, vars = (size_t)nvars + 1, clauses = (size_t)nclauses + 1;
+    t->start = calloc(clauses, sizeof *t->start);
+    t->length = calloc(clauses, sizeof *t->length);
+    t->lits = calloc((size_t)nlits + 1, sizeof *t->lits);
+    t->used = calloc(clauses, 1);
+    t->tautology = calloc(clauses, 1);
+    t->value = calloc(lits, 1);
+    t->reason = calloc(vars, sizeof *t->reason);
+    t->justified = calloc(vars, 1);
+    t->trail = calloc(vars, sizeof *t->trail);
+    t->stack = calloc(vars, sizeof *t->stack);
+    t->watches = calloc(lits, sizeof *t->watches);
+    if (!t->start || !t->length || !t->lits || !t->used || !t->tautology || !t->value || !t->reason
+        || !t->justified || !t->trail || !t->stack || !t->watches) {
+        tr_free(t);
+        return -1;
+    }
+    return 0;
+}
+
+void tr_free(TrProof *t) {
+    if (t->watches)
+        for (int i = 0; i < 2 * t->nvars + 2; i++) free(t->watches[i].items);
+    free(t->start); free(t->length); free(t->lits); free(t->used); free(t->tautology); free(t->value);
+    free(t->reason); free(t->justified); free(t->trail); free(t->stack); free(t->watches);
+    memset(t, 0, sizeof *t);
+}
+
+static int watch(TrProof *t, int lit, int c) {
+    TrList *w = &t->watches[LIT(lit)];
+    if (w->size == w->cap) {
+        int cap = w->cap ? 2 * w->cap : 4;
+        int *items = realloc(w->items, (size_t)cap * sizeof *items);
+        if (!items) return -1;
+        w->items = items;
+        w->cap = cap;
+    }
+    w->items[w->size++] = c;
+    return 0;
+}
+
+static void assign(TrProof *t, int lit, int why) {
+    t->value[LIT(lit)] = 1;
+    t->value[LIT(-lit)] = -1;
+    t->reason[VAR(lit)] = why;
+    t->trail[t->ntrail++] = lit;
+}
+
+/* Unassign the trail from position `length` on (its literals' flags with them). */
+static void cut(TrProof *t, int length) {
+    for (int p = length; p < t->ntrail; p++) {
+        int lit = t->trail[p];
+        t->value[LIT(lit)] = t->value[LIT(-lit)] = 0;
+        t->reason[VAR(lit)] = -1;
+        t->justified[VAR(lit)] = 0;
+    }
+    t->ntrail = t->head = length;
+}
+
+/* Drop repeated literals (the first of each stays, in order) and note the tautologies. */
+static void tidy(TrProof *t, int *stamp) {
+    for (int c = 0; c < t->nclauses; c++) {
+        int *lits = t->lits + t->start[c], n = t->start[c + 1] - t->start[c], kept = 0;
+        for (int k = 0; k < n; k++) {
+            if (stamp[LIT(lits[k])] == c + 1) continue;
+            stamp[LIT(lits[k])] = c + 1;
+            lits[kept++] = lits[k];
+        }
+        for (int k = 0; k < kept; k++)
+            if (stamp[LIT(-lits[k])] == c + 1) t->tautology[c] = 1;
+        t->length[c] = kept;
+    }
+}
+
+/* The literal `false` has become false: visit the active clauses watching it, the marked ones
+ * only (core = 1) or the unmarked ones only (core = 0). A clause moves its watch to another
+ * literal that is not false, or implies its other watched literal, or is the conflict (its
+ * index is returned; -1 when there is none). Inactive clauses (at or past `limit`, dropped by the
+ * backward pass) leave the list as they are met. Returns -2 when memory ran out. */
+static int visit(TrProof *t, int false_lit, int core) {
+    TrList *w = &t->watches[LIT(false_lit)];
+    int i = 0, j = 0, n = w->size, conflict = -1;
+    while (i < n) {
+        int c = w->items[i++];
+        if (c >= t->limit) continue;
+        if (t->used[c] != core) { w->items[j++] = c; continue; }
+        int *lits = t->lits + t->start[c], len = t->length[c];
+        if (lits[0] == false_lit) { lits[0] = lits[1]; lits[1] = false_lit; }
+        int first = lits[0];
+        if (VALUE(t, first) == 1) { w->items[j++] = c; continue; }
+        int moved = 0;
+        for (int k = 2; k < len; k++)
+            if (VALUE(t, lits[k]) != -1) {
+                lits[1] = lits[k];
+                lits[k] = false_lit;
+                if (watch(t, lits[1], c) < 0) return -2;
+                moved = 1;
+                break;
+            }
+        if (moved) continue;
+        w->items[j++] = c;
+        if (VALUE(t, first) == -1) {
+            conflict = c;
+            while (i < n) w->items[j++] = w->items[i++];
+            break;
+        }
+        assign(t, first, c);
+    }
+    w->size = j;
+    return conflict;
+}
+
+/* Propagate from `head` to a fixpoint or a conflict, marked clauses first: every pending literal
+ * over the marked clauses, then one pending literal over the others, and again. Returns the
+ * conflict's clause, -1 at a fixpoint, -2 when memory ran out. */
+static int propagate(TrProof *t) {
+    int core_head = t->head;
+    for (;;) {
+        while (core_head < t->ntrail) {
+            int found = visit(t, -t->trail[core_head++], 1);
+            if (found != -1) { t->head = t->ntrail; return found; }
+        }
+        if (t->head == t->ntrail) return -1;
+        int found = visit(t, -t->trail[t->head++], 0);
+        if (found != -1) { t->head = t->ntrail; return found; }
+    }
+}
+
+/* Add lemma c in the forward pass: its literals that are not false first (in their order), then
+ * the false ones; watch the first two. Returns c when every literal is false (a conflict), -1
+ * otherwise (after assigning its one literal left, when it is unit), -2 when memory ran out. */
+static int add(TrProof *t, int c) {
+    if (t->tautology[c]) return -1;
+    int *lits = t->lits + t->start[c], len = t->length[c], free_ = 0;
+    for (int k = 0; k < len; k++)             /* a stable partition, with the stack as scratch */
+        if (VALUE(t, lits[k]) != -1) lits[free_++] = lits[k];
+        else t->stack[k - free_] = lits[k];
+    memcpy(lits + free_, t->stack, (size_t)(len - free_) * sizeof *lits);
+    if (len >= 2 && (watch(t, lits[0], c) < 0 || watch(t, lits[1], c) < 0)) return -2;
+    if (free_ == 0) return c;
+    if (free_ == 1 && VALUE(t, lits[0]) == 0) assign(t, lits[0], c);
+    return -1;
+}
+
+static void push(TrProof *t, int lit, int *depth) {
+    int v = VAR(lit);
+    if (t->justified[v]) return;
+    t->justified[v] = 1;
+    t->stack[(*depth)++] = v;
+}
+
+/* Mark the reasons of the literals `lits` (all false), and of theirs, back to the assumptions;
+ * then forget the flags of the literals assigned after `top` (the check's own). */
+static void analyse(TrProof *t, const int *lits, int n, int top) {
+    int depth = 0;
+    for (int k = 0; k < n; k++) push(t, lits[k], &depth);
+    while (depth > 0) {
+        int why = t->reason[t->stack[--depth]];
+        if (why < 0) continue;
+        t->used[why] = 1;
+        for (int k = 0; k < t->length[why]; k++) push(t, t->lits[t->start[why] + k], &depth);
+    }
+    for (int p = top; p < t->ntrail; p++) t->justified[VAR(t->trail[p])] = 0;
+}
+
+/* The forward pass: the formula, then the lemmas until propagation finds a conflict, the
+ * trail's length before each lemma in before[]. Returns the conflict's clause (-1 if none, -2
+ * when memory ran out); *added is the number of lemmas added, or, with no conflict, the index of
+ * the empty clause that propagation did not justify (the number of lemmas when there is none). */
+static int forward(TrProof *t, int nformula, int *before, int *added) {
+    int conflict = -1;
+    t->limit = nformula;
+    for (int c = 0; c < nformula && conflict < 0; c++) {
+        if (t->tautology[c]) continue;
+        if (t->length[c] == 0) conflict = c;
+        else if (t->length[c] >= 2 && (watch(t, t->lits[t->start[c]], c) < 0
+                                      || watch(t, t->lits[t->start[c] + 1], c) < 0)) return -2;
+    }
+    for (int c = 0; c < nformula && conflict < 0; c++) {
+        if (t->length[c] != 1) continue;
+        int lit = t->lits[t->start[c]];
+        if (VALUE(t, lit) == -1) conflict = c;
+        else if (VALUE(t, lit) == 0) assign(t, lit, c);
+    }
+    if (conflict < 0) conflict = propagate(t);
+    int j = 0;
+    for (; conflict == -1 && nformula + j < t->nclauses; j++) {
+        int c = nformula + j;
+        before[j] = t->ntrail;
+        if (t->length[c] == 0) break;         /* the empty clause, and propagation has no conflict */
+        t->limit = c + 1;
+        conflict = add(t, c);
+        if (conflict == -1) conflict = propagate(t);
+    }
+    *added = j;
+    return conflict;
+}
+
+/* Check lemma c by reverse unit propagation against the active clauses (the trail is their
+ * fixpoint): assign its literals false, propagate, and mark what the conflict uses. Returns 1
+ * when it follows, 0 when it does not, -2 when memory ran out. */
+static int check(TrProof *t, int c) {
+    int top = t->ntrail, n = t->length[c], k = 0, follows = 1;
+    const int *lits = t->lits + t->start[c];
+    for (; k < n && VALUE(t, lits[k]) != 1; k++)
+        if (VALUE(t, lits[k]) == 0) assign(t, -lits[k], -1);
+    if (k < n) analyse(t, lits + k, 1, top);     /* a literal already true: its reasons suffice */
+    else {
+        int found = propagate(t);
+        if (found < 0) follows = found == -1 ? 0 : -2;
+        else {
+            t->used[found] = 1;
+            analyse(t, t->lits + t->start[found], t->length[found], top);
+        }
+    }
+    cut(t, top);
+    return follows;
+}
+
+int tr_run(TrProof *t, int nformula) {
+    int nlemmas = t->nclauses - nformula, added = 0, result = TR_OK;
+    int *stamp = calloc(2 * (size_t)t->nvars + 2, sizeof *stamp);
+    int *before = calloc((size_t)nlemmas + 1, sizeof *before);
+    if (!stamp || !before) { free(stamp); free(before); return TR_NO_MEMORY; }
+    tidy(t, stamp);
+    for (int v = 0; v <= t->nvars; v++) t->reason[v] = -1;
+    int conflict = forward(t, nformula, before, &added);
+    if (conflict == -2) result = TR_NO_MEMORY;
+    else if (conflict == -1) result = added < nlemmas ? added : TR_NO_CONFLICT;
+    else {
+        t->used[conflict] = 1;
+        analyse(t, t->lits + t->start[conflict], t->length[conflict], t->ntrail);
+    }
+    for (int j = added - 1; j >= 0 && result == TR_OK; j--) {   /* the backward pass */
+        cut(t, before[j]);
+        t->limit = nformula + j;
+        if (!t->used[nformula + j]) continue;
+        int follows = check(t, nformula + j);
+        if (follows <= 0) result = follows == 0 ? j : TR_NO_MEMORY;
+    }
+    free(stamp);
+    free(before);
+    return result;
+}
