@@ -59,8 +59,10 @@ class Reduction:
 
 
 LEX_LEADER = Reduction("lex-leader symmetry breaking",
-                       "only solutions at least their images under the board's symmetries "
-                       "(queens.models.symmetry.lex_leader, Crawford et al. 1996); every class of solutions has one")
+                       "only solutions whose variables (cells, or the sides of the lines two armies share) are "
+                       "lexicographically at least their images under the model's symmetries "
+                       "(queens.models.symmetry.lex_leader_over, Crawford et al. 1996); every class of solutions "
+                       "has one")
 
 
 @dataclass(frozen=True)
