@@ -115,7 +115,16 @@ def _lower_plain(puzzle: Puzzle, guarded: bool) -> ConstraintModel:
         size_implied=any(f.exact is not None for f in families),
         minimise=puzzle.goal == "minimise",
         guards=tuple(stated_rules(puzzle)) if guarded else (),
+        occupancy=_occupancy(puzzle, board) if puzzle.goal == "minimise" else (),
     )
+
+
+def _occupancy(puzzle: Puzzle, board: tuple[Cell, ...]) -> tuple[tuple[tuple[Cell, ...], ...], ...]:
+    """The runs along each of the piece's directions, of two cells or more (a lone cell's group
+    counts as it holds), for a model that minimises its pieces (`ConstraintModel.occupancy`)."""
+    families = ([tuple(run) for run in _segments(puzzle, direction, board) if len(run) > 1]
+                for direction in puzzle.piece.rays)
+    return tuple(tuple(runs) for runs in families if runs)
 
 
 def _segments(puzzle: Puzzle, direction: Cell, board: tuple[Cell, ...]) -> list[Sequence[Cell]]:
