@@ -137,7 +137,7 @@ def _shipped(name: str, n: int) -> Puzzle:
 
 def domination(n: int) -> Instance:
     return Instance("γ(Q_n), proved", f"n = {n}", _shipped("domination", n), ("domination", (n,)),
-                    terms("A075458", n), "A075458", 600.0 if n <= 14 else 1800.0, ("native", "sat", "mip"))
+                    terms("A075458", n), "A075458", 600.0 if n <= 14 else 1800.0, ("sat", "native", "mip"))
 
 
 def colouring(n: int, target: float | None) -> Instance:
@@ -147,7 +147,7 @@ def colouring(n: int, target: float | None) -> Instance:
 
 def peaceable(n: int, target: float | None) -> Instance:
     return Instance("peaceable queens", f"n = {n}", _shipped("peaceable", n), ("peaceable", (n,)),
-                    terms("A250000", n), "A250000", target, ("cpsat", "sat"))
+                    terms("A250000", n), "A250000", target, ("sat", "cpsat"))
 
 
 def cube(n: int, target: float | None) -> Instance:
