@@ -121,7 +121,7 @@ class Certificate:
         }
 
 
-def certify_none(model: ConstraintModel, *, encoding: str = DEFAULT_ENCODING, proof_dir: Path | None = None,
+def certify_none(model: ConstraintModel, *, encoding: str | None = None, proof_dir: Path | None = None,
                  reductions: Sequence[Reduction] = (), refuted: str = "the puzzle", solver: str = PROOF_SOLVER,
                  drup_seconds: float = DRUP_SECONDS, lex: bool = False) -> Certificate:
     """A checked proof that `model` has no solution; raises `NotProved` (with the placement)
@@ -133,6 +133,7 @@ def certify_none(model: ConstraintModel, *, encoding: str = DEFAULT_ENCODING, pr
     bare = model if lex and model.lex is not None else replace(model, lex=None)
     if bare.lex is not None:
         reductions = (*reductions, LEX_LEADER)
+    encoding = encoding or proof_encoding(bare)
     formula, cell_of = cnf(bare, encoding)
     refutation = refute(formula.clauses, formula.nv, solver)
     if not refutation.unsatisfiable:
@@ -155,7 +156,7 @@ def certify_optimum(model: ConstraintModel, witness: Sequence[Var], value: int,
                     check: Callable[[Sequence[Var]], object], *, checked_by: str = "queens.models.verify",
                     better: ConstraintModel | None = None, refuted: str | None = None,
                     proof_dir: Path | None = None, reductions: Sequence[Reduction] = (),
-                    encoding: str = DEFAULT_ENCODING, drup_seconds: float = DRUP_SECONDS,
+                    encoding: str | None = None, drup_seconds: float = DRUP_SECONDS,
                     lex: bool = False) -> Certificate:
     """A certificate that `value` is `model`'s optimum: `witness` (checked by `check`, the
     independent checker, which raises when it fails) reaches it, and a proof that nothing is
@@ -210,6 +211,21 @@ def with_fixed(model: ConstraintModel, variables: Sequence[Var],
     return replace(model, fixed=model.fixed | frozenset(variables)), reduction
 
 
+PAIRWISE_MOST = 1_000_000
+"""The most clauses the pairwise encoding may write for a certificate's lines (50 x 50: 203,484)."""
+
+
+def proof_encoding(model: ConstraintModel) -> str:
+    """The cardinality encoding a certificate's CNF is written in, when none is asked: `pairwise`
+    when every line holds at most one piece and its pairs stay within PAIRWISE_MOST, else
+    `DEFAULT_ENCODING`. A completion is refuted by propagation through a queen's own two-cell
+    clauses, so drup reads a core of a few hundred clauses (50 x 50: 786, valid in 1.9 s), where
+    the sequential counter's chains of auxiliaries made cores of thousands and drup took 18 s to
+    past its 60 s (experiments/results/certified.md)."""
+    pairs = sum(len(line.cells) * (len(line.cells) - 1) // 2 for line in model.lines)
+    return "pairwise" if model.one_per_line and pairs <= PAIRWISE_MOST else DEFAULT_ENCODING
+
+
 def encodings_of(model: ConstraintModel, encoding: str) -> tuple[str, ...]:
     """pysat's cardinality encodings the CNF of `model` uses: the lines' and, when the size is
     not implied by an exactly-one family, the totalizer over every cell."""
@@ -225,7 +241,7 @@ def _plain(var: Var) -> tuple[object, ...]:
 
 
 __all__ = ["Certificate", "LEX_LEADER", "NotProved", "Reduction", "TRUSTED", "better_than", "certify_none",
-           "certify_optimum", "encodings_of", "value_of", "with_fixed"]
+           "certify_optimum", "encodings_of", "proof_encoding", "value_of", "with_fixed"]
 
 
 def certify_answer(puzzle: Puzzle, result: Result, proof_dir: Path | None = None) -> Certificate | None:

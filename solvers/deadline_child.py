@@ -54,15 +54,16 @@ _PR_SET_PDEATHSIG = 1
 _killable = False
 
 
-def call_until(deadline: float | None, function: Callable[..., T], *args: object) -> T:
+def call_until(deadline: float | None, function: Callable[..., T], *args: object, nested: bool = False) -> T:
     """`function(*args)`, computed in a forked child that is killed when it has not answered
     by the deadline plus the slack; then this raises TimeLimit, with the solutions the child
     had reported (`queens.solvers.progress`) as its partial count. What the call raises in the
     child is raised here (the same class and message). Called here, in this process, when there
     is no deadline, or when this process is itself killed at the deadline (a forked child, a
-    split pool's worker: see `killed_at_deadline`)."""
+    split pool's worker: see `killed_at_deadline`) unless `nested`: a call with a budget of its
+    own inside such a process (a proof checker's, inside a search with a time limit)."""
     kill_at = kill_time(deadline)
-    if kill_at is None or _killable or not hasattr(os, "fork"):
+    if kill_at is None or (_killable and not nested) or not hasattr(os, "fork"):
         return function(*args)
     reading, writing = os.pipe()
     sys.stdout.flush()  # what is buffered here is written once, by this process, not by the child too
