@@ -23,6 +23,7 @@ from queens.solvers.certificate import (
     better_than,
     certify_none,
     certify_optimum,
+    proof_encoding,
     with_fixed,
 )
 from queens.solvers.native import _trim
@@ -52,7 +53,15 @@ def test_no_solution_is_proved_by_both_checkers(n: int, queens: list[tuple[int, 
     assert hashlib.sha256(proof_file.read_bytes()).hexdigest() == certificate.proof_sha256
     assert proof_file.stat().st_size == certificate.proof_bytes
     shape = certificate.to_json()
-    assert shape["trusted"]["encoder"] == "queens.solvers.sat.cnf" and shape["trusted"]["cardinality"] == ["seqcounter"]
+    assert shape["trusted"]["encoder"] == "queens.solvers.sat.cnf" and shape["trusted"]["cardinality"] == ["pairwise"]
+
+
+def test_the_proof_is_written_pairwise_only_for_lines_of_at_most_one() -> None:
+    """A completion's lines hold one queen: pairwise, so propagation's reasons are a queen's own
+    clauses; "at most k pieces" (k > 1) needs a counter: the sequential one."""
+    assert proof_encoding(lower(Completion(8, [(0, 0)]))) == "pairwise"
+    fewer, _ = better_than(lower(Domination(5)), 3)
+    assert proof_encoding(fewer) == "seqcounter"
 
 
 def test_a_satisfiable_model_is_not_proved() -> None:
