@@ -28,7 +28,7 @@ from queens.models.ir import Line, LineFamily, Var
 from queens.models.puzzle import Puzzle
 from queens.solvers.proof import DRUP_SECONDS, PROOF_SOLVER, Verdict, check_files, proof_lines, refute, sha256, write
 from queens.solvers.result import Result, Status
-from queens.solvers.sat import DEFAULT_ENCODING, cnf
+from queens.solvers.sat import DEFAULT_ENCODING, cnf, one_only_refusal
 
 TRUSTED = ("the lowering (queens.models.lowering / army_lowering: the puzzle's rules as lines, covers, "
            "fixed cells, clauses and attack counts)",
@@ -217,13 +217,15 @@ PAIRWISE_MOST = 1_000_000
 
 def proof_encoding(model: ConstraintModel) -> str:
     """The cardinality encoding a certificate's CNF is written in, when none is asked: `pairwise`
-    when every line holds at most one piece and its pairs stay within PAIRWISE_MOST, else
+    when every bound is one (lines and attack counts) and the lines' pairs stay within
+    PAIRWISE_MOST, else
     `DEFAULT_ENCODING`. A completion is refuted by propagation through a queen's own two-cell
     clauses, so drup reads a core of a few hundred clauses (50 x 50: 786, valid in 1.9 s), where
     the sequential counter's chains of auxiliaries made cores of thousands and drup took 18 s to
     past its 60 s (experiments/results/certified.md)."""
     pairs = sum(len(line.cells) * (len(line.cells) - 1) // 2 for line in model.lines)
-    return "pairwise" if model.one_per_line and pairs <= PAIRWISE_MOST else DEFAULT_ENCODING
+    fits = one_only_refusal(model, "pairwise") is None and pairs <= PAIRWISE_MOST
+    return "pairwise" if fits else DEFAULT_ENCODING
 
 
 def encodings_of(model: ConstraintModel, encoding: str) -> tuple[str, ...]:

@@ -129,7 +129,7 @@ class Sat(Backend):
         guard = guard_variables(model)
         top = len(var) + len(guard)
         name = name or (self.encoding if self.encoding in ENCODINGS else DEFAULT_ENCODING)
-        refusal = _one_only_refusal(model, name) if self.encoding in ONE_ONLY else None  # name is self.encoding
+        refusal = one_only_refusal(model, name) if self.encoding in ONE_ONLY else None  # name is self.encoding
         if refusal:
             raise Unsupported(refusal)
         for line, chosen in _line_variables(model, var):
@@ -163,7 +163,7 @@ class Sat(Backend):
             return (f"sat encoding {self.encoding!r} encodes at most one piece per line only (pysat has no bound "
                     f"k > 1 for it), and the objective asks so many pieces of each group; choose e.g. "
                     f"{DEFAULT_ENCODING!r}")
-        return _one_only_refusal(model, self.encoding)
+        return one_only_refusal(model, self.encoding)
 
     def _build_for_size(self, model: ConstraintModel) -> None:
         self._cnf(model)
@@ -427,7 +427,7 @@ def _occupancy(model: ConstraintModel, var: np.ndarray, top: int) -> tuple[list[
     return clauses, top, occupied
 
 
-def _one_only_refusal(model: ConstraintModel, encoding: str) -> str | None:
+def one_only_refusal(model: ConstraintModel, encoding: str) -> str | None:
     """Why `encoding`, one of `ONE_ONLY`, cannot write the CNF of `model`: a line or an attack
     count with a bound k > 1 (pysat has none in it); None when every bound is one."""
     if not model.one_per_line:

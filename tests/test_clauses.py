@@ -465,8 +465,11 @@ def test_the_conflict_graph_refuses_them(monkeypatch):
 
 
 def test_no_solution_is_certified_and_a_solution_is_not(tmp_path: Path):
+    """The model has no lines but an attack count of two: the proof's CNF needs a counter
+    (pairwise writes bounds of one only), whatever its lines say."""
     certificate = certify_none(MODELS["no solution: a cell both empty and held"], proof_dir=tmp_path)
     assert certificate.proved and certificate.checked_by_both
+    assert certificate.to_json()["trusted"]["cardinality"][0] == "seqcounter"
     with pytest.raises(NotProved):
         certify_none(MODELS["queens attacking one or two, five of them"])
 
