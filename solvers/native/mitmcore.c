@@ -181,10 +181,12 @@ static uint64_t match_avx512(const uint64_t *a, size_t na, const uint64_t *b, si
 typedef size_t (*Pairer)(uint64_t *keys, uint64_t *mids, uint64_t key, uint64_t mid, uint64_t check,
                          uint64_t middle, const uint64_t *lc, const uint64_t *lk, const uint64_t *lm, size_t nl);
 
-/* The sliced join's inner work at one vector width (mitmslice.h). */
+/* The sliced join's inner work at one vector width, and its sort's first pass (mitmslice.h). */
 typedef struct Chunks Chunks;
 typedef uint64_t (*Slicer)(void *tables, const uint32_t *words, size_t len, const Chunks *chunks,
                            const uint16_t (*at)[4], const size_t start[], unsigned others);
+typedef struct Cut Cut;
+typedef void (*Narrower)(const uint64_t *keys, size_t len, const Cut *cut, uint16_t *tags, uint32_t *words);
 
 /* What one kind of CPU runs, chosen once at run time: path() (after the pieces). */
 typedef struct {
@@ -192,6 +194,7 @@ typedef struct {
     Matcher match;     /* the join of whole words, when they are too wide to slice (n > 22) */
     Pairer pair;       /* the listing's; NULL: the portable pairer, pair_lacking, and its tables */
     Slicer slice;      /* the sliced join's */
+    Narrower narrow;   /* and its sort's first pass */
     int slice_words;   /* its slices' words: its vectors' bits */
     int sliced_shift;  /* about 2^sliced_shift words per bucket of the sliced list */
 } Path;
@@ -598,13 +601,13 @@ static int list_half(const Half *h, uint32_t set, uint64_t middle, List *out, Li
  * bits cluster, so two runs hold most of them: at Q(18) the runs compared 8 % fewer pairs than
  * the best bits one by one, which needed a table lookup per byte of the word (or BMI2's pext,
  * microcode on some CPUs) to gather. */
-typedef struct {
+struct Cut {
     int width;                       /* cut bits: a bucket number has this many */
     int low_shift, high_shift;       /* bucket = (w >> low_shift & low_mask) | (w >> high_shift & high_mask) */
     uint64_t low_mask, high_mask;
     uint64_t below, between, above;  /* the rest = (w & below) | (w >> len0 & between) | (w >> width & above) */
     int len0;
-} Cut;
+};
 
 static inline unsigned bucket_of(uint64_t w, const Cut *c) {
     return (unsigned)((w >> c->low_shift & c->low_mask) | (w >> c->high_shift & c->high_mask));
@@ -673,51 +676,6 @@ static void by_bucket(const List *from, uint64_t *into, uint16_t *tags, size_t s
         for (size_t i = fill[v]; i < start[v + 1]; i++) into[i] = ~0ull;
 }
 
-/* The sliced join's sort: bucket by the cut bits, and keep only the other window bits, packed
- * into 30 bits; each bucket is padded to a multiple of `pad` words with 3 << 30, above any real
- * word (the sliced join knows its pads by these bits). `tags` and `words` keep each word's
- * bucket and narrow word between the two passes. */
-static void by_bucket32(const List *from, uint32_t *into, uint16_t *tags, uint32_t *words, size_t start[],
-                        const Cut *c, size_t pad) {
-    /* Two streams, the list's two halves, each with its own counts and fill points: neighbours in a
-     * list often share a bucket, and one stream waited on its own last increment at every word. */
-    size_t buckets = (size_t)1 << c->width, len = from->len, half = len / 2;
-    const uint64_t *keys = from->keys;
-    Cut cut = *c;  /* in a local: read through `c`, the masks were reloaded after every store */
-    size_t *first = start + buckets + 1, *second = first + buckets;  /* scratch after the offsets */
-    memset(first, 0, 2 * buckets * sizeof *first);
-    for (size_t i = 0; i < half; i++) {
-        uint64_t x = keys[i], y = keys[half + i];
-        unsigned bx = bucket_of(x, &cut), by = bucket_of(y, &cut);
-        tags[i] = (uint16_t)bx;
-        tags[half + i] = (uint16_t)by;
-        words[i] = (uint32_t)rest_of(x, &cut);
-        words[half + i] = (uint32_t)rest_of(y, &cut);
-        first[bx]++;
-        second[by]++;
-    }
-    for (size_t i = 2 * half; i < len; i++) {
-        unsigned bucket = bucket_of(keys[i], &cut);
-        tags[i] = (uint16_t)bucket;
-        words[i] = (uint32_t)rest_of(keys[i], &cut);
-        second[bucket]++;
-    }
-    start[0] = 0;
-    for (size_t v = 0; v < buckets; v++) {  /* counts become fill points */
-        size_t here = first[v] + second[v];
-        first[v] = start[v];
-        second[v] = start[v] + here - second[v];
-        start[v + 1] = start[v] + (here + pad - 1) / pad * pad;
-    }
-    for (size_t i = 0; i < half; i++) {
-        into[first[tags[i]]++] = words[i];
-        into[second[tags[half + i]]++] = words[half + i];
-    }
-    for (size_t i = 2 * half; i < len; i++) into[second[tags[i]]++] = words[i];
-    for (size_t v = 0; v < buckets; v++)  /* the second stream ends each bucket */
-        for (size_t i = second[v]; i < start[v + 1]; i++) into[i] = 3u << 30;
-}
-
 /* ---- the sliced join ------------------------------------------------------------------------- */
 
 /* Word against word, a pair took about an instruction, even 8 or 16 to a vector (a load, an
@@ -761,6 +719,41 @@ enum { MOST_SLICE = 512 };  /* the widest slice's words */
 #else
 enum { MOST_SLICE = 128 };
 #endif
+
+/* The sliced join's sort: bucket by the cut bits, and keep only the other window bits, packed
+ * into 30 bits; each bucket is padded to a multiple of `pad` words with 3 << 30, above any real
+ * word (the sliced join knows its pads by these bits). The first pass (`narrow`, the path's:
+ * vectors) leaves each word's bucket and narrow word in `tags` and `words`; in one pass with
+ * the counts the compiler kept it scalar, and the sort took 1.8 times as long at Q(18) on the
+ * AVX-512 path, 1.25 times on the others. */
+static void by_bucket32(const List *from, Narrower narrow, uint32_t *into, uint16_t *tags, uint32_t *words,
+                        size_t start[], const Cut *c, size_t pad) {
+    size_t buckets = (size_t)1 << c->width, len = from->len, half = len / 2;
+    narrow(from->keys, len, c, tags, words);
+    /* Two streams, the list's two halves, each with its own counts and fill points: neighbours in a
+     * list often share a bucket, and one stream waited on its own last increment at every word. */
+    size_t *first = start + buckets + 1, *second = first + buckets;  /* scratch after the offsets */
+    memset(first, 0, 2 * buckets * sizeof *first);
+    for (size_t i = 0; i < half; i++) {
+        first[tags[i]]++;
+        second[tags[half + i]]++;
+    }
+    if (len % 2) second[tags[len - 1]]++;
+    start[0] = 0;
+    for (size_t v = 0; v < buckets; v++) {  /* counts become fill points */
+        size_t here = first[v] + second[v];
+        first[v] = start[v];
+        second[v] = start[v] + here - second[v];
+        start[v + 1] = start[v] + (here + pad - 1) / pad * pad;
+    }
+    for (size_t i = 0; i < half; i++) {
+        into[first[tags[i]]++] = words[i];
+        into[second[tags[half + i]]++] = words[half + i];
+    }
+    if (len % 2) into[second[tags[len - 1]]++] = words[len - 1];
+    for (size_t v = 0; v < buckets; v++)  /* the second stream ends each bucket */
+        for (size_t i = second[v]; i < start[v + 1]; i++) into[i] = 3u << 30;
+}
 
 typedef struct {
     List top, bottom;            /* as listed */
@@ -806,8 +799,8 @@ static int join_sliced(Work *w, const Path *p, int rest, uint64_t *pairs, uint64
     }
     uint32_t *slice_words = w->top32, *face_words = w->bottom32;
     size_t *slice_start = w->top_start, *face_start = w->bottom_start;
-    by_bucket32(sliced, slice_words, w->tags, w->words, slice_start, &w->cut, (size_t)p->slice_words);
-    by_bucket32(facing, face_words, w->tags, w->words, face_start, &w->cut, 8);
+    by_bucket32(sliced, p->narrow, slice_words, w->tags, w->words, slice_start, &w->cut, (size_t)p->slice_words);
+    by_bucket32(facing, p->narrow, face_words, w->tags, w->words, face_start, &w->cut, 8);
     Chunks chunks;
     for (int c = 0, from = 0; c < 4; from += chunks.width[c++]) {
         chunks.from[c] = from;
@@ -853,10 +846,10 @@ static int join_sliced(Work *w, const Path *p, int rest, uint64_t *pairs, uint64
  * 9 and 10 alike, 8 slower (2.71 against 2.45 s). The vector pairers list faster than pair_lacking when their
  * instructions are there (at Q(18), AVX-512 12-23 % less time listing, AVX2 12 %). */
 static const Path paths[] = {
-    {"scalar", match_scalar, NULL, slice_128, 128, 8},
+    {"scalar", match_scalar, NULL, slice_128, slice_128_narrow, 128, 8},
 #ifdef HAVE_X86_MATCHERS
-    {"avx2", match_avx2, pair_avx2, slice_avx2, 256, 8},
-    {"avx512", match_avx512, pair_avx512, slice_avx512, 512, 9},
+    {"avx2", match_avx2, pair_avx2, slice_avx2, slice_avx2_narrow, 256, 8},
+    {"avx512", match_avx512, pair_avx512, slice_avx512, slice_avx512_narrow, 512, 9},
 #endif
 };
 

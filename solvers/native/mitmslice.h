@@ -1,8 +1,9 @@
 /* The sliced join's inner work (mitmcore.c, join_sliced) at one vector width, in GCC vector
  * extensions so that one source serves every target. mitmcore.c includes this file once per
  * width, with SLICE_BITS (128, 256 or 512: the words of a slice, one per bit of a vector),
- * SLICE_FN (the entry point's name) and SLICE_TARGET (the function attribute that lets the
- * compiler use the target's instructions) defined, after Chunks, CHUNK_ENTRIES and CSA.
+ * SLICE_FN (the entry point's name; SLICE_FN_narrow: the sort's first pass) and SLICE_TARGET
+ * (the function attribute that lets the compiler use the target's instructions) defined, after
+ * Chunks, CHUNK_ENTRIES, CSA and the sieve's Cut.
  *
  * A slice of the sliced list is transposed into one vector per bit (bit j set: word j has that
  * bit); the words a word x of the facing list meets none of are the AND, over the bits of x, of
@@ -132,6 +133,17 @@ SLICE_TARGET static uint64_t SLICE_FN(void *tables, const uint32_t *words, size_
         found += SLICE_(count)(tables, at, start, others);
     }
     return found;
+}
+
+/* The sliced join's sort's first pass (by_bucket32): every word's bucket and narrow word, a loop
+ * the compiler vectorises at this width. */
+SLICE_TARGET static void SLICE_(narrow)(const uint64_t *keys, size_t len, const Cut *c, uint16_t *tags,
+                                        uint32_t *words) {
+    Cut cut = *c;  /* in a local: read through `c`, the masks were reloaded after every store */
+    for (size_t i = 0; i < len; i++) {
+        tags[i] = (uint16_t)bucket_of(keys[i], &cut);
+        words[i] = (uint32_t)rest_of(keys[i], &cut);
+    }
 }
 
 #undef Vector
