@@ -175,11 +175,16 @@ static uint64_t match_avx512(const uint64_t *a, size_t na, const uint64_t *b, si
 
 #endif
 
-/* One upper placement against a run of lower ones, when a half-board is listed (list_half):
- * append key | lk[j] (and mid | lm[j] when `mids`) for every j whose check word meets neither
- * `check` nor, through lm, `middle`. */
-typedef size_t (*Pairer)(uint64_t *keys, uint64_t *mids, uint64_t key, uint64_t mid, uint64_t check,
-                         uint64_t middle, const uint64_t *lc, const uint64_t *lk, const uint64_t *lm, size_t nl);
+/* The pairs of a half's two blocks, when a half-board is listed (list_half): the upper
+ * placements u0..u1 against the lower ones on the set of rank `rank`, each compatible pair's word
+ * (and, when `mids`, its word against the middle row) appended, their number returned. */
+typedef struct Block Block;
+typedef size_t (*Pairer)(uint64_t *keys, uint64_t *mids, const Block *up, size_t u0, size_t u1, uint64_t middle,
+                         const Block *low, uint64_t rank);
+
+/* Of `len` words, those whose words against the middle row (`mids`) meet not `middle`, into
+ * `keys`: an odd board's top halves for one column of the middle queen (top_halves). */
+typedef size_t (*Filter)(uint64_t *keys, const uint64_t *words, const uint64_t *mids, size_t len, uint64_t middle);
 
 /* The sliced join's inner work at one vector width, and its sort's first pass (mitmslice.h). */
 typedef struct Chunks Chunks;
@@ -192,7 +197,8 @@ typedef void (*Narrower)(const uint64_t *keys, size_t len, const Cut *cut, uint1
 typedef struct {
     const char *name;  /* "scalar", "avx2" or "avx512" (QUEENS_MITM_MATCHER's names) */
     Matcher match;     /* the join of whole words, when they are too wide to slice (n > 22) */
-    Pairer pair;       /* the listing's; NULL: the portable pairer, pair_lacking, and its tables */
+    Pairer pair;       /* the listing's (pair_lacking: the portable one, with tables of its own) */
+    Filter filter;     /* and the middle queen's filter of top halves (odd boards) */
     Slicer slice;      /* the sliced join's */
     Narrower narrow;   /* and its sort's first pass */
     int slice_words;   /* its slices' words: its vectors' bits */
@@ -228,7 +234,7 @@ static int ensure(List *list, size_t need) { return list->cap >= need ? 0 : rese
  * S \ X) whose diagonals are disjoint, for every X in S of the upper block's size: tested as
  * one word against one word, as in the final join, instead of searching S row by row again. */
 
-typedef struct {
+struct Block {
     uint64_t *check, *key;  /* per placement: the word against the other block, its part of the half's word */
     uint64_t *mid;          /* its word against the middle row (odd boards) */
     size_t *start;          /* placements on the set of colex rank r: start[r] .. start[r+1] */
@@ -238,7 +244,7 @@ typedef struct {
     size_t group;           /* the masks per 64 placements: 2(n-1) + 1 */
     uint64_t *have;         /* upper block: per placement, the bits of its check word, a byte each */
     int queens;
-} Block;
+};
 
 typedef struct {
     Block upper, lower;
@@ -418,6 +424,9 @@ void mq_release(MqTables *t) {
     free(t);
 }
 
+static size_t pair_lacking(uint64_t *keys, uint64_t *mids, const Block *up, size_t u0, size_t u1, uint64_t middle,
+                           const Block *low, uint64_t rank);  /* with the other pairers, below */
+
 MqTables *mq_prepare(int n) {
     if (n < MQ_MIN_N || n > MQ_MAX_N) return NULL;
     if (!binomials[1][1]) fill_binomials();  /* the same values from every thread that races here */
@@ -427,7 +436,7 @@ MqTables *mq_prepare(int n) {
     t->h = mq_top_rows(n);
     t->join = n - t->h;
     int rows[2][2] = {{0, t->h}, {t->join, n}}, mid[2] = {t->h, t->h + 1};  /* the middle row's own windows */
-    int portable = !path()->pair;  /* the portable pairer's tables, only for it */
+    int portable = path()->pair == pair_lacking;  /* the portable pairer's tables, only for it */
     for (int h = 0; h < 2; h++) {
         int first = rows[h][0], last = rows[h][1], split = first + upper_rows(last - first);
         if (build_block(&t->half[h].upper, n, first, split, split, t->join, mid[h]) < 0
@@ -440,7 +449,9 @@ MqTables *mq_prepare(int n) {
     return t;
 }
 
-/* Plain C: the AVX2 pairer's tail, and the portable path's filter of odd boards' top halves. */
+/* One upper placement against a run of lower ones: append key | lk[j] (and mid | lm[j] when
+ * `mids`) for every j whose check word meets neither `check` nor, through lm, `middle`. Plain C:
+ * the AVX2 pairer's tail, and the portable path's filter. */
 static size_t pair_scalar(uint64_t *keys, uint64_t *mids, uint64_t key, uint64_t mid, uint64_t check,
                           uint64_t middle, const uint64_t *lc, const uint64_t *lk, const uint64_t *lm, size_t nl) {
     size_t len = 0;
@@ -452,12 +463,35 @@ static size_t pair_scalar(uint64_t *keys, uint64_t *mids, uint64_t key, uint64_t
     return len;
 }
 
+/* A filter through a pairer: an empty upper part (words 0) meets nothing, the middle queen decides. */
+static size_t filter_scalar(uint64_t *keys, const uint64_t *words, const uint64_t *mids, size_t len, uint64_t middle) {
+    return pair_scalar(keys, NULL, 0, 0, 0, middle, mids, words, mids, len);
+}
+
+/* A pairer from one of one upper placement (pair_scalar's kind): every upper placement in turn,
+ * inlined into each vector pairer so that a run of them costs one call (at Q(18) the listing
+ * took 5-7 % longer with a call and a request for room per upper placement). */
+static inline __attribute__((always_inline)) size_t
+pair_each(size_t (*one)(uint64_t *, uint64_t *, uint64_t, uint64_t, uint64_t, uint64_t, const uint64_t *,
+                        const uint64_t *, const uint64_t *, size_t),
+          uint64_t *keys, uint64_t *mids, const Block *up, size_t u0, size_t u1, uint64_t middle, const Block *low,
+          uint64_t rank) {
+    size_t l0 = low->start[rank], nl = low->start[rank + 1] - l0, len = 0;
+    const uint64_t *lc = low->check + l0, *lk = low->key + l0, *lm = low->mid + l0;
+    for (size_t i = u0; i < u1; i++) {
+        if (middle & up->mid[i]) continue;  /* the middle queen attacks the upper placement */
+        len += one(keys + len, mids ? mids + len : NULL, up->key[i], up->mid[i], up->check[i], middle, lc, lk, lm, nl);
+    }
+    return len;
+}
+
 #ifdef HAVE_X86_MATCHERS
 /* AVX-512: eight lower placements per step, the compatible ones compressed into place (the
  * caller leaves 8 words of room past the run). */
 __attribute__((target("avx512f,avx512vl,avx512bw")))
-static size_t pair_avx512(uint64_t *keys, uint64_t *mids, uint64_t key, uint64_t mid, uint64_t check,
-                          uint64_t middle, const uint64_t *lc, const uint64_t *lk, const uint64_t *lm, size_t nl) {
+static inline size_t pair_one_avx512(uint64_t *keys, uint64_t *mids, uint64_t key, uint64_t mid, uint64_t check,
+                                     uint64_t middle, const uint64_t *lc, const uint64_t *lk, const uint64_t *lm,
+                                     size_t nl) {
     __m512i vkey = _mm512_set1_epi64((long long)key), vmid = _mm512_set1_epi64((long long)mid);
     __m512i vcheck = _mm512_set1_epi64((long long)check), vmiddle = _mm512_set1_epi64((long long)middle);
     size_t len = 0;
@@ -476,6 +510,17 @@ static size_t pair_avx512(uint64_t *keys, uint64_t *mids, uint64_t key, uint64_t
     return len;
 }
 
+__attribute__((target("avx512f,avx512vl,avx512bw")))
+static size_t pair_avx512(uint64_t *keys, uint64_t *mids, const Block *up, size_t u0, size_t u1, uint64_t middle,
+                          const Block *low, uint64_t rank) {
+    return pair_each(pair_one_avx512, keys, mids, up, u0, u1, middle, low, rank);
+}
+
+__attribute__((target("avx512f,avx512vl,avx512bw")))
+static size_t filter_avx512(uint64_t *keys, const uint64_t *words, const uint64_t *mids, size_t len, uint64_t middle) {
+    return pair_one_avx512(keys, NULL, 0, 0, 0, middle, mids, words, mids, len);
+}
+
 /* AVX2: four lower placements per step, the compatible ones moved to the front by a
  * permutation looked up by their mask (AVX2 has no compress), the vector stored whole. */
 static const int32_t left_pack[16][8] = {  /* per 4-bit mask: the 32-bit lanes of its 64-bit lanes, first */
@@ -486,8 +531,9 @@ static const int32_t left_pack[16][8] = {  /* per 4-bit mask: the 32-bit lanes o
 };
 
 __attribute__((target("avx2")))
-static size_t pair_avx2(uint64_t *keys, uint64_t *mids, uint64_t key, uint64_t mid, uint64_t check,
-                        uint64_t middle, const uint64_t *lc, const uint64_t *lk, const uint64_t *lm, size_t nl) {
+static inline size_t pair_one_avx2(uint64_t *keys, uint64_t *mids, uint64_t key, uint64_t mid, uint64_t check,
+                                   uint64_t middle, const uint64_t *lc, const uint64_t *lk, const uint64_t *lm,
+                                   size_t nl) {
     __m256i vkey = _mm256_set1_epi64x((long long)key), vmid = _mm256_set1_epi64x((long long)mid);
     __m256i vcheck = _mm256_set1_epi64x((long long)check), vmiddle = _mm256_set1_epi64x((long long)middle);
     __m256i zero = _mm256_setzero_si256();
@@ -505,6 +551,17 @@ static size_t pair_avx2(uint64_t *keys, uint64_t *mids, uint64_t key, uint64_t m
     }
     return len + pair_scalar(keys + len, mids ? mids + len : NULL, key, mid, check, middle, lc + j, lk + j, lm + j,
                              nl - j);
+}
+
+__attribute__((target("avx2")))
+static size_t pair_avx2(uint64_t *keys, uint64_t *mids, const Block *up, size_t u0, size_t u1, uint64_t middle,
+                        const Block *low, uint64_t rank) {
+    return pair_each(pair_one_avx2, keys, mids, up, u0, u1, middle, low, rank);
+}
+
+__attribute__((target("avx2")))
+static size_t filter_avx2(uint64_t *keys, const uint64_t *words, const uint64_t *mids, size_t len, uint64_t middle) {
+    return pair_one_avx2(keys, NULL, 0, 0, 0, middle, mids, words, mids, len);
 }
 #endif
 
@@ -573,22 +630,14 @@ static int list_half(const Half *h, uint32_t set, uint64_t middle, List *out, Li
         for (uint32_t p = pick; p; p &= p - 1) upper |= 1u << positions[__builtin_ctz(p)];
         uint64_t ru = rank_of(upper), rl = rank_of(set ^ upper);
         size_t u0 = h->upper.start[ru], u1 = h->upper.start[ru + 1];
-        size_t l0 = h->lower.start[rl], nl = h->lower.start[rl + 1] - l0;
+        size_t nl = h->lower.start[rl + 1] - h->lower.start[rl];
         if (u0 == u1 || !nl) continue;
-        if (!pair) {  /* room for every pair: permutations of the set distinct from those kept, h! in all */
-            size_t need = out->len + (u1 - u0) * nl + 8;
-            if (ensure(out, need) < 0 || (mids && ensure(mids, need) < 0)) return -1;
-            out->len += pair_lacking(out->keys + out->len, mids ? mids->keys + out->len : NULL, &h->upper, u0, u1,
-                                     middle, &h->lower, rl);
-            continue;
-        }
-        const uint64_t *lc = h->lower.check + l0, *lk = h->lower.key + l0, *lm = h->lower.mid + l0;
-        for (size_t i = u0; i < u1; i++) {
-            if (ensure(out, out->len + nl + 8) < 0 || (mids && ensure(mids, out->len + nl + 8) < 0)) return -1;
-            if (middle & h->upper.mid[i]) continue;  /* the middle queen attacks the upper part */
-            out->len += pair(out->keys + out->len, mids ? mids->keys + out->len : NULL, h->upper.key[i],
-                             h->upper.mid[i], h->upper.check[i], middle, lc, lk, lm, nl);
-        }
+        /* room for every pair (and the pairers' spare 8): permutations of the set distinct from
+         * those kept, h! in all */
+        size_t need = out->len + (u1 - u0) * nl + 8;
+        if (ensure(out, need) < 0 || (mids && ensure(mids, need) < 0)) return -1;
+        out->len += pair(out->keys + out->len, mids ? mids->keys + out->len : NULL, &h->upper, u0, u1, middle,
+                         &h->lower, rl);
     }
     return 0;
 }
@@ -846,10 +895,10 @@ static int join_sliced(Work *w, const Path *p, int rest, uint64_t *pairs, uint64
  * 9 and 10 alike, 8 slower (2.71 against 2.45 s). The vector pairers list faster than pair_lacking when their
  * instructions are there (at Q(18), AVX-512 12-23 % less time listing, AVX2 12 %). */
 static const Path paths[] = {
-    {"scalar", match_scalar, NULL, slice_128, slice_128_narrow, 128, 8},
+    {"scalar", match_scalar, pair_lacking, filter_scalar, slice_128, slice_128_narrow, 128, 8},
 #ifdef HAVE_X86_MATCHERS
-    {"avx2", match_avx2, pair_avx2, slice_avx2, slice_avx2_narrow, 256, 8},
-    {"avx512", match_avx512, pair_avx512, slice_avx512, slice_avx512_narrow, 512, 9},
+    {"avx2", match_avx2, pair_avx2, filter_avx2, slice_avx2, slice_avx2_narrow, 256, 8},
+    {"avx512", match_avx512, pair_avx512, filter_avx512, slice_avx512, slice_avx512_narrow, 512, 9},
 #endif
 };
 
@@ -981,10 +1030,7 @@ static int top_halves(const MqTables *t, Work *w, uint32_t set, uint64_t middle)
         w->listed = set;
     }
     if (ensure(&w->top, w->top_all.len + 8) < 0) return -1;
-    /* the pairer as a filter: an empty upper part (words 0) meets nothing, the middle queen decides */
-    Pairer filter = path()->pair ? path()->pair : pair_scalar;
-    w->top.len = filter(w->top.keys, NULL, 0, 0, 0, middle, w->top_mid.keys, w->top_all.keys, w->top_mid.keys,
-                        w->top_all.len);
+    w->top.len = path()->filter(w->top.keys, w->top_all.keys, w->top_mid.keys, w->top_all.len, middle);
     return 0;
 }
 
