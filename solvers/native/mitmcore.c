@@ -117,9 +117,10 @@ static unsigned orbit_weight(Unit u, int n) {
     return distinct;
 }
 
-/* ---- the matcher: pairs of words with no common bit ----------------------------------------- */
+/* ---- the matchers: pairs of words with no common bit ---------------------------------------- */
 
-/* Four top words against eight bottom words at a time, the counts kept in eight lanes until
+/* Whole words against whole words: only for words too wide for the sliced join (n > 22), see
+ * join. Four top words against eight bottom words at a time, the counts kept in eight lanes until
  * the end: the compiler turns the lane loop into vector tests and adds, one load of bottom words
  * serving four top words. */
 #define MATCH_BODY                                                                  \
@@ -145,7 +146,6 @@ static unsigned orbit_weight(Unit u, int n) {
 
 typedef uint64_t (*Matcher)(const uint64_t *a, size_t na, const uint64_t *b, size_t nb);
 
-/* The portable matcher: only for words too wide for the sliced join (n > 22), see join. */
 static uint64_t match_scalar(const uint64_t *a, size_t na, const uint64_t *b, size_t nb) { MATCH_BODY }
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
