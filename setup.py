@@ -40,7 +40,7 @@ class BuildExt(build_ext):
 FLAGS = ["-O3", "-std=gnu11", "-Wall", "-Wextra", "-Wno-unused-parameter"]
 NATIVE = "solvers/native"
 HEADERS = [f"{NATIVE}/{header}" for header in ("common.h", "fastcore.h", "kernelcore.h", "linecore.h", "lanes.h",
-                                               "lanes_avx512.h", "interrupt.h", "mitmcore.h", "trimcore.h")]
+                                               "lanes_avx512.h", "interrupt.h", "mitmcore.h", "mitmslice.h", "trimcore.h")]
 EXTENSIONS = {  # module in queens.solvers.native: its C sources there (the binding first)
     "_kernel": ["kernel.c", "kernelcore.c"],
     "_completion": ["completion.c"],

@@ -126,9 +126,8 @@ def test_the_router_keeps_it_for_ledgers_resumes_and_dask_but_not_classes(tmp_pa
 def test_every_matcher_counts_alike(matcher: str, reference) -> None:
     """QUEENS_MITM_MATCHER forces a matcher (one this CPU lacks falls back to what it runs):
     each path is checked in a fresh interpreter, since the choice is made once per process.
-    n = 17 takes both joins of avx2 and avx512: the narrow one (30-bit words) and, for sets whose
-    lists are too short to cut 2 of the 32 diagonal bits, the whole-word one; scalar joins sliced,
-    cutting 2 bits at least, and lists through its own pairer (pair_lacking)."""
+    Each joins sliced at its own width (128, 256, 512 bits), cutting 2 of n = 17's 32 diagonal
+    bits at least; scalar lists through its own pairer (pair_lacking), the others in vectors."""
     code = ("from queens.solvers.native import _mitm; "
             "print(_mitm.MATCHER, *(_mitm.count(n, 0, _mitm.sets(n))[0] for n in (15, 16, 17)))")
     env = {**os.environ, "QUEENS_MITM_MATCHER": matcher}

@@ -18,10 +18,10 @@
  *    placements at a time, through their masks per bit: pair_lacking);
  *  - a sieve: k diagonal bits that both lists use most (two runs) are cut out as a bucket number;
  *    a top half in bucket v meets only bottom halves in buckets u with u & v == 0, so whole
- *    buckets of certain conflicts are never compared. Within two buckets the comparison is a
- *    straight loop (AVX-512 or AVX2, chosen at run time), or, on the portable path (any CPU),
- *    sliced: one list's buckets transposed into bit planes, so that 128 pairs take a handful of
- *    vector ANDs (join_sliced).
+ *    buckets of certain conflicts are never compared. Within two buckets the comparison is
+ *    sliced: one list's buckets transposed into bit planes, so that 128, 256 or 512 pairs (as
+ *    wide as the CPU's vectors: SSE2 or NEON, AVX2, AVX-512, chosen at run time) take a handful
+ *    of vector ANDs (join_sliced, mitmslice.h); words too wide to slice (n > 22) meet word by word.
  *
  * Memory: one worker holds two lists per side, each of at most h! words (the permutations of h
  * columns); the tables at most n!/(n-k)! placements per block of k rows: mq_memory_bound() and
@@ -39,9 +39,6 @@
 #define MAX_CUT 12
 #ifndef BUCKET_SHIFT
 #define BUCKET_SHIFT 5   /* about 2^5 words per bucket of the shorter list (measured: 4-5 best at n = 17, 18) */
-#endif
-#ifndef SLICED_SHIFT
-#define SLICED_SHIFT 8   /* sliced: about 2^8 words per bucket of the longer list (measured: 7-9 at n = 16, 18) */
 #endif
 
 /* ---- combinations: C(n, k), and the k-sets of n columns in colex order -------------------- */
@@ -120,9 +117,10 @@ static unsigned orbit_weight(Unit u, int n) {
     return distinct;
 }
 
-/* ---- the matcher: pairs of words with no common bit ----------------------------------------- */
+/* ---- the matchers: pairs of words with no common bit ---------------------------------------- */
 
-/* Four top words against eight bottom words at a time, the counts kept in eight lanes until
+/* Whole words against whole words: only for words too wide for the sliced join (n > 22), see
+ * join. Four top words against eight bottom words at a time, the counts kept in eight lanes until
  * the end: the compiler turns the lane loop into vector tests and adds, one load of bottom words
  * serving four top words. */
 #define MATCH_BODY                                                                  \
@@ -147,41 +145,12 @@ static unsigned orbit_weight(Unit u, int n) {
     return count;
 
 typedef uint64_t (*Matcher)(const uint64_t *a, size_t na, const uint64_t *b, size_t nb);
-typedef uint64_t (*Matcher32)(const uint32_t *a, size_t na, const uint32_t *b, size_t nb);
 
-/* The portable matcher: only for words too wide for the sliced join (n > 22), see join. */
 static uint64_t match_scalar(const uint64_t *a, size_t na, const uint64_t *b, size_t nb) { MATCH_BODY }
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 __attribute__((target("avx2")))
 static uint64_t match_avx2(const uint64_t *a, size_t na, const uint64_t *b, size_t nb) { MATCH_BODY }
-
-/* The narrow path in the compiler's vectors at 256 bits: a test of four top words against a
- * vector of bottom words is one and, one compare and one subtract each (a true compare is -1).
- * The buckets are padded (4 top words, a vector of bottom words); a lane counts under 2^32
- * pairs. Left to itself, the compiler vectorised MATCH_BODY across the four top words instead
- * and ran at a third of this speed. */
-typedef uint32_t Vector256 __attribute__((vector_size(32)));
-__attribute__((target("avx2")))
-static uint64_t match32_avx2(const uint32_t *a, size_t na, const uint32_t *b, size_t nb) {
-    enum { WIDTH = sizeof(Vector256) / sizeof(uint32_t) };
-    Vector256 sum0 = {0}, sum1 = {0}, sum2 = {0}, sum3 = {0};
-    for (size_t i = 0; i < na; i += 4) {
-        Vector256 x0 = (Vector256){0} + a[i], x1 = (Vector256){0} + a[i + 1];
-        Vector256 x2 = (Vector256){0} + a[i + 2], x3 = (Vector256){0} + a[i + 3];
-        for (size_t j = 0; j < nb; j += WIDTH) {
-            Vector256 y;
-            memcpy(&y, b + j, sizeof y);
-            sum0 -= (Vector256)((x0 & y) == 0);
-            sum1 -= (Vector256)((x1 & y) == 0);
-            sum2 -= (Vector256)((x2 & y) == 0);
-            sum3 -= (Vector256)((x3 & y) == 0);
-        }
-    }
-    uint64_t count = 0;
-    for (int l = 0; l < WIDTH; l++) count += (uint64_t)sum0[l] + sum1[l] + sum2[l] + sum3[l];
-    return count;
-}
 
 /* AVX-512 by hand: per eight bottom words, one test (vptestnmq) and one masked add per top
  * word, four top words per load. The buckets are padded (4 top words, 8 bottom words). */
@@ -204,66 +173,41 @@ static uint64_t match_avx512(const uint64_t *a, size_t na, const uint64_t *b, si
 }
 #define HAVE_X86_MATCHERS 1
 
-/* The same on 32-bit words, sixteen to a vector: the join's narrow path (see join32), twice the
- * pairs per instruction. Lane counts stay far below 2^32: a call compares at most 2^32 pairs. */
-__attribute__((target("avx512f,avx512vl,avx512bw")))
-static uint64_t match32_avx512(const uint32_t *a, size_t na, const uint32_t *b, size_t nb) {
-    __m512i one = _mm512_set1_epi32(1), sum0 = _mm512_setzero_si512(), sum1 = sum0, sum2 = sum0, sum3 = sum0;
-    for (size_t i = 0; i < na; i += 4) {
-        __m512i x0 = _mm512_set1_epi32((int)a[i]), x1 = _mm512_set1_epi32((int)a[i + 1]);
-        __m512i x2 = _mm512_set1_epi32((int)a[i + 2]), x3 = _mm512_set1_epi32((int)a[i + 3]);
-        for (size_t j = 0; j < nb; j += 16) {
-            __m512i y = _mm512_loadu_si512((const void *)(b + j));
-            sum0 = _mm512_mask_add_epi32(sum0, _mm512_testn_epi32_mask(x0, y), sum0, one);
-            sum1 = _mm512_mask_add_epi32(sum1, _mm512_testn_epi32_mask(x1, y), sum1, one);
-            sum2 = _mm512_mask_add_epi32(sum2, _mm512_testn_epi32_mask(x2, y), sum2, one);
-            sum3 = _mm512_mask_add_epi32(sum3, _mm512_testn_epi32_mask(x3, y), sum3, one);
-        }
-    }
-    __m512i sum = _mm512_add_epi32(_mm512_add_epi32(sum0, sum1), _mm512_add_epi32(sum2, sum3));
-    /* widen before adding the 16 lanes: together they may pass 2^32 */
-    __m512i wide = _mm512_add_epi64(_mm512_cvtepu32_epi64(_mm512_castsi512_si256(sum)),
-                                    _mm512_cvtepu32_epi64(_mm512_extracti64x4_epi64(sum, 1)));
-    return (uint64_t)_mm512_reduce_add_epi64(wide);
-}
 #endif
 
-static Matcher chosen;
-static Matcher32 chosen32;   /* NULL for scalar: its narrow path is the sliced join */
-static size_t chosen_lanes;  /* the narrow matcher's 32-bit lanes: a bottom bucket's padding */
-static const char *chosen_name = "scalar";
+/* The pairs of a half's two blocks, when a half-board is listed (list_half): the upper
+ * placements u0..u1 against the lower ones on the set of rank `rank`, each compatible pair's word
+ * (and, when `mids`, its word against the middle row) appended, their number returned. */
+typedef struct Block Block;
+typedef size_t (*Pairer)(uint64_t *keys, uint64_t *mids, const Block *up, size_t u0, size_t u1, uint64_t middle,
+                         const Block *low, uint64_t rank);
 
-/* The best matcher this CPU runs, or the one QUEENS_MITM_MATCHER names (scalar, avx2, avx512:
- * how the tests check every path on one machine; a name this CPU cannot run is ignored). */
-static Matcher matcher(void) {
-    if (chosen) return chosen;
-    Matcher m = match_scalar;
-    Matcher32 m32 = NULL;
-    size_t lanes = 0;
-    const char *name = "scalar", *asked = getenv("QUEENS_MITM_MATCHER");
-#ifdef HAVE_X86_MATCHERS
-    __builtin_cpu_init();
-    int avx512 = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl")
-              && __builtin_cpu_supports("avx512bw");
-    int avx2 = __builtin_cpu_supports("avx2");
-    if (asked && !strcmp(asked, "scalar")) avx512 = avx2 = 0;
-    if (asked && !strcmp(asked, "avx2")) avx512 = 0;
-    if (avx512) { m = match_avx512; m32 = match32_avx512; lanes = 16; name = "avx512"; }
-    else if (avx2) { m = match_avx2; m32 = match32_avx2; lanes = 8; name = "avx2"; }
-#else
-    (void)asked;
-#endif
-    chosen_name = name;  /* a race here writes the same values from every thread */
-    chosen32 = m32;
-    chosen_lanes = lanes;
-    chosen = m;
-    return m;
-}
+/* Of `len` words, those whose words against the middle row (`mids`) meet not `middle`, into
+ * `keys`: an odd board's top halves for one column of the middle queen (top_halves). */
+typedef size_t (*Filter)(uint64_t *keys, const uint64_t *words, const uint64_t *mids, size_t len, uint64_t middle);
 
-/* The narrow path's matcher, of the same kind as `matcher()`. */
-static Matcher32 matcher32(void) { matcher(); return chosen32; }
+/* The sliced join's inner work at one vector width, and its sort's first pass (mitmslice.h). */
+typedef struct Chunks Chunks;
+typedef uint64_t (*Slicer)(void *tables, const uint32_t *words, size_t len, const Chunks *chunks,
+                           const uint16_t (*at)[4], const size_t start[], unsigned others);
+typedef struct Cut Cut;
+typedef void (*Narrower)(const uint64_t *keys, size_t len, const Cut *cut, uint16_t *tags, uint32_t *words);
 
-const char *mq_matcher(void) { matcher(); return chosen_name; }
+/* What one kind of CPU runs, chosen once at run time: path() (after the pieces). */
+typedef struct {
+    const char *name;  /* "scalar", "avx2" or "avx512" (QUEENS_MITM_MATCHER's names) */
+    Matcher match;     /* the join of whole words, when they are too wide to slice (n > 22) */
+    Pairer pair;       /* the listing's (pair_lacking: the portable one, with tables of its own) */
+    Filter filter;     /* and the middle queen's filter of top halves (odd boards) */
+    Slicer slice;      /* the sliced join's */
+    Narrower narrow;   /* and its sort's first pass */
+    int slice_words;   /* its slices' words: its vectors' bits */
+    int sliced_shift;  /* about 2^sliced_shift words per bucket of the sliced list */
+} Path;
+
+static const Path *path(void);
+
+const char *mq_matcher(void) { return path()->name; }
 
 /* ---- listing half-boards -------------------------------------------------------------------- */
 
@@ -290,7 +234,7 @@ static int ensure(List *list, size_t need) { return list->cap >= need ? 0 : rese
  * S \ X) whose diagonals are disjoint, for every X in S of the upper block's size: tested as
  * one word against one word, as in the final join, instead of searching S row by row again. */
 
-typedef struct {
+struct Block {
     uint64_t *check, *key;  /* per placement: the word against the other block, its part of the half's word */
     uint64_t *mid;          /* its word against the middle row (odd boards) */
     size_t *start;          /* placements on the set of colex rank r: start[r] .. start[r+1] */
@@ -300,7 +244,7 @@ typedef struct {
     size_t group;           /* the masks per 64 placements: 2(n-1) + 1 */
     uint64_t *have;         /* upper block: per placement, the bits of its check word, a byte each */
     int queens;
-} Block;
+};
 
 typedef struct {
     Block upper, lower;
@@ -480,6 +424,9 @@ void mq_release(MqTables *t) {
     free(t);
 }
 
+static size_t pair_lacking(uint64_t *keys, uint64_t *mids, const Block *up, size_t u0, size_t u1, uint64_t middle,
+                           const Block *low, uint64_t rank);  /* with the other pairers, below */
+
 MqTables *mq_prepare(int n) {
     if (n < MQ_MIN_N || n > MQ_MAX_N) return NULL;
     if (!binomials[1][1]) fill_binomials();  /* the same values from every thread that races here */
@@ -489,7 +436,7 @@ MqTables *mq_prepare(int n) {
     t->h = mq_top_rows(n);
     t->join = n - t->h;
     int rows[2][2] = {{0, t->h}, {t->join, n}}, mid[2] = {t->h, t->h + 1};  /* the middle row's own windows */
-    int portable = matcher() == match_scalar;  /* the portable pairer's tables, only for it */
+    int portable = path()->pair == pair_lacking;  /* the portable pairer's tables, only for it */
     for (int h = 0; h < 2; h++) {
         int first = rows[h][0], last = rows[h][1], split = first + upper_rows(last - first);
         if (build_block(&t->half[h].upper, n, first, split, split, t->join, mid[h]) < 0
@@ -503,11 +450,8 @@ MqTables *mq_prepare(int n) {
 }
 
 /* One upper placement against a run of lower ones: append key | lk[j] (and mid | lm[j] when
- * `mids`) for every j whose check word meets neither `check` nor, through lm, `middle`. */
-typedef size_t (*Pairer)(uint64_t *keys, uint64_t *mids, uint64_t key, uint64_t mid, uint64_t check,
-                         uint64_t middle, const uint64_t *lc, const uint64_t *lk, const uint64_t *lm, size_t nl);
-
-/* Plain C: the AVX2 pairer's tail, and the portable path's filter of odd boards' top halves. */
+ * `mids`) for every j whose check word meets neither `check` nor, through lm, `middle`. Plain C:
+ * the AVX2 pairer's tail, and the portable path's filter. */
 static size_t pair_scalar(uint64_t *keys, uint64_t *mids, uint64_t key, uint64_t mid, uint64_t check,
                           uint64_t middle, const uint64_t *lc, const uint64_t *lk, const uint64_t *lm, size_t nl) {
     size_t len = 0;
@@ -519,12 +463,35 @@ static size_t pair_scalar(uint64_t *keys, uint64_t *mids, uint64_t key, uint64_t
     return len;
 }
 
+/* A filter through a pairer: an empty upper part (words 0) meets nothing, the middle queen decides. */
+static size_t filter_scalar(uint64_t *keys, const uint64_t *words, const uint64_t *mids, size_t len, uint64_t middle) {
+    return pair_scalar(keys, NULL, 0, 0, 0, middle, mids, words, mids, len);
+}
+
+/* A pairer from one of one upper placement (pair_scalar's kind): every upper placement in turn,
+ * inlined into each vector pairer so that a run of them costs one call (at Q(18) the listing
+ * took 5-7 % longer with a call and a request for room per upper placement). */
+static inline __attribute__((always_inline)) size_t
+pair_each(size_t (*one)(uint64_t *, uint64_t *, uint64_t, uint64_t, uint64_t, uint64_t, const uint64_t *,
+                        const uint64_t *, const uint64_t *, size_t),
+          uint64_t *keys, uint64_t *mids, const Block *up, size_t u0, size_t u1, uint64_t middle, const Block *low,
+          uint64_t rank) {
+    size_t l0 = low->start[rank], nl = low->start[rank + 1] - l0, len = 0;
+    const uint64_t *lc = low->check + l0, *lk = low->key + l0, *lm = low->mid + l0;
+    for (size_t i = u0; i < u1; i++) {
+        if (middle & up->mid[i]) continue;  /* the middle queen attacks the upper placement */
+        len += one(keys + len, mids ? mids + len : NULL, up->key[i], up->mid[i], up->check[i], middle, lc, lk, lm, nl);
+    }
+    return len;
+}
+
 #ifdef HAVE_X86_MATCHERS
 /* AVX-512: eight lower placements per step, the compatible ones compressed into place (the
  * caller leaves 8 words of room past the run). */
 __attribute__((target("avx512f,avx512vl,avx512bw")))
-static size_t pair_avx512(uint64_t *keys, uint64_t *mids, uint64_t key, uint64_t mid, uint64_t check,
-                          uint64_t middle, const uint64_t *lc, const uint64_t *lk, const uint64_t *lm, size_t nl) {
+static inline size_t pair_one_avx512(uint64_t *keys, uint64_t *mids, uint64_t key, uint64_t mid, uint64_t check,
+                                     uint64_t middle, const uint64_t *lc, const uint64_t *lk, const uint64_t *lm,
+                                     size_t nl) {
     __m512i vkey = _mm512_set1_epi64((long long)key), vmid = _mm512_set1_epi64((long long)mid);
     __m512i vcheck = _mm512_set1_epi64((long long)check), vmiddle = _mm512_set1_epi64((long long)middle);
     size_t len = 0;
@@ -543,6 +510,17 @@ static size_t pair_avx512(uint64_t *keys, uint64_t *mids, uint64_t key, uint64_t
     return len;
 }
 
+__attribute__((target("avx512f,avx512vl,avx512bw")))
+static size_t pair_avx512(uint64_t *keys, uint64_t *mids, const Block *up, size_t u0, size_t u1, uint64_t middle,
+                          const Block *low, uint64_t rank) {
+    return pair_each(pair_one_avx512, keys, mids, up, u0, u1, middle, low, rank);
+}
+
+__attribute__((target("avx512f,avx512vl,avx512bw")))
+static size_t filter_avx512(uint64_t *keys, const uint64_t *words, const uint64_t *mids, size_t len, uint64_t middle) {
+    return pair_one_avx512(keys, NULL, 0, 0, 0, middle, mids, words, mids, len);
+}
+
 /* AVX2: four lower placements per step, the compatible ones moved to the front by a
  * permutation looked up by their mask (AVX2 has no compress), the vector stored whole. */
 static const int32_t left_pack[16][8] = {  /* per 4-bit mask: the 32-bit lanes of its 64-bit lanes, first */
@@ -553,8 +531,9 @@ static const int32_t left_pack[16][8] = {  /* per 4-bit mask: the 32-bit lanes o
 };
 
 __attribute__((target("avx2")))
-static size_t pair_avx2(uint64_t *keys, uint64_t *mids, uint64_t key, uint64_t mid, uint64_t check,
-                        uint64_t middle, const uint64_t *lc, const uint64_t *lk, const uint64_t *lm, size_t nl) {
+static inline size_t pair_one_avx2(uint64_t *keys, uint64_t *mids, uint64_t key, uint64_t mid, uint64_t check,
+                                   uint64_t middle, const uint64_t *lc, const uint64_t *lk, const uint64_t *lm,
+                                   size_t nl) {
     __m256i vkey = _mm256_set1_epi64x((long long)key), vmid = _mm256_set1_epi64x((long long)mid);
     __m256i vcheck = _mm256_set1_epi64x((long long)check), vmiddle = _mm256_set1_epi64x((long long)middle);
     __m256i zero = _mm256_setzero_si256();
@@ -573,16 +552,18 @@ static size_t pair_avx2(uint64_t *keys, uint64_t *mids, uint64_t key, uint64_t m
     return len + pair_scalar(keys + len, mids ? mids + len : NULL, key, mid, check, middle, lc + j, lk + j, lm + j,
                              nl - j);
 }
-#endif
 
-/* The vector pairer of the chosen matcher, or NULL for the portable one (pair_lacking). */
-static Pairer pairer(void) {
-#ifdef HAVE_X86_MATCHERS
-    if (matcher() == match_avx512) return pair_avx512;
-    if (matcher() == match_avx2) return pair_avx2;
-#endif
-    return NULL;
+__attribute__((target("avx2")))
+static size_t pair_avx2(uint64_t *keys, uint64_t *mids, const Block *up, size_t u0, size_t u1, uint64_t middle,
+                        const Block *low, uint64_t rank) {
+    return pair_each(pair_one_avx2, keys, mids, up, u0, u1, middle, low, rank);
 }
+
+__attribute__((target("avx2")))
+static size_t filter_avx2(uint64_t *keys, const uint64_t *words, const uint64_t *mids, size_t len, uint64_t middle) {
+    return pair_one_avx2(keys, NULL, 0, 0, 0, middle, mids, words, mids, len);
+}
+#endif
 
 enum { MOST_LOWERS = 40320 };  /* a lower block's placements on one set: 8! at most (n <= 32: 8 rows) */
 
@@ -642,29 +623,21 @@ static int list_half(const Half *h, uint32_t set, uint64_t middle, List *out, Li
     int positions[32], count = 0;
     for (uint32_t s = set; s; s &= s - 1) positions[count++] = __builtin_ctz(s);
     int k = h->upper.queens;
-    Pairer pair = pairer();
+    Pairer pair = path()->pair;
     out->len = 0;
     for (uint32_t pick = (1u << k) - 1; pick < (1u << count); pick = next_set(pick)) {
         uint32_t upper = 0;
         for (uint32_t p = pick; p; p &= p - 1) upper |= 1u << positions[__builtin_ctz(p)];
         uint64_t ru = rank_of(upper), rl = rank_of(set ^ upper);
         size_t u0 = h->upper.start[ru], u1 = h->upper.start[ru + 1];
-        size_t l0 = h->lower.start[rl], nl = h->lower.start[rl + 1] - l0;
+        size_t nl = h->lower.start[rl + 1] - h->lower.start[rl];
         if (u0 == u1 || !nl) continue;
-        if (!pair) {  /* room for every pair: permutations of the set distinct from those kept, h! in all */
-            size_t need = out->len + (u1 - u0) * nl + 8;
-            if (ensure(out, need) < 0 || (mids && ensure(mids, need) < 0)) return -1;
-            out->len += pair_lacking(out->keys + out->len, mids ? mids->keys + out->len : NULL, &h->upper, u0, u1,
-                                     middle, &h->lower, rl);
-            continue;
-        }
-        const uint64_t *lc = h->lower.check + l0, *lk = h->lower.key + l0, *lm = h->lower.mid + l0;
-        for (size_t i = u0; i < u1; i++) {
-            if (ensure(out, out->len + nl + 8) < 0 || (mids && ensure(mids, out->len + nl + 8) < 0)) return -1;
-            if (middle & h->upper.mid[i]) continue;  /* the middle queen attacks the upper part */
-            out->len += pair(out->keys + out->len, mids ? mids->keys + out->len : NULL, h->upper.key[i],
-                             h->upper.mid[i], h->upper.check[i], middle, lc, lk, lm, nl);
-        }
+        /* room for every pair (and the pairers' spare 8): permutations of the set distinct from
+         * those kept, h! in all */
+        size_t need = out->len + (u1 - u0) * nl + 8;
+        if (ensure(out, need) < 0 || (mids && ensure(mids, need) < 0)) return -1;
+        out->len += pair(out->keys + out->len, mids ? mids->keys + out->len : NULL, &h->upper, u0, u1, middle,
+                         &h->lower, rl);
     }
     return 0;
 }
@@ -677,13 +650,13 @@ static int list_half(const Half *h, uint32_t set, uint64_t middle, List *out, Li
  * bits cluster, so two runs hold most of them: at Q(18) the runs compared 8 % fewer pairs than
  * the best bits one by one, which needed a table lookup per byte of the word (or BMI2's pext,
  * microcode on some CPUs) to gather. */
-typedef struct {
+struct Cut {
     int width;                       /* cut bits: a bucket number has this many */
     int low_shift, high_shift;       /* bucket = (w >> low_shift & low_mask) | (w >> high_shift & high_mask) */
     uint64_t low_mask, high_mask;
     uint64_t below, between, above;  /* the rest = (w & below) | (w >> len0 & between) | (w >> width & above) */
     int len0;
-} Cut;
+};
 
 static inline unsigned bucket_of(uint64_t w, const Cut *c) {
     return (unsigned)((w >> c->low_shift & c->low_mask) | (w >> c->high_shift & c->high_mask));
@@ -752,37 +725,69 @@ static void by_bucket(const List *from, uint64_t *into, uint16_t *tags, size_t s
         for (size_t i = fill[v]; i < start[v + 1]; i++) into[i] = ~0ull;
 }
 
-/* The narrow path's sort: bucket by the cut bits, and keep only the other window bits, packed
- * into 30 bits under two marks: bit 31 on every top word, bit 30 on every bottom word, both on
- * a pad. A real pair shares no mark; a pad shares one with every real word on the other side
- * (even a word whose data bits were all cut away), so it never counts. (The sliced join marks
- * no word, mark 0, and knows its pads by their bits 30 and 31.) `tags` and `words` keep
- * each word's bucket and narrow word between the two passes. */
-static void by_bucket32(const List *from, uint32_t *into, uint16_t *tags, uint32_t *words, size_t start[],
-                        const Cut *c, size_t pad, uint32_t mark) {
+/* ---- the sliced join ------------------------------------------------------------------------- */
+
+/* Word against word, a pair took about an instruction, even 8 or 16 to a vector (a load, an
+ * and, a compare or test, an add per vector of pairs). Sliced, the buckets of one list are cut into slices
+ * of 128, 256 or 512 words, one per bit of a vector, each transposed into one vector per bit of
+ * the words, and a word of the other list meets a whole slice in four table loads and ANDs
+ * (mitmslice.h). At Q(18), 19 instructions per 128 pairs where the 4-lane matcher took 170. */
+
+/* Chunk c of a facing word: `width[c]` bits from bit `from[c]`, its table's entry number. */
+struct Chunks {
+    int from[4], width[4];
+};
+
+enum { CHUNK_ENTRIES = 257 };  /* a chunk's table: 256 entries (chunk 0's next one: the zero entry) */
+
+/* A carry-save adder: low + a + b = 2 * high + low, bitwise (on vectors of any width). */
+#define CSA(high, low, a, b)                        \
+    do {                                            \
+        __typeof__(low) a_ = (a), u_ = (low) ^ a_;  \
+        high = ((low) & a_) | (u_ & (b));           \
+        low = u_ ^ (b);                             \
+    } while (0)
+
+/* 128 bits: the compiler's portable vectors, SSE2 on any x86-64, NEON on ARM. */
+#define SLICE_BITS 128
+#define SLICE_FN slice_128
+#define SLICE_TARGET
+#include "mitmslice.h"
+
+#ifdef HAVE_X86_MATCHERS
+#define SLICE_BITS 256
+#define SLICE_FN slice_avx2
+#define SLICE_TARGET __attribute__((target("avx2")))
+#include "mitmslice.h"
+
+#define SLICE_BITS 512
+#define SLICE_FN slice_avx512
+#define SLICE_TARGET __attribute__((target("avx512f,avx512vl,avx512bw")))
+#include "mitmslice.h"
+enum { MOST_SLICE = 512 };  /* the widest slice's words */
+#else
+enum { MOST_SLICE = 128 };
+#endif
+
+/* The sliced join's sort: bucket by the cut bits, and keep only the other window bits, packed
+ * into 30 bits; each bucket is padded to a multiple of `pad` words with 3 << 30, above any real
+ * word (the sliced join knows its pads by these bits). The first pass (`narrow`, the path's:
+ * vectors) leaves each word's bucket and narrow word in `tags` and `words`; in one pass with
+ * the counts the compiler kept it scalar, and the sort took 1.8 times as long at Q(18) on the
+ * AVX-512 path, 1.25 times on the others. */
+static void by_bucket32(const List *from, Narrower narrow, uint32_t *into, uint16_t *tags, uint32_t *words,
+                        size_t start[], const Cut *c, size_t pad) {
+    size_t buckets = (size_t)1 << c->width, len = from->len, half = len / 2;
+    narrow(from->keys, len, c, tags, words);
     /* Two streams, the list's two halves, each with its own counts and fill points: neighbours in a
      * list often share a bucket, and one stream waited on its own last increment at every word. */
-    size_t buckets = (size_t)1 << c->width, len = from->len, half = len / 2;
-    const uint64_t *keys = from->keys;
-    Cut cut = *c;  /* in a local: read through `c`, the masks were reloaded after every store */
     size_t *first = start + buckets + 1, *second = first + buckets;  /* scratch after the offsets */
     memset(first, 0, 2 * buckets * sizeof *first);
     for (size_t i = 0; i < half; i++) {
-        uint64_t x = keys[i], y = keys[half + i];
-        unsigned bx = bucket_of(x, &cut), by = bucket_of(y, &cut);
-        tags[i] = (uint16_t)bx;
-        tags[half + i] = (uint16_t)by;
-        words[i] = (uint32_t)rest_of(x, &cut) | mark;
-        words[half + i] = (uint32_t)rest_of(y, &cut) | mark;
-        first[bx]++;
-        second[by]++;
+        first[tags[i]]++;
+        second[tags[half + i]]++;
     }
-    for (size_t i = 2 * half; i < len; i++) {
-        unsigned bucket = bucket_of(keys[i], &cut);
-        tags[i] = (uint16_t)bucket;
-        words[i] = (uint32_t)rest_of(keys[i], &cut) | mark;
-        second[bucket]++;
-    }
+    if (len % 2) second[tags[len - 1]]++;
     start[0] = 0;
     for (size_t v = 0; v < buckets; v++) {  /* counts become fill points */
         size_t here = first[v] + second[v];
@@ -794,13 +799,10 @@ static void by_bucket32(const List *from, uint32_t *into, uint16_t *tags, uint32
         into[first[tags[i]]++] = words[i];
         into[second[tags[half + i]]++] = words[half + i];
     }
-    for (size_t i = 2 * half; i < len; i++) into[second[tags[i]]++] = words[i];
+    if (len % 2) into[second[tags[len - 1]]++] = words[len - 1];
     for (size_t v = 0; v < buckets; v++)  /* the second stream ends each bucket */
         for (size_t i = second[v]; i < start[v + 1]; i++) into[i] = 3u << 30;
 }
-
-/* The compiler's portable 128-bit vectors (SSE2 on any x86-64, NEON on ARM): the sliced join's. */
-typedef uint32_t Vector128 __attribute__((vector_size(16)));
 
 typedef struct {
     List top, bottom;            /* as listed */
@@ -810,187 +812,26 @@ typedef struct {
     size_t top_start[(3 << MAX_CUT) + 1], bottom_start[(3 << MAX_CUT) + 1];  /* offsets, then the sort's scratch */
     Cut cut;
     uint16_t *tags;              /* bucket numbers, as long as the longer list */
-    uint32_t *words;             /* the narrow path's words before the sort, as long */
+    uint32_t *words;             /* the sliced join's words before the sort, as long */
     size_t tag_cap;
-    uint32_t *top32, *bottom32;  /* the narrow path's sorted words */
+    uint32_t *top32, *bottom32;  /* the sliced join's sorted words */
     size_t narrow_cap;
-    uint16_t (*offsets)[4];      /* the sliced join's top words as table offsets */
+    uint16_t (*offsets)[4];      /* the sliced join's facing words as table offsets */
     size_t offsets_cap;
-    Vector128 tables[4 * 256 + 1];  /* the sliced join's tables of one slice, and a zero entry */
+    /* the sliced join's tables of one slice, from the first address in here aligned to a vector
+     * (the zero entry stays 0) */
+    unsigned char tables[(4 * CHUNK_ENTRIES + 1) * (MOST_SLICE / 8)];
 } Work;
-
-/* Both joins' last step: `match` over every pair of a top bucket and a bottom bucket that share no
- * cut bit, in the sorted words TOP and BOTTOM (64-bit, or the narrow 32-bit ones); the pairs found
- * into *pairs, the pairs compared (pads included) added to *tests. */
-#define BUCKET_PAIRS(TOP, BOTTOM)                                                                    \
-    unsigned all = (1u << w->cut.width) - 1;                                                         \
-    uint64_t found = 0, compared = 0;                                                                \
-    for (unsigned v = 0; v <= all; v++) {                                                            \
-        size_t a0 = w->top_start[v], na = w->top_start[v + 1] - a0;                                  \
-        if (!na) continue;                                                                           \
-        unsigned others = all & ~v;                                                                  \
-        for (unsigned u = others;; u = (u - 1) & others) {  /* every bucket sharing no cut bit */    \
-            size_t b0 = w->bottom_start[u], nbu = w->bottom_start[u + 1] - b0;                       \
-            if (nbu) {                                                                               \
-                found += match((TOP) + a0, na, (BOTTOM) + b0, nbu);                                  \
-                compared += (uint64_t)na * nbu;                                                      \
-            }                                                                                        \
-            if (!u) break;                                                                           \
-        }                                                                                            \
-    }                                                                                                \
-    *pairs = found;                                                                                  \
-    *tests += compared;                                                                              \
-    return 0;
-
-/* The join on 30-bit words (the window less the cut bits), when they fit. */
-static int join32(Work *w, size_t padding, uint64_t *pairs, uint64_t *tests) {
-    size_t nt = w->top.len, nb = w->bottom.len, need = (nt > nb ? nt : nb) + padding;
-    if (w->narrow_cap < need) {
-        uint32_t *top = realloc(w->top32, need * sizeof *top);
-        if (top) w->top32 = top;
-        uint32_t *bottom = top ? realloc(w->bottom32, need * sizeof *bottom) : NULL;
-        if (!bottom) return -1;
-        w->bottom32 = bottom;
-        w->narrow_cap = need;
-    }
-    Matcher32 match = matcher32();
-    by_bucket32(&w->top, w->top32, w->tags, w->words, w->top_start, &w->cut, 4, 1u << 31);
-    by_bucket32(&w->bottom, w->bottom32, w->tags, w->words, w->bottom_start, &w->cut, chosen_lanes, 1u << 30);
-    BUCKET_PAIRS(w->top32, w->bottom32)
-}
-
-/* ---- the sliced join: the portable path ------------------------------------------------------ */
-
-/* In 128-bit vectors a pair cost over one instruction (four lanes: an and, a compare, a subtract,
- * and the load, per four pairs). Sliced, the buckets of one list are cut into slices of 128
- * words, each transposed into one vector per bit (bit j set: word j has that bit); the words a
- * word x of the other list meets none of are the AND, over the bits of x, of those vectors
- * inverted. The ANDs come from tables built once per slice, per chunk of up to 8 bits of x (all
- * 256 combinations), so x meets 128 words in four loads and ANDs, and a carry-save tree counts
- * the bits: at Q(18), 19 instructions per 128 pairs where the 4-lane matcher took 170. */
-enum { SLICE = 128 };
-
-/* Four 32 x 32 bit matrices at once (lane l of x[i] is row i of matrix l): x[b] lane l bit i
- * becomes x[i] lane l bit b, by swapping ever smaller off-diagonal blocks (of size j, a constant
- * once inlined, so the loops unroll into straight code). */
-static inline void swap_blocks(Vector128 x[32], int j, uint32_t mask) {
-#pragma GCC unroll 32
-    for (int k = 0; k < 32; k++)
-        if (!(k & j)) {
-            Vector128 t = ((x[k] >> j) ^ x[k | j]) & mask;
-            x[k] ^= t << j;
-            x[k | j] ^= t;
-        }
-}
-
-static void transpose(Vector128 x[32]) {
-    swap_blocks(x, 16, 0x0000ffff);
-    swap_blocks(x, 8, 0x00ff00ff);
-    swap_blocks(x, 4, 0x0f0f0f0f);
-    swap_blocks(x, 2, 0x33333333);
-    swap_blocks(x, 1, 0x55555555);
-}
-
-/* A slice's tables: chunk c covers `width[c]` bits of the narrow word from `from[c]`, and entry
- * c * 256 + m has bit j set when word j is real (not a pad) and shares no bit with m << from[c]
- * (bit j of the vector: lane j % 4, bit j / 4). Entry 4 * 256 stays zero: a facing pad's. */
-typedef struct {
-    int from[4], width[4];
-} Chunks;
-
-static void slice_tables(Vector128 *tables, const uint32_t *words, const Chunks *chunks) {
-    Vector128 planes[32];
-    memcpy(planes, words, sizeof planes);
-    transpose(planes);  /* planes[b]: the words with bit b; planes[31]: the pads (3 << 30) */
-    for (int c = 0; c < 4; c++) {
-        Vector128 *t = tables + 256 * c;
-        t[0] = ~planes[31];
-        for (int h = 0; h < chunks->width[c]; h++) {  /* the entries with high bit h: the ones below, and h */
-            Vector128 lacking = ~planes[chunks->from[c] + h];
-            if (h < 4)
-                for (int m = 0; m < 1 << h; m++) t[(1 << h) + m] = t[m] & lacking;
-            else
-                for (int m = 0; m < 1 << h; m += 16)
-                    for (int i = 0; i < 16; i++) t[(1 << h) + m + i] = t[m + i] & lacking;
-        }
-    }
-}
-
-typedef uint64_t Bits128 __attribute__((vector_size(16)));
-
-typedef uint8_t Bytes128 __attribute__((vector_size(16)));
-
-/* The set bits of each byte of v. */
-static inline Bytes128 byte_counts(Vector128 v) {
-    Bits128 x = (Bits128)v;
-    x -= x >> 1 & 0x5555555555555555ull;
-    x = (x & 0x3333333333333333ull) + (x >> 2 & 0x3333333333333333ull);
-    return (Bytes128)((x + (x >> 4)) & 0x0f0f0f0f0f0f0f0full);
-}
-
-/* The sum of the 16 bytes of b. */
-static inline uint64_t byte_sum(Bytes128 b) {
-    Bits128 x = (Bits128)b;
-    x = (x & 0x00ff00ff00ff00ffull) + (x >> 8 & 0x00ff00ff00ff00ffull);
-    x += x >> 16;
-    x += x >> 32;
-    return (x[0] & 0xffff) + (x[1] & 0xffff);
-}
-
-/* A carry-save adder: low + a + b = 2 * high + low, bitwise. */
-#define CSA(high, low, a, b)                 \
-    do {                                     \
-        Vector128 a_ = (a), u_ = (low) ^ a_; \
-        high = ((low) & a_) | (u_ & (b));    \
-        low = u_ ^ (b);                      \
-    } while (0)
-
-/* The pairs of one slice (its tables) with the facing words of every bucket in `others`: `at`
- * holds each facing word's four table offsets in bytes, its buckets padded to 8 words. Eight
- * words at a time go through a carry-save tree (Harley and Seal), so only every eighth vector's
- * bits are counted. */
-static uint64_t count_slice(const Vector128 *tables, const uint16_t (*at)[4], const size_t start[],
-                            unsigned others) {
-    const char *base = (const char *)tables;
-#define MEETS(i) (*(const Vector128 *)(base + o[i][0]) & *(const Vector128 *)(base + o[i][1]) \
-                  & *(const Vector128 *)(base + o[i][2]) & *(const Vector128 *)(base + o[i][3]))
-    Vector128 ones = {0}, twos = {0}, fours = {0}, twos_a, twos_b, fours_a, fours_b, eights;
-    Bytes128 bytes = {0};  /* the eights' bits per byte, at most 8 * 31 */
-    uint64_t sum = 0;
-    int room = 31;  /* groups the bytes still take */
-    for (unsigned v = others;; v = (v - 1) & others) {
-        for (size_t i = start[v]; i < start[v + 1]; i += 8) {
-            const uint16_t (*o)[4] = at + i;
-            CSA(twos_a, ones, MEETS(0), MEETS(1));
-            CSA(twos_b, ones, MEETS(2), MEETS(3));
-            CSA(fours_a, twos, twos_a, twos_b);
-            CSA(twos_a, ones, MEETS(4), MEETS(5));
-            CSA(twos_b, ones, MEETS(6), MEETS(7));
-            CSA(fours_b, twos, twos_a, twos_b);
-            CSA(eights, fours, fours_a, fours_b);
-            bytes += byte_counts(eights);
-            if (!--room) {
-                sum += byte_sum(bytes);
-                bytes = (Bytes128){0};
-                room = 31;
-            }
-        }
-        if (!v) break;
-    }
-#undef MEETS
-    return 8 * (sum + byte_sum(bytes)) + 4 * byte_sum(byte_counts(fours)) + 2 * byte_sum(byte_counts(twos))
-         + byte_sum(byte_counts(ones));
-}
 
 /* The join on narrow words (the window less the cut bits), sliced: the longer list is cut into
  * slices, the shorter one faces them (measured at Q(18): slicing the shorter, which builds half
  * the tables but allows fewer cut bits, ran 12 % more instructions). Pads are 3 << 30 on both
  * sides, above any real word: a sliced pad counts nowhere (the tables leave it out), a facing
  * pad reads the zero entry. */
-static int join_sliced(Work *w, int rest, uint64_t *pairs, uint64_t *tests) {
+static int join_sliced(Work *w, const Path *p, int rest, uint64_t *pairs, uint64_t *tests) {
     int top_sliced = w->top.len > w->bottom.len;
     const List *sliced = top_sliced ? &w->top : &w->bottom, *facing = top_sliced ? &w->bottom : &w->top;
-    size_t need = sliced->len + ((size_t)SLICE << w->cut.width);
+    size_t need = sliced->len + ((size_t)p->slice_words << w->cut.width);
     if (w->narrow_cap < need) {
         uint32_t *top = realloc(w->top32, need * sizeof *top);
         if (top) w->top32 = top;
@@ -1007,8 +848,8 @@ static int join_sliced(Work *w, int rest, uint64_t *pairs, uint64_t *tests) {
     }
     uint32_t *slice_words = w->top32, *face_words = w->bottom32;
     size_t *slice_start = w->top_start, *face_start = w->bottom_start;
-    by_bucket32(sliced, slice_words, w->tags, w->words, slice_start, &w->cut, SLICE, 0);
-    by_bucket32(facing, face_words, w->tags, w->words, face_start, &w->cut, 8, 0);
+    by_bucket32(sliced, p->narrow, slice_words, w->tags, w->words, slice_start, &w->cut, (size_t)p->slice_words);
+    by_bucket32(facing, p->narrow, face_words, w->tags, w->words, face_start, &w->cut, 8);
     Chunks chunks;
     for (int c = 0, from = 0; c < 4; from += chunks.width[c++]) {
         chunks.from[c] = from;
@@ -1018,13 +859,16 @@ static int join_sliced(Work *w, int rest, uint64_t *pairs, uint64_t *tests) {
     int f1 = chunks.from[1], f2 = chunks.from[2], f3 = chunks.from[3];
     uint32_t m0 = (1u << chunks.width[0]) - 1, m1 = (1u << chunks.width[1]) - 1;
     uint32_t m2 = (1u << chunks.width[2]) - 1, m3 = (1u << chunks.width[3]) - 1;
-    for (size_t i = 0; i < face_start[all + 1]; i++) {  /* entry c * 256 + m is at byte 16 * (c * 256 + m) */
+    uint32_t entry = (uint32_t)p->slice_words / 8;  /* bytes: below 2^16 from a chunk's first entry */
+    for (size_t i = 0; i < face_start[all + 1]; i++) {
         uint32_t x = face_words[i];
-        w->offsets[i][0] = (uint16_t)(x >> 30 ? 4 * 256 * 16 : (x & m0) * 16);  /* a pad: the zero entry */
-        w->offsets[i][1] = (uint16_t)((256 + (x >> f1 & m1)) * 16);
-        w->offsets[i][2] = (uint16_t)((512 + (x >> f2 & m2)) * 16);
-        w->offsets[i][3] = (uint16_t)((768 + (x >> f3 & m3)) * 16);
+        w->offsets[i][0] = (uint16_t)((x >> 30 ? 256 : x & m0) * entry);  /* a pad: the zero entry */
+        w->offsets[i][1] = (uint16_t)((x >> f1 & m1) * entry);
+        w->offsets[i][2] = (uint16_t)((x >> f2 & m2) * entry);
+        w->offsets[i][3] = (uint16_t)((x >> f3 & m3) * entry);
     }
+    uintptr_t align = MOST_SLICE / 8;
+    void *tables = (void *)(((uintptr_t)w->tables + align - 1) & ~(align - 1));
     uint64_t found = 0, compared = 0;
     for (unsigned u = 0; u <= all; u++) {
         size_t b0 = slice_start[u], b1 = slice_start[u + 1];
@@ -1036,10 +880,7 @@ static int join_sliced(Work *w, int rest, uint64_t *pairs, uint64_t *tests) {
             if (!v) break;
         }
         if (!faced) continue;
-        for (size_t s = b0; s < b1; s += SLICE) {
-            slice_tables(w->tables, slice_words + s, &chunks);
-            found += count_slice(w->tables, w->offsets, face_start, others);
-        }
+        found += p->slice(tables, slice_words + b0, b1 - b0, &chunks, w->offsets, face_start, others);
         compared += (uint64_t)faced * (b1 - b0);
     }
     *pairs = found;
@@ -1047,19 +888,57 @@ static int join_sliced(Work *w, int rest, uint64_t *pairs, uint64_t *tests) {
     return 0;
 }
 
+/* ---- the paths --------------------------------------------------------------------------------- */
+
+/* The sliced shifts as measured at Q(18) (one thread): 128 bits 7-9 alike (at n = 16 too), 256
+ * bits 8 and 9 alike (26.95e9 and 26.92e9 instructions, and Q(17) 12.35e9 and 12.33e9), 512 bits
+ * 9 and 10 alike, 8 slower (2.71 against 2.45 s). The vector pairers list faster than pair_lacking when their
+ * instructions are there (at Q(18), AVX-512 12-23 % less time listing, AVX2 12 %). */
+static const Path paths[] = {
+    {"scalar", match_scalar, pair_lacking, filter_scalar, slice_128, slice_128_narrow, 128, 8},
+#ifdef HAVE_X86_MATCHERS
+    {"avx2", match_avx2, pair_avx2, filter_avx2, slice_avx2, slice_avx2_narrow, 256, 8},
+    {"avx512", match_avx512, pair_avx512, filter_avx512, slice_avx512, slice_avx512_narrow, 512, 9},
+#endif
+};
+
+static const Path *chosen;
+
+/* The best path this CPU runs, or the one QUEENS_MITM_MATCHER names (scalar, avx2, avx512: how
+ * the tests check every path on one machine; a name this CPU cannot run is ignored). */
+static const Path *path(void) {
+    if (chosen) return chosen;
+    const Path *best = &paths[0];
+#ifdef HAVE_X86_MATCHERS
+    const char *asked = getenv("QUEENS_MITM_MATCHER");
+    __builtin_cpu_init();
+    int avx512 = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl")
+              && __builtin_cpu_supports("avx512bw");
+    int avx2 = __builtin_cpu_supports("avx2");
+    if (asked && !strcmp(asked, "scalar")) avx512 = avx2 = 0;
+    if (asked && !strcmp(asked, "avx2")) avx512 = 0;
+    if (avx512) best = &paths[2];
+    else if (avx2) best = &paths[1];
+#endif
+    chosen = best;  /* a race here writes the same value from every thread */
+    return best;
+}
+
+/* ---- the join ---------------------------------------------------------------------------------- */
+
 /* The pairs of a top list and a bottom list with disjoint diagonals. */
-static int join(Work *w, int bits, Matcher match, uint64_t *pairs, uint64_t *tests) {
+static int join(Work *w, int bits, uint64_t *pairs, uint64_t *tests) {
     size_t nt = w->top.len, nb = w->bottom.len, smaller = nt < nb ? nt : nb, longer = nt > nb ? nt : nb;
     if (!smaller) { *pairs = 0; return 0; }
-    int sliced = match == match_scalar;  /* the portable path: the sliced join, where its words fit */
-    /* about 2^BUCKET_SHIFT words per bucket of the shorter list: long enough loops, few empty
-     * buckets; sliced, about 2^SLICED_SHIFT words per bucket of the sliced list (full slices) */
-    size_t per = sliced ? longer >> SLICED_SHIFT : smaller >> BUCKET_SHIFT;
+    const Path *p = path();
+    int narrow = bits - 30 <= MAX_CUT;  /* n <= 22: the sliced join, on words of 30 bits at most */
+    /* sliced, about 2^sliced_shift words per bucket of the sliced list (full slices); else about
+     * 2^BUCKET_SHIFT words per bucket of the shorter list: long enough loops, few empty buckets */
+    size_t per = narrow ? longer >> p->sliced_shift : smaller >> BUCKET_SHIFT;
     int cut = 0;
     while (cut < MAX_CUT && (per >> cut) > 0) cut++;
-    if (sliced && bits - cut > 30 && bits - 30 <= MAX_CUT) cut = bits - 30;  /* narrow words: up to n = 22 */
+    if (narrow && bits - cut > 30) cut = bits - 30;
     choose_cut(&w->top, &w->bottom, bits, cut, &w->cut);
-    size_t padding = (size_t)16 << cut;  /* at most 15 pad words per bucket */
     if (w->tag_cap < longer) {
         uint16_t *grown = realloc(w->tags, 2 * longer * sizeof *grown);
         if (grown) w->tags = grown;
@@ -1068,13 +947,30 @@ static int join(Work *w, int bits, Matcher match, uint64_t *pairs, uint64_t *tes
         w->words = words;
         w->tag_cap = 2 * longer;
     }
-    if (sliced && bits - cut <= 30) return join_sliced(w, bits - cut, pairs, tests);
-    /* a call compares na * nb pairs: under 2^32, so the 32-bit lanes cannot overflow */
-    if (bits - cut <= 30 && (uint64_t)nt * nb < (1ull << 32)) return join32(w, padding, pairs, tests);
+    if (narrow) return join_sliced(w, p, bits - cut, pairs, tests);
+    /* wider: `match` over every pair of a top bucket and a bottom bucket that share no cut bit */
+    size_t padding = (size_t)16 << cut;  /* at most 15 pad words per bucket */
     if (reserve(&w->top_sorted, nt + padding) < 0 || reserve(&w->bottom_sorted, nb + padding) < 0) return -1;
     by_bucket(&w->top, w->top_sorted.keys, w->tags, w->top_start, &w->cut, 4);
     by_bucket(&w->bottom, w->bottom_sorted.keys, w->tags, w->bottom_start, &w->cut, 8);
-    BUCKET_PAIRS(w->top_sorted.keys, w->bottom_sorted.keys)
+    unsigned all = (1u << w->cut.width) - 1;
+    uint64_t found = 0, compared = 0;
+    for (unsigned v = 0; v <= all; v++) {
+        size_t a0 = w->top_start[v], na = w->top_start[v + 1] - a0;
+        if (!na) continue;
+        unsigned others = all & ~v;
+        for (unsigned u = others;; u = (u - 1) & others) {  /* every bucket sharing no cut bit */
+            size_t b0 = w->bottom_start[u], nbu = w->bottom_start[u + 1] - b0;
+            if (nbu) {
+                found += p->match(w->top_sorted.keys + a0, na, w->bottom_sorted.keys + b0, nbu);
+                compared += (uint64_t)na * nbu;
+            }
+            if (!u) break;
+        }
+    }
+    *pairs = found;
+    *tests += compared;
+    return 0;
 }
 
 /* ---- the count -------------------------------------------------------------------------------- */
@@ -1098,7 +994,7 @@ uint64_t mq_memory_bound(int n) {
      * sorted lists and two narrow ones with their pads (a slice's in the sliced join), the
      * sliced join's table offsets, the bucket numbers and narrow words before the sort, the
      * offsets and the slice tables (Work) */
-    uint64_t most = factorial(mq_top_rows(n)), pads = (uint64_t)16 << MAX_CUT, slice_pads = (uint64_t)SLICE << MAX_CUT;
+    uint64_t most = factorial(mq_top_rows(n)), pads = (uint64_t)16 << MAX_CUT, slice_pads = (uint64_t)MOST_SLICE << MAX_CUT;
     return 4 * 2 * (most + 8) * sizeof(uint64_t) + 2 * (most + pads) * sizeof(uint64_t)
          + 2 * (most + slice_pads) * sizeof(uint32_t) + (most + slice_pads) * 4 * sizeof(uint16_t)
          + 2 * most * (sizeof(uint16_t) + sizeof(uint32_t)) + sizeof(Work);
@@ -1134,10 +1030,7 @@ static int top_halves(const MqTables *t, Work *w, uint32_t set, uint64_t middle)
         w->listed = set;
     }
     if (ensure(&w->top, w->top_all.len + 8) < 0) return -1;
-    /* the pairer as a filter: an empty upper part (words 0) meets nothing, the middle queen decides */
-    Pairer filter = pairer() ? pairer() : pair_scalar;
-    w->top.len = filter(w->top.keys, NULL, 0, 0, 0, middle, w->top_mid.keys, w->top_all.keys, w->top_mid.keys,
-                        w->top_all.len);
+    w->top.len = path()->filter(w->top.keys, w->top_all.keys, w->top_mid.keys, w->top_all.len, middle);
     return 0;
 }
 
@@ -1150,7 +1043,6 @@ int mq_count(const MqTables *t, uint64_t first, uint64_t last, uint64_t scale, c
     if (first >= last) return 0;
     Work *w = calloc(1, sizeof *w);
     if (!w) return -1;
-    Matcher match = matcher();
     uint32_t full = n == 32 ? 0xffffffffu : (1u << n) - 1;
     int status = 0;
     for (uint64_t rank = first; rank < last; rank++) {
@@ -1163,7 +1055,7 @@ int mq_count(const MqTables *t, uint64_t first, uint64_t last, uint64_t scale, c
         uint64_t below = u.middle >= 0 ? middle_word(n, u.middle, t->h + 1) : 0;
         uint64_t pairs = 0;
         if (top_halves(t, w, u.set, above) < 0 || list_half(&t->half[1], rest, below, &w->bottom, NULL) < 0
-            || join(w, 2 * (n - 1), match, &pairs, &out->tests) < 0) {
+            || join(w, 2 * (n - 1), &pairs, &out->tests) < 0) {
             status = -1;
             break;
         }
