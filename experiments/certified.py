@@ -291,9 +291,11 @@ def write(path: Path, rows: list[Row], random_rows: dict[int, list[Row]], notes:
             f"Run {started:%Y-%m-%d %H:%M} UTC on {machine}; load average at the start {load[0]:.2f} "
             f"(shared machine: other jobs ran beside it; each row's `load` is the 1-minute load at its end).",
             "Regenerate: `make certified`. Each proof: DRUP from pysat's Glucose 4 on the CNF built without symmetry "
-            "breaking (seqcounter lines, totalizer size), checked by drup (verified in Why3; ignores deletions, "
-            "time budget 60 s, then `timeout`) on the core and trimmed proof in `drup read` (found in `trim s` by the "
-            "untrusted trimmer; the core checked to be lines of the formula) and dratify on the whole proof "
+            "breaking (lines pairwise when every bound is one, else the sequential counter; a size by the totalizer, "
+            "beside it the occupancy bounds of a minimised model), checked by drup (verified in Why3; ignores "
+            "deletions, time budget 60 s, then `timeout`) on the core and trimmed proof in `drup read` (found in "
+            "`trim s` by the untrusted trimmer; the core checked to be lines of the formula) and dratify on the whole "
+            "proof "
             "(its Rust engine from cdclkit-native when installed, "
             "else pure Python; the column says which). See docs/certificates.md.", "",
             "## Optima", "", *table(rows), "", *[f"- {note}" for note in notes], "",
