@@ -193,16 +193,19 @@ typedef uint64_t (*Slicer)(void *tables, const uint32_t *words, size_t len, cons
 typedef struct Cut Cut;
 typedef void (*Narrower)(const uint64_t *keys, size_t len, const Cut *cut, uint16_t *tags, uint32_t *words);
 
+enum { WIDTHS = 3 };  /* the sliced join's slices: 128 << k words, k < WIDTHS */
+
 /* What one kind of CPU runs, chosen once at run time: path() (after the pieces). */
 typedef struct {
-    const char *name;  /* "scalar", "avx2" or "avx512" (QUEENS_MITM_MATCHER's names) */
-    Matcher match;     /* the join of whole words, when they are too wide to slice (n > 22) */
-    Pairer pair;       /* the listing's (pair_lacking: the portable one, with tables of its own) */
-    Filter filter;     /* and the middle queen's filter of top halves (odd boards) */
-    Slicer slice;      /* the sliced join's */
-    Narrower narrow;   /* and its sort's first pass */
-    int slice_words;   /* its slices' words: its vectors' bits */
-    int sliced_shift;  /* about 2^sliced_shift words per bucket of the sliced list */
+    const char *name;         /* "scalar", "avx2" or "avx512" (QUEENS_MITM_MATCHER's names) */
+    Matcher match;            /* the join of whole words, when they are too wide to slice (n > 22) */
+    Pairer pair;              /* the listing's (pair_lacking: the portable one, with tables of its own) */
+    Filter filter;            /* and the middle queen's filter of top halves (odd boards) */
+    Slicer slice[WIDTHS];     /* the sliced join's, at 128, 256 and 512 bits */
+    unsigned weight[WIDTHS];  /* and the cost of one slice at each (slice_width) */
+    int widths;               /* how many of them the path has */
+    Narrower narrow;          /* the sliced join's sort's first pass */
+    int sliced_shift;         /* about 2^sliced_shift words per bucket of the sliced list */
 } Path;
 
 static const Path *path(void);
@@ -748,37 +751,71 @@ enum { CHUNK_ENTRIES = 257 };  /* a chunk's table: 256 entries (chunk 0's next o
         low = u_ ^ (b);                             \
     } while (0)
 
-/* 128 bits: the compiler's portable vectors, SSE2 on any x86-64, NEON on ARM. */
+/* Every width a path's vectors hold, each compiled for the path's target (a narrow slice in
+ * AVX2's or AVX-512's encoding, with their registers): a bucket is sliced at the width that
+ * suits its length (slice_width). The portable path: 128 bits in the compiler's portable
+ * vectors, SSE2 on any x86-64, NEON on ARM. */
 #define SLICE_BITS 128
 #define SLICE_FN slice_128
 #define SLICE_TARGET
+#define SLICE_NARROW
 #include "mitmslice.h"
 
 #ifdef HAVE_X86_MATCHERS
+#define AVX2_TARGET __attribute__((target("avx2")))
+#define AVX512_TARGET __attribute__((target("avx512f,avx512vl,avx512bw")))
+#define SLICE_BITS 128
+#define SLICE_FN slice_128_avx2
+#define SLICE_TARGET AVX2_TARGET
+#include "mitmslice.h"
 #define SLICE_BITS 256
-#define SLICE_FN slice_avx2
-#define SLICE_TARGET __attribute__((target("avx2")))
+#define SLICE_FN slice_256_avx2
+#define SLICE_TARGET AVX2_TARGET
+#define SLICE_NARROW
 #include "mitmslice.h"
 
+#define SLICE_BITS 128
+#define SLICE_FN slice_128_avx512
+#define SLICE_TARGET AVX512_TARGET
+#include "mitmslice.h"
+#define SLICE_BITS 256
+#define SLICE_FN slice_256_avx512
+#define SLICE_TARGET AVX512_TARGET
+#include "mitmslice.h"
 #define SLICE_BITS 512
-#define SLICE_FN slice_avx512
-#define SLICE_TARGET __attribute__((target("avx512f,avx512vl,avx512bw")))
+#define SLICE_FN slice_512_avx512
+#define SLICE_TARGET AVX512_TARGET
+#define SLICE_NARROW
 #include "mitmslice.h"
 enum { MOST_SLICE = 512 };  /* the widest slice's words */
 #else
 enum { MOST_SLICE = 128 };
 #endif
 
+/* The width (k: 128 << k words) to slice a bucket of `len` words at, of a path's `widths`: the
+ * fewest slices, each costing `weight[k]` (a wider vector's table takes longer to build and its
+ * instructions may run slower); a tie goes to the narrower. */
+static int slice_width(size_t len, int widths, const unsigned weight[WIDTHS]) {
+    int best = 0;
+    size_t best_cost = SIZE_MAX;
+    for (int k = 0; k < widths; k++) {
+        size_t words = (size_t)128 << k, cost = (len + words - 1) / words * weight[k];
+        if (cost < best_cost) best = k, best_cost = cost;
+    }
+    return best;
+}
+
 /* The sliced join's sort: bucket by the cut bits, and keep only the other window bits, packed
  * into 30 bits; each bucket is padded to a multiple of `pad` words with 3 << 30, above any real
- * word (the sliced join knows its pads by these bits). The first pass (`narrow`, the path's:
- * vectors) leaves each word's bucket and narrow word in `tags` and `words`; in one pass with
- * the counts the compiler kept it scalar, and the sort took 1.8 times as long at Q(18) on the
- * AVX-512 path, 1.25 times on the others. */
-static void by_bucket32(const List *from, Narrower narrow, uint32_t *into, uint16_t *tags, uint32_t *words,
-                        size_t start[], const Cut *c, size_t pad) {
+ * word (the sliced join knows its pads by these bits), or when `widths` is given, to a whole
+ * slice of the width the bucket is sliced at (slice_width, written to widths[v]). The first
+ * pass (the path's `narrow`: vectors) leaves each word's bucket and narrow word in `tags` and
+ * `words`; in one pass with the counts the compiler kept it scalar, and the sort took 1.8 times
+ * as long at Q(18) on the AVX-512 path, 1.25 times on the others. */
+static void by_bucket32(const List *from, const Path *p, uint32_t *into, uint16_t *tags, uint32_t *words,
+                        size_t start[], const Cut *c, size_t pad, uint8_t *widths) {
     size_t buckets = (size_t)1 << c->width, len = from->len, half = len / 2;
-    narrow(from->keys, len, c, tags, words);
+    p->narrow(from->keys, len, c, tags, words);
     /* Two streams, the list's two halves, each with its own counts and fill points: neighbours in a
      * list often share a bucket, and one stream waited on its own last increment at every word. */
     size_t *first = start + buckets + 1, *second = first + buckets;  /* scratch after the offsets */
@@ -793,6 +830,10 @@ static void by_bucket32(const List *from, Narrower narrow, uint32_t *into, uint1
         size_t here = first[v] + second[v];
         first[v] = start[v];
         second[v] = start[v] + here - second[v];
+        if (widths) {
+            widths[v] = (uint8_t)slice_width(here, p->widths, p->weight);
+            pad = (size_t)128 << widths[v];
+        }
         start[v + 1] = start[v] + (here + pad - 1) / pad * pad;
     }
     for (size_t i = 0; i < half; i++) {
@@ -817,9 +858,9 @@ typedef struct {
     uint32_t *top32, *bottom32;  /* the sliced join's sorted words */
     size_t narrow_cap;
     uint16_t (*offsets)[4];      /* the sliced join's facing words as table offsets */
+    uint8_t widths[1 << MAX_CUT];  /* the sliced join's width per bucket (k: 128 << k words) */
     size_t offsets_cap;
-    /* the sliced join's tables of one slice, from the first address in here aligned to a vector
-     * (the zero entry stays 0) */
+    /* the sliced join's tables of one slice, from the first address in here aligned to a vector */
     unsigned char tables[(4 * CHUNK_ENTRIES + 1) * (MOST_SLICE / 8)];
 } Work;
 
@@ -831,7 +872,7 @@ typedef struct {
 static int join_sliced(Work *w, const Path *p, int rest, uint64_t *pairs, uint64_t *tests) {
     int top_sliced = w->top.len > w->bottom.len;
     const List *sliced = top_sliced ? &w->top : &w->bottom, *facing = top_sliced ? &w->bottom : &w->top;
-    size_t need = sliced->len + ((size_t)p->slice_words << w->cut.width);
+    size_t need = sliced->len + ((size_t)128 << (p->widths - 1) << w->cut.width);
     if (w->narrow_cap < need) {
         uint32_t *top = realloc(w->top32, need * sizeof *top);
         if (top) w->top32 = top;
@@ -848,8 +889,8 @@ static int join_sliced(Work *w, const Path *p, int rest, uint64_t *pairs, uint64
     }
     uint32_t *slice_words = w->top32, *face_words = w->bottom32;
     size_t *slice_start = w->top_start, *face_start = w->bottom_start;
-    by_bucket32(sliced, p->narrow, slice_words, w->tags, w->words, slice_start, &w->cut, (size_t)p->slice_words);
-    by_bucket32(facing, p->narrow, face_words, w->tags, w->words, face_start, &w->cut, 8);
+    by_bucket32(sliced, p, slice_words, w->tags, w->words, slice_start, &w->cut, 0, w->widths);
+    by_bucket32(facing, p, face_words, w->tags, w->words, face_start, &w->cut, 8, NULL);
     Chunks chunks;
     for (int c = 0, from = 0; c < 4; from += chunks.width[c++]) {
         chunks.from[c] = from;
@@ -859,7 +900,7 @@ static int join_sliced(Work *w, const Path *p, int rest, uint64_t *pairs, uint64
     int f1 = chunks.from[1], f2 = chunks.from[2], f3 = chunks.from[3];
     uint32_t m0 = (1u << chunks.width[0]) - 1, m1 = (1u << chunks.width[1]) - 1;
     uint32_t m2 = (1u << chunks.width[2]) - 1, m3 = (1u << chunks.width[3]) - 1;
-    uint32_t entry = (uint32_t)p->slice_words / 8;  /* bytes: below 2^16 from a chunk's first entry */
+    uint32_t entry = 128 / 8;  /* bytes of a 128-bit entry (a wider slice scales them) */
     for (size_t i = 0; i < face_start[all + 1]; i++) {
         uint32_t x = face_words[i];
         w->offsets[i][0] = (uint16_t)((x >> 30 ? 256 : x & m0) * entry);  /* a pad: the zero entry */
@@ -880,7 +921,7 @@ static int join_sliced(Work *w, const Path *p, int rest, uint64_t *pairs, uint64
             if (!v) break;
         }
         if (!faced) continue;
-        found += p->slice(tables, slice_words + b0, b1 - b0, &chunks, w->offsets, face_start, others);
+        found += p->slice[w->widths[u]](tables, slice_words + b0, b1 - b0, &chunks, w->offsets, face_start, others);
         compared += (uint64_t)faced * (b1 - b0);
     }
     *pairs = found;
@@ -892,13 +933,20 @@ static int join_sliced(Work *w, const Path *p, int rest, uint64_t *pairs, uint64
 
 /* The sliced shifts as measured at Q(18) (one thread): 128 bits 7-9 alike (at n = 16 too), 256
  * bits 8 and 9 alike (26.95e9 and 26.92e9 instructions, and Q(17) 12.35e9 and 12.33e9), 512 bits
- * 9 and 10 alike, 8 slower (2.71 against 2.45 s). The vector pairers list faster than pair_lacking when their
+ * 9 and 10 alike, 8 slower (2.71 against 2.45 s). The weights of a slice per width: a 512-bit
+ * slice's tables (64 KiB) leave the first-level cache, so a bucket takes one only when it fills
+ * more than 1.45 slices of 256 bits; with every bucket at the path's widest (as before per-bucket
+ * widths), odd boards' buckets (Q(19): 64 of about 70 words, the cut forced by the 30-bit words)
+ * filled an eighth of a 512-bit slice, and Q(19) on AVX-512 took 62.0 s against 42.6 s now
+ * (one thread, fresh processes in turns, 2026-11-28; AVX2 44.5 against 42.4 s). The vector pairers list faster than pair_lacking when their
  * instructions are there (at Q(18), AVX-512 12-23 % less time listing, AVX2 12 %). */
 static const Path paths[] = {
-    {"scalar", match_scalar, pair_lacking, filter_scalar, slice_128, slice_128_narrow, 128, 8},
+    {"scalar", match_scalar, pair_lacking, filter_scalar, {slice_128}, {1}, 1, slice_128_narrow, 8},
 #ifdef HAVE_X86_MATCHERS
-    {"avx2", match_avx2, pair_avx2, filter_avx2, slice_avx2, slice_avx2_narrow, 256, 8},
-    {"avx512", match_avx512, pair_avx512, filter_avx512, slice_avx512, slice_avx512_narrow, 512, 9},
+    {"avx2", match_avx2, pair_avx2, filter_avx2, {slice_128_avx2, slice_256_avx2}, {10, 11}, 2, slice_256_avx2_narrow,
+     8},
+    {"avx512", match_avx512, pair_avx512, filter_avx512, {slice_128_avx512, slice_256_avx512, slice_512_avx512},
+     {10, 11, 16}, 3, slice_512_avx512_narrow, 9},
 #endif
 };
 

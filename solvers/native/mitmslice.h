@@ -1,9 +1,10 @@
 /* The sliced join's inner work (mitmcore.c, join_sliced) at one vector width, in GCC vector
  * extensions so that one source serves every target. mitmcore.c includes this file once per
- * width, with SLICE_BITS (128, 256 or 512: the words of a slice, one per bit of a vector),
- * SLICE_FN (the entry point's name; SLICE_FN_narrow: the sort's first pass) and SLICE_TARGET
- * (the function attribute that lets the compiler use the target's instructions) defined, after
- * Chunks, CHUNK_ENTRIES, CSA and the sieve's Cut.
+ * width and target, with SLICE_BITS (128, 256 or 512: the words of a slice, one per bit of a
+ * vector), SLICE_FN (the entry point's name) and SLICE_TARGET (the function attribute that lets
+ * the compiler use the target's instructions) defined, and SLICE_NARROW for the one width per
+ * target that also makes the sort's first pass (SLICE_FN_narrow), after Chunks, CHUNK_ENTRIES,
+ * CSA and the sieve's Cut.
  *
  * A slice of the sliced list is transposed into one vector per bit (bit j set: word j has that
  * bit); the words a word x of the facing list meets none of are the AND, over the bits of x, of
@@ -41,7 +42,7 @@ SLICE_TARGET static inline void SLICE_(swap_blocks)(Vector x[32], int j, uint32_
 /* A slice's tables: chunk c covers `width[c]` bits of the narrow word from `from[c]`, and entry
  * CHUNK_ENTRIES * c + m has bit j set when word j is real (not a pad) and shares no bit with
  * m << from[c] (bit j of the vector: lane j % lanes, bit j / lanes). Entry 256 (after chunk 0)
- * stays zero: a facing pad's. */
+ * is zero: a facing pad's (written every time: a slice of another width shares the memory). */
 SLICE_TARGET static void SLICE_(tables)(Vector *tables, const uint32_t *words, const Chunks *chunks) {
     Vector planes[32];
     memcpy(planes, words, sizeof planes);
@@ -51,6 +52,7 @@ SLICE_TARGET static void SLICE_(tables)(Vector *tables, const uint32_t *words, c
     SLICE_(swap_blocks)(planes, 2, 0x33333333);
     SLICE_(swap_blocks)(planes, 1, 0x55555555);
     /* planes[b]: the words with bit b; planes[31]: the pads (3 << 30) */
+    tables[256] = (Vector){0};
     for (int c = 0; c < 4; c++) {
         Vector *t = tables + CHUNK_ENTRIES * c;
         t[0] = ~planes[31];
@@ -85,15 +87,16 @@ SLICE_TARGET static inline uint64_t SLICE_(byte_sum)(Bytes b) {
 }
 
 /* The pairs of one slice (its tables) with the facing words of every bucket in `others`: `at`
- * holds each facing word's four table offsets in bytes, one per chunk, from the chunk's first
- * entry; its buckets are padded to 8 words. Eight words at a time go through a carry-save tree
+ * holds each facing word's four table offsets, one per chunk, from the chunk's first entry, in
+ * bytes of 128-bit entries (so one list of offsets serves every width: the scale is an address
+ * mode's); its buckets are padded to 8 words. Eight words at a time go through a carry-save tree
  * (Harley and Seal), so only every eighth vector's bits are counted. */
 SLICE_TARGET static uint64_t SLICE_(count)(const Vector *tables, const uint16_t (*at)[4], const size_t start[],
                                            unsigned others) {
     const char *t0 = (const char *)tables, *t1 = (const char *)(tables + CHUNK_ENTRIES);
     const char *t2 = (const char *)(tables + 2 * CHUNK_ENTRIES), *t3 = (const char *)(tables + 3 * CHUNK_ENTRIES);
-#define MEETS(i) (*(const Vector *)(t0 + o[i][0]) & *(const Vector *)(t1 + o[i][1]) \
-                  & *(const Vector *)(t2 + o[i][2]) & *(const Vector *)(t3 + o[i][3]))
+#define AT(t, k, c) (*(const Vector *)(t + (size_t)o[k][c] * (SLICE_BITS / 128)))  /* offsets: 128-bit entries' bytes */
+#define MEETS(k) (AT(t0, k, 0) & AT(t1, k, 1) & AT(t2, k, 2) & AT(t3, k, 3))
     Vector ones = {0}, twos = {0}, fours = {0}, twos_a, twos_b, fours_a, fours_b, eights;
     Bytes bytes = {0};  /* the eights' bits per byte, at most 8 * 31 */
     uint64_t sum = 0;
@@ -118,13 +121,14 @@ SLICE_TARGET static uint64_t SLICE_(count)(const Vector *tables, const uint16_t 
         if (!v) break;
     }
 #undef MEETS
+#undef AT
     return 8 * (sum + SLICE_(byte_sum)(bytes)) + 4 * SLICE_(byte_sum)(SLICE_(byte_counts)(fours))
          + 2 * SLICE_(byte_sum)(SLICE_(byte_counts)(twos)) + SLICE_(byte_sum)(SLICE_(byte_counts)(ones));
 }
 
 /* The pairs of one bucket of the sliced list (`len` words, whole slices) with the facing words
  * of every bucket in `others`. `tables` is room for 4 chunks of CHUNK_ENTRIES vectors, aligned
- * to a vector, its entry 256 zero. */
+ * to a vector. */
 SLICE_TARGET static uint64_t SLICE_FN(void *tables, const uint32_t *words, size_t len, const Chunks *chunks,
                                       const uint16_t (*at)[4], const size_t start[], unsigned others) {
     uint64_t found = 0;
@@ -135,8 +139,9 @@ SLICE_TARGET static uint64_t SLICE_FN(void *tables, const uint32_t *words, size_
     return found;
 }
 
+#ifdef SLICE_NARROW
 /* The sliced join's sort's first pass (by_bucket32): every word's bucket and narrow word, a loop
- * the compiler vectorises at this width. */
+ * the compiler vectorises at this width (once per path: SLICE_NARROW defined). */
 SLICE_TARGET static void SLICE_(narrow)(const uint64_t *keys, size_t len, const Cut *c, uint16_t *tags,
                                         uint32_t *words) {
     Cut cut = *c;  /* in a local: read through `c`, the masks were reloaded after every store */
@@ -145,6 +150,8 @@ SLICE_TARGET static void SLICE_(narrow)(const uint64_t *keys, size_t len, const 
         words[i] = (uint32_t)rest_of(keys[i], &cut);
     }
 }
+#endif
+#undef SLICE_NARROW
 
 #undef Vector
 #undef Bits
