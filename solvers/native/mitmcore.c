@@ -934,11 +934,12 @@ static int join_sliced(Work *w, const Path *p, int rest, uint64_t *pairs, uint64
 /* The sliced shifts as measured at Q(18) (one thread): 128 bits 7-9 alike (at n = 16 too), 256
  * bits 8 and 9 alike (26.95e9 and 26.92e9 instructions, and Q(17) 12.35e9 and 12.33e9), 512 bits
  * 9 and 10 alike, 8 slower (2.71 against 2.45 s). The weights of a slice per width: a 512-bit
- * slice's tables (64 KiB) leave the first-level cache, so a bucket takes one only when it fills
- * more than 1.45 slices of 256 bits; with every bucket at the path's widest (as before per-bucket
- * widths), odd boards' buckets (Q(19): 64 of about 70 words, the cut forced by the 30-bit words)
- * filled an eighth of a 512-bit slice, and Q(19) on AVX-512 took 62.0 s against 42.6 s now
- * (one thread, fresh processes in turns, 2026-11-28; AVX2 44.5 against 42.4 s). The vector pairers list faster than pair_lacking when their
+ * slice's tables (64 KiB) leave the first-level cache, so a bucket takes one only when it needs
+ * more than one slice of 256 bits (and one of 256 bits when one of 128 is too short). With every
+ * bucket at the path's widest (before per-bucket widths), odd boards' buckets (Q(19): 64 of about
+ * 70 words, the cut forced by the 30-bit words) filled an eighth of a 512-bit slice: Q(19) on
+ * AVX-512 took 62.0 s against 42.6 s now (one thread, fresh processes in turns, 2026-11-28; AVX2
+ * 44.5 against 42.4 s). The vector pairers list faster than pair_lacking when their
  * instructions are there (at Q(18), AVX-512 12-23 % less time listing, AVX2 12 %). */
 static const Path paths[] = {
     {"scalar", match_scalar, pair_lacking, filter_scalar, {slice_128}, {1}, 1, slice_128_narrow, 8},
