@@ -24,9 +24,9 @@ build-native: install ## rebuild the C extensions with -march=native (this CPU o
 run: install ## the main job: every family on every backend, compared with ground truth
 	$(BIN)/python -m queens.experiments.main_job
 
-test: install ## the test suite (slow tests excluded; the 20 slowest listed at the end); installs MiniZinc first when apt can
+test: install ## the test suite (slow tests excluded; the 20 slowest listed at the end), on every core; installs MiniZinc first when apt can
 	@$(MAKE) --no-print-directory minizinc || echo "minizinc not installed: its tests will be skipped" >&2
-	$(BIN)/python -m pytest -q --durations=20
+	$(BIN)/python -m pytest -q -n auto --durations=20
 
 browser: ## Debian's chromium + chromium-driver for the browser tests (apt-get, only when missing)
 	@command -v chromium >/dev/null && command -v chromedriver >/dev/null || { \
