@@ -21,7 +21,7 @@
  *    buckets of certain conflicts are never compared. Within two buckets the comparison is
  *    sliced: one list's buckets transposed into bit planes, so that 128, 256 or 512 pairs (as
  *    wide as the CPU's vectors: SSE2 or NEON, AVX2, AVX-512, chosen at run time) take a handful
- *    of vector ANDs (join_sliced, mitmslice.h); words too wide to slice (n > 22) meet word by word.
+ *    of vector ANDs (join_sliced, mitmslice.h); words too wide to slice (n > 23) meet word by word.
  *
  * Memory: one worker holds two lists per side, each of at most h! words (the permutations of h
  * columns); the tables at most n!/(n-k)! placements per block of k rows: mq_memory_bound() and
@@ -119,7 +119,7 @@ static unsigned orbit_weight(Unit u, int n) {
 
 /* ---- the matchers: pairs of words with no common bit ---------------------------------------- */
 
-/* Whole words against whole words: only for words too wide for the sliced join (n > 22), see
+/* Whole words against whole words: only for words too wide for the sliced join (n > 23), see
  * join. Four top words against eight bottom words at a time, the counts kept in eight lanes until
  * the end: the compiler turns the lane loop into vector tests and adds, one load of bottom words
  * serving four top words. */
@@ -188,7 +188,7 @@ typedef size_t (*Filter)(uint64_t *keys, const uint64_t *words, const uint64_t *
 
 /* The sliced join's inner work at one vector width, and its sort's first pass (mitmslice.h). */
 typedef struct Chunks Chunks;
-typedef uint64_t (*Slicer)(void *tables, const uint32_t *words, size_t len, const Chunks *chunks,
+typedef uint64_t (*Slicer)(void *tables, const uint32_t *words, size_t len, size_t real, const Chunks *chunks,
                            const uint16_t (*at)[4], const size_t start[], unsigned others);
 typedef struct Cut Cut;
 typedef void (*Narrower)(const uint64_t *keys, size_t len, const Cut *cut, uint16_t *tags, uint32_t *words);
@@ -198,7 +198,7 @@ enum { WIDTHS = 3 };  /* the sliced join's slices: 128 << k words, k < WIDTHS */
 /* What one kind of CPU runs, chosen once at run time: path() (after the pieces). */
 typedef struct {
     const char *name;         /* "scalar", "avx2" or "avx512" (QUEENS_MITM_MATCHER's names) */
-    Matcher match;            /* the join of whole words, when they are too wide to slice (n > 22) */
+    Matcher match;            /* the join of whole words, when they are too wide to slice (n > 23) */
     Pairer pair;              /* the listing's (pair_lacking: the portable one, with tables of its own) */
     Filter filter;            /* and the middle queen's filter of top halves (odd boards) */
     Slicer slice[WIDTHS];     /* the sliced join's, at 128, 256 and 512 bits */
@@ -806,14 +806,15 @@ static int slice_width(size_t len, int widths, const unsigned weight[WIDTHS]) {
 }
 
 /* The sliced join's sort: bucket by the cut bits, and keep only the other window bits, packed
- * into 30 bits; each bucket is padded to a multiple of `pad` words with 3 << 30, above any real
- * word (the sliced join knows its pads by these bits), or when `widths` is given, to a whole
- * slice of the width the bucket is sliced at (slice_width, written to widths[v]). The first
+ * into 32 bits; each bucket is padded to a multiple of `pad` words (zeros: the sliced join knows
+ * its pads by where they are, the real words of bucket v ending at ends[v]), or when `widths` is
+ * given, to a whole slice of the width the bucket is sliced at (slice_width, written to
+ * widths[v]). The first
  * pass (the path's `narrow`: vectors) leaves each word's bucket and narrow word in `tags` and
  * `words`; in one pass with the counts the compiler kept it scalar, and the sort took 1.8 times
  * as long at Q(18) on the AVX-512 path, 1.25 times on the others. */
 static void by_bucket32(const List *from, const Path *p, uint32_t *into, uint16_t *tags, uint32_t *words,
-                        size_t start[], const Cut *c, size_t pad, uint8_t *widths) {
+                        size_t start[], size_t ends[], const Cut *c, size_t pad, uint8_t *widths) {
     size_t buckets = (size_t)1 << c->width, len = from->len, half = len / 2;
     p->narrow(from->keys, len, c, tags, words);
     /* Two streams, the list's two halves, each with its own counts and fill points: neighbours in a
@@ -841,8 +842,10 @@ static void by_bucket32(const List *from, const Path *p, uint32_t *into, uint16_
         into[second[tags[half + i]]++] = words[half + i];
     }
     if (len % 2) into[second[tags[len - 1]]++] = words[len - 1];
-    for (size_t v = 0; v < buckets; v++)  /* the second stream ends each bucket */
-        for (size_t i = second[v]; i < start[v + 1]; i++) into[i] = 3u << 30;
+    for (size_t v = 0; v < buckets; v++) {  /* the second stream ends each bucket */
+        ends[v] = second[v];
+        for (size_t i = second[v]; i < start[v + 1]; i++) into[i] = 0;
+    }
 }
 
 typedef struct {
@@ -851,6 +854,7 @@ typedef struct {
     uint32_t listed;             /* the set top_all holds (0: none yet) */
     List top_sorted, bottom_sorted;
     size_t top_start[(3 << MAX_CUT) + 1], bottom_start[(3 << MAX_CUT) + 1];  /* offsets, then the sort's scratch */
+    size_t top_end[1 << MAX_CUT], bottom_end[1 << MAX_CUT];  /* the sliced join's: where a bucket's pads start */
     Cut cut;
     uint16_t *tags;              /* bucket numbers, as long as the longer list */
     uint32_t *words;             /* the sliced join's words before the sort, as long */
@@ -866,9 +870,10 @@ typedef struct {
 
 /* The join on narrow words (the window less the cut bits), sliced: the longer list is cut into
  * slices, the shorter one faces them (measured at Q(18): slicing the shorter, which builds half
- * the tables but allows fewer cut bits, ran 12 % more instructions). Pads are 3 << 30 on both
- * sides, above any real word: a sliced pad counts nowhere (the tables leave it out), a facing
- * pad reads the zero entry. */
+ * the tables but allows fewer cut bits, ran 12 % more instructions). A sliced pad counts nowhere
+ * (the tables leave it out), a facing pad reads the zero entry: both known by where they are,
+ * so a narrow word has all 32 bits (30 before, with two marking the pads: at Q(19) that forced 6
+ * cut bits instead of 4, 64 buckets of about 70 words, each in a slice of its own). */
 static int join_sliced(Work *w, const Path *p, int rest, uint64_t *pairs, uint64_t *tests) {
     int top_sliced = w->top.len > w->bottom.len;
     const List *sliced = top_sliced ? &w->top : &w->bottom, *facing = top_sliced ? &w->bottom : &w->top;
@@ -889,8 +894,9 @@ static int join_sliced(Work *w, const Path *p, int rest, uint64_t *pairs, uint64
     }
     uint32_t *slice_words = w->top32, *face_words = w->bottom32;
     size_t *slice_start = w->top_start, *face_start = w->bottom_start;
-    by_bucket32(sliced, p, slice_words, w->tags, w->words, slice_start, &w->cut, 0, w->widths);
-    by_bucket32(facing, p, face_words, w->tags, w->words, face_start, &w->cut, 8, NULL);
+    size_t *slice_end = w->top_end, *face_end = w->bottom_end;
+    by_bucket32(sliced, p, slice_words, w->tags, w->words, slice_start, slice_end, &w->cut, 0, w->widths);
+    by_bucket32(facing, p, face_words, w->tags, w->words, face_start, face_end, &w->cut, 8, NULL);
     Chunks chunks;
     for (int c = 0, from = 0; c < 4; from += chunks.width[c++]) {
         chunks.from[c] = from;
@@ -901,13 +907,14 @@ static int join_sliced(Work *w, const Path *p, int rest, uint64_t *pairs, uint64
     uint32_t m0 = (1u << chunks.width[0]) - 1, m1 = (1u << chunks.width[1]) - 1;
     uint32_t m2 = (1u << chunks.width[2]) - 1, m3 = (1u << chunks.width[3]) - 1;
     uint32_t entry = 128 / 8;  /* bytes of a 128-bit entry (a wider slice scales them) */
-    for (size_t i = 0; i < face_start[all + 1]; i++) {
-        uint32_t x = face_words[i];
-        w->offsets[i][0] = (uint16_t)((x >> 30 ? 256 : x & m0) * entry);  /* a pad: the zero entry */
-        w->offsets[i][1] = (uint16_t)((x >> f1 & m1) * entry);
-        w->offsets[i][2] = (uint16_t)((x >> f2 & m2) * entry);
-        w->offsets[i][3] = (uint16_t)((x >> f3 & m3) * entry);
-    }
+    for (unsigned v = 0; v <= all; v++)
+        for (size_t i = face_start[v]; i < face_start[v + 1]; i++) {
+            uint32_t x = face_words[i];
+            w->offsets[i][0] = (uint16_t)((i < face_end[v] ? x & m0 : 256) * entry);  /* a pad: the zero entry */
+            w->offsets[i][1] = (uint16_t)((x >> f1 & m1) * entry);
+            w->offsets[i][2] = (uint16_t)((x >> f2 & m2) * entry);
+            w->offsets[i][3] = (uint16_t)((x >> f3 & m3) * entry);
+        }
     uintptr_t align = MOST_SLICE / 8;
     void *tables = (void *)(((uintptr_t)w->tables + align - 1) & ~(align - 1));
     uint64_t found = 0, compared = 0;
@@ -921,7 +928,8 @@ static int join_sliced(Work *w, const Path *p, int rest, uint64_t *pairs, uint64
             if (!v) break;
         }
         if (!faced) continue;
-        found += p->slice[w->widths[u]](tables, slice_words + b0, b1 - b0, &chunks, w->offsets, face_start, others);
+        found += p->slice[w->widths[u]](tables, slice_words + b0, b1 - b0, slice_end[u] - b0, &chunks, w->offsets,
+                                        face_start, others);
         compared += (uint64_t)faced * (b1 - b0);
     }
     *pairs = found;
@@ -980,13 +988,13 @@ static int join(Work *w, int bits, uint64_t *pairs, uint64_t *tests) {
     size_t nt = w->top.len, nb = w->bottom.len, smaller = nt < nb ? nt : nb, longer = nt > nb ? nt : nb;
     if (!smaller) { *pairs = 0; return 0; }
     const Path *p = path();
-    int narrow = bits - 30 <= MAX_CUT;  /* n <= 22: the sliced join, on words of 30 bits at most */
+    int narrow = bits - 32 <= MAX_CUT;  /* n <= 23: the sliced join, on words of 32 bits at most */
     /* sliced, about 2^sliced_shift words per bucket of the sliced list (full slices); else about
      * 2^BUCKET_SHIFT words per bucket of the shorter list: long enough loops, few empty buckets */
     size_t per = narrow ? longer >> p->sliced_shift : smaller >> BUCKET_SHIFT;
     int cut = 0;
     while (cut < MAX_CUT && (per >> cut) > 0) cut++;
-    if (narrow && bits - cut > 30) cut = bits - 30;
+    if (narrow && bits - cut > 32) cut = bits - 32;
     choose_cut(&w->top, &w->bottom, bits, cut, &w->cut);
     if (w->tag_cap < longer) {
         uint16_t *grown = realloc(w->tags, 2 * longer * sizeof *grown);

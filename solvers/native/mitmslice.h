@@ -40,10 +40,17 @@ SLICE_TARGET static inline void SLICE_(swap_blocks)(Vector x[32], int j, uint32_
 }
 
 /* A slice's tables: chunk c covers `width[c]` bits of the narrow word from `from[c]`, and entry
- * CHUNK_ENTRIES * c + m has bit j set when word j is real (not a pad) and shares no bit with
- * m << from[c] (bit j of the vector: lane j % lanes, bit j / lanes). Entry 256 (after chunk 0)
- * is zero: a facing pad's (written every time: a slice of another width shares the memory). */
-SLICE_TARGET static void SLICE_(tables)(Vector *tables, const uint32_t *words, const Chunks *chunks) {
+ * CHUNK_ENTRIES * c + m has bit j set when word j is real (j < `real`: the others are pads) and
+ * shares no bit with m << from[c] (bit j of the vector: lane j % lanes, bit j / lanes). Entry
+ * 256 (after chunk 0) is zero: a facing pad's (written every time: a slice of another width
+ * shares the memory). */
+SLICE_TARGET static void SLICE_(tables)(Vector *tables, const uint32_t *words, size_t real, const Chunks *chunks) {
+    enum { LANES = SLICE_BITS / 32 };
+    Vector first = {0};  /* the real words: bits 0 .. ceil((real - l) / LANES) - 1 of lane l */
+    for (int l = 0; l < LANES; l++) {
+        size_t bits = real > (size_t)l ? (real - (size_t)l + LANES - 1) / LANES : 0;
+        first[l] = bits >= 32 ? ~0u : (1u << bits) - 1;
+    }
     Vector planes[32];
     memcpy(planes, words, sizeof planes);
     SLICE_(swap_blocks)(planes, 16, 0x0000ffff);
@@ -51,11 +58,11 @@ SLICE_TARGET static void SLICE_(tables)(Vector *tables, const uint32_t *words, c
     SLICE_(swap_blocks)(planes, 4, 0x0f0f0f0f);
     SLICE_(swap_blocks)(planes, 2, 0x33333333);
     SLICE_(swap_blocks)(planes, 1, 0x55555555);
-    /* planes[b]: the words with bit b; planes[31]: the pads (3 << 30) */
+    /* planes[b]: the words with bit b */
     tables[256] = (Vector){0};
     for (int c = 0; c < 4; c++) {
         Vector *t = tables + CHUNK_ENTRIES * c;
-        t[0] = ~planes[31];
+        t[0] = first;
         for (int h = 0; h < chunks->width[c]; h++) {  /* the entries with high bit h: the ones below, and h */
             Vector lacking = ~planes[chunks->from[c] + h];
             if (h < 4)
@@ -126,14 +133,15 @@ SLICE_TARGET static uint64_t SLICE_(count)(const Vector *tables, const uint16_t 
          + 2 * SLICE_(byte_sum)(SLICE_(byte_counts)(twos)) + SLICE_(byte_sum)(SLICE_(byte_counts)(ones));
 }
 
-/* The pairs of one bucket of the sliced list (`len` words, whole slices) with the facing words
- * of every bucket in `others`. `tables` is room for 4 chunks of CHUNK_ENTRIES vectors, aligned
- * to a vector. */
-SLICE_TARGET static uint64_t SLICE_FN(void *tables, const uint32_t *words, size_t len, const Chunks *chunks,
-                                      const uint16_t (*at)[4], const size_t start[], unsigned others) {
+/* The pairs of one bucket of the sliced list (`len` words, whole slices, of which the first
+ * `real` are words and the rest pads) with the facing words of every bucket in `others`.
+ * `tables` is room for 4 chunks of CHUNK_ENTRIES vectors, aligned to a vector. */
+SLICE_TARGET static uint64_t SLICE_FN(void *tables, const uint32_t *words, size_t len, size_t real,
+                                      const Chunks *chunks, const uint16_t (*at)[4], const size_t start[],
+                                      unsigned others) {
     uint64_t found = 0;
     for (size_t s = 0; s < len; s += SLICE_BITS) {
-        SLICE_(tables)(tables, words + s, chunks);
+        SLICE_(tables)(tables, words + s, real - s, chunks);  /* real > s: a slice holds a word at least */
         found += SLICE_(count)(tables, at, start, others);
     }
     return found;
