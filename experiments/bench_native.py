@@ -16,12 +16,13 @@ means the pool does not serialise on the GIL or a lock; the C code runs without 
 
 The meet-in-the-middle counter (native/quadrant, mitmcore.c) has its own table: every matcher
 this CPU runs (forced by QUEENS_MITM_MATCHER, each in a process of its own: the matcher is chosen
-once per process), at 1 and 2 threads beside classic.c and the best fast kernel, with the memory
-it held, for larger n (classic.c is measured up to --classic-upto and scaled beyond, as the
-header says).
+once per process), at 1 and 2 threads beside classic.c, takaken.c and the best fast kernel, with
+the memory it held, for larger n (the yardsticks are measured up to --classic-upto and scaled
+beyond, as the header says). n = 20 is in by default (issue 24 asks n = 16..20): about an hour of the run's
+time on a 2-core machine (Q(20) takes 3-6 min on one thread per matcher, three times each).
 
     python -m queens.experiments.bench_native [--sizes 16 17] [--repeats 3] [--threads 2]
-        [--quadrant-sizes 16 17 18 19] [--matchers scalar avx2 avx512] [--classic-upto 17]
+        [--quadrant-sizes 16 17 18 19 20] [--matchers scalar avx2 avx512] [--classic-upto 17]
 """
 
 from __future__ import annotations
@@ -225,25 +226,34 @@ def quadrant_child(n: int, threads: int) -> None:
     print(json.dumps([wall, used, total, int(stats["memory"]), _mitm.MATCHER]))
 
 
-def measure_quadrant(classic: Path, sizes: list[int], matchers: list[str], repeats: int, threads: int,
-                     classic_upto: int) -> list[dict[str, object]]:
-    """Per matcher quadrant/1 and quadrant/{threads}, the best fast kernel (1 thread) and classic.c
-    (up to `classic_upto`) in turns; beyond it classic.c is scaled from its largest measured size."""
+YARDSTICKS_RUN = ("classic", "takaken")
+"""The yardsticks the quadrant table divides by (measured up to --classic-upto, scaled beyond)."""
+
+
+def measure_quadrant(yardsticks: dict[str, Path], sizes: list[int], matchers: list[str], repeats: int,
+                     threads: int, classic_upto: int) -> list[dict[str, object]]:
+    """Per matcher quadrant/1 and quadrant/{threads}, the best fast kernel (1 thread), classic.c and
+    takaken.c (up to `classic_upto`) in turns; beyond it both yardsticks are scaled from their
+    largest measured size."""
     rows: list[dict[str, object]] = []
     memory: dict[tuple[int, str, int], int] = {}
-    measured: dict[int, float] = {}
+    measured: dict[int, dict[str, float]] = {}
     for n in sizes:
-        results = _in_turns(_quadrant_runs(classic, n, matchers, threads, n <= classic_upto, memory), n, repeats)
+        results = _in_turns(_quadrant_runs(yardsticks, n, matchers, threads, n <= classic_upto, memory), n, repeats)
         wall = {name: statistics.median(run[0] for run in series) for name, series in results.items()}
         cpu = {name: statistics.median(run[1] for run in series) for name, series in results.items()}
         if "classic" in wall:
-            measured[n] = wall["classic"]
+            measured[n] = {name: wall[name] for name in YARDSTICKS_RUN}
         base = max(measured) if measured else None
-        scaled = measured[base] * _solutions(n) / _solutions(base) if base else float("nan")
-        classic_s = wall.get("classic", scaled)
+        yardstick_s = {name: wall[name] if name in wall else
+                       measured[base][name] * _solutions(n) / _solutions(base) if base else float("nan")
+                       for name in YARDSTICKS_RUN}
+        classic_s, takaken_s = yardstick_s["classic"], yardstick_s["takaken"]
         for matcher in matchers:
             one, many = f"{matcher}/1", f"{matcher}/{threads}"
             rows.append({"n": n, "matcher": matcher, "count": results[many][0][2], "classic_s": classic_s,
+                         "takaken_s": takaken_s, "takaken_ratio_1": wall[one] / takaken_s,
+                         "takaken_ratio_many": wall[many] / takaken_s,
                          "classic_scaled_from": None if "classic" in wall else base,
                          "fast_s": wall.get("fast/1"), "one_s": wall[one], "one_cpu_s": cpu[one],
                          "many_s": wall[many], "threads": threads,
@@ -254,12 +264,13 @@ def measure_quadrant(classic: Path, sizes: list[int], matchers: list[str], repea
     return rows
 
 
-def _quadrant_runs(classic: Path, n: int, matchers: list[str], threads: int, with_classic: bool,
+def _quadrant_runs(yardsticks: dict[str, Path], n: int, matchers: list[str], threads: int, with_yardsticks: bool,
                    memory: dict[tuple[int, str, int], int]) -> dict[str, Callable[[], Run]]:
     runs: dict[str, Callable[[], Run]] = {f"{m}/{t}": partial(run_quadrant, n, t, m, memory)
                                           for m in matchers for t in sorted({1, threads})}
-    if with_classic:
-        runs["classic"] = lambda: run_yardstick(classic, n)
+    if with_yardsticks:
+        for name in YARDSTICKS_RUN:
+            runs[name] = partial(run_yardstick, yardsticks[name], n)
         runs["fast/1"] = lambda: run_kernel(n, "auto", 1)
     return runs
 
@@ -286,10 +297,10 @@ def _solutions(n: int) -> int:
 
 
 def quadrant_table(rows: list[dict[str, Any]], threads: int) -> str:
-    lines = [f"| n | matcher | classic.c s | best fast kernel, 1 thread s | quadrant 1 thread s (CPU s) | ÷classic "
-             f"| CPU ÷fast | {threads} threads s | ÷classic | memory held 1 / {threads} threads "
-             f"| target 1 / {threads} threads (÷classic) |",
-             "|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---|"]
+    lines = [f"| n | matcher | classic.c s | takaken.c s | best fast kernel, 1 thread s | quadrant 1 thread s (CPU s) "
+             f"| ÷classic | CPU ÷fast | {threads} threads s | ÷classic | ÷takaken 1 / {threads} threads "
+             f"| memory held 1 / {threads} threads | target 1 / {threads} threads (÷classic) |",
+             "|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"]
     for r in rows:
         classic = f"{r['classic_s']:.2f}" + (f" (scaled from n = {r['classic_scaled_from']})"
                                               if r["classic_scaled_from"] else "")
@@ -300,9 +311,10 @@ def quadrant_table(rows: list[dict[str, Any]], threads: int) -> str:
             one, many = r["target"]
             target = (f"≤{one:.3f} {'✓' if r['ratio_1'] <= one else '✗'} / "
                       f"≤{many:.3f} {'✓' if r['ratio_many'] <= many else '✗'}")
-        lines.append(f"| {r['n']} | {r['matcher']} | {classic} | {fast} "
+        lines.append(f"| {r['n']} | {r['matcher']} | {classic} | {r['takaken_s']:.2f} | {fast} "
                      f"| {r['one_s']:.3f} ({r['one_cpu_s']:.3f}) | {r['ratio_1']:.3f}x "
                      f"| {versus} | {r['many_s']:.3f} | {r['ratio_many']:.3f}x "
+                     f"| {r['takaken_ratio_1']:.3f}x / {r['takaken_ratio_many']:.3f}x "
                      f"| {r['memory_1'] / 2**20:.1f} / {r['memory_many'] / 2**20:.1f} MiB | {target} |")
     return "\n".join(lines)
 
@@ -316,7 +328,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sizes", type=int, nargs="+", default=[16, 17])
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--threads", type=int, default=2)
-    parser.add_argument("--quadrant-sizes", type=int, nargs="*", default=[16, 17, 18, 19])
+    parser.add_argument("--quadrant-sizes", type=int, nargs="*", default=[16, 17, 18, 19, 20])
     parser.add_argument("--matchers", nargs="+", choices=MATCHERS, default=list(MATCHERS),
                         help="the quadrant counter's matchers to force in turn (default: all; one this CPU "
                              "cannot run stops the bench)")
@@ -329,7 +341,7 @@ def main(argv: list[str] | None = None) -> int:
         for n in args.sizes:
             rows += rows_for(n, measure(binaries, n, args.repeats, args.threads), args.threads)
             balances.append({"n": n, **balance(n, args.threads)})
-        quadrant = measure_quadrant(binaries["classic"], args.quadrant_sizes, args.matchers, args.repeats,
+        quadrant = measure_quadrant(binaries, args.quadrant_sizes, args.matchers, args.repeats,
                                     args.threads, args.classic_upto)
     where = machine()
     header = (f"Fast counter, every kernel this CPU runs ({', '.join(_fast.SUPPORTED)}; CPU features: "
@@ -347,8 +359,8 @@ def main(argv: list[str] | None = None) -> int:
               f"(nodes of the search):\n\n{balance_table(balances)}\n")
     if quadrant:
         report += ("\nThe meet-in-the-middle counter (native/quadrant), every matcher forced in turn "
-                   f"(QUEENS_MITM_MATCHER: {' '.join(args.matchers)}), same runs in turns with classic.c and the best "
-                   "fast kernel ('auto'); classic.c beyond n = "
+                   f"(QUEENS_MITM_MATCHER: {' '.join(args.matchers)}), same runs in turns with classic.c, takaken.c "
+                   "and the best fast kernel ('auto'); each yardstick beyond n = "
                    f"{args.classic_upto} is its largest measured time scaled by Q(n) / Q(that n) (not run); memory "
                    "held = the counter's tables and lists at their peak (C allocations, not the interpreter).\n\n"
                    f"{quadrant_table(quadrant, args.threads)}\n")
