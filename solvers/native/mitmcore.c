@@ -806,15 +806,15 @@ static int slice_width(size_t len, int widths, const unsigned weight[WIDTHS]) {
 }
 
 /* The sliced join's sort: bucket by the cut bits, and keep only the other window bits, packed
- * into 32 bits; each bucket is padded to a multiple of `pad` words (zeros: the sliced join knows
- * its pads by where they are, the real words of bucket v ending at ends[v]), or when `widths` is
- * given, to a whole slice of the width the bucket is sliced at (slice_width, written to
- * widths[v]). The first
+ * into 32 bits; each bucket is padded with zeros (the sliced join knows its pads by where they
+ * are, the real words of bucket v ending at ends[v]) to a whole slice of the width it is sliced
+ * at when `widths` is given (the sliced list: slice_width, written to widths[v]), else to a
+ * multiple of 8 words (the facing list: the count's groups of 8). The first
  * pass (the path's `narrow`: vectors) leaves each word's bucket and narrow word in `tags` and
  * `words`; in one pass with the counts the compiler kept it scalar, and the sort took 1.8 times
  * as long at Q(18) on the AVX-512 path, 1.25 times on the others. */
 static void by_bucket32(const List *from, const Path *p, uint32_t *into, uint16_t *tags, uint32_t *words,
-                        size_t start[], size_t ends[], const Cut *c, size_t pad, uint8_t *widths) {
+                        size_t start[], size_t ends[], const Cut *c, uint8_t *widths) {
     size_t buckets = (size_t)1 << c->width, len = from->len, half = len / 2;
     p->narrow(from->keys, len, c, tags, words);
     /* Two streams, the list's two halves, each with its own counts and fill points: neighbours in a
@@ -831,6 +831,7 @@ static void by_bucket32(const List *from, const Path *p, uint32_t *into, uint16_
         size_t here = first[v] + second[v];
         first[v] = start[v];
         second[v] = start[v] + here - second[v];
+        size_t pad = 8;
         if (widths) {
             widths[v] = (uint8_t)slice_width(here, p->widths, p->weight);
             pad = (size_t)128 << widths[v];
@@ -895,8 +896,8 @@ static int join_sliced(Work *w, const Path *p, int rest, uint64_t *pairs, uint64
     uint32_t *slice_words = w->top32, *face_words = w->bottom32;
     size_t *slice_start = w->top_start, *face_start = w->bottom_start;
     size_t *slice_end = w->top_end, *face_end = w->bottom_end;
-    by_bucket32(sliced, p, slice_words, w->tags, w->words, slice_start, slice_end, &w->cut, 0, w->widths);
-    by_bucket32(facing, p, face_words, w->tags, w->words, face_start, face_end, &w->cut, 8, NULL);
+    by_bucket32(sliced, p, slice_words, w->tags, w->words, slice_start, slice_end, &w->cut, w->widths);
+    by_bucket32(facing, p, face_words, w->tags, w->words, face_start, face_end, &w->cut, NULL);
     Chunks chunks;
     for (int c = 0, from = 0; c < 4; from += chunks.width[c++]) {
         chunks.from[c] = from;
