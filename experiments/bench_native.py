@@ -18,8 +18,9 @@ The meet-in-the-middle counter (native/quadrant, mitmcore.c) has its own table: 
 this CPU runs (forced by QUEENS_MITM_MATCHER, each in a process of its own: the matcher is chosen
 once per process), at 1 and 2 threads beside classic.c, takaken.c and the best fast kernel, with
 the memory it held, for larger n (the yardsticks are measured up to --classic-upto and scaled
-beyond, as the header says). n = 20 is in by default (issue 24 asks n = 16..20): about an hour of the run's
-time on a 2-core machine (Q(20) takes 3-6 min on one thread per matcher, three times each).
+beyond, as the header says). n = 20 is in by default (issue 24 asks n = 16..20): about half an
+hour of the run on a 2-core Intel Xeon (Q(20) took 1.8-2.9 min on one thread and 0.9-1.3 min on
+two per matcher, 2026-11-28; three rounds).
 
     python -m queens.experiments.bench_native [--sizes 16 17] [--repeats 3] [--threads 2]
         [--quadrant-sizes 16 17 18 19 20] [--matchers scalar avx2 avx512] [--classic-upto 17]
@@ -245,10 +246,7 @@ def measure_quadrant(yardsticks: dict[str, Path], sizes: list[int], matchers: li
         if "classic" in wall:
             measured[n] = {name: wall[name] for name in YARDSTICKS_RUN}
         base = max(measured) if measured else None
-        yardstick_s = {name: wall[name] if name in wall else
-                       measured[base][name] * _solutions(n) / _solutions(base) if base else float("nan")
-                       for name in YARDSTICKS_RUN}
-        classic_s, takaken_s = yardstick_s["classic"], yardstick_s["takaken"]
+        classic_s, takaken_s = (_yardstick_s(name, n, wall, measured) for name in YARDSTICKS_RUN)
         for matcher in matchers:
             one, many = f"{matcher}/1", f"{matcher}/{threads}"
             rows.append({"n": n, "matcher": matcher, "count": results[many][0][2], "classic_s": classic_s,
@@ -262,6 +260,17 @@ def measure_quadrant(yardsticks: dict[str, Path], sizes: list[int], matchers: li
                          "memory_1": memory[n, matcher, 1], "memory_many": memory[n, matcher, threads],
                          "target": QUADRANT_TARGETS.get(n)})
     return rows
+
+
+def _yardstick_s(name: str, n: int, wall: dict[str, float], measured: dict[int, dict[str, float]]) -> float:
+    """A yardstick's seconds at n: measured in this round of turns, else scaled from its largest
+    measured n by the solution count (nan when none was measured)."""
+    if name in wall:
+        return wall[name]
+    if not measured:
+        return float("nan")
+    base = max(measured)
+    return measured[base][name] * _solutions(n) / _solutions(base)
 
 
 def _quadrant_runs(yardsticks: dict[str, Path], n: int, matchers: list[str], threads: int, with_yardsticks: bool,

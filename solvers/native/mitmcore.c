@@ -809,10 +809,10 @@ static int slice_width(size_t len, int widths, const unsigned weight[WIDTHS]) {
  * into 32 bits; each bucket is padded with zeros (the sliced join knows its pads by where they
  * are, the real words of bucket v ending at ends[v]) to a whole slice of the width it is sliced
  * at when `widths` is given (the sliced list: slice_width, written to widths[v]), else to a
- * multiple of 8 words (the facing list: the count's groups of 8). The first
- * pass (the path's `narrow`: vectors) leaves each word's bucket and narrow word in `tags` and
- * `words`; in one pass with the counts the compiler kept it scalar, and the sort took 1.8 times
- * as long at Q(18) on the AVX-512 path, 1.25 times on the others. */
+ * multiple of 8 words (the facing list: the count's groups of 8). The first pass (the path's
+ * `narrow`: vectors) leaves each word's bucket and narrow word in `tags` and `words`; in one pass
+ * with the counts the compiler kept it scalar, and the sort took 1.8 times as long at Q(18) on
+ * the AVX-512 path, 1.25 times on the others. */
 static void by_bucket32(const List *from, const Path *p, uint32_t *into, uint16_t *tags, uint32_t *words,
                         size_t start[], size_t ends[], const Cut *c, uint8_t *widths) {
     size_t buckets = (size_t)1 << c->width, len = from->len, half = len / 2;
