@@ -26,9 +26,9 @@ larger ones (the table says so), except the row's first backend, which attempts 
 each has a bound reached. The ratio is our fastest proof over the fastest peer's (below 1: ours
 is faster; the issue's goal is ≤ 0.5).
 
-Run: python -m queens.experiments.bench_frontier [--seconds S] [--output FILE]; S caps every
-budget (the issue's targets when not given). Prints Markdown row by row; `make bench` writes
-experiments/results/frontier.md.
+Run: python -m queens.experiments.bench_frontier [--seconds S] [--rows NAME ...] [--output FILE];
+S caps every budget (the issue's targets when not given), --rows runs only the rows named (`ROWS`).
+Prints Markdown row by row; `make bench` writes experiments/results/frontier.md.
 """
 
 from __future__ import annotations
@@ -41,7 +41,7 @@ import platform
 import statistics
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import partial
 from importlib import import_module
@@ -165,14 +165,19 @@ def independence(piece: str, n: int) -> Instance:
                     closed_form(piece, n), closed_form_source(piece), 5.0, ("cpsat", "mip", "native"))
 
 
-def rows() -> Iterator[list[Instance]]:
-    """The issue's rows after domination (`sweep`), each its sizes in increasing order."""
-    yield [colouring(9, 300.0), colouring(10, None)]
-    yield [peaceable(8, 30.0), peaceable(9, 600.0), peaceable(10, 600.0)]
-    yield [cube(5, 60.0), cube(6, None)]
-    yield [two_per_line(7, 10.0), two_per_line(8, 300.0)]
+def rows() -> Iterator[tuple[str, list[Instance]]]:
+    """The issue's rows after domination (`sweep`), each its name (`--rows`) and its sizes in
+    increasing order."""
+    yield "colouring", [colouring(9, 300.0), colouring(10, None)]
+    yield "peaceable", [peaceable(8, 30.0), peaceable(9, 600.0), peaceable(10, 600.0)]
+    yield "cube", [cube(5, 60.0), cube(6, None)]
+    yield "two-per-line", [two_per_line(7, 10.0), two_per_line(8, 300.0)]
     for piece in PIECES:
-        yield [independence(piece, n) for n in range(8, 21)]
+        yield "independence", [independence(piece, n) for n in range(8, 21)]
+
+
+ROWS = ("domination", "colouring", "peaceable", "cube", "two-per-line", "independence")
+"""The rows' names, in the table's order: `--rows` picks some (domination is the γ(Q_n) sweep)."""
 
 
 def ours(instance: Instance, backend: str, budget: float) -> Attempt:
@@ -314,7 +319,7 @@ def machine() -> str:
             f"Python {platform.python_version()}")
 
 
-def table(cap: float | None, emit: Callable[[str], None]) -> None:
+def table(cap: float | None, emit: Callable[[str], None], chosen: Sequence[str] = ROWS) -> None:
     started = datetime.datetime.now(datetime.UTC)
     budgets = "the issue's targets" if cap is None else f"the issue's targets, capped at {cap:g} s per attempt"
     emit(f"# The frontier: the hardest variants beside their peers ({started:%Y-%m-%d %H:%M} UTC)\n")
@@ -330,8 +335,10 @@ def table(cap: float | None, emit: Callable[[str], None]) -> None:
          "it or, where the budget column is below T, not within that budget (the target itself untested).\n")
     emit(HEADER)
     slow: list[tuple[Attempt, Attempt]] = []
-    notes = [sweep(cap, emit, slow)]
-    for sizes in rows():
+    notes = [sweep(cap, emit, slow)] if "domination" in chosen else []
+    for name, sizes in rows():
+        if name not in chosen:
+            continue
         given_up: dict[str, str] = {}
         for instance in sizes:
             budget = budget_of(instance, cap)
@@ -345,6 +352,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="The frontier table, in Markdown.")
     parser.add_argument("--seconds", type=float, help="cap on every attempt's budget (default: the issue's targets)")
     parser.add_argument("--output", type=Path, help="also write the table here once the run has ended")
+    parser.add_argument("--rows", nargs="+", choices=ROWS, default=list(ROWS), help="only these rows (default: all)")
     args = parser.parse_args(argv)
     lines: list[str] = []
 
@@ -352,7 +360,7 @@ def main(argv: list[str] | None = None) -> int:
         print(text, flush=True)
         lines.append(text)
 
-    table(args.seconds, emit)
+    table(args.seconds, emit, args.rows)
     if args.output:  # written whole at the end: an interrupted run leaves the last table in place
         save(args.output, "\n".join(lines) + "\n")
     return 0

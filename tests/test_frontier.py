@@ -7,6 +7,7 @@ whole file: 11 s on 2 quiet cores)."""
 import pytest
 from queens.experiments.bench_frontier import (
     PIECES,
+    ROWS,
     Attempt,
     Instance,
     closed_form,
@@ -19,6 +20,7 @@ from queens.experiments.bench_frontier import (
     ours,
     peaceable,
     rows,
+    table,
     two_per_line,
     why_slower,
 )
@@ -61,7 +63,8 @@ def test_the_closed_forms_are_the_oeis_terms(reference):
 
 
 def test_every_published_value_of_the_issue_rows_is_in_the_reference(reference):
-    for sizes in rows():
+    for name, sizes in rows():
+        assert name in ROWS
         for instance in sizes:
             if instance.row in SEQUENCE:
                 assert instance.published == reference.term(SEQUENCE[instance.row], size(instance))
@@ -100,3 +103,10 @@ def test_who_gave_up_at_a_smaller_size_is_skipped_but_the_first_backend():
     attempts = {a.who: a for a in measure(instance, 30.0, given_up)}
     assert attempts[instance.backends[0]].proved
     assert all(attempts[b].skipped == "gave up" for b in instance.backends[1:])
+
+
+def test_rows_runs_only_the_rows_named(capsys):
+    """`--rows` picks rows by name: the two-rooks row alone, capped, no γ(Q_n) sweep."""
+    table(1.0, print, ["two-per-line"])
+    shown = [row for row in capsys.readouterr().out.splitlines() if row.startswith("| two rooks")]
+    assert [row.split(" | ")[1] for row in shown] == ["n = 7", "n = 8"]
