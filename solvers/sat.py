@@ -81,6 +81,11 @@ SOLVERS = {NATIVE: "minicard", "cnf": "cadical195"}
 MINIMISE_ENCODING = DEFAULT_ENCODING
 """The CNF to minimise and optimise over (its lines; the piece count is a totalizer): queen domination
 n = 1..10 proved in 1.5 s of CPU, where Minicard's native cardinality took 154 s."""
+OCCUPANCY_FROM_CELLS = 121
+"""The smallest board on which `Sat.minimise` bounds the groups pieces occupy (`_occupancy`):
+queen domination, whole minimisations with / without the bounds (s, 2026-11-28): n = 7 0.05 /
+0.03, 8 0.32 / 0.17, 9 0.53 / 0.29, 10 3.2 / 1.69, 11 1.4 / 4.96, 12 39 / 65; the refutations
+they shorten are cheap below 11 x 11, and the last, satisfiable call pays for them."""
 
 
 def cnf(model: ConstraintModel, encoding: str = DEFAULT_ENCODING) -> tuple[CNF, dict[int, tuple[int, int]]]:
@@ -338,7 +343,11 @@ class Sat(Backend):
         cells = var.tolist()
         cell_of = dict(zip(cells, model.cells, strict=True))
         least = len(model.fixed)
-        occupying, top, occupied = _occupancy(model, var, solver.nof_vars())
+        occupying: list[list[int]] = []
+        occupied: list[list[int]] = []
+        top = solver.nof_vars()
+        if len(model.cells) >= OCCUPANCY_FROM_CELLS:
+            occupying, top, occupied = _occupancy(model, var, top)
         for clause in occupying:
             solver.add_clause(clause)
         counters = []  # the pieces, then the occupied groups of each family: at most k of each

@@ -8,6 +8,7 @@ families whose counts OEIS knows.
 from __future__ import annotations
 
 import pytest
+import queens.solvers.sat as sat_module
 from queens.models import lower
 from queens.models.domination import Domination
 from queens.models.families import of_size
@@ -52,6 +53,18 @@ def test_the_minimiser_proves_domination_numbers_12_and_13(reference):
     for n in (12, 13):
         result = solve(of_size("domination", n), "sat")
         assert (result.status, result.objective) == (Status.OPTIMAL, reference.term("A075458", n))
+
+
+def test_the_minimiser_bounds_the_occupied_lines_from_11_x_11(reference, monkeypatch):
+    """From `OCCUPANCY_FROM_CELLS` cells the minimiser adds the occupancy bounds (about 1 s for
+    n = 11 on 2 cores, 3-4 s without); below, none."""
+    bounded = []
+    real = sat_module._occupancy
+    monkeypatch.setattr(sat_module, "_occupancy", lambda *args: bounded.append(len(args[0].cells)) or real(*args))
+    for n in (10, 11):
+        result = solve(of_size("domination", n), "sat")
+        assert (result.status, result.objective) == (Status.OPTIMAL, reference.term("A075458", n))
+    assert bounded == [121] and sat_module.OCCUPANCY_FROM_CELLS == 121
 
 
 @pytest.mark.parametrize("encoding", ["seqcounter", "totalizer", NATIVE])
