@@ -41,13 +41,16 @@ _PARENT_ONLY = {signal.SIGINT, signal.SIGTERM}
 
 
 def run_in_processes(function: Callable[..., T], jobs: Sequence[tuple[object, ...]], workers: int, *,
-                     deadline: float | None = None,
-                     finished: Callable[[int, T], None] | None = None) -> list[T | None]:
-    """`[function(*job) for job in jobs]`, computed in `workers` spawned processes, in order;
-    None for a job still running when the workers are killed at the deadline (see above).
-    `finished(index, result)` is called for each job as it finishes, in the order they do."""
+                     deadline: float | None = None, finished: Callable[[int, T], None] | None = None,
+                     start: str = "spawn") -> list[T | None]:
+    """`[function(*job) for job in jobs]`, computed in `workers` processes, in order; None for a
+    job still running when the workers are killed at the deadline (see above).
+    `finished(index, result)` is called for each job as it finishes, in the order they do.
+    `start` is multiprocessing's start method: "spawn" (a fresh interpreter, nothing shared) or
+    "fork" for jobs that only call a library with no threads of its own (no re-import of a
+    script's `__main__`, which spawn needs guarded by `if __name__ == "__main__":`)."""
     others = set(multiprocessing.active_children())
-    pool = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"),
+    pool = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context(start),
                                initializer=killed_at_deadline)
     results: list[T | None] = [None] * len(jobs)
     try:
