@@ -444,9 +444,8 @@ class ConstraintModel:
 
 def _fills(family: LineFamily, cells: tuple[Var, ...], size: int) -> bool:
     """Whether `size` pieces fill `family`: its lines partition `cells` (each cell on exactly
-    one), their caps add up to `size`, and some line may still hold fewer than its cap."""
-    return (bool(family.lines) and family.exact is None and not family.bicliques
-            and sum(line.at_most for line in family.lines) == size
+    one) and their caps add up to `size`."""
+    return (bool(family.lines) and not family.bicliques and sum(line.at_most for line in family.lines) == size
             and sum(len(line.cells) for line in family.lines) == len(cells)
             and set().union(*(line.cells for line in family.lines)) == set(cells))
 

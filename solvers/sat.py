@@ -344,18 +344,7 @@ class Sat(Backend):
         phases = var.tolist()
         with Solver(name=name, bootstrap_with=formula.clauses) as solver, _OffMain(solver, True) as run:
             solver.set_phases(phases)
-
-            def budgeted() -> bool | None:
-                for _ in range(SPLIT_AFTER // CONFLICT_SLICE):
-                    if (deadline is not None and time.monotonic() >= deadline) or run.stopping:
-                        return None
-                    solver.conf_budget(CONFLICT_SLICE)
-                    answer: bool | None = solver.solve_limited()
-                    if answer is not None:
-                        return answer
-                return None
-
-            answer = run(budgeted)
+            answer = run(lambda: _limited(solver, deadline, True, run, conflicts=SPLIT_AFTER))
             self.stats.update(**self._solver_stats(solver))
             found = solver.get_model() if answer else None
         if answer is False:
@@ -711,11 +700,13 @@ class _OffMain:
 
 
 def _limited(solver: Solver, deadline: float | None, sliced: bool, run: _OffMain,
-             assumptions: tuple[int, ...] = ()) -> bool | None:
+             assumptions: tuple[int, ...] = (), conflicts: int | None = None) -> bool | None:
     """One SAT call, on `run`'s thread: True, False, or None when the deadline or an
     interruption stopped it. A `sliced` solver (CaDiCaL, which has no `interrupt()`) runs in
-    conflict budgets, the clock and `run.stopping` read between them, all in the one hand-off."""
-    while (deadline is None or time.monotonic() < deadline) and not run.stopping:
+    conflict budgets, the clock and `run.stopping` read between them, all in the one hand-off;
+    `conflicts` (sliced only) stops it, None too, after that many."""
+    slices = None if conflicts is None else conflicts // CONFLICT_SLICE
+    while (deadline is None or time.monotonic() < deadline) and not run.stopping and slices != 0:
         if not sliced:
             answer: bool | None = solver.solve_limited(assumptions=assumptions, expect_interrupt=True)
             return answer
@@ -723,6 +714,7 @@ def _limited(solver: Solver, deadline: float | None, sliced: bool, run: _OffMain
         answer = solver.solve_limited(assumptions=assumptions)
         if answer is not None:
             return answer
+        slices = None if slices is None else slices - 1
     return None
 
 
