@@ -355,9 +355,7 @@ class ConstraintModel:
         """Whether the objective's question for `value` (`at_value`) fills a family (`filled`):
         one group of every cell, and `value` the caps of a family that partitions the cells."""
         groups = self.objective.groups if self.objective else ()
-        return (len(groups) == 1 and set(groups[0]) == set(self.cells) and not self.guards
-                and all(family.exact is None for family in self.families)
-                and any(_fills(family, self.cells, value) for family in self.families))
+        return len(groups) == 1 and set(groups[0]) == set(self.cells) and self.at_value(value).families != self.families
 
     def filled(self) -> ConstraintModel:
         """The model with every family its size fills made exact: when a family's lines

@@ -75,8 +75,8 @@ def conquer(clauses: list[list[int]], phases: list[int], split: list[list[int]],
     jobs = [(clauses, phases, split[w::workers], solver) for w in range(min(workers, len(split)))]
 
     def found(_: int, answer: list[int] | bool) -> None:
-        if answer is not False:
-            raise _Satisfied(list(answer))  # type: ignore[arg-type]  # a model, not True
+        if isinstance(answer, list):
+            raise _Satisfied(answer)
 
     try:
         answers = run_in_processes(solve_cubes, jobs, len(jobs), deadline=deadline, finished=found, start="fork")

@@ -58,7 +58,7 @@ def run_in_processes(function: Callable[..., T], jobs: Sequence[tuple[object, ..
         # inherit the mask; a signal that arrives meanwhile is delivered here right after.
         # The mask is this thread's: a signal delivered to another thread still sets Python's
         # flag, and raised inside `submit` it cut a worker's start between its spawn and the
-        # data it reads at once (the worker printed EOFError; test_interrupt, 1 run in 5):
+        # data it reads at once (the worker printed EOFError; test_interrupt -k split: 3 runs of 6):
         # deferred, it is raised after the last submit.
         blocked = signal.pthread_sigmask(signal.SIG_BLOCK, _PARENT_ONLY)
         try:
