@@ -73,12 +73,14 @@ class BackendError(QueensError):
 class TimeLimit(QueensError):
     """A search stopped at its time limit before it finished.
 
-    `partial` is what was counted so far, when the search counted: a lower bound.
+    `partial` is what was counted so far, when the search counted: a lower bound; `bound`, when
+    the search minimised, the fewest pieces not yet refuted: a lower bound on the optimum.
     """
 
-    def __init__(self, message: str, partial: int | None = None) -> None:
+    def __init__(self, message: str, partial: int | None = None, bound: int | None = None) -> None:
         super().__init__(message)
         self.partial = partial
+        self.bound = bound
 
 
 class InvalidNumber(MalformedInput):

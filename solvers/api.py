@@ -59,15 +59,18 @@ def within(deadline: float | None, backend: str, function: Callable[..., Result]
     """`function(*args)`, a Result, computed in a child process killed a little after the
     deadline (`queens.solvers.deadline_child`). When the child is killed, a LIMIT result
     of `backend`/`method` instead, with (`counting`) the solutions it had reported counting as
-    a lower bound."""
+    a lower bound, and the lower bound a minimisation had reported as `stats["bound"]`."""
     start = time.perf_counter()
     if deadline is not None:
         preload(backend)
     try:
         return call_until(deadline, function, *args)
     except TimeLimit as stopped:
+        stats: dict[str, int | float | str] = {"stopped": str(stopped)}
+        if stopped.bound is not None:
+            stats["bound"] = stopped.bound
         return Result(backend, Status.LIMIT, count=(stopped.partial or 0) if counting else None,
-                      wall_time=time.perf_counter() - start, stats={"stopped": str(stopped)}, method=method)
+                      wall_time=time.perf_counter() - start, stats=stats, method=method)
 
 
 def _solve(engine: Backend, puzzle: Puzzle, deadline: float | None, symmetry: bool | None = None) -> Result:

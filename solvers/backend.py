@@ -20,6 +20,7 @@ from enum import Enum
 from typing import ClassVar
 
 from queens.models import ConstraintModel, Placement, TimeLimit, Unsupported
+from queens.solvers.progress import Progress, report
 
 MODEL_CELLS = 1_000_000
 """Most cells a backend builds a model of unless it says more (1000 x 1000); sat and cpsat,
@@ -162,8 +163,9 @@ class Backend(ABC):
     def minimise(self, model: ConstraintModel, deadline: float | None) -> Placement | None:
         """A solution with the fewest pieces: try k = 0, 1, 2, ... pieces until one is found.
         At the time limit, `stats["bound"]` is the k being tried: none with fewer was found,
-        the lower bound the answer reports."""
+        the lower bound the answer reports (and reported as progress before each k is tried)."""
         for size in range(len(model.fixed), len(model.cells) + 1):
+            report(Progress(bound=size))
             try:
                 if deadline is not None and time.monotonic() > deadline:
                     raise TimeLimit(f"{self.name}: no solution with at most {size - 1} pieces yet")

@@ -57,7 +57,8 @@ _killable = False
 def call_until(deadline: float | None, function: Callable[..., T], *args: object, nested: bool = False) -> T:
     """`function(*args)`, computed in a forked child that is killed when it has not answered
     by the deadline plus the slack; then this raises TimeLimit, with the solutions the child
-    had reported (`queens.solvers.progress`) as its partial count. What the call raises in the
+    had reported (`queens.solvers.progress`) as its partial count, and the lower bound it had
+    reported as its bound. What the call raises in the
     child is raised here (the same class and message). Called here, in this process, when there
     is no deadline, or when this process is itself killed at the deadline (a forked child, a
     split pool's worker: see `killed_at_deadline`) unless `nested`: a call with a budget of its
@@ -84,7 +85,7 @@ def call_until(deadline: float | None, function: Callable[..., T], *args: object
     if isinstance(outcome, Progress):
         kill_group(pid)
         raise TimeLimit("stopped at the time limit (the search could not be interrupted in time)",
-                        partial=outcome.solutions)
+                        partial=outcome.solutions, bound=outcome.bound)
     _, status = os.waitpid(pid, 0)
     if outcome == ("crashed",):  # out of memory in C++ (std::bad_alloc), a segfault, ...
         raise BackendError(f"the solver process died without an answer ({_death(status)})")

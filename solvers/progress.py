@@ -14,7 +14,7 @@ its parent, where the parent's listeners get them.
 >>> with listening(seen.append):
 ...     report(Progress(solutions=92))
 >>> seen
-[Progress(solutions=92, done=None, total=None)]
+[Progress(solutions=92, done=None, total=None, bound=None)]
 """
 
 from __future__ import annotations
@@ -38,6 +38,10 @@ class Progress:
     """Subproblems finished..."""
     total: int | None = None
     """...of this many."""
+    bound: int | None = None
+    """A minimisation's proved lower bound so far: every smaller number of pieces was refuted.
+    Reported as each new k is tried, so that a search killed at its deadline, which can say
+    nothing more, still has it (`queens.solvers.deadline_child`)."""
 
 
 Listener = Callable[[Progress], None]

@@ -17,6 +17,8 @@ from pathlib import Path
 
 import pytest
 from queens.models import AttackingQueens, BackendError, TimeLimit
+from queens.solvers import Status
+from queens.solvers.api import within
 from queens.solvers.deadline_child import call_until
 from queens.solvers.process_pool import run_in_processes
 from queens.solvers.progress import Progress, listening, report
@@ -24,8 +26,8 @@ from queens.solvers.progress import Progress, listening, report
 FOREVER = 3600.0
 
 
-def _sleep_after_reporting(solutions: int) -> None:
-    report(Progress(solutions=solutions))
+def _sleep_after_reporting(solutions: int | None, bound: int | None = None) -> None:
+    report(Progress(solutions=solutions, bound=bound))
     time.sleep(FOREVER)
 
 
@@ -56,6 +58,16 @@ def test_a_call_past_its_deadline_is_killed_and_keeps_what_it_reported() -> None
         call_until(time.monotonic() + 2.0, _sleep_after_reporting, 41)
     assert stopped.value.partial == 41
     assert Progress(solutions=41) in seen  # the child's report reached this process's listeners
+
+
+def test_a_minimisation_killed_past_its_deadline_keeps_its_lower_bound() -> None:
+    """A minimiser reports each k it starts on (every smaller k refuted); killed while it could
+    not stop (CaDiCaL on a loaded machine: CI saw a 3 s limit end without a bound), the answer
+    still carries the bound."""
+    result = within(time.monotonic() + 1.0, "sat", _sleep_after_reporting, None, 5)
+    assert result.status is Status.LIMIT and result.solutions == ()
+    assert result.stats["bound"] == 5
+    assert "could not be interrupted" in str(result.stats["stopped"])
 
 
 def test_the_call_answers_here_with_its_value_or_its_error() -> None:

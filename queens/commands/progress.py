@@ -1,15 +1,18 @@
 """Progress on stderr for anything slow: one line, from the first second of a run.
 
 The solvers report what they have (`queens.solvers.progress`: subproblems done out of all,
-solutions so far); this draws it, with the time elapsed and, once subproblems are finishing,
-an estimate of the time left. On a terminal the line is rewritten in place and wiped at the
-end; elsewhere (`--progress` into a pipe or a log) it is a new line at most once a second.
+solutions so far, a minimisation's lower bound); this draws it, with the time elapsed and,
+once subproblems are finishing, an estimate of the time left. On a terminal the line is
+rewritten in place and wiped at the end; elsewhere (`--progress` into a pipe or a log) it is
+a new line at most once a second.
 It never goes to stdout, so `--json` output stays one JSON document.
 
 >>> import io
 >>> line = ProgressLine(io.StringIO(), terminal=False, start=0.0)
 >>> line.text(Progress(solutions=4012, done=30, total=120), elapsed=12.0)
 'progress: 30/120 subproblems, 4,012 solutions so far, 12 s (about 36 s left)'
+>>> line.text(Progress(bound=7), elapsed=30.0)
+'progress: none with fewer than 7 pieces, 30 s'
 """
 
 from __future__ import annotations
@@ -31,7 +34,7 @@ EVERY = {True: 0.2, False: 1.0}
 
 progress_option = click.option(
     "--progress/--no-progress", default=None,
-    help="Progress of a long run on stderr: subproblems, solutions so far, time [default: on a terminal].")
+    help="Progress of a long run on stderr: subproblems, solutions so far, lower bound, time [default: on a terminal].")
 
 
 class ProgressLine:
@@ -59,6 +62,8 @@ class ProgressLine:
             parts.append(f"{done:,}/{total:,} subproblems")
         if progress.solutions is not None:
             parts.append(f"{progress.solutions:,} solutions so far")
+        if progress.bound is not None:
+            parts.append(f"none with fewer than {progress.bound:,} pieces")
         parts.append(f"{elapsed:.0f} s")
         if done and total and done < total:
             parts[-1] += f" (about {elapsed * (total - done) / done:.0f} s left)"
