@@ -34,8 +34,9 @@ TRUSTED = ("the lowering (queens.models.lowering / army_lowering: the puzzle's r
            "fixed cells, clauses and attack counts)",
            "the CNF encoder (queens.solvers.sat.cnf) and pysat's cardinality encodings it names",
            "the DIMACS writer (queens.solvers.proof.to_dimacs)",
-           "one of the two proof checkers (drup with the check that the core it reads is lines of the formula: "
-           "queens.solvers.proof.trim_files)")
+           "the check that the core both checkers read is lines of the formula (queens.solvers.proof.trim_files)",
+           "one of the two proof checkers (drup with the loop that checks each step against its hints, "
+           "queens.solvers.proof_steps; or dratify)")
 """What a certificate does not check: if all of these are right, the claim is true."""
 
 

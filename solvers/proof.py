@@ -7,12 +7,16 @@ propagation alone (reverse unit propagation, RUP), and the last one is the empty
 that is simple and shares nothing with the solver's search, so we check every proof twice:
 
 - `drup` (PyPI, from cmu-transparency/verified_rup): C extracted from a checker verified in Why3;
-  it ignores deletions, which only makes it slower, never wrong, and slow it is, so it reads only
-  the formula clauses and lemmas the refutation needs (`trim_files`: an untrusted trimmer, and a
-  check that the core is lines of the formula); past its time budget its verdict is "timeout"
-  and the proof rests on dratify alone (the certificate says so);
+  it ignores deletions and propagates naively, its time growing with the lemmas times the clauses
+  it holds, so it checks the refutation step by step: the formula clauses and lemmas the
+  refutation needs, each lemma against the few clauses its hints name (`trim_files`: an untrusted
+  trimmer, a check that the core is lines of the formula, and `queens.solvers.proof_steps`); past
+  its time budget its verdict is "timeout" and the proof rests on dratify alone (the certificate
+  says so);
 - `dratify` (PyPI): a second checker written separately (pure Python here, or its optional Rust
-  engine), applying deletions, on the whole formula and the proof as the solver wrote it.
+  engine), on the same core and steps, whole, without the hints: each step checked against
+  every clause before it by its own propagation (the formula and the proof as the solver wrote
+  them when the trimmer cannot follow the proof).
 
 Both read the very files written to disk (DIMACS and proof text), not our in-memory clauses, so a
 bug in how we hand clauses around cannot hide a wrong proof.
@@ -29,7 +33,7 @@ from __future__ import annotations
 
 import hashlib
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from importlib.metadata import version
 from pathlib import Path
@@ -38,7 +42,9 @@ from types import ModuleType
 from pysat.solvers import Solver
 from queens.models import NativeMissing, TimeLimit
 from queens.solvers.deadline_child import call_until
-from queens.solvers.proof_trim import NotRefuted, trim
+from queens.solvers.proof_steps import check_steps, clause_line
+from queens.solvers.proof_trim import NotRefuted, trim_lines
+from queens.solvers.threads import default_threads
 
 PROOF_SOLVER = "glucose4"
 """The pysat solver that logs proofs: Glucose 4 writes DRUP with its deletions, which keeps
@@ -114,45 +120,59 @@ time and the certificate says so instead of waiting."""
 
 
 def check_files(cnf_file: Path, proof_file: Path, drup_seconds: float = DRUP_SECONDS) -> list[Verdict]:
-    """Both checkers' verdicts on the proof in `proof_file` that the formula in `cnf_file`
-    is unsatisfiable (each reads the files itself)."""
-    return [_drup(cnf_file, proof_file, drup_seconds), _dratify(cnf_file, proof_file)]
+    """Both checkers' verdicts on the proof in `proof_file` that the formula in `cnf_file` is
+    unsatisfiable, each reading files itself: the core and the steps `trim_files` writes, drup
+    step by step with their hints, dratify whole without them; or, when the trimmer cannot
+    follow the proof, the formula and the proof as the solver wrote them (each checker then
+    gives its own verdict on them).
 
-
-def _drup(cnf_file: Path, proof_file: Path, seconds: float) -> Verdict:
-    """drup on the core and the trimmed proof (`trim_files`); on the whole formula and proof when
-    the trimmer cannot follow the proof (drup then gives its own verdict on what the solver wrote)."""
+    drup, step by step: in this process, as each step is small and the deadline is looked at
+    between two (a fork cost 9 ms of the 14 ms a 12 x 12 completion's check took, median of 40),
+    or, from `proof_steps.STEPS_PER_WORKER` steps, shared by a forked process per core; on a whole
+    proof, in a forked child killed at the deadline, as drup runs for minutes in C that cannot be
+    interrupted in ours (forked, not a new interpreter: drup's own command line spent 65 ms
+    starting Python, 20 times the solve of a 12 x 12 completion's proof). dratify reads the core,
+    not the whole formula: parsing a 50 x 50 completion's 203,484 clauses in Python took it 0.5 s,
+    for a proof found in 0.06 to 0.4 s."""
     try:
         trimmed = trim_files(cnf_file, proof_file)
-    except (NotRefuted, NativeMissing) as why:
-        return _run_drup(cnf_file, proof_file, seconds, f"on the whole formula and proof (not trimmed: {why})")
-    return _run_drup(trimmed.cnf_file, trimmed.proof_file, seconds, f"on {trimmed}", trimmed)
+    except (NotRefuted, NativeMissing, ValueError) as why:  # ValueError: a line that is not a clause
+        read = f"on the whole formula and proof (not trimmed: {why})"
+        deadline = time.monotonic() + drup_seconds
+        return [_drup_verdict(read, drup_seconds, None,
+                              lambda: call_until(deadline, _drup_says, cnf_file, proof_file, nested=True)),
+                _dratify(cnf_file, proof_file, read, None)]
+    deadline = time.monotonic() + drup_seconds
+    return [_drup_verdict(f"on {trimmed}, step by step", drup_seconds, trimmed,
+                          lambda: check_steps(trimmed.cnf_file, trimmed.proof_file, trimmed.hints_file, deadline,
+                                              workers=default_threads())),
+            _dratify(trimmed.cnf_file, trimmed.proof_file, f"on {trimmed}, without the hints", trimmed)]
 
 
-def _run_drup(cnf_file: Path, proof_file: Path, seconds: float, read: str, trimmed: Trimmed | None = None) -> Verdict:
-    """drup in a forked child (its C code cannot be interrupted in ours), stopped after `seconds`;
-    `read` says in words what the files are. Forked, not a new interpreter: drup's own command
-    line spent 65 ms starting Python, 20 times the solve of a 12 x 12 completion's proof."""
+def _drup_verdict(read: str, seconds: float, trimmed: Trimmed | None, says: Callable[[], str]) -> Verdict:
+    """drup's verdict from `says()` (text starting "valid" when it accepts; TimeLimit past the
+    `seconds` it was given); `read` says in words what it read."""
     start = time.perf_counter()
     try:
-        said = call_until(time.monotonic() + seconds, _drup_says, str(cnf_file), str(proof_file), nested=True)
+        said = says()
     except TimeLimit:
         return Verdict("drup", version("drup"), "timeout", time.perf_counter() - start,
                        f"stopped after {seconds:g} s {read}", trimmed)
-    valid = said == "CheckerResult(Outcome.VALID)"
-    detail = f"checked {read}" if valid else f"{said[-200:]} ({read})"
+    valid = said.startswith("valid")
+    detail = f"checked {read}: {said}" if valid else f"{said[-200:]} ({read})"
     return Verdict("drup", version("drup"), "valid" if valid else "invalid", time.perf_counter() - start, detail,
                    trimmed)
 
 
-def _drup_says(cnf_file: str, proof_file: str) -> str:
-    """drup's verdict on the files, as its command line prints it (run in the forked child)."""
-    from drup.wrappers import check_proof_from_files  # lazy: only a certificate needs it
+def _drup_says(cnf_file: Path, proof_file: Path) -> str:
+    """drup's verdict on the whole files (run in the forked child, which is killed at the deadline)."""
+    from drup.wrappers import Outcome, check_proof_from_files  # lazy: only a certificate needs it
 
     try:
-        return str(check_proof_from_files(cnf_file, proof_file))
+        result = check_proof_from_files(str(cnf_file), str(proof_file))
     except ValueError as unreadable:  # drup's own refusal of a file it cannot parse
         return f"drup could not read the files: {unreadable}"
+    return "valid: the whole proof" if result.outcome is Outcome.VALID else str(result)
 
 
 @dataclass(frozen=True)
@@ -163,53 +183,60 @@ class Trimmed:
 
     cnf_file: Path
     proof_file: Path
+    hints_file: Path
     clauses: int
     of_clauses: int
     lemmas: int
     of_lemmas: int
+    units: int
+    """Top-level units the trimmer named as steps of their own (each checked like a lemma)."""
     seconds: float
 
     def __str__(self) -> str:
         return (f"a core and trimmed proof: {self.clauses:,} of {self.of_clauses:,} clauses, "
-                f"{self.lemmas:,} of {self.of_lemmas:,} lemmas")
+                f"{self.lemmas:,} of {self.of_lemmas:,} lemmas, {self.units:,} units")
 
     def to_json(self) -> dict[str, object]:
         return {"clauses": self.clauses, "of_clauses": self.of_clauses, "lemmas": self.lemmas,
-                "of_lemmas": self.of_lemmas, "seconds": round(self.seconds, 6)}
+                "of_lemmas": self.of_lemmas, "units": self.units, "seconds": round(self.seconds, 6)}
 
 
 def trim_files(cnf_file: Path, proof_file: Path) -> Trimmed:
     """The formula clauses and the lemmas the proof needs (`queens.solvers.proof_trim`, untrusted),
-    written beside the formula as `*.core.cnf` (lines of the formula) and `*.trimmed.drup` (lines
-    of the proof, in order, no deletions). drup propagates naively, so this is what makes it
-    finish: a 50 x 50 completion's 28,946 clauses (no lemma: unit propagation refutes it), over
-    60 s; its core of 455, 0.34 s; the 4 x 4 x 4 cube's 5,866 clauses and 1,625 lemmas, over
-    300 s of CPU; its 1,321 clauses and 1,283 lemmas, 34 s.
+    written beside the formula as `*.core.cnf` (lines of the formula), `*.trimmed.drup` (the
+    steps: lines of the proof in order, no deletions, with the top-level units the trimmer names,
+    the empty clause last) and `*.hints` (per step, the clauses its check uses). drup propagates
+    naively, so this is what makes it finish: a 50 x 50 completion's 28,946 clauses (no lemma:
+    unit propagation refutes it), over 60 s; its core of 455, 0.34 s; the 4 x 4 x 4 cube's 5,866
+    clauses and 1,625 lemmas, over 300 s of CPU; its 1,321 clauses and 1,283 lemmas read whole,
+    34 s; step by step, 1 s.
 
     Nothing here is trusted but the subset check: the core is read back from its file and every
     line must be a line of the formula's file, so a core that drup refutes is a part of the
-    formula that has no solution, and so the whole has none. The trimmed proof needs no check:
-    drup checks each of its lemmas against the core and the lemmas before it."""
+    formula that has no solution, and so the whole has none. The steps and hints need no check:
+    drup checks each step against the clauses its hints name (`check_steps`)."""
     start = time.perf_counter()
     header, *lines = cnf_file.read_text().splitlines()
     added = [line for line in proof_file.read_text().splitlines() if line.strip() and line[:1] != "d"]
-    found = trim([_literals(line) for line in lines], [_literals(line) for line in added])
+    found = trim_lines(lines, added)
     core = cnf_file.with_suffix(".core.cnf")
     core.write_text(f"p cnf {header.split()[2]} {len(found.core)}\n" + "".join(lines[i] + "\n" for i in found.core))
     if not set(core.read_text().splitlines()[1:]) <= set(lines):
         raise AssertionError(f"{core} holds a clause that is not in {cnf_file}")
-    kept = [added[j] for j in found.lemmas] + [line for line in added if not _literals(line)][:1]
     trimmed = cnf_file.with_suffix(".trimmed.drup")
-    trimmed.write_text("".join(line + "\n" for line in kept))
-    return Trimmed(core, trimmed, len(found.core), len(lines), len(kept), len(added), time.perf_counter() - start)
+    trimmed.write_text("".join((added[step.lemma] if step.lemma is not None else clause_line(step.clause)) + "\n"
+                               for step in found.steps))
+    line_of = {c: k for k, c in enumerate(found.core, start=1)}  # a formula clause: its line in the core
+    hints = cnf_file.with_suffix(".hints")  # an earlier step s is -1 - s in both: the file numbers steps from 1
+    hints.write_text("".join(clause_line([line_of[c] if c >= 0 else c for c in step.hints if c < 0 or c in line_of])
+                             + "\n" for step in found.steps))
+    empty = [line for line in added if line.split() == ["0"]][:1]  # counted as `proof_lines` counts it
+    return Trimmed(core, trimmed, hints, len(found.core), len(lines), len(found.lemmas) + len(empty), len(added),
+                   len(found.steps) - len(found.lemmas) - 1, time.perf_counter() - start)
 
 
-def _literals(line: str) -> list[int]:
-    """A DIMACS clause line's literals (its closing 0 dropped)."""
-    return [int(x) for x in line.split()[:-1]]
-
-
-def _dratify(cnf_file: Path, proof_file: Path) -> Verdict:
+def _dratify(cnf_file: Path, proof_file: Path, read: str, trimmed: Trimmed | None) -> Verdict:
+    """dratify's verdict on the files; `read` says in words what they are."""
     import dratify  # lazy: the checker is needed only when certifying
 
     _register_native(dratify)
@@ -217,7 +244,7 @@ def _dratify(cnf_file: Path, proof_file: Path) -> Verdict:
     result = dratify.check_proof(dratify.parse_dimacs(cnf_file.read_text()), proof_file.read_text())
     engine = "native" if dratify.native_available() else "python"
     return Verdict(f"dratify ({engine})", dratify.__version__, "valid" if result.ok else "invalid",
-                   time.perf_counter() - start, str(result.reason))
+                   time.perf_counter() - start, f"{result.reason} ({read})", trimmed)
 
 
 def _register_native(dratify: ModuleType) -> None:

@@ -158,10 +158,14 @@ class _Trimmer:
         self.head = self.limit = 0
         self.watches: dict[int, list[int]] = defaultdict(list)
         self.used = [0] * len(clauses)
+        self.hints: list[tuple[int, int | None, int | None, list[int]]] = []  # as trimcore.h lays them out
+        self.position: dict[int, int] = {}
+        self.unit_needed: set[int] = set()
 
     def assign(self, lit: int, why: int) -> None:
         self.value[lit], self.value[-lit] = 1, -1
         self.reason[abs(lit)] = why
+        self.position[abs(lit)] = len(self.trail)
         self.trail.append(lit)
 
     def cut(self, length: int) -> None:
@@ -251,6 +255,67 @@ class _Trimmer:
         for lit in self.trail[top:]:
             self.justified.discard(abs(lit))
 
+    def hint(self, step: int, first: int, lits: list[int], top: int) -> None:
+        """trimcore.c's hint(): clause `first` (or none: -1) and every reason behind `lits`,
+        down to the literals set before the check (trail places below `top`), named as units."""
+        self.open_step()
+        if first >= 0:
+            self.hint_clause(first)
+        stack: list[int] = []
+        seen_vars: set[int] = set()
+        for lit in lits:
+            if abs(lit) not in seen_vars:
+                seen_vars.add(abs(lit))
+                stack.append(abs(lit))
+        while stack:
+            v = stack.pop()
+            why = self.reason.get(v, -1)
+            if self.position[v] < top:
+                self.name_unit(v, why)
+                continue
+            if why < 0 or why in self.seen_clauses:
+                continue
+            self.hint_clause(why)
+            for lit in self.clauses[why]:
+                if abs(lit) not in seen_vars:
+                    seen_vars.add(abs(lit))
+                    stack.append(abs(lit))
+        self.hints.append((step, None, None, self.step_hints))
+
+    def open_step(self) -> None:
+        self.step_hints: list[int] = []
+        self.seen_clauses: set[int] = set()
+
+    def hint_clause(self, c: int) -> None:
+        if c not in self.seen_clauses:
+            self.seen_clauses.add(c)
+            self.step_hints.append(c)
+
+    def name_unit(self, v: int, why: int) -> None:
+        """trimcore.c's name_unit(): a unit reason clause itself, else the unit of v."""
+        if why >= 0 and len(self.clauses[why]) == 1:
+            self.hint_clause(why)
+        else:
+            self.unit_needed.add(v)
+            self.step_hints.append(len(self.clauses) + v)
+
+    def units(self, trail: list[int], reason: dict[int, int], before: list[int]) -> None:
+        """trimcore.c's units(): the hints of the units named, last to first on the forward trail."""
+        j = len(before)
+        for p in reversed(range(len(trail))):
+            while j > 0 and before[j - 1] > p:
+                j -= 1
+            lit = trail[p]
+            if abs(lit) not in self.unit_needed:
+                continue
+            why = reason[abs(lit)]
+            self.open_step()
+            self.hint_clause(why)
+            for other in self.clauses[why]:
+                if abs(other) != abs(lit):
+                    self.name_unit(abs(other), reason[abs(other)])
+            self.hints.append((-1 - p, lit, j, self.step_hints))
+
     def forward(self, nformula: int) -> tuple[int, list[int]]:
         """trimcore.c's forward(): the conflict (-1 if none) and the trail's length before each
         lemma added; with no conflict, the last length is that before an unjustified empty clause."""
@@ -283,8 +348,9 @@ class _Trimmer:
                 conflict = self.propagate()
         return conflict, before
 
-    def check(self, c: int) -> bool:
-        """Lemma c by reverse unit propagation against the active clauses, marking what it uses."""
+    def check(self, c: int, step: int) -> bool:
+        """Lemma c (number `step` among the lemmas) by reverse unit propagation against the active
+        clauses, marking what it uses, and giving it as the lemma's hints."""
         top, true = len(self.trail), None
         for lit in self.clauses[c]:
             if self.value[lit] == 1:
@@ -295,18 +361,23 @@ class _Trimmer:
         found = -1
         if true is not None:  # a literal already true: its reasons suffice
             self.analyse([true], top)
+            self.hint(step, -1, [true], top)
         else:
             found = self.propagate()
             if found != -1:
                 self.used[found] = 1
                 self.analyse(self.clauses[found], top)
+                self.hint(step, found, self.clauses[found], top)
         self.cut(top)
         return true is not None or found != -1
 
 
-def trim_proof(formula: list[list[int]], lemmas: list[list[int]]) -> tuple[list[int], list[int], int]:
-    """trimcore.c's tr_run: (formula clauses used, lemmas used, outcome), the outcome OK, the
-    index of a lemma that does not follow, or NO_CONFLICT."""
+def trim_proof(formula: list[list[int]], lemmas: list[list[int]]
+               ) -> tuple[list[int], list[int], int, list[tuple[int, int | None, int | None, list[int]]]]:
+    """trimcore.c's tr_run: (formula clauses used, lemmas used, outcome, hints), the outcome OK,
+    the index of a lemma that does not follow, or NO_CONFLICT; the hints in the order the C core
+    gives them (the empty clause's, as lemma number len(lemmas), then the lemmas last to first,
+    then the units): (lemma, None, None, hints) or (-1 - trail place, literal, lemmas before, hints)."""
     nformula = len(formula)
     t = _Trimmer([list(dict.fromkeys(clause)) for clause in [*formula, *lemmas]])
     conflict, before = t.forward(nformula)
@@ -317,11 +388,15 @@ def trim_proof(formula: list[list[int]], lemmas: list[list[int]]) -> tuple[list[
     else:
         t.used[conflict] = 1
         t.analyse(t.clauses[conflict], len(t.trail))
+        t.hint(len(lemmas), conflict, t.clauses[conflict], len(t.trail))
+    trail, reason = list(t.trail), dict(t.reason)
     for j in reversed(range(len(before))):
         t.cut(before[j])
         t.limit = nformula + j
-        if t.used[nformula + j] and not t.check(nformula + j):
+        if t.used[nformula + j] and not t.check(nformula + j, j):
             outcome = j
             break
+    if outcome == OK:
+        t.units(trail, reason, before)
     used = [c for c, mark in enumerate(t.used) if mark]
-    return [c for c in used if c < nformula], [c - nformula for c in used if c >= nformula], outcome
+    return [c for c in used if c < nformula], [c - nformula for c in used if c >= nformula], outcome, t.hints

@@ -6,6 +6,8 @@ from __future__ import annotations
 import doctest
 import hashlib
 import re
+from array import array
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -28,7 +30,7 @@ from queens.solvers.certificate import (
 )
 from queens.solvers.native import _trim
 from queens.solvers.proof import Refutation, check_files, proof_lines, refute, trim_files, write
-from queens.solvers.proof_trim import NotRefuted, Trim, _int32, trim
+from queens.solvers.proof_trim import NotRefuted, Trim, _int32, trim, trim_lines
 from queens.solvers.sat import Sat, cnf
 
 from tests.plain_reference import trim_proof
@@ -160,6 +162,24 @@ def test_a_proof_without_lemmas_is_checked_by_drup_on_its_unit_propagation_core(
     assert set(core[1:]) <= set(cnf_file.read_text().splitlines()[1:])
 
 
+def test_the_trimmer_reads_clause_lines_as_the_lists_they_are() -> None:
+    """trim_lines (the files' lines, parsed at C speed) finds what trim finds on the same
+    clauses, and refuses a line without its closing 0 instead of running it into the next."""
+    formula, lemmas = [[1, 2], [-1, 2], [1, -2], [-1, -2], [3, 4]], [[2], []]
+    lines = [" ".join(map(str, (*clause, 0))) for clause in formula]
+    assert trim_lines(lines, ["2 0", "0"]) == trim(formula, lemmas)
+    with pytest.raises(ValueError, match="ended by 0"):
+        trim_lines(["1 2", "-1 2 0"], [])
+
+
+def test_drup_past_its_budget_says_timeout_and_dratify_still_checks(tmp_path: Path) -> None:
+    """A budget already spent: drup's verdict is "timeout" (not "invalid"), dratify's "valid"."""
+    _, cnf_file, proof_file = _proof_of((6, 2), tmp_path)
+    drup, dratify = check_files(cnf_file, proof_file, drup_seconds=-1.0)
+    assert (drup.verdict, dratify.verdict) == ("timeout", "valid")
+    assert "step by step" in drup.detail and drup.trimmed is not None
+
+
 def _proof_of(model_size: tuple[int, int], tmp_path: Path) -> tuple[Refutation, Path, Path]:
     """A refutation with lemmas: queen domination on n x n with at most k queens, as files."""
     n, k = model_size
@@ -172,8 +192,9 @@ def _proof_of(model_size: tuple[int, int], tmp_path: Path) -> tuple[Refutation, 
 @pytest.mark.parametrize("model_size", [(4, 1), (5, 2), (6, 2)])
 def test_a_trimmed_proof_is_a_part_of_the_proof_that_both_checkers_accept(model_size: tuple[int, int],
                                                                           tmp_path: Path) -> None:
-    """The core is formula lines, the trimmed proof is proof lines in their order (no deletions),
-    and each checker, reading those files, accepts them; the certificate says what drup read."""
+    """The core is formula lines, the trimmed proof is proof lines in their order (no deletions)
+    and the units the trimmer names, and each checker, reading those files, accepts them; the
+    certificate says what drup read."""
     refutation, cnf_file, proof_file = _proof_of(model_size, tmp_path)
     drup, dratify = check_files(cnf_file, proof_file)
     assert drup.valid and dratify.valid and drup.trimmed is not None
@@ -184,7 +205,9 @@ def test_a_trimmed_proof_is_a_part_of_the_proof_that_both_checkers_accept(model_
     assert len(core) == trimmed.clauses and set(core) <= set(refutation.dimacs.splitlines()[1:])
     lemmas = trimmed.proof_file.read_text().splitlines()
     added = [line for line in refutation.proof.splitlines() if line.strip() and not line.startswith("d")]
-    assert len(lemmas) == trimmed.lemmas and lemmas[-1] == "0" and _in_order(lemmas, added)
+    assert len(lemmas) == trimmed.lemmas + trimmed.units and lemmas[-1] == "0"
+    assert _in_order([line for line in lemmas if line in added], added)
+    assert all(len(line.split()) == 2 for line in lemmas if line not in added)  # the units
     assert [v.verdict for v in check_files(trimmed.cnf_file, trimmed.proof_file)] == ["valid", "valid"]
 
 
@@ -214,26 +237,38 @@ def test_a_corrupted_lemma_is_rejected_by_both(tmp_path: Path) -> None:
 
 
 def test_a_wrong_trim_makes_drup_refuse(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Soundness does not rest on the trimmer: a trim that leaves out a lemma the others need,
-    or a formula clause, is refused by drup (which re-checks every kept lemma)."""
+    """Soundness does not rest on the trimmer: a trim that leaves out a lemma the others need, or
+    a formula clause, or a hint, or names a later step as a hint (the empty clause's own), is
+    refused by drup (which re-checks every step against its hints), and one that leaves out a
+    lemma or a clause by dratify too (which reads the same core and steps, not the hints)."""
     import queens.solvers.proof as proof
 
     refutation, cnf_file, proof_file = _proof_of((6, 2), tmp_path)
     right = trim_files(cnf_file, proof_file)
     assert [v.verdict for v in check_files(right.cnf_file, right.proof_file)] == ["valid", "valid"]
-    found = proof.trim
+    found = proof.trim_lines
 
-    def short_of_lemmas(formula: list[list[int]], lemmas: list[list[int]]) -> Trim:
+    def short_of_lemmas(formula: list[str], lemmas: list[str]) -> Trim:
         whole = found(formula, lemmas)
-        return Trim(whole.core, whole.lemmas[len(whole.lemmas) // 2:])
+        return Trim(whole.core, whole.lemmas, whole.steps[len(whole.steps) // 2:])
 
-    def short_of_clauses(formula: list[list[int]], lemmas: list[list[int]]) -> Trim:
+    def short_of_clauses(formula: list[str], lemmas: list[str]) -> Trim:
         whole = found(formula, lemmas)
-        return Trim(whole.core[1:], whole.lemmas)
-    for wrong in (short_of_lemmas, short_of_clauses):
-        monkeypatch.setattr(proof, "trim", wrong)
+        return Trim(whole.core[1:], whole.lemmas, whole.steps)
+
+    def short_of_hints(formula: list[str], lemmas: list[str]) -> Trim:
+        whole = found(formula, lemmas)
+        return Trim(whole.core, whole.lemmas, tuple(replace(step, hints=step.hints[1:]) for step in whole.steps))
+
+    def hints_from_later(formula: list[str], lemmas: list[str]) -> Trim:
+        whole = found(formula, lemmas)
+        last = len(whole.steps) - 1
+        return Trim(whole.core, whole.lemmas, tuple(replace(step, hints=(-1 - last,)) for step in whole.steps))
+    for wrong in (short_of_lemmas, short_of_clauses, short_of_hints, hints_from_later):
+        monkeypatch.setattr(proof, "trim_lines", wrong)
         drup, dratify = check_files(cnf_file, proof_file)
-        assert (drup.verdict, dratify.verdict) == ("invalid", "valid"), (wrong.__name__, drup)
+        hints_only = wrong in (short_of_hints, hints_from_later)  # dratify reads no hints
+        assert (drup.verdict, dratify.verdict) == ("invalid", "valid" if hints_only else "invalid"), wrong.__name__
 
 
 FORMULAS = st.lists(st.lists(st.integers(-7, 7).filter(bool), min_size=1, max_size=3), max_size=40)
@@ -297,8 +332,8 @@ def test_the_c_trimmer_follows_its_python_twin(clauses: list[list[int]], lemmas:
         refutation = refute(clauses, 8)
         lemmas = [[int(x) for x in line.split()[:-1]] for line in refutation.proof.splitlines()
                   if line.strip() and not line.startswith("d")]
-    core, kept, outcome = _trim.trim(_int32(clauses), _int32(lemmas))
-    assert (core, kept, outcome) == trim_proof(clauses, lemmas)
+    core, kept, outcome, hints = _trim.trim(_int32(clauses), _int32(lemmas))
+    assert (core, kept, outcome, _raw_hints(hints)) == trim_proof(clauses, lemmas)
 
 
 def test_the_c_trimmer_follows_its_python_twin_on_a_puzzle_proof(tmp_path: Path) -> None:
@@ -307,9 +342,25 @@ def test_the_c_trimmer_follows_its_python_twin_on_a_puzzle_proof(tmp_path: Path)
     formula = [[int(x) for x in line.split()[:-1]] for line in refutation.dimacs.splitlines()[1:]]
     lemmas = [[int(x) for x in line.split()[:-1]] for line in refutation.proof.splitlines()
               if line.strip() and not line.startswith("d")]
-    core, kept, outcome = _trim.trim(_int32(formula), _int32(lemmas))
+    core, kept, outcome, hints = _trim.trim(_int32(formula), _int32(lemmas))
     assert outcome == _trim.OK and 0 < len(kept) < len(lemmas)
-    assert (core, kept, outcome) == trim_proof(formula, lemmas)
+    assert (core, kept, outcome, _raw_hints(hints)) == trim_proof(formula, lemmas)
+
+
+def _raw_hints(hints: bytes) -> list[tuple[int, int | None, int | None, list[int]]]:
+    """The C core's hints as they come (trimcore.h): per lemma checked, its number and its hints;
+    per unit, its trail place, its literal, the lemmas before it and its hints."""
+    flat, steps, at = array("i"), [], 0
+    flat.frombytes(hints)
+    while at < len(flat):
+        step, count = flat[at], flat[at + 1]
+        if step >= 0:
+            steps.append((step, None, None, list(flat[at + 2:at + 2 + count])))
+            at += 2 + count
+        else:
+            steps.append((step, flat[at + 2], flat[at + 3], list(flat[at + 4:at + 4 + count])))
+            at += 4 + count
+    return steps
 
 
 def test_a_truncated_proof_is_rejected_by_both(tmp_path: Path) -> None:

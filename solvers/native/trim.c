@@ -1,6 +1,7 @@
 /* The Python binding of the DRUP trimmer (trimcore.c, which explains the method): the formula's
  * clauses and the proof's lemmas come in as int32 buffers of DIMACS literals, each clause ended
- * by 0; what the refutation needs goes out as two tuples of indices. The GIL is released while
+ * by 0; what the refutation needs goes out as two lists of indices, and the hints of each
+ * lemma's check as int32 (trimcore.h says how they are laid out). The GIL is released while
  * the plain C core runs.
  */
 #define PY_SSIZE_T_CLEAN
@@ -75,7 +76,9 @@ static PyObject *trim(PyObject *module, PyObject *args) {
     if (result == TR_NO_MEMORY) PyErr_NoMemory();
     else {
         PyObject *core = indices(t.used, 0, nformula), *kept = core ? indices(t.used, nformula, nclauses) : NULL;
-        if (kept) answer = Py_BuildValue("NNi", core, kept, result);
+        const char *hints = t.hints.items ? (const char *)t.hints.items : "";  /* none: b"", not None */
+        if (kept) answer = Py_BuildValue("NNiy#", core, kept, result, hints,
+                                         (Py_ssize_t)t.hints.size * (Py_ssize_t)sizeof(int));
         else Py_XDECREF(core);
     }
     tr_free(&t);
@@ -87,8 +90,9 @@ out:
 
 static PyMethodDef trim_methods[] = {
     {"trim", trim, METH_VARARGS,
-     "trim(formula, lemmas) -> (formula clauses used, lemmas used, outcome): outcome OK, or the index of a "
-     "lemma that does not follow, or NO_CONFLICT. Both arguments are int32 literals, every clause ended by 0."},
+     "trim(formula, lemmas) -> (formula clauses used, lemmas used, outcome, hints): outcome OK, or the index of "
+     "a lemma that does not follow, or NO_CONFLICT; hints as int32 (trimcore.h). Both arguments are int32 "
+     "literals, every clause ended by 0."},
     {NULL}
 };
 

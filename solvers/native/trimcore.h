@@ -6,7 +6,9 @@
  *   2. fill start[] and lits[]: clause c is lits[start[c] .. start[c+1]), formula clauses first
  *      (nformula of them), then the lemmas in proof order; literals are DIMACS integers;
  *   3. tr_run(t, nformula): marks the clauses needed (t->used[c]) and returns TR_OK, or the
- *      index (among the lemmas) of a lemma that does not follow, or TR_NO_CONFLICT;
+ *      index (among the lemmas) of a lemma that does not follow, or TR_NO_CONFLICT; with TR_OK,
+ *      t->hints holds the hints of each kept lemma, of the empty clause and of the top-level
+ *      units they use (see below);
  *   4. tr_free(t). */
 #ifndef QUEENS_TRIMCORE_H
 #define QUEENS_TRIMCORE_H
@@ -30,6 +32,16 @@ typedef struct {
     int *trail, ntrail, head, limit;   /* clauses below `limit` are active */
     int *stack;                        /* the conflict analysis' work list */
     TrList *watches;                   /* per literal: the clauses watching it */
+    /* hints, as LRAT gives them, per step: a lemma checked (the empty clause's first, as lemma
+     * number nlemmas, then the lemmas last to first): its index among the lemmas, how many hints,
+     * then the hints; then the units it uses (last to first in the forward trail): -1 - their
+     * position in it, how many hints, the unit literal, the number of lemmas added before it was
+     * implied, then the hints. A hint is a clause c (< nclauses), or the unit that sets variable v
+     * at the top level (nclauses + v) */
+    TrList hints;
+    int *clause_seen, *var_seen, seen; /* stamps: already in the hints of check number `seen` */
+    int *position;                     /* per variable: its place on the trail while assigned */
+    unsigned char *unit_needed;        /* per variable: a hint names its top-level unit */
 } TrProof;
 
 /* Allocate every array, zeroed; variables are 1..nvars. Returns 0, or -1 when memory ran out
