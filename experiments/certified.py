@@ -23,6 +23,7 @@ import statistics
 import time
 from collections.abc import Callable
 from dataclasses import replace
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -32,7 +33,8 @@ from queens.models.domination import Domination
 from queens.models.puzzle_file import SHIPPED, load
 from queens.models.symmetry import leaders_only, lex_leader
 from queens.solvers.certificate import Certificate, NotProved, Reduction, better_than, certify_none, certify_optimum
-from queens.solvers.proof import Trimmed
+from queens.solvers.proof import DRUP_SECONDS, Trimmed
+from queens.solvers.proof_steps import STEPS_PER_WORKER
 from queens.solvers.router import solve as solve_routed
 from queens.solvers.sat import Sat
 
@@ -44,7 +46,7 @@ LEX_FROM = 8
 reduction): without them n = 8 took 38,038 lemmas, with them 6,570 (load 8, 2 cores)."""
 
 
-def domination(n: int) -> Row:
+def domination(n: int, drup_seconds: float = DRUP_SECONDS) -> Row:
     """γ(Q_n) (A075458): sat's minimiser answers, the CNF proves "at most γ - 1" has none."""
     puzzle = Domination(n)
     model = lower(puzzle)
@@ -56,7 +58,7 @@ def domination(n: int) -> Row:
     if n >= LEX_FROM:
         better = lex_leader(better, symmetry_group(better))
     certificate = certify_optimum(model, witness, len(witness), lambda p: verify(puzzle, p), better=better,
-                                  refuted=refuted, lex=n >= LEX_FROM)
+                                  refuted=refuted, lex=n >= LEX_FROM, drup_seconds=drup_seconds)
     return _row("γ(Q_n) A075458", n, "sat (minimise)", answered, certificate)
 
 
@@ -64,7 +66,7 @@ def _armies(name: str, n: int) -> Puzzle:
     return load(SHIPPED / f"{name}.toml", n)
 
 
-def _armies_optimum(name: str, problem: str, n: int, lex: bool = False) -> Row:
+def _armies_optimum(name: str, problem: str, n: int, drup_seconds: float, lex: bool = False) -> Row:
     """The routed optimum of a shipped puzzle with a goal, and the CNF's proof that nothing is
     better; with `lex`, the proof keeps the lex chains `solve` searched with (the sides of the
     lines the armies share: `leaders_only`), named in the certificate as a reduction."""
@@ -77,7 +79,7 @@ def _armies_optimum(name: str, problem: str, n: int, lex: bool = False) -> Row:
     if lex:
         better, _ = leaders_only(puzzle, better, sides=True)
     certificate = certify_optimum(model, answer, value, lambda p: verify(puzzle, p), checked_by="queens.models.verify",
-                                  better=better, refuted=refuted, lex=lex)
+                                  better=better, refuted=refuted, lex=lex, drup_seconds=drup_seconds)
     return _row(problem, n, f"{result.backend}/{result.method}", result.wall_time, certificate)
 
 
@@ -86,17 +88,17 @@ PEACEABLE_LEX_FROM = 6
 named): without them n = 7 took 43,399 lemmas, past drup's budget (2026-11-27)."""
 
 
-def peaceable(n: int) -> Row:
+def peaceable(n: int, drup_seconds: float = DRUP_SECONDS) -> Row:
     """Peaceable queens (A250000): the routed optimum m, the CNF proves m + 1 each has none."""
-    return _armies_optimum("peaceable", "peaceable A250000", n, lex=n >= PEACEABLE_LEX_FROM)
+    return _armies_optimum("peaceable", "peaceable A250000", n, drup_seconds, lex=n >= PEACEABLE_LEX_FROM)
 
 
-def cube(n: int) -> Row:
+def cube(n: int, drup_seconds: float = DRUP_SECONDS) -> Row:
     """The most non-attacking queens on the n x n x n cube (A068940), as peaceable."""
-    return _armies_optimum("cube", "cube A068940", n)
+    return _armies_optimum("cube", "cube A068940", n, drup_seconds)
 
 
-def colouring(n: int) -> Row:
+def colouring(n: int, drup_seconds: float = DRUP_SECONDS) -> Row:
     """χ(queen n_n) (A088202): cpsat finds k colours, the CNF proves k - 1 have none, with the
     reduction named: the first row is a clique, and colours are interchangeable, so its queens
     may take colours 1, 2, ... in order."""
@@ -112,7 +114,7 @@ def colouring(n: int) -> Row:
     certificate = certify_optimum(lower(full), answer, k, lambda p: verify(full, p),
                                   checked_by="queens.models.verify",
                                   better=replace(fewer, fixed=fewer.fixed | frozenset(row)),
-                                  refuted=f"{k - 1} colours", reductions=[reduction])
+                                  refuted=f"{k - 1} colours", reductions=[reduction], drup_seconds=drup_seconds)
     return _row("χ(queen n_n) A088202", n, "cpsat", result.wall_time, certificate)
 
 
@@ -130,12 +132,13 @@ def _row(problem: str, n: int, answered_by: str, answer_seconds: float, certific
 
 
 def _trimmed(trimmed: Trimmed | None) -> Row:
-    """What drup read: the core's clauses and the trimmed proof's lemmas (of the whole), and the
-    trimmer's time; "whole" when it read the formula and the proof as they are."""
+    """What both checkers read: the core's clauses and the trimmed proof's lemmas (of the whole)
+    and units, and the trimmer's time; "whole" when they read the formula and the proof as they are."""
     if trimmed is None:
-        return {"drup read": "whole", "trim s": 0.0}
-    return {"drup read": f"{trimmed.clauses} / {trimmed.of_clauses} clauses, "
-                         f"{trimmed.lemmas} / {trimmed.of_lemmas} lemmas", "trim s": trimmed.seconds}
+        return {"read": "whole", "trim s": 0.0}
+    return {"read": f"{trimmed.clauses} / {trimmed.of_clauses} clauses, "
+                         f"{trimmed.lemmas} / {trimmed.of_lemmas} lemmas, {trimmed.units} units",
+            "trim s": trimmed.seconds}
 
 
 def random_completion(rng: random.Random, n: int, k: int) -> list[tuple[int, int]]:
@@ -203,7 +206,7 @@ def limited(job: Callable[[int], Row], n: int, seconds: float) -> Row | None:
 
 
 COLUMNS = ["problem", "n", "value", "answered by", "answer s", "refuted", "cnf", "lemmas", "deleted", "proof bytes",
-           "proof solve s", "drup read", "trim s", "drup", "drup s", "dratify", "dratify s", "reductions", "load"]
+           "proof solve s", "read", "trim s", "drup", "drup s", "dratify", "dratify s", "reductions", "load"]
 
 
 def _cell(value: object) -> str:
@@ -254,30 +257,36 @@ def main() -> None:
         if job is None:
             for size, count in zip(args.completion_n, args.completions, strict=True):
                 random_rows[size] = completions(size, count) if count else []
-                write(args.output, rows, random_rows, notes, started, load)
+                write(args.output, rows, random_rows, notes, started, load, args.seconds)
         else:
-            done, note = sweep(name, job, sizes, args.seconds)
+            done, note = sweep(name, partial(job, drup_seconds=args.seconds), sizes, args.seconds)
             rows += done
             notes.append(note)
-        write(args.output, rows, random_rows, notes, started, load)
+        write(args.output, rows, random_rows, notes, started, load, args.seconds)
 
 
 def _summary(rows: list[Row]) -> list[str]:
+    """The completions in one line: medians, and the check's cost against the solve's (the trim,
+    which both checkers read, and each checker; then the whole check: the trim and both)."""
     if not rows:
         return []
     solve = [r["proof solve s"] for r in rows]
-    drup = [r["trim s"] + r["drup s"] for r in rows]  # what drup's verdict costs: the trim, then drup
-    dratify = [r["dratify s"] for r in rows]
+    costs = {"drup": [r["trim s"] + r["drup s"] for r in rows], "dratify": [r["trim s"] + r["dratify s"] for r in rows],
+             "both": [r["trim s"] + r["drup s"] + r["dratify s"] for r in rows]}
+    ratio = {name: [c / s for c, s in zip(cost, solve, strict=True)] for name, cost in costs.items()}
+    within = {name: sum(r <= CHECK_COST for r in ratios) for name, ratios in ratio.items()}
     lemmas = [r["lemmas"] for r in rows]
     valid = sum(r["drup"] == "valid" and r["dratify"] == "valid" for r in rows)
+    median = statistics.median
     return [f"{len(rows)} completions ({rows[0]['problem'].split(',')[0]}), each with no solution: "
-            f"{valid} proofs accepted by both checkers. Medians: proof solve {statistics.median(solve):.4f} s, "
-            f"drup (with the trim) {statistics.median(drup):.3f} s, dratify {statistics.median(dratify):.4f} s, "
-            f"{statistics.median(lemmas):g} lemmas (max {max(lemmas)}); check / solve, median: "
-            f"drup {statistics.median(d / s for d, s in zip(drup, solve, strict=True)):.0f} x, "
-            f"dratify {statistics.median(d / s for d, s in zip(dratify, solve, strict=True)):.1f} x; within the "
-            f"issue's {CHECK_COST:g} x: drup {sum(d <= CHECK_COST * s for d, s in zip(drup, solve, strict=True))}, "
-            f"dratify {sum(d <= CHECK_COST * s for d, s in zip(dratify, solve, strict=True))} of {len(rows)}.", ""]
+            f"{valid} proofs accepted by both checkers. Medians: proof solve {median(solve):.4f} s, trim "
+            f"{median(r['trim s'] for r in rows):.4f} s, drup {median(r['drup s'] for r in rows):.4f} s, dratify "
+            f"{median(r['dratify s'] for r in rows):.4f} s, {median(lemmas):g} lemmas (max {max(lemmas)}). "
+            f"The whole check (the trim and both checkers) against the proof's solve: median "
+            f"{median(ratio['both']):.1f} x, max {max(ratio['both']):.1f} x, within the issue's {CHECK_COST:g} x: "
+            f"{within['both']} of {len(rows)}; with the trim, drup alone {median(ratio['drup']):.1f} x "
+            f"({within['drup']} within), dratify alone {median(ratio['dratify']):.1f} x ({within['dratify']} within).",
+            ""]
 
 
 CHECK_COST = 10.0
@@ -285,19 +294,21 @@ CHECK_COST = 10.0
 
 
 def write(path: Path, rows: list[Row], random_rows: dict[int, list[Row]], notes: list[str],
-          started: datetime.datetime, load: tuple[float, float, float]) -> None:
+          started: datetime.datetime, load: tuple[float, float, float], seconds: float) -> None:
     machine = f"{platform.node()} ({platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()})"
     text = ["# Certified answers", "",
             f"Run {started:%Y-%m-%d %H:%M} UTC on {machine}; load average at the start {load[0]:.2f} "
             f"(shared machine: other jobs ran beside it; each row's `load` is the 1-minute load at its end).",
             "Regenerate: `make certified`. Each proof: DRUP from pysat's Glucose 4 on the CNF built without symmetry "
             "breaking (lines pairwise when every bound is one, else the sequential counter; a size by the totalizer, "
-            "beside it the occupancy bounds of a minimised model), checked by drup (verified in Why3; ignores "
-            "deletions, time budget 60 s, then `timeout`) on the core and trimmed proof in `drup read` (found in "
-            "`trim s` by the untrusted trimmer; the core checked to be lines of the formula) and dratify on the whole "
-            "proof "
-            "(its Rust engine from cdclkit-native when installed, "
-            "else pure Python; the column says which). See docs/certificates.md.", "",
+            "beside it the occupancy bounds of a minimised model), checked by drup (verified in Why3) step by step "
+            "on the core and the trimmed proof in `read` (found in `trim s` by the untrusted trimmer, with the "
+            "hints of each step; the core checked to be lines of the formula; each step, a lemma or a top-level "
+            "unit the trimmer names, checked alone against the clauses its hints name; from "
+            f"{STEPS_PER_WORKER:,} steps shared by a process per core; time budget {seconds:g} s for an optimum, "
+            f"the row's limit, and {DRUP_SECONDS:g} s for a completion, then `timeout`) and by dratify on the same "
+            "core and steps, whole, without the hints (its Rust engine from cdclkit-native when installed, else pure "
+            "Python; the column says which). See docs/certificates.md.", "",
             "## Optima", "", *table(rows), "", *[f"- {note}" for note in notes], "",
             "## Random completions with no solution", "",
             *[line for size_rows in random_rows.values() for line in [*_summary(size_rows), *table(size_rows), ""]]]
