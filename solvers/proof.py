@@ -96,7 +96,7 @@ def to_dimacs(clauses: Sequence[Sequence[int]], variables: int) -> str:
     1 -2 0
     2 0
     """
-    body = "".join(" ".join(map(str, clause)) + " 0\n" for clause in clauses)
+    body = "".join(clause_line(clause) + "\n" for clause in clauses)
     return f"p cnf {variables} {len(clauses)}\n{body}"
 
 
@@ -224,8 +224,7 @@ def trim_files(cnf_file: Path, proof_file: Path) -> Trimmed:
     if not set(core.read_text().splitlines()[1:]) <= set(lines):
         raise AssertionError(f"{core} holds a clause that is not in {cnf_file}")
     trimmed = cnf_file.with_suffix(".trimmed.drup")
-    trimmed.write_text("".join((added[step.lemma] if step.lemma is not None else clause_line(step.clause)) + "\n"
-                               for step in found.steps))
+    trimmed.write_text("".join(clause_line(step.clause) + "\n" for step in found.steps))
     line_of = {c: k for k, c in enumerate(found.core, start=1)}  # a formula clause: its line in the core
     hints = cnf_file.with_suffix(".hints")  # an earlier step s is -1 - s in both: the file numbers steps from 1
     hints.write_text("".join(clause_line([line_of[c] if c >= 0 else c for c in step.hints if c < 0 or c in line_of])
