@@ -136,9 +136,8 @@ def _trimmed(trimmed: Trimmed | None) -> Row:
     and units, and the trimmer's time; "whole" when they read the formula and the proof as they are."""
     if trimmed is None:
         return {"read": "whole", "trim s": 0.0}
-    return {"read": f"{trimmed.clauses} / {trimmed.of_clauses} clauses, "
-                         f"{trimmed.lemmas} / {trimmed.of_lemmas} lemmas, {trimmed.units} units",
-            "trim s": trimmed.seconds}
+    return {"read": f"{trimmed.clauses} / {trimmed.of_clauses} clauses, {trimmed.lemmas} / {trimmed.of_lemmas} "
+                    f"lemmas, {trimmed.units} units", "trim s": trimmed.seconds}
 
 
 def random_completion(rng: random.Random, n: int, k: int) -> list[tuple[int, int]]:

@@ -56,12 +56,13 @@ def check_steps(core_file: Path, proof_file: Path, hints_file: Path, deadline: f
     clause, else "invalid: " and the first step found that failed. Raises TimeLimit past
     `deadline`. The steps are independent checks, so up to `workers` forked processes share
     them (step i to worker i mod workers), each reading the files itself."""
-    steps = sum(1 for line in hints_file.read_text().splitlines() if line.strip())  # as `_clauses` counts them
-    shares = max(1, min(workers, steps // STEPS_PER_WORKER))
     files = (core_file, proof_file, hints_file)
+    read = _read(*files)
+    steps = len(read[2])
+    shares = max(1, min(workers, steps // STEPS_PER_WORKER))
     said: list[str | int | None]
     if shares == 1:
-        said = [_check_share(*files, deadline, 0, 1)]
+        said = [_check(*read, deadline, 0, 1)]
     else:
         from queens.solvers.process_pool import run_in_processes  # lazy: a pool only for long proofs
 
@@ -77,15 +78,26 @@ def check_steps(core_file: Path, proof_file: Path, hints_file: Path, deadline: f
             + (f", {shares} processes)" if shares > 1 else ")"))
 
 
+Clauses = list[list[int]]
+
+
+def _read(core_file: Path, proof_file: Path, hints_file: Path) -> tuple[Clauses, Clauses, Clauses]:
+    """The core's clauses (its header skipped), the steps and the hints."""
+    return (_clauses(core_file.read_text().splitlines()[1:]), _clauses(proof_file.read_text().splitlines()),
+            _clauses(hints_file.read_text().splitlines()))
+
+
 def _check_share(core_file: Path, proof_file: Path, hints_file: Path, deadline: float, share: int,
                  shares: int) -> str | int:
+    """`_check` in a worker process, which reads the files itself."""
+    return _check(*_read(core_file, proof_file, hints_file), deadline, share, shares)
+
+
+def _check(core: Clauses, lemmas: Clauses, hints: Clauses, deadline: float, share: int, shares: int) -> str | int:
     """Check steps share, share + shares, ... (and the whole proof's shape): why the first one
     that fails does, or the number of hints the share's steps read."""
     from drup.wrappers import Outcome, check_proof  # lazy: only a certificate needs it
 
-    core = _clauses(core_file.read_text().splitlines()[1:])
-    lemmas = _clauses(proof_file.read_text().splitlines())
-    hints = _clauses(hints_file.read_text().splitlines())
     if not lemmas or lemmas[-1]:
         return "the proof does not end with the empty clause"
     if len(hints) != len(lemmas):
@@ -105,7 +117,7 @@ def _check_share(core_file: Path, proof_file: Path, hints_file: Path, deadline: 
     return used
 
 
-def _clauses(lines: list[str]) -> list[list[int]]:
+def _clauses(lines: list[str]) -> Clauses:
     """DIMACS clause lines (each ended by 0; blank lines skipped) as lists of literals; a line
     that is not one is a ValueError."""
     clauses = []
