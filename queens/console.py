@@ -19,6 +19,7 @@ take descriptor 2, and any C library's message to stderr would be written into i
 
 from __future__ import annotations
 
+import atexit
 import os
 import signal
 import sys
@@ -31,6 +32,7 @@ INTERRUPTED = 130
 def main() -> None:
     """Run `queens.cli.main` with SIGINT and SIGTERM raised as KeyboardInterrupt; exit 130 when interrupted."""
     interrupts.install()
+    atexit.register(_ignore_signals)  # registered before any other: it runs last of them
     _reopen_closed_streams()
     code: str | int | None = INTERRUPTED
     try:
@@ -74,3 +76,12 @@ def _reopen_closed_streams() -> None:
 
 def _exit_now(signum: int, frame: object) -> None:
     os._exit(INTERRUPTED)
+
+
+def _ignore_signals() -> None:
+    """The last exit handler: from here on the shutdown only frees memory, and Python gives a
+    signal with a Python handler back its default action there, so a SIGINT then killed the
+    process (exit -2, not 130 or the command's own code: `timeout`'s second signal, in one lone
+    clone run of three). Ignored instead."""
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(signum, signal.SIG_IGN)

@@ -331,6 +331,29 @@ def test_a_second_signal_between_stop_and_kill_waits_for_the_kill() -> None:
     assert done.stdout.split() == ["killed", "raised", "gone"], done.stdout + done.stderr
 
 
+SIGNAL_IN_SHUTDOWN = """
+import os, signal, sys
+class Late:  # freed with __main__, after the exit handlers: where Python gives signals their default action
+    def __del__(self):
+        os.kill(os.getpid(), signal.{signal})
+late = Late()
+sys.argv = ["queens", "--help"]
+from queens.console import main
+main()
+"""
+
+
+@pytest.mark.parametrize("signum", ["SIGINT", "SIGTERM"])
+def test_a_signal_late_in_the_shutdown_leaves_the_exit_code(signum: str) -> None:
+    """`timeout`'s second signal can land after the exit handlers, while the interpreter frees its
+    modules: Python has given the signal its default action there, and the command died by it
+    (exit -2 after printing that it was interrupted: 1 lone-clone run in 3). Here it lands there
+    every time: the command's own exit code stays."""
+    done = subprocess.run([sys.executable, "-c", SIGNAL_IN_SHUTDOWN.replace("{signal}", signum)],
+                          capture_output=True, text=True, timeout=GIVE_UP)
+    assert done.returncode == 0 and "Usage: queens" in done.stdout, (done.returncode, done.stderr)
+
+
 SIGNAL_IN_WAIT = """
 import os, signal, threading, time
 from concurrent.futures import Future
