@@ -1,7 +1,7 @@
 """Time is a contract: does every backend stop at the time limit it is given?
 
 Each case (backend, task, size, limit) runs in a fresh process, through the router
-(`queens.solvers.router.answer`) as the CLI does, so each backend answers by its default method
+(`queens.solvers.routing.router.answer`) as the CLI does, so each backend answers by its default method
 (a count of 12 x 12 and up goes through the split pool). The wall time is measured around that
 one call, from before the puzzle is lowered, so model building counts against the deadline;
 interpreter start-up and the backend library's import do not (they come before the deadline
@@ -62,7 +62,7 @@ def one(task: str, family: str, n: int, backend: str, method: str | None, option
     from queens.models.families import of_size
     from queens.solvers.backend import Task
     from queens.solvers.registry import get_backend
-    from queens.solvers.router import answer
+    from queens.solvers.routing.router import answer
 
     kind = Task.COUNT if task == "count" else Task.OPTIMISE if task == "minimise" else Task.SOLVE
     puzzle = of_size(family, n)

@@ -15,7 +15,7 @@ from collections.abc import Callable
 
 from queens.models import NQueens
 from queens.solvers import Result, count, solve
-from queens.solvers.sat import DEFAULT_ENCODING, ENCODINGS
+from queens.solvers.formats.cnf import DEFAULT_ENCODING, ENCODINGS
 
 COUNT_N = 10
 SOLVE_N = 60

@@ -56,7 +56,7 @@ from queens.experiments.saved import save
 from queens.models import Puzzle, QueensError, TimeLimit
 from queens.models.puzzle_file import SHIPPED, load
 from queens.solvers import Result, Status
-from queens.solvers.deadline_child import call_until
+from queens.solvers.runtime.deadline_child import call_until
 
 import queens
 

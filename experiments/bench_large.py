@@ -37,8 +37,8 @@ from queens.experiments.saved import RESULTS, save
 from queens.models import Cell, Completion, InvalidBoard
 from queens.models.generate import planted, random_placement
 from queens.solvers import Status, solve
-from queens.solvers.completion import solve_completion
-from queens.solvers.local_search import random_solution
+from queens.solvers.native.completion import solve_completion
+from queens.solvers.native.local_search import random_solution
 
 SAT_CONFIRM = 300
 """Largest n whose "no" answers the SAT backend re-decides (n = 500 takes it seconds each)."""
@@ -154,10 +154,10 @@ def peak_mb():  # this process's high-water RSS; ru_maxrss would include the par
 n, job = int(sys.argv[1]), sys.argv[2]
 start = time.perf_counter()
 if job == "construct":
-    from queens.solvers.construct import construct
+    from queens.solvers.routing.construct import construct
     columns = construct(n)
 elif job == "random":
-    from queens.solvers.local_search import random_solution
+    from queens.solvers.native.local_search import random_solution
     columns = random_solution(n, seed=1)
 elif job == "kernel":
     from queens.solvers.native import _localsearch

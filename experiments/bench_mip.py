@@ -25,8 +25,8 @@ from queens.models import Puzzle
 from queens.models.armies import Army, piece_named
 from queens.models.families import of_size
 from queens.solvers import Result, Status
-from queens.solvers import mip as mip_module
 from queens.solvers.api import solve
+from queens.solvers.backends import mip as mip_module
 
 LIMIT = 60.0
 VARIANTS: dict[str, tuple[dict[str, object], str]] = {
@@ -133,7 +133,7 @@ def line_colour_model(n: int, solver: str) -> Callable[[float], tuple[int | None
     more (its colour: 1 white may stand on it, 0 black), w[c] <= y[L] and b[c] <= 1 - y[L] for c
     on L, w[c] + b[c] <= 1, sum(w) = sum(b) = m, m maximised. The backend cannot write it: its
     model holds the white-black conflicts as pairs of variables, not as the board's lines."""
-    from ortools.linear_solver import pywraplp  # type: ignore[import-untyped]  # as solvers/mip.py
+    from ortools.linear_solver import pywraplp  # type: ignore[import-untyped]  # as solvers/backends/mip.py
 
     def run(limit: float) -> tuple[int | None, bool]:
         mp = pywraplp.Solver.CreateSolver(mip_module.SOLVERS[solver])

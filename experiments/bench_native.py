@@ -50,7 +50,7 @@ from queens.experiments.saved import RESULTS, save
 from queens.solvers.native import _fast, _mitm
 from queens.solvers.native.counting import batches, count_classes, split_depth, subproblems
 from queens.solvers.native.quadrant import count_total
-from queens.solvers.threads import default_threads
+from queens.solvers.runtime.cores import default_threads
 
 YARDSTICKS = Path(__file__).resolve().parent / "yardstick"
 TARGETS = {"avx2": (0.30, 0.17), "scalar": (0.38, 0.21), "avx512": (0.20, 0.12)}

@@ -38,7 +38,7 @@ from queens.experiments.runner import cpu_seconds
 from queens.experiments.saved import save
 from queens.models import NQueens, QueensError, TimeLimit
 from queens.solvers import Status, count, get_backend, solve
-from queens.solvers.deadline_child import call_until
+from queens.solvers.runtime.deadline_child import call_until
 
 REPEATS = 3
 LIMIT = 30.0

@@ -25,7 +25,7 @@ from datetime import date
 from queens.models import Completion, Puzzle
 from queens.models.givens import givens_of
 from queens.solvers import Status, solve
-from queens.solvers.why import why_not_puzzle
+from queens.solvers.proofs.why import why_not_puzzle
 
 
 def infeasible(rng: random.Random, n: int, queens: int, holes: int) -> Puzzle | None:

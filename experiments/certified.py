@@ -1,7 +1,7 @@
 """The certified table: optima and "no" answers of the N-Queens family, each with a checked proof.
 
 For each row a backend answers (sat's minimiser for domination, cpsat for the puzzles with armies),
-the answer is re-proved through the CNF (`queens.solvers.certificate`): the witness re-checked by
+the answer is re-proved through the CNF (`queens.solvers.proofs.certificate`): the witness re-checked by
 the independent checker, and a DRUP proof that nothing better exists, checked by drup and dratify.
 Each row runs in a child process with a time limit, so one hard proof cannot stall the table.
 
@@ -32,11 +32,18 @@ from queens.models import Completion, Puzzle, lower, symmetry_group, verify
 from queens.models.domination import Domination
 from queens.models.puzzle_file import SHIPPED, load
 from queens.models.symmetry import leaders_only, lex_leader
-from queens.solvers.certificate import Certificate, NotProved, Reduction, better_than, certify_none, certify_optimum
-from queens.solvers.proof import DRUP_SECONDS, Trimmed
-from queens.solvers.proof_steps import STEPS_PER_WORKER
-from queens.solvers.router import solve as solve_routed
-from queens.solvers.sat import Sat
+from queens.solvers.backends.sat import Sat
+from queens.solvers.proofs.certificate import (
+    Certificate,
+    NotProved,
+    Reduction,
+    better_than,
+    certify_none,
+    certify_optimum,
+)
+from queens.solvers.proofs.proof_steps import STEPS_PER_WORKER
+from queens.solvers.proofs.unsat_proof import DRUP_SECONDS, Trimmed
+from queens.solvers.routing.router import solve as solve_routed
 
 Row = dict[str, Any]
 

@@ -147,7 +147,7 @@ def execute(run: Run) -> Measurement:
                 "wall": time.perf_counter() - start, "cpu": None, "peak_mib": None, "stats": {},
                 "error": f"child died ({last[:300]})"}
     if record["status"] == "error" and any(sign in err for sign in _MEMORY_SIGNS):
-        # the search's own process (queens.solvers.deadline_child) died of it, and this one said so
+        # the search's own process (queens.solvers.runtime.deadline_child) died of it, and this one said so
         record.update({"status": "memout",
                        "error": f"out of memory (limit {run.memory_limit} MiB): {record['error']}"})
     return record

@@ -14,7 +14,7 @@ runs with defaults. A spec reads like this (experiments/specs/ holds real ones):
     families = ["nqueens"]
     sizes = [5, 6]
     backends = ["native", "sat"]
-    split = [false, true]   # count only: count by decomposition (solvers/split.py)
+    split = [false, true]   # count only: count by decomposition (solvers/routing/split_count.py)
     processes = [1]         # with split: how many processes
     [grid.options.sat]
     encoding = ["seqcounter", "pairwise"]
@@ -37,7 +37,7 @@ from typing import Any, TypedDict, TypeVar
 from queens.models import MalformedInput, Puzzle, QueensError
 from queens.models.families import FAMILIES, of_size
 from queens.solvers import BACKENDS, get_backend
-from queens.solvers.strategy import Subject
+from queens.solvers.routing.strategy import Subject
 
 TASKS = ("solve", "count", "minimise")
 _TOP_KEYS = {"name", "description", "repetitions", "time_limit", "memory_limit", "report", "grid"}

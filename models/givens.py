@@ -3,7 +3,7 @@ user stated that a solution must meet (each army's count, each per-line bound, e
 each bound on attacks).
 
 When a puzzle has no solution, "why not?" is answered by a smallest set of these that has no
-solution by itself (`queens.solvers.why`). The givens are plain data; `with_givens` rebuilds the
+solution by itself (`queens.solvers.proofs.why`). The givens are plain data; `with_givens` rebuilds the
 puzzle from any subset of them, so the search can ask about each subset without knowing the
 puzzle's family. A rule given is named by its kind and its place in the puzzle's list (an army's
 count by the army's number): what the guarded lowering (`queens.models.lowering.lower`) tags the

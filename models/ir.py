@@ -198,7 +198,7 @@ class Biclique:
     attacking the other along it: n x n peaceable queens' lines are O(n^3) such pairs, their
     bicliques the board's O(n) lines, and a SAT encoder writes a biclique with one auxiliary
     variable, "which army may use this line", which is what proves peaceable queens n = 9
-    (queens.solvers.sat).
+    (queens.solvers.backends.sat).
 
     >>> Biclique(((0, (0, 0)), (0, (0, 1))), ((1, (0, 0)), (1, (0, 1)))).pairs
     4
@@ -273,7 +273,7 @@ class ConstraintModel:
     """The stated rules (a count, a per-line bound, a region, an attack bound) whose lines and
     counts hold only under a literal of their own, one per rule, when the puzzle was lowered
     `guarded` (`queens.models.lowering.lower`): what lets "why not?" assume any subset of them
-    on one incremental solver. Only the SAT encoder's CNF reads them (`queens.solvers.sat.cnf`);
+    on one incremental solver. Only the SAT encoder's CNF reads them (`queens.solvers.formats.cnf.cnf`);
     an unguarded model, what every backend solves, has none."""
 
     @cached_property

@@ -3,7 +3,7 @@ over every pawn square. It is written in general form (`layout_form` recognises 
 structure): an army of k pieces that attack nothing (pawns), pieces that block lines, nothing
 between the armies, and one other army of one plain piece. Each layout of the pawns is then an
 ordinary puzzle with those cells blocked, so the native counter answers it; the strategy
-`queens.solvers.layouts.Layouts` sums over them.
+`queens.solvers.routing.blocker_layouts.Layouts` sums over them.
 
 Layouts related by a symmetry of the puzzle (found from its model without the pawns) have equal
 counts, so only one representative per orbit is kept, with a weight: the number of layouts it

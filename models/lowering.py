@@ -9,7 +9,7 @@ The rules, each a small pure function:
   per row and per column" without anyone writing it, and 2n rooks "two per row and column");
 - domination makes one cover per square: the square itself and every cell attacking it.
 
-`guarded` (for "why not?", `queens.solvers.why`): each stated rule (`queens.models.givens`:
+`guarded` (for "why not?", `queens.solvers.proofs.why`): each stated rule (`queens.models.givens`:
 an army's count, a per-line bound, a region, an attack bound) holds only under a literal of its
 own, so any subset of them can be assumed on one solver. What pigeonhole derives from the count
 (every row holds exactly one) is then two lines: at most one (the pieces do not attack), and at

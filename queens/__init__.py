@@ -62,13 +62,13 @@ def solve(puzzle: Puzzle, backend: str | None = None, *, certify: bool = False, 
           **options: object) -> Result:
     """One answer to any puzzle (its optimum when it has a goal), by the strategy the CLI picks;
     `backend=`, `method=`, `time_limit=` and the backends' own options narrow it
-    (`queens.solvers.router.solve`). `certify=True` proves a "no" or an optimum
+    (`queens.solvers.routing.router.solve`). `certify=True` proves a "no" or an optimum
     (`result.certificate`, docs/certificates.md), whichever backend answered."""
     from dataclasses import replace
     from pathlib import Path
 
-    from queens.solvers.certificate import certify_answer
-    from queens.solvers.router import solve as routed
+    from queens.solvers.proofs.certificate import certify_answer
+    from queens.solvers.routing.router import solve as routed
 
     result = routed(puzzle, backend, **options)  # type: ignore[arg-type]
     if not certify:
@@ -78,14 +78,14 @@ def solve(puzzle: Puzzle, backend: str | None = None, *, certify: bool = False, 
 
 def count(puzzle: Puzzle, backend: str | None = None, **options: object) -> Result:
     """How many solutions (optimal ones, with a goal), by the fastest exact strategy
-    (`queens.solvers.router.count`); `unique=True` counts symmetry classes too."""
-    from queens.solvers.router import count as routed
+    (`queens.solvers.routing.router.count`); `unique=True` counts symmetry classes too."""
+    from queens.solvers.routing.router import count as routed
 
     return routed(puzzle, backend, **options)  # type: ignore[arg-type]
 
 
 def optimise(puzzle: Puzzle, backend: str | None = None, **options: object) -> Result:
-    """The optimum of a puzzle with a goal, with its proof (`queens.solvers.router.optimise`)."""
-    from queens.solvers.router import optimise as routed
+    """The optimum of a puzzle with a goal, with its proof (`queens.solvers.routing.router.optimise`)."""
+    from queens.solvers.routing.router import optimise as routed
 
     return routed(puzzle, backend, **options)  # type: ignore[arg-type]

@@ -8,7 +8,7 @@ of an interruption is the same: "interrupted" on stderr, no traceback, exit 130.
 SIGTERM exits 130 as well: it is raised as the same KeyboardInterrupt, so every clean-up
 written for Ctrl-C (the ledger flush, the worker processes killed, the solver thread joined)
 also runs when a batch system or `kill` ends the count politely. The handler is
-`queens.interrupts.handler`, which remembers the signal, so one swallowed by a finaliser still
+`queens.solvers.runtime.interrupts.handler`, which remembers the signal, so one swallowed by a finaliser still
 stops the command (exit 130).
 
 A closed standard stream (`queens count ... 2>&-`) is reopened on /dev/null before anything
@@ -24,7 +24,7 @@ import os
 import signal
 import sys
 
-from queens import interrupts
+from queens.solvers.runtime import interrupts
 
 INTERRUPTED = 130
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from queens.models import QueensError
 from queens.models.puzzle import Puzzle
 from queens.solvers import Result, Status
-from queens.solvers.router import count
+from queens.solvers.routing.router import count
 
 
 def ground_truth(puzzle: Puzzle, results: list[Result], time_limit: float | None) -> int | None:

@@ -19,12 +19,12 @@ if TYPE_CHECKING:
     from queens.solvers.backend import Backend
     from queens.solvers.registry import BACKENDS, get_backend
     from queens.solvers.result import Result, Status
-    from queens.solvers.router import count, optimise, solve
+    from queens.solvers.routing.router import count, optimise, solve
 
 __all__ = ["BACKENDS", "Backend", "Result", "Status", "count", "get_backend", "optimise", "solutions", "solve"]
 
 _HOME = {"solutions": "api", "Backend": "backend", "BACKENDS": "registry", "get_backend": "registry",
-         "Result": "result", "Status": "result", "count": "router", "optimise": "router", "solve": "router"}
+         "Result": "result", "Status": "result", "count": "routing.router", "optimise": "routing.router", "solve": "routing.router"}
 """Where each entry point lives: imported when first asked for, so that importing one module of
 this package (the construction, a native kernel) does not import the router and every strategy
 (55 ms more before a 10^7-queens construction, bench_large before and after issue 20)."""

@@ -4,7 +4,7 @@ This is where the suite keeps its promises that no backend can break: the puzzle
 once, every solution a backend returns is re-checked by `queens.models.verify` against the puzzle's
 own rules, and the time limit is turned into one deadline for the backend to honour. A goal (the
 fewest pieces, or armies' sizes maximised or minimised) is answered with its proof. The
-strategies (`queens.solvers.strategies`) call these; users call the router's `solve`, `count`
+strategies (`queens.solvers.routing.strategies`) call these; users call the router's `solve`, `count`
 and `optimise` (`queens.solvers`), which pick the strategy.
 
 >>> from queens.models import NQueens
@@ -35,11 +35,11 @@ from queens.models.errors import BadOption
 from queens.models.puzzle import Puzzle
 from queens.models.symmetry import Orbits, Transform, canonical_placement, leaders_only, lex_leader
 from queens.solvers.backend import Backend, Optimum, Task, deadline_after
-from queens.solvers.deadline_child import call_until
 from queens.solvers.options import SearchOptions
-from queens.solvers.progress import counted
 from queens.solvers.registry import get_backend, preload
 from queens.solvers.result import Result, Status
+from queens.solvers.runtime.deadline_child import call_until
+from queens.solvers.runtime.progress import counted
 
 
 def solve(puzzle: Puzzle, backend: str = "cpsat", *, time_limit: float | None = None,
@@ -57,7 +57,7 @@ def solve(puzzle: Puzzle, backend: str = "cpsat", *, time_limit: float | None = 
 def within(deadline: float | None, backend: str, function: Callable[..., Result], *args: object,
            counting: bool = False, method: str = "search") -> Result:
     """`function(*args)`, a Result, computed in a child process killed a little after the
-    deadline (`queens.solvers.deadline_child`). When the child is killed, a LIMIT result
+    deadline (`queens.solvers.runtime.deadline_child`). When the child is killed, a LIMIT result
     of `backend`/`method` instead, with (`counting`) the solutions it had reported counting as
     a lower bound, and the lower bound a minimisation had reported as `stats["bound"]`."""
     start = time.perf_counter()
@@ -193,7 +193,7 @@ def count(puzzle: Puzzle, backend: str = "cpsat", *, time_limit: float | None = 
     class's size; `stats["symmetry"]` says whether it was used, or why not.
     `group` overrides the group (the split passes the whole puzzle's to its subproblems, whose
     extra pieces shrink their own). `split=True` counts by decomposition in `processes`
-    processes (solvers/split.py: a row's piece fixed, subproblems side by side), each subproblem
+    processes (solvers/routing/split_count.py: a row's piece fixed, subproblems side by side), each subproblem
     through this same function. The default, None, splits for enumerating backends from their
     `split_from_cells` up.
     """
@@ -213,7 +213,7 @@ def count(puzzle: Puzzle, backend: str = "cpsat", *, time_limit: float | None = 
         split = (type(engine).count is Backend.count and puzzle.plain and puzzle.pieces is not None
                  and splits(engine, puzzle))
     if split:
-        from queens.solvers.split import count_split  # split calls back into count: imported here
+        from queens.solvers.routing.split_count import count_split  # split calls back into count: imported here
 
         return count_split(puzzle, backend, time_limit=time_limit, processes=processes, symmetry=symmetry,
                            **options)

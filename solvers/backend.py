@@ -20,7 +20,7 @@ from enum import Enum
 from typing import ClassVar
 
 from queens.models import ConstraintModel, Placement, TimeLimit, Unsupported
-from queens.solvers.progress import Progress, report
+from queens.solvers.runtime.progress import Progress, report
 
 MODEL_CELLS = 1_000_000
 """Most cells a backend builds a model of unless it says more (1000 x 1000); sat and cpsat,
@@ -97,7 +97,7 @@ class Backend(ABC):
     within an hour over the cells)."""
     split_from_cells: ClassVar[int | None] = 144
     """Smallest board on which an enumerating backend counts by decomposition in parallel
-    processes unless asked (`queens.solvers.split`); None: on no board. From 12 x 12 up it pays
+    processes unless asked (`queens.solvers.routing.split_count`); None: on no board. From 12 x 12 up it pays
     for the processes' start-up (Q(12): cpsat 8.4 s -> 2.7 s, csp 3.6 -> 1.1 s, sat 1.6 -> 0.7 s;
     below, Q(10) and Q(11) take about as long as starting the processes)."""
 

@@ -8,17 +8,17 @@ from queens.models import BackendUnavailable, QueensError, Unsupported
 from queens.models.errors import BadOption
 from queens.solvers.backend import Backend
 from queens.solvers.native import REBUILD
-
-from queens import interrupts
+from queens.solvers.runtime import interrupts
 
 BACKENDS: dict[str, tuple[str, str, str]] = {
     # name: (module, class, what to install when the import fails)
     "native": ("queens.solvers.native.backend", "Native", REBUILD),
-    "cpsat": ("queens.solvers.cpsat", "CpSat", "pip install ortools"),
-    "sat": ("queens.solvers.sat", "Sat", "pip install python-sat"),
-    "csp": ("queens.solvers.csp", "Csp", "pip install python-constraint2"),
-    "minizinc": ("queens.solvers.minizinc", "MiniZinc", "pip install -e '.[minizinc]' and the minizinc binary"),
-    "mip": ("queens.solvers.mip", "Mip", "pip install ortools (SCIP and HiGHS come with it)"),
+    "cpsat": ("queens.solvers.backends.cpsat", "CpSat", "pip install ortools"),
+    "sat": ("queens.solvers.backends.sat", "Sat", "pip install python-sat"),
+    "csp": ("queens.solvers.backends.csp", "Csp", "pip install python-constraint2"),
+    "minizinc": ("queens.solvers.backends.minizinc", "MiniZinc",
+                 "pip install -e '.[minizinc]' and the minizinc binary"),
+    "mip": ("queens.solvers.backends.mip", "Mip", "pip install ortools (SCIP and HiGHS come with it)"),
 }
 
 

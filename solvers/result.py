@@ -12,7 +12,7 @@ import numpy as np
 from queens.models import Placement, Puzzle
 
 if TYPE_CHECKING:  # the certificates import this module
-    from queens.solvers.certificate import Certificate
+    from queens.solvers.proofs.certificate import Certificate
 
 
 class Status(Enum):
@@ -40,7 +40,7 @@ class Result:
     stats: dict[str, int | float | str] = field(default_factory=dict)
     method: str = "search"
     """How the backend answered: search, split, fast, complete, construct, random (see
-    `queens.solvers.strategies`)."""
+    `queens.solvers.routing.strategies`)."""
     why: str = ""
     """Why the router chose this strategy (empty when it was called directly)."""
     puzzle: Puzzle | None = field(default=None, compare=False)

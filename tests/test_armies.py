@@ -157,7 +157,7 @@ def test_the_greedy_colouring_is_a_colouring_at_or_above_a088202(n, reference):
     """DSatur's colouring (the fewest copies' incumbent) passes the army checker (inside
     greedy_copies) and a brute check here: every cell coloured once, no two queens of one colour
     on a line; it never beats the published chromatic number, and meets it on queen5_5."""
-    from queens.solvers.copies import greedy_copies
+    from queens.solvers.routing.fewest_copies import greedy_copies
 
     placement = greedy_copies(colouring(n), lower(colouring(n).with_copies(1)))
     assert placement is not None
@@ -223,7 +223,7 @@ def test_dimacs_chromatic_numbers(name):
 
 @pytest.mark.parametrize("name", sorted(_dimacs()))
 def test_dimacs_col_export_matches_the_published_headers(name):
-    from queens.solvers.export import dimacs_col
+    from queens.solvers.formats.export import dimacs_col
 
     rows, cols = map(int, name.removeprefix("queen").split("_"))
     text = dimacs_col(colouring(rows, cols))

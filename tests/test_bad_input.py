@@ -36,8 +36,8 @@ from queens.solvers import count, get_backend, solve
 from queens.solvers.api import count as search_count
 from queens.solvers.api import solve as search_solve
 from queens.solvers.backend import Task
-from queens.solvers.router import answer
-from queens.solvers.split import count_split
+from queens.solvers.routing.router import answer
+from queens.solvers.routing.split_count import count_split
 
 from tests.cli import error_line, run_cli, run_main
 

@@ -1,5 +1,5 @@
 """Certificates: every "no" and every optimum comes with a DRUP proof that drup and dratify accept,
-and a proof that does not prove its formula is rejected by both (queens.solvers.certificate)."""
+and a proof that does not prove its formula is rejected by both (queens.solvers.proofs.certificate)."""
 
 from __future__ import annotations
 
@@ -18,7 +18,11 @@ from queens.models import Completion, Puzzle, lower, symmetry_group, verify
 from queens.models.domination import Domination
 from queens.models.puzzle_file import SHIPPED, load
 from queens.models.symmetry import lex_leader
-from queens.solvers.certificate import (
+from queens.solvers.backends.sat import Sat
+from queens.solvers.formats.cnf import cnf
+from queens.solvers.native import _trim
+from queens.solvers.native.proof_trim import NotRefuted, Trim, _int32, trim, trim_lines
+from queens.solvers.proofs.certificate import (
     LEX_LEADER,
     NotProved,
     Reduction,
@@ -28,10 +32,7 @@ from queens.solvers.certificate import (
     proof_encoding,
     with_fixed,
 )
-from queens.solvers.native import _trim
-from queens.solvers.proof import Refutation, check_files, proof_lines, refute, trim_files, write
-from queens.solvers.proof_trim import NotRefuted, Trim, _int32, trim, trim_lines
-from queens.solvers.sat import Sat, cnf
+from queens.solvers.proofs.unsat_proof import Refutation, check_files, proof_lines, refute, trim_files, write
 
 from tests.plain_reference import trim_proof
 
@@ -55,7 +56,8 @@ def test_no_solution_is_proved_by_both_checkers(n: int, queens: list[tuple[int, 
     assert hashlib.sha256(proof_file.read_bytes()).hexdigest() == certificate.proof_sha256
     assert proof_file.stat().st_size == certificate.proof_bytes
     shape = certificate.to_json()
-    assert shape["trusted"]["encoder"] == "queens.solvers.sat.cnf" and shape["trusted"]["cardinality"] == ["pairwise"]
+    assert shape["trusted"]["encoder"] == "queens.solvers.formats.cnf.cnf"
+    assert shape["trusted"]["cardinality"] == ["pairwise"]
 
 
 def test_the_proof_is_written_pairwise_only_for_lines_of_at_most_one() -> None:
@@ -241,7 +243,7 @@ def test_a_wrong_trim_makes_drup_refuse(tmp_path: Path, monkeypatch: pytest.Monk
     a formula clause, or a hint, or names a later step as a hint (the empty clause's own), is
     refused by drup (which re-checks every step against its hints), and one that leaves out a
     lemma or a clause by dratify too (which reads the same core and steps, not the hints)."""
-    import queens.solvers.proof as proof
+    import queens.solvers.proofs.unsat_proof as proof
 
     refutation, cnf_file, proof_file = _proof_of((6, 2), tmp_path)
     right = trim_files(cnf_file, proof_file)

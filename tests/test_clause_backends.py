@@ -19,8 +19,8 @@ from queens.models import NQueens, Unsupported, lower
 from queens.models.ir import Clause, ConstraintModel, CountIf, Line, LinearKey, LineFamily, Objective, Var
 from queens.solvers.backend import Backend, Task
 from queens.solvers.registry import get_backend
-from queens.solvers.strategies import registered
-from queens.solvers.strategy import Subject
+from queens.solvers.routing.strategies import registered
+from queens.solvers.routing.strategy import Subject
 
 from tests import model_oracle
 from tests.small_models import board, columns_of, diagonals_of, neighbours, rows_of
@@ -325,7 +325,7 @@ def test_native_never_counts_a_model_with_clauses_fast():
 
 
 def test_the_trace_refuses_a_model_with_counts(monkeypatch):
-    import queens.solvers.trace as trace
+    import queens.solvers.learn.trace as trace
 
     plain = trace.lower
     counted = (CountIf((0, 0), (((1, 2),),), 1, 1),)

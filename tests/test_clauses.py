@@ -28,11 +28,12 @@ from queens.models.errors import BackendUnavailable
 from queens.models.ir import Clause, ConstraintModel, CountIf, Line, LineFamily, Objective, Var
 from queens.solvers.api import breaking, optimal_model
 from queens.solvers.backend import Backend, Task
-from queens.solvers.certificate import NotProved, certify_none, certify_optimum
-from queens.solvers.export import dimacs_of, minizinc_of, opb_of, variable
+from queens.solvers.backends.sat import NATIVE, Sat
+from queens.solvers.formats.cnf import ENCODINGS, ONE_ONLY, cnf
+from queens.solvers.formats.export import dimacs_of, minizinc_of, opb_of, variable
+from queens.solvers.proofs.certificate import NotProved, certify_none, certify_optimum
+from queens.solvers.proofs.why import why_not
 from queens.solvers.registry import BACKENDS, get_backend
-from queens.solvers.sat import ENCODINGS, NATIVE, ONE_ONLY, Sat, cnf
-from queens.solvers.why import why_not
 
 from tests import model_oracle
 from tests.small_models import QUEEN, board, columns_of, neighbours, ray, rows_of
@@ -456,7 +457,7 @@ def test_the_minizinc_export_holds_the_solutions(model: str, tmp_path: Path):
 
 
 def test_the_conflict_graph_refuses_them(monkeypatch):
-    import queens.solvers.export as export
+    import queens.solvers.formats.export as export
 
     plain = export.lower
     monkeypatch.setattr(export, "lower", lambda puzzle: replace(plain(puzzle), clauses=(Clause(((0, 0),)),)))

@@ -8,9 +8,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from queens.models import NQueens, verify
-from queens.solvers import Status, csp
+from queens.solvers import Status
 from queens.solvers.api import count, solve
-from queens.solvers.csp import IndexedDomain
+from queens.solvers.backends import csp
+from queens.solvers.backends.csp import IndexedDomain
 
 OPERATIONS = st.lists(st.tuples(st.sampled_from(["push", "hide", "pop", "reset"]), st.integers(0, 40)), max_size=60)
 

@@ -1,14 +1,14 @@
-"""Cube and conquer (queens.solvers.cubes): a question of armies that share lines, split over the
+"""Cube and conquer (queens.solvers.backends.cube_and_conquer): a question of armies that share lines, split over the
 sides of the central lines into cubes on worker processes, answers as the whole formula does.
 `SPLIT_AFTER` is set to 0 here so that every question is split at once, satisfiable ones (the
 ascent to the optimum) and the refuted last one, in real spawned workers."""
 
 import pytest
-import queens.solvers.sat as sat_module
+import queens.solvers.backends.sat as sat_module
 from queens.models import lower
 from queens.models.errors import BadOption
 from queens.models.puzzle_file import SHIPPED, load
-from queens.solvers.cubes import central_sides, cubes
+from queens.solvers.backends.cube_and_conquer import central_sides, cubes
 from queens.solvers.registry import get_backend
 
 import queens

@@ -12,9 +12,9 @@ import pytest
 from queens.models import BackendUnavailable
 from queens.solvers.native.counting import KERNEL_VERSION, count_classes, subproblems
 from queens.solvers.native.distributed import count_classes_on_dask, count_total_on_dask
-from queens.solvers.native.ledger import Ledger
 from queens.solvers.native.quadrant import KERNEL_VERSION as QUADRANT_VERSION
 from queens.solvers.native.quadrant import count_total, ranges
+from queens.solvers.runtime.ledger import Ledger
 
 from tests.cli import run_cli
 

@@ -22,8 +22,8 @@ from importlib.util import find_spec
 from pathlib import Path
 
 import pytest
-from queens.solvers.ledgered_count import LedgeredCount
-from queens.solvers.strategies import registered
+from queens.solvers.routing.ledgered_count import LedgeredCount
+from queens.solvers.routing.strategies import registered
 
 from tests.cli import run_cli, start_cli
 from tests.ledger_file import rows

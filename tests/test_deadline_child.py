@@ -1,5 +1,5 @@
-"""A call that cannot be interrupted is killed at its deadline (queens.solvers.deadline_child),
-and so is a split pool's worker (queens.solvers.process_pool): what they reported is kept as a
+"""A call that cannot be interrupted is killed at its deadline (queens.solvers.runtime.deadline_child),
+and so is a split pool's worker (queens.solvers.runtime.process_pool): what they reported is kept as a
 bound, what they raise is raised here, and nothing they started is left running.
 
 The functions below never finish by themselves (they sleep in C, where no clock is read), so
@@ -19,9 +19,9 @@ import pytest
 from queens.models import AttackingQueens, BackendError, TimeLimit
 from queens.solvers import Status
 from queens.solvers.api import within
-from queens.solvers.deadline_child import call_until
-from queens.solvers.process_pool import run_in_processes
-from queens.solvers.progress import Progress, listening, report
+from queens.solvers.runtime.deadline_child import call_until
+from queens.solvers.runtime.process_pool import run_in_processes
+from queens.solvers.runtime.progress import Progress, listening, report
 
 FOREVER = 3600.0
 

@@ -8,13 +8,14 @@ families whose counts OEIS knows.
 from __future__ import annotations
 
 import pytest
-import queens.solvers.sat as sat_module
+import queens.solvers.backends.sat as sat_module
 from queens.models import lower
 from queens.models.domination import Domination
 from queens.models.families import of_size
 from queens.solvers import Status
 from queens.solvers.api import count, solve
-from queens.solvers.sat import ENCODINGS, NATIVE
+from queens.solvers.backends.sat import NATIVE
+from queens.solvers.formats.cnf import ENCODINGS
 
 CASES = [("nqueens", 6, "A000170"), ("kings", 5, "A002464"), ("toroidal", 5, "A051906"),
          ("superqueens", 10, "A051223")]
@@ -59,8 +60,9 @@ def test_the_minimiser_bounds_the_occupied_lines_from_11_x_11(reference, monkeyp
     """From `OCCUPANCY_FROM_CELLS` cells the minimiser adds the occupancy bounds (about 1 s for
     n = 11 on 2 cores, 3-4 s without); below, none."""
     bounded = []
-    real = sat_module._occupancy
-    monkeypatch.setattr(sat_module, "_occupancy", lambda *args: bounded.append(len(args[0].cells)) or real(*args))
+    real = sat_module.occupancy_clauses
+    monkeypatch.setattr(sat_module, "occupancy_clauses",
+                        lambda *args: bounded.append(len(args[0].cells)) or real(*args))
     for n in (10, 11):
         result = solve(of_size("domination", n), "sat")
         assert (result.status, result.objective) == (Status.OPTIMAL, reference.term("A075458", n))

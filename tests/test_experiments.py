@@ -1,5 +1,5 @@
 """Experiments end to end: specs, the runner's limits and resume, the results database, reports,
-Dask, and counting by decomposition (solvers/split.py) against the OEIS terms."""
+Dask, and counting by decomposition (solvers/routing/split_count.py) against the OEIS terms."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ from queens.models.domination import Domination
 from queens.solvers import BACKENDS, Status
 from queens.solvers.api import count
 from queens.solvers.backend import Task
-from queens.solvers.split import subproblems
+from queens.solvers.routing.split_count import subproblems
 
 from tests.cli import run_cli, start_cli
 from tests.conftest import able

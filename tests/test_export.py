@@ -21,8 +21,8 @@ from queens.models.ninequeens import NineQueens
 from queens.models.pieces import KNIGHT
 from queens.models.toroidal import Toroidal
 from queens.solvers import count
-from queens.solvers.export import dimacs, minizinc, opb, variable
-from queens.solvers.sat import ENCODINGS
+from queens.solvers.formats.cnf import ENCODINGS
+from queens.solvers.formats.export import dimacs, minizinc, opb, variable
 
 from tests.cli import run_cli
 

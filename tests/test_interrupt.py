@@ -26,9 +26,9 @@ from pathlib import Path
 
 import pytest
 from queens.models import NQueens, lower
-from queens.solvers.minizinc import MiniZinc
+from queens.solvers.backends.minizinc import MiniZinc
+from queens.solvers.runtime import interrupts
 
-from queens import interrupts
 from tests.cli import SCRIPT
 from tests.ledger_file import rows
 
@@ -268,7 +268,8 @@ def test_a_signal_elsewhere_is_raised_at_once(monkeypatch: pytest.MonkeyPatch) -
 
 MINIZINC_INTERRUPTED = """
 import os, signal, threading
-from queens import count, interrupts
+from queens import count
+from queens.solvers.runtime import interrupts
 from queens.models import NQueens
 interrupts.install()
 threading.Timer(1.5, os.kill, (os.getpid(), signal.SIGINT)).start()
@@ -296,8 +297,8 @@ def test_a_signal_during_minizinc_is_raised_outside_the_event_loop() -> None:
 
 SECOND_SIGNAL = """
 import os, signal, subprocess, sys
-from queens import interrupts
-from queens.solvers import deadline_child
+from queens.solvers.runtime import interrupts
+from queens.solvers.runtime import deadline_child
 interrupts.install()
 worker = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"], start_new_session=True)
 found = deadline_child._descendants
@@ -357,7 +358,7 @@ def test_a_signal_late_in_the_shutdown_leaves_the_exit_code(signum: str) -> None
 SIGNAL_IN_WAIT = """
 import os, signal, threading, time
 from concurrent.futures import Future
-from queens import interrupts
+from queens.solvers.runtime import interrupts
 interrupts.install()
 low, high = sorted((Future(), Future()), key=id)  # the order `wait` takes their locks in
 held = threading.Event()

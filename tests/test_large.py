@@ -18,10 +18,10 @@ from queens.models.generate import planted, random_placement
 from queens.models.placement_file import read_placement, write_placement
 from queens.models.verify_stream import CHUNK, verify_cells, verify_columns, verify_file
 from queens.solvers import Status, count, solve
-from queens.solvers.completion import complete, solve_completion
-from queens.solvers.construct import construct
-from queens.solvers.local_search import random_solution
 from queens.solvers.native import _completion, _localsearch
+from queens.solvers.native.completion import complete, solve_completion
+from queens.solvers.native.local_search import random_solution
+from queens.solvers.routing.construct import construct
 
 from tests.cli import error_line, run_cli
 

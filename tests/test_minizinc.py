@@ -9,7 +9,7 @@ from queens.models.errors import BadOption
 from queens.models.families import of_size
 from queens.solvers import Status, get_backend
 from queens.solvers.api import count, solve
-from queens.solvers.minizinc import MZNLIB, MiniZinc, global_alldifferent
+from queens.solvers.backends.minizinc import MZNLIB, MiniZinc, global_alldifferent
 
 CASES = [("nqueens", 6, "A000170"), ("kings", 5, "A002464"), ("toroidal", 5, "A051906"),
          ("superqueens", 10, "A051223")]

@@ -12,7 +12,7 @@ from queens.solvers import Status, get_backend
 from queens.solvers import count as count_routed
 from queens.solvers.api import count, solutions, solve
 from queens.solvers.backend import Task
-from queens.solvers.mip import SOLVERS
+from queens.solvers.backends.mip import SOLVERS
 
 from tests.test_armies import CLOSED_FORMS, independent, peaceable
 

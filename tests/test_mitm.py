@@ -16,10 +16,10 @@ from queens.models.errors import BadOption
 from queens.solvers.backend import Task
 from queens.solvers.native import _mitm
 from queens.solvers.native.counting import count_classes
-from queens.solvers.native.ledger import Ledger
 from queens.solvers.native.quadrant import KERNEL_VERSION, check_size, count_total, memory_limit, ranges
-from queens.solvers.router import answer, route
-from queens.solvers.strategy import Subject
+from queens.solvers.routing.router import answer, route
+from queens.solvers.routing.strategy import Subject
+from queens.solvers.runtime.ledger import Ledger
 
 
 @pytest.mark.parametrize("n", range(1, 18))

@@ -1,6 +1,6 @@
 """Optima searched among the leaders of the symmetry classes (`queens.solvers.api.optimum_breaking`):
 the board's symmetries and swaps of interchangeable armies broken by lex chains, and a
-colouring's clique given copies 1..k (`queens.solvers.copies`). Every optimum stays the published
+colouring's clique given copies 1..k (`queens.solvers.routing.fewest_copies`). Every optimum stays the published
 one (tests/data/sequences.json) with the reduction and without it, on every backend that
 optimises, and the answer's stats name the reduction or say why there is none."""
 

@@ -11,7 +11,7 @@ from queens.models import NQueens, Puzzle, QueensError
 from queens.models.drawing import Board, HeatMap, attacked_cells
 from queens.models.ninequeens import NineQueens
 from queens.solvers import solve
-from queens.solvers.heat_map import heat_map
+from queens.solvers.learn.heat_map import heat_map
 
 SVG = "{http://www.w3.org/2000/svg}"
 FOUR = ((0, 1), (1, 3), (2, 0), (3, 2))

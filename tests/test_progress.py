@@ -8,7 +8,7 @@ import io
 import json
 import time
 
-from queens.solvers.progress import Progress
+from queens.solvers.runtime.progress import Progress
 
 from queens.commands.progress import ProgressLine
 from tests.cli import run_cli

@@ -1,4 +1,4 @@
-"""drup lemma by lemma (queens.solvers.proof_steps): the loop added to the trusted base accepts a
+"""drup lemma by lemma (queens.solvers.proofs.proof_steps): the loop added to the trusted base accepts a
 proof only when every step follows from its own hints by unit propagation, each hint is a line of
 the core or an earlier step, and the last step is the empty clause. Each rule is broken here once
 on a small hand-made proof, and the real proofs of tests/test_certificate.py pass through it."""
@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 from queens.models import TimeLimit
-from queens.solvers.proof_steps import check_steps
+from queens.solvers.proofs.proof_steps import check_steps
 
 CORE = "p cnf 3 4\n1 2 0\n-1 2 0\n1 -2 0\n-1 -2 0\n"
 """Every assignment of 1 and 2 falsifies a clause: lemma 2 follows from lines 1 and 2, then the
@@ -66,7 +66,7 @@ def test_the_steps_shared_by_two_processes_give_the_same_verdicts(tmp_path: Path
                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
     """Every step is an independent check: shared among forked workers (here from 1 step each),
     a valid proof is valid and a broken step is found, whichever worker holds it."""
-    import queens.solvers.proof_steps as proof_steps
+    import queens.solvers.proofs.proof_steps as proof_steps
 
     monkeypatch.setattr(proof_steps, "STEPS_PER_WORKER", 1)
     said = _check(tmp_path, "2 0\n0\n", "1 2 0\n3 4 -1 0\n", workers=2)

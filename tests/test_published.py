@@ -17,8 +17,8 @@ from queens.models.ninequeens import FreePawns
 from queens.models.puzzle_file import PUBLISHED, read
 from queens.solvers.backend import Task
 from queens.solvers.registry import BACKENDS
-from queens.solvers.router import route
-from queens.solvers.strategy import Subject
+from queens.solvers.routing.router import route
+from queens.solvers.routing.strategy import Subject
 
 import queens
 

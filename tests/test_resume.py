@@ -14,11 +14,11 @@ from pathlib import Path
 import pytest
 from queens.models import NQueens, QueensError
 from queens.solvers import solutions
-from queens.solvers.ledgered_count import LedgeredCount
 from queens.solvers.native import _fast
 from queens.solvers.native.counting import KERNEL_VERSION, count_classes, subproblem_key, subproblems
-from queens.solvers.native.ledger import Ledger
-from queens.solvers.strategies import registered
+from queens.solvers.routing.ledgered_count import LedgeredCount
+from queens.solvers.routing.strategies import registered
+from queens.solvers.runtime.ledger import Ledger
 
 from tests.cli import run_cli, start_cli
 from tests.ledger_file import rows

@@ -24,10 +24,10 @@ from queens.models.verify_stream import verify_columns
 from queens.solvers import BACKENDS, Status
 from queens.solvers import count as count_target
 from queens.solvers.backend import Task
-from queens.solvers.construct import construct
-from queens.solvers.router import answer, candidates, route
-from queens.solvers.strategies import registered
-from queens.solvers.strategy import Subject
+from queens.solvers.routing.construct import construct
+from queens.solvers.routing.router import answer, candidates, route
+from queens.solvers.routing.strategies import registered
+from queens.solvers.routing.strategy import Subject
 
 from tests.cli import run_main
 from tests.conftest import able

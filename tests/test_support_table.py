@@ -1,5 +1,5 @@
 """docs/support.md's table of constructs x backends is what the backends say today: generated
-from the router's refusals (`queens.solvers.support`), checked here, rewritten with
+from the router's refusals (`queens.solvers.routing.support_table`), checked here, rewritten with
 QUEENS_UPDATE_DOCS=1 (as the tutorials' pictures are)."""
 
 from __future__ import annotations
@@ -7,10 +7,11 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from queens.solvers.support import CONSTRUCTS, support_table
+from queens.solvers.routing.support_table import CONSTRUCTS, support_table
 
 SUPPORT = Path(__file__).resolve().parents[1] / "docs" / "support.md"
-BEGIN, END = "<!-- generated: queens.solvers.support.support_table -->\n", "<!-- end of generated table -->\n"
+BEGIN = "<!-- generated: queens.solvers.routing.support_table.support_table -->\n"
+END = "<!-- end of generated table -->\n"
 
 
 def test_the_support_table_is_generated_and_current():
@@ -29,7 +30,7 @@ def test_every_construct_is_answered_by_some_backend():
 
 
 def _rows() -> list[tuple[str, dict[str, str]]]:
-    from queens.solvers.support import support_rows
+    from queens.solvers.routing.support_table import support_rows
 
     rows = support_rows()
     assert [construct for construct, _ in rows] == list(CONSTRUCTS)

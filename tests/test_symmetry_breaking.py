@@ -20,7 +20,7 @@ from queens.models.toroidal import Toroidal
 from queens.solvers import BACKENDS, Backend, Status, get_backend, solutions
 from queens.solvers.api import breaking, count
 from queens.solvers.backend import Task
-from queens.solvers.split import subproblems
+from queens.solvers.routing.split_count import subproblems
 
 from tests.cli import run_main
 from tests.conftest import able

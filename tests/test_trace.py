@@ -10,7 +10,7 @@ from queens.models.domination import Domination
 from queens.models.ninequeens import NineQueens
 from queens.models.pieces import KNIGHT
 from queens.solvers import count, solutions
-from queens.solvers.trace import STEPS, Trace, trace
+from queens.solvers.learn.trace import STEPS, Trace, trace
 
 from tests.cli import run_cli
 

@@ -18,7 +18,7 @@ from queens.models.givens import Given, givens_of, stated_rules, with_givens
 from queens.models.ninequeens import FreePawns
 from queens.models.puzzle_file import SHIPPED, loads
 from queens.models.rules import AttackBound, Region
-from queens.solvers.why import HasSolution, why_not, why_not_puzzle
+from queens.solvers.proofs.why import HasSolution, why_not, why_not_puzzle
 
 from queens.cli import main
 from tests import puzzle_oracle

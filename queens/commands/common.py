@@ -16,7 +16,7 @@ from queens.models.puzzle_file import PUBLISHED, read
 from queens.solvers import BACKENDS
 from queens.solvers.backend import Task
 from queens.solvers.options import Options
-from queens.solvers.strategies import registered
+from queens.solvers.routing.strategies import registered
 
 out = Console(highlight=False, soft_wrap=True)
 """Results go to stdout..."""

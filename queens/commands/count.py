@@ -39,9 +39,9 @@ from queens.models import Puzzle, Unsupported
 from queens.models.errors import Refused
 from queens.solvers import BACKENDS, Result, Status
 from queens.solvers.backend import Task
-from queens.solvers.ledgered_count import DEFAULT_LEDGER, LEDGER_FROM
 from queens.solvers.options import Options
-from queens.solvers.router import Choice, answer
+from queens.solvers.routing.ledgered_count import DEFAULT_LEDGER, LEDGER_FROM
+from queens.solvers.routing.router import Choice, answer
 
 INTERRUPTED = 130
 

@@ -9,8 +9,8 @@ from queens.commands.common import json_option, make_puzzle, out, puzzle_options
 from queens.explain import explain
 from queens.models import Puzzle, Unsupported
 from queens.solvers.backend import Task
-from queens.solvers.router import route, task_of
-from queens.solvers.strategy import Subject
+from queens.solvers.routing.router import route, task_of
+from queens.solvers.routing.strategy import Subject
 
 
 @click.command("explain")

@@ -14,17 +14,17 @@ from queens.models import BackendUnavailable, QueensError
 
 
 def _exporters() -> ModuleType:
-    """queens.solvers.export, imported only when an export is asked for: it needs pysat, so without
+    """queens.solvers.formats.export, imported only when an export is asked for: it needs pysat, so without
     pysat `export` alone fails, with a message, and the other commands still start."""
     try:
-        from queens.solvers import export
+        from queens.solvers.formats import export
     except ImportError as error:
         raise BackendUnavailable(f"export needs the sat backend's library ({error}); pip install python-sat") from None
     return export
 
 
 class _LazyChoice(click.Choice[str]):
-    """A click.Choice whose values are read from queens.solvers.export only when the option is used."""
+    """A click.Choice whose values are read from queens.solvers.formats.export only when the option is used."""
 
     def __init__(self, values: Callable[[], Sequence[str]]) -> None:
         self._values = values
@@ -37,7 +37,7 @@ class _LazyChoice(click.Choice[str]):
     @choices.setter
     def choices(self, values: Sequence[str]) -> None:
         """click.Choice's own attribute, set by its __init__ (not called here): the values are the exporter's."""
-        raise AttributeError("the choices of --format and --encoding are read from queens.solvers.export")
+        raise AttributeError("the choices of --format and --encoding are read from queens.solvers.formats.export")
 
 
 @click.command("export")
@@ -45,7 +45,8 @@ class _LazyChoice(click.Choice[str]):
 @click.option("--format", "format_name", type=_LazyChoice(lambda: _exporters().FORMATS), required=True,
               help="The file format.")
 @click.option("--encoding", type=_LazyChoice(lambda: list(_exporters().ENCODINGS)), default=None,
-              help="dimacs: the cardinality encoding of each line [default: queens.solvers.sat.DEFAULT_ENCODING].")
+              help=("dimacs: the cardinality encoding of each line "
+                    "[default: queens.solvers.formats.cnf.DEFAULT_ENCODING]."))
 @click.option("--size", type=Count(0), default=None,
               help="Exactly this many pieces (needed for DIMACS of a minimising family such as domination).")
 @click.option("--output", "-o", type=click.Path(dir_okay=False, path_type=Path), default=None,

@@ -23,8 +23,8 @@ from queens.models.generate import planted, random_placement
 from queens.models.placement_file import FORMATS, write_placement
 from queens.solvers import Result, native
 from queens.solvers.backend import Task
-from queens.solvers.strategies import registered
-from queens.solvers.strategy import Subject
+from queens.solvers.routing.strategies import registered
+from queens.solvers.routing.strategy import Subject
 
 F = TypeVar("F", bound=Callable[..., object])
 """A command function, before click turns it into a command."""
@@ -108,7 +108,7 @@ def generate_completion(n: int, k: int, kind: str, seed: int, out_path: Path | N
         raise click.UsageError(f"-k {k}: at most n = {n} queens fit on an n x n board")
     check_writable(out_path)
     native.require("_localsearch")
-    from queens.solvers.local_search import random_solution
+    from queens.solvers.native.local_search import random_solution
 
     err.print(f"generating a {kind} completion instance: n = {n}, k = {k}, seed = {seed} ...")
     if kind == "planted":

@@ -1,6 +1,6 @@
 """Progress on stderr for anything slow: one line, from the first second of a run.
 
-The solvers report what they have (`queens.solvers.progress`: subproblems done out of all,
+The solvers report what they have (`queens.solvers.runtime.progress`: subproblems done out of all,
 solutions so far, a minimisation's lower bound); this draws it, with the time elapsed and,
 once subproblems are finishing, an estimate of the time left. On a terminal the line is
 rewritten in place and wiped at the end; elsewhere (`--progress` into a pipe or a log) it is
@@ -25,7 +25,7 @@ from typing import TextIO
 
 import click
 
-from queens.solvers.progress import Progress, listening
+from queens.solvers.runtime.progress import Progress, listening
 
 SHOW_AFTER = 1.0
 """Seconds before the first line: a run that ends sooner shows none."""
@@ -38,7 +38,7 @@ progress_option = click.option(
 
 
 class ProgressLine:
-    """A listener (`queens.solvers.progress.listening`) that draws the reports on `stream`."""
+    """A listener (`queens.solvers.runtime.progress.listening`) that draws the reports on `stream`."""
 
     def __init__(self, stream: TextIO, *, terminal: bool, start: float | None = None) -> None:
         self.stream, self.terminal = stream, terminal

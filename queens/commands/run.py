@@ -19,7 +19,7 @@ from queens.models.drawing import Board
 from queens.models.errors import BadOption
 from queens.models.puzzle_file import read
 from queens.solvers.options import Options
-from queens.solvers.router import every_answer
+from queens.solvers.routing.router import every_answer
 
 
 class PuzzleFile(click.Path):

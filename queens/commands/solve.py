@@ -32,12 +32,12 @@ from queens.models.drawing import MAX_DRAWN, Board, Canvas
 from queens.models.errors import BadOption
 from queens.solvers import Result, Status
 from queens.solvers.backend import Task
-from queens.solvers.certificate import certify_answer
-from queens.solvers.heat_map import heat_map
+from queens.solvers.learn.heat_map import heat_map
 from queens.solvers.options import Options
-from queens.solvers.router import Choice, answer, task_of
-from queens.solvers.router import all_optimal as every_optimum
-from queens.solvers.strategies import MAX_LISTED
+from queens.solvers.proofs.certificate import certify_answer
+from queens.solvers.routing.router import Choice, answer, task_of
+from queens.solvers.routing.router import all_optimal as every_optimum
+from queens.solvers.routing.strategies import MAX_LISTED
 
 
 def _solve(family_or_file: str, n: int | None, m: int | None, puzzle: Puzzle, task: Task, backend: str | None,

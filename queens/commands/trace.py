@@ -21,7 +21,7 @@ from queens.commands.common import err, make_puzzle, out, puzzle_options
 from queens.commands.number_options import Count, Seconds
 from queens.models import Puzzle, QueensError, Unsupported
 from queens.models.drawing import Board
-from queens.solvers.trace import Trace, TraceEvent, traceable
+from queens.solvers.learn.trace import Trace, TraceEvent, traceable
 
 MAX_TRACE_CELLS = 400
 """A pure-Python search drawn step by step is for boards up to 20 x 20."""

@@ -3,10 +3,10 @@
 The givens are the pieces placed before asking, the holes and the pawns, and the rules the puzzle
 states: each army's count, each per-line bound, region and bound on attacks
 (`queens.models.givens`). The answer is a minimal unsatisfiable subset of them
-(`queens.solvers.why`), listed (the rules too) and drawn (the squares), checked twice: the subset
+(`queens.solvers.proofs.why`), listed (the rules too) and drawn (the squares), checked twice: the subset
 alone has no solution, and without any one of its givens there is a solution (re-checked by the
 independent checker). `--certify` adds a DRUP proof that the subset has none, checked by drup
-and dratify (`queens.solvers.certificate`); `--proof-dir` keeps its files.
+and dratify (`queens.solvers.proofs.certificate`); `--proof-dir` keeps its files.
 """
 
 from __future__ import annotations
@@ -21,8 +21,8 @@ from queens.commands.common import json_option, make_puzzle, out, puzzle_options
 from queens.models import AttackingQueens, Placement, Puzzle, QueensError, lower
 from queens.models.drawing import Board
 from queens.models.givens import Given, givens_of, with_givens
-from queens.solvers.certificate import certify_none
-from queens.solvers.why import HasSolution, WhyNot, attacking_pair, in_words, why_not_puzzle
+from queens.solvers.proofs.certificate import certify_none
+from queens.solvers.proofs.why import HasSolution, WhyNot, attacking_pair, in_words, why_not_puzzle
 
 
 @click.command("why")

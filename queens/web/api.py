@@ -26,11 +26,11 @@ from queens.models.givens import Given, givens_of
 from queens.models.layouts import layout_form
 from queens.solvers import BACKENDS, Result, Status, solutions
 from queens.solvers.backend import Task
-from queens.solvers.router import answer as routed
-from queens.solvers.router import route, task_of
-from queens.solvers.strategy import Subject
-from queens.solvers.trace import Trace, traceable
-from queens.solvers.why import HasSolution, attacking_pair, in_words, why_not_puzzle
+from queens.solvers.learn.trace import Trace, traceable
+from queens.solvers.proofs.why import HasSolution, attacking_pair, in_words, why_not_puzzle
+from queens.solvers.routing.router import answer as routed
+from queens.solvers.routing.router import route, task_of
+from queens.solvers.routing.strategy import Subject
 
 MAX_SIDE = 20
 """Largest board side the explorer draws (20 x 20 still fits a laptop screen with its result)."""

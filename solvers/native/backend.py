@@ -27,7 +27,7 @@ from queens.solvers.native import _kernel, _lines
 from queens.solvers.native.counting import MAX_N, check_threads, count_classes
 from queens.solvers.native.line_counter import line_search
 from queens.solvers.native.structure import plain_queens_size
-from queens.solvers.progress import Progress, report
+from queens.solvers.runtime.progress import Progress, report
 
 BATCH = 4096
 """Solutions fetched from C per call when enumerating: large enough to amortise the call."""
@@ -67,7 +67,7 @@ COUNTERS = ("auto", "fast", "simple")
 
 
 def _report(done: int, total: int, solutions: int) -> None:
-    """The fast counter's progress, to whoever listens (`queens.solvers.progress`)."""
+    """The fast counter's progress, to whoever listens (`queens.solvers.runtime.progress`)."""
     report(Progress(solutions=solutions, done=done, total=total))
 
 

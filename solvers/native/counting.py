@@ -21,10 +21,9 @@ from dataclasses import dataclass
 from queens.models import TimeLimit, Unsupported
 from queens.solvers.native import _fast
 from queens.solvers.native.kernels import choose_kernel
-from queens.solvers.native.ledger import Classes, Ledger
-from queens.solvers.threads import default_threads
-
-from queens import interrupts
+from queens.solvers.runtime import interrupts
+from queens.solvers.runtime.cores import default_threads
+from queens.solvers.runtime.ledger import Classes, Ledger
 
 KERNEL_VERSION = f"fast-{_fast.VERSION}"
 """Ledger rows are keyed by this: a different counter or split never mixes with this one."""

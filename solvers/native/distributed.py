@@ -32,9 +32,9 @@ from contextlib import ExitStack, contextmanager
 
 from queens.models import BackendUnavailable, QueensError, Unsupported
 from queens.solvers.native.counting import Progress, Stats, SymmetryClasses, run_subproblems
-from queens.solvers.native.ledger import Ledger
 from queens.solvers.native.quadrant import count_ranges, refuse_size
-from queens.solvers.threads import default_threads
+from queens.solvers.runtime.cores import default_threads
+from queens.solvers.runtime.ledger import Ledger
 
 ADDRESS = re.compile(r"^(tcp|tls|inproc|ucx)://[^\s/:]+(:\d+)?$")
 

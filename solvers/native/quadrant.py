@@ -22,10 +22,9 @@ from concurrent.futures import Executor, Future, ThreadPoolExecutor
 from queens.models import TimeLimit, Unsupported
 from queens.solvers.native import _mitm
 from queens.solvers.native.counting import Progress, check_threads
-from queens.solvers.native.ledger import Classes, Ledger
-from queens.solvers.threads import default_threads
-
-from queens import interrupts
+from queens.solvers.runtime import interrupts
+from queens.solvers.runtime.cores import default_threads
+from queens.solvers.runtime.ledger import Classes, Ledger
 
 KERNEL_VERSION = f"quadrant-{_mitm.VERSION}"
 """Ledger rows are keyed by this: the backtracking counter's rows never mix with these."""

@@ -1,0 +1,228 @@
+"""The `minizinc` backend: the suite's own MiniZinc export, solved by the MiniZinc binary.
+
+The model goes through `queens.solvers.formats.export.minizinc_of` (the same text `queens export
+--format mzn` writes), so the export is exercised by a real client: the row viewpoint (q[r] =
+the column of row r's piece, an alldifferent per keyed family of lines) where the model has one
+piece in every row, the Boolean x[cell] model otherwise. The `minizinc` Python
+package runs the binary; any solver MiniZinc lists can be named (`solver="chuffed"`), Gecode
+by default. Finding, enumerating (`all_solutions`) and minimising (`solve minimize`) are one
+MiniZinc call each (`queens.solvers.backends.minizinc_call`: Ctrl-C stops it, MiniZinc's solver
+included), with the time left as MiniZinc's own timeout; a cut-off enumeration is
+reported with what it found as a lower bound. Debian's Gecode 6.2 library predates MiniZinc
+2.3's fzn_ names, so to find one solution the backend gives it its own global alldifferent
+back (`global_alldifferent`); counting keeps MiniZinc's decomposition, which counts faster.
+
+>>> from queens.models import NQueens, lower
+>>> MiniZinc().supports(lower(NQueens(4))) is None or "MiniZinc" in MiniZinc().supports(lower(NQueens(4)))
+True
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import shutil
+import subprocess
+import time
+import warnings
+from collections.abc import Iterator, Sequence
+from datetime import timedelta
+from importlib.util import find_spec
+from pathlib import Path
+from typing import TYPE_CHECKING, Protocol
+
+from queens.models import ConstraintModel, Placement, TimeLimit, Unsupported
+from queens.solvers.backend import Backend, seconds_left
+from queens.solvers.formats.export import minizinc_of, row_viewpoint
+
+if TYPE_CHECKING:  # imported lazily at run time: the package is optional (supports() says when it is missing)
+    import minizinc
+
+DEFAULT_SOLVER = "gecode"
+MZNLIB = Path(__file__).resolve().parent / "mznlib"
+"""An include folder that gives a pre-2.3 solver library its own global alldifferent back
+(`global_alldifferent`)."""
+
+
+@functools.cache
+def global_alldifferent(mznlib: str) -> bool:
+    """Whether a solver whose library is `mznlib` (a solver configuration's field: a path, or
+    -G<name> for a folder of MiniZinc's standard library) should be given `MZNLIB`: its library
+    declares the builtin all_different_int but not MiniZinc 2.3's fzn_all_different_int, so
+    MiniZinc would hand it the pairwise decomposition (Debian's Gecode 6.2 beside MiniZinc 2.6).
+
+    Measured with Gecode 6.2 (2026-11-24, s, one whole `minizinc` run, global / decomposed): one
+    solution of 50 queens 0.07 / 0.14, 100 queens 0.10 / 0.38, 200 queens 0.15 / 1.25, 1000
+    queens 23.6 / not tried (1.5 x 10^6 disequalities); counting is slower with it (Q(10) 0.12 / 0.09,
+    Q(12) 1.34 / 0.64), so it is given to find one solution only."""
+    folder = Path(mznlib)
+    if mznlib.startswith("-G"):
+        dirs = subprocess.run(["minizinc", "--config-dirs"], capture_output=True, text=True, check=False)
+        try:
+            folder = Path(json.loads(dirs.stdout)["mznStdlibDir"]) / mznlib[2:]
+        except (ValueError, KeyError):
+            return False
+    return (folder / "all_different_int.mzn").is_file() and not (folder / "fzn_all_different_int.mzn").is_file()
+
+
+@functools.cache
+def _missing() -> str | None:
+    """Why MiniZinc itself cannot be used here (the binary or the Python package), or None."""
+    if shutil.which("minizinc") is None:
+        return "minizinc: the MiniZinc binary is not on PATH (Debian: apt-get install minizinc flatzinc)"
+    if find_spec("minizinc") is None:
+        return "minizinc: the Python package is missing (pip install -e '.[minizinc]')"
+    return None
+
+
+@functools.cache
+def _lookup(name: str) -> minizinc.Solver | str:
+    """The solver MiniZinc lists under `name` and can run, or why not (MiniZinc is there: `_missing`)."""
+    import minizinc
+
+    try:
+        solver = minizinc.Solver.lookup(name)
+    except LookupError:
+        return f"minizinc: no solver {name!r} among those MiniZinc lists (minizinc --solvers)"
+    probe = subprocess.run(["minizinc", "--solver", name, "-"], input="var 0..1: x; solve satisfy;",
+                           capture_output=True, text=True, timeout=30, check=False)
+    if probe.returncode != 0:  # listed is not loadable: Debian lists scip without its plugin
+        return f"minizinc: solver {name!r} is listed but does not run here ({probe.stderr.strip()[:120]})"
+    return solver
+
+
+class _Solution(Protocol):
+    """One solution of the exported model: minizinc-python builds its class at run time, with
+    the model's output variables as attributes: `x` (`array[CELL] of var bool`) in the Boolean
+    model, `q` (`array[0..rows-1] of var int`) in the row viewpoint; the other is absent."""
+
+    @property
+    def x(self) -> Sequence[bool]: ...
+
+    @property
+    def q(self) -> Sequence[int]: ...
+
+
+class MiniZinc(Backend):
+    """Options: `solver`, a solver tag or id MiniZinc knows (`minizinc --solvers`)."""
+
+    name = "minizinc"
+    lex_from_cells = None
+    """Gecode 6.2 pays more for the chains than the classes save on every count measured
+    (2026-11-24, s, chains on / off, no split): Q(8) 0.23 / 0.19, Q(10) 0.35 / 0.26, Q(12)
+    2.18 / 1.63, Q(13) 10.3 / 7.6, Q(14) 52.4 / 39.6."""
+    split_from_cells = 196
+    """Each subproblem is a MiniZinc call of its own (0.1 s before any search), so the split pays
+    later than in-process backends (2026-11-24, s, split / whole): Q(12) 4.57 / 1.48, Q(13)
+    7.57 / 7.02, Q(14) 20.7 / 36.9."""
+
+    def __init__(self, solver: str = DEFAULT_SOLVER) -> None:
+        """Looks the solver and its library up at once: the calls that run in a forked child (a
+        time limit) then share the answers instead of each asking MiniZinc again (0.04 s a call)."""
+        super().__init__()
+        self.solver_name = solver
+        if _missing() is not None:  # said by `supports`: a backend not installed is not a bad option
+            return
+        found = _lookup(solver)
+        if isinstance(found, str):  # a value MiniZinc cannot take, refused before any work like any other
+            raise Unsupported(found)  # (the router then takes a strategy that can: mip for --solver scip)
+        if found.mznlib:
+            global_alldifferent(found.mznlib)
+
+    def supports(self, model: ConstraintModel) -> str | None:
+        if model.beyond_lines:
+            return (f"the MiniZinc export writes lines, covers, fixed pieces and sizes only; this model also asks "
+                    f"{model.beyond_lines}")
+        if model.numbering:
+            return ("the MiniZinc export writes the cells of one 2-D board (x[r, c]); this model's variables are "
+                    "(army, cell) pairs or 3-D cells")
+        if model.objective is not None:
+            return "the MiniZinc export writes no objective over armies' sizes (it minimises a piece count only)"
+        return _missing()
+
+    def _instance(self, model: ConstraintModel) -> minizinc.Instance:
+        refusal = self.supports(model)
+        if refusal:
+            raise Unsupported(refusal)
+        import minizinc
+        from queens.solvers.backends.minizinc_call import driver
+
+        text, data = minizinc_of(model)
+        mzn = minizinc.Model()
+        mzn.add_string(text)
+        mzn.add_string(data)
+        self.stats = {"solver": self.solver_name, "cells": len(model.cells),
+                      "lines": sum(1 for _ in model.lines), "covers": len(model.covers)}
+        return minizinc.Instance(self._solver(), mzn, driver())
+
+    def _solver(self) -> minizinc.Solver:
+        found = _lookup(self.solver_name)
+        assert not isinstance(found, str)  # the constructor refused it
+        return found
+
+    def _build_for_size(self, model: ConstraintModel) -> None:
+        self._instance(model)
+
+    def _run(self, model: ConstraintModel, deadline: float | None, **options: object) -> minizinc.Result:
+        instance = self._instance(model)
+        timeout = None
+        if deadline is not None:
+            timeout = timedelta(seconds=seconds_left(deadline, "minizinc: time limit reached before solving"))
+        from minizinc.error import MiniZincWarning
+        from queens.solvers.backends.minizinc_call import solve
+
+        solver = self._solver()
+        if not options.get("all_solutions") and solver.mznlib and global_alldifferent(solver.mznlib):
+            options["-I"] = str(MZNLIB)
+        with warnings.catch_warnings():  # Debian's Gecode library redefines count.mzn: its packaging, not ours
+            warnings.simplefilter("ignore", MiniZincWarning)
+            if model.lex:  # half-reified cell tests leave a lex chain undecided where Gecode does not branch, and
+                options["no-half-reifications"] = True  # it then reported solutions that break the chain (5 x 7 queens)
+            result = solve(instance, timeout=timeout, **options)
+        self.stats["status"] = result.status.name
+        return result
+
+    @staticmethod
+    def _placement(model: ConstraintModel, solution: _Solution, rows: bool) -> Placement:
+        """The cells of `solution`, of the row viewpoint when `rows` (`row_viewpoint`, asked once
+        per run: it costs more than reading a solution)."""
+        if rows:
+            return tuple(enumerate(solution.q))  # q[r]: the column of row r's piece
+        x = solution.x  # x[i] is cell (r, c) with i = r * cols + c (0-based here)
+        return tuple(divmod(i, model.cols) for i, held in enumerate(x) if held)
+
+    def find(self, model: ConstraintModel, deadline: float | None) -> Placement | None:
+        return self._single(model, deadline)
+
+    def minimise(self, model: ConstraintModel, deadline: float | None) -> Placement | None:
+        """MiniZinc's own `solve minimize sum(x)`: optimal only when MiniZinc says so."""
+        return self._single(model, deadline)
+
+    def _single(self, model: ConstraintModel, deadline: float | None) -> Placement | None:
+        from minizinc import Status
+
+        result = self._run(model, deadline)
+        if result.status is Status.UNSATISFIABLE:
+            return None
+        if result.status in (Status.SATISFIED, Status.ALL_SOLUTIONS) and not model.minimise:
+            return self._placement(model, result.solution, row_viewpoint(model) is not None)
+        if result.status is Status.OPTIMAL_SOLUTION:
+            return self._placement(model, result.solution, row_viewpoint(model) is not None)
+        if result.status is Status.ERROR:
+            raise Unsupported(f"minizinc ({self.solver_name}) failed on this model")
+        raise TimeLimit("minizinc: time limit reached without a proved answer")
+
+    def solutions(self, model: ConstraintModel, deadline: float | None) -> Iterator[Placement]:
+        from minizinc import Status
+
+        start = time.monotonic()
+        result = self._run(model, deadline, all_solutions=True)
+        found = result.solution or []
+        rows = row_viewpoint(model) is not None
+        for solution in found:
+            yield self._placement(model, solution, rows)
+        self.stats["solver_wall_time"] = round(time.monotonic() - start, 6)
+        if result.status is Status.ERROR:
+            raise Unsupported(f"minizinc ({self.solver_name}) failed on this model")
+        if result.status not in (Status.ALL_SOLUTIONS, Status.UNSATISFIABLE):
+            raise TimeLimit("minizinc: time limit reached while enumerating", partial=len(found))

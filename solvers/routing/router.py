@@ -1,0 +1,247 @@
+"""The router: for a task and a puzzle, the best registered strategy that can answer it.
+
+Strategies are asked in the measured order below (README, "Defaults, chosen by measurement");
+the first that supports the puzzle answers, and the answer says which strategy it was and why.
+`backend` and `method` only narrow the choice; when nothing is left, the refusal names every
+reason, and a puzzle that only the missing C extensions could answer says how to build them.
+
+>>> from queens.models import Completion
+>>> choice = route(Task.SOLVE, Subject(Completion(1000, [(0, 0), (1, 2)])))
+>>> choice.strategy.name
+'native/complete'
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from typing import Unpack
+
+from queens.models import NativeMissing, Placement, Puzzle, TimeLimit
+from queens.models.errors import BadOption, Refused
+from queens.solvers.api import solutions, within
+from queens.solvers.backend import Task, deadline_after
+from queens.solvers.native import REBUILD
+from queens.solvers.options import Options, search_options
+from queens.solvers.registry import BACKENDS
+from queens.solvers.result import Result, Status
+from queens.solvers.routing.strategies import registered
+from queens.solvers.routing.strategy import Strategy, Subject
+
+PREFERENCE: dict[Task, tuple[str, ...]] = {
+    Task.COUNT: ("native/quadrant", "native/fast", "native/search", "native/layouts", "sat/layouts", "sat/split",
+                 "sat/search", "csp/layouts", "csp/split", "csp/search", "cpsat/layouts", "cpsat/split",
+                 "cpsat/search"),
+    Task.SOLVE: ("python/construct", "native/complete", "cpsat/search", "native/search", "sat/search", "csp/search"),
+    Task.COMPLETE: ("native/complete", "cpsat/search", "native/search", "sat/search", "csp/search"),
+    Task.OPTIMISE: ("cpsat/search", "native/search", "sat/search", "csp/search", "cpsat/copies", "sat/copies",
+                    "native/copies", "csp/copies"),
+    Task.ENUMERATE: ("native/search", "cpsat/search", "sat/search", "csp/search"),
+}
+"""Strategies in the order the router tries them, fastest first as measured: counting Q(12),
+sat splits in 0.7 s, csp in 1.1 s, cpsat in 2.7 s; finding, cpsat's Boolean model without
+presolve is the fastest backend (n = 200: 0.5 s). Pawns the solver places are counted layout by
+layout before the whole model, on each backend (n + 1 queens and a pawn, A103330, n = 8: native
+layouts 0.03 s; sat 0.13 s against 1.2 s for its search of the whole model; cpsat 0.21 s
+against 11 s; n = 6, csp 0.23 s against 40 s); finding, the whole model is the faster (n = 12:
+cpsat/search 0.65 s, native/layouts 9.3 s, the early layouts having no solution). The fewest
+copies (colourings), proved: queen8_8 cpsat 0.22 s, sat 1.8 s, native 9.0 s; queen9_9 cpsat 3.3 s,
+sat 1.3 s, native none in 90 s; queen10_10 cpsat 32 s, sat none in 300 s. A registered
+strategy missing here is tried after these, in registry order (a new backend needs no edit)."""
+
+
+@dataclass(frozen=True)
+class Choice:
+    strategy: Strategy
+    why: str
+
+
+def candidates(task: Task, backend: str | None = None, method: str | None = None,
+               options: frozenset[str] = frozenset()) -> list[Strategy]:
+    """The strategies answering `task`, in preference order, narrowed by backend, method and the
+    options given (a --viewpoint narrows to the backends that take one)."""
+    if backend is not None and backend not in BACKENDS and not any(s.backend == backend for s in registered()):
+        raise BadOption(f"unknown backend {backend!r}; choose from {', '.join(BACKENDS)}")
+    order = PREFERENCE.get(task, ())
+    ranked = sorted((s for s in registered() if task in s.tasks),
+                    key=lambda s: order.index(s.name) if s.name in order else len(order))
+    narrowed = [s for s in ranked if backend in (None, s.backend) and method in (None, s.method)]
+    if not narrowed:
+        asked = " ".join(part for part in (backend and f"backend {backend}", method and f"method {method}") if part)
+        raise BadOption(f"no strategy {task.value}s with {asked}; "
+                        f"choose from {', '.join(s.name for s in ranked)}")
+    fitting = [s for s in narrowed if options <= s.options()] if options else narrowed  # options import backends
+    if not fitting:
+        raise BadOption(f"{', '.join(sorted(options))}: not an option of {', '.join(s.name for s in narrowed)}")
+    return fitting
+
+
+def route(task: Task, subject: Subject, backend: str | None = None, method: str | None = None,
+          options: frozenset[str] | Options = frozenset()) -> Choice:
+    """The first strategy that supports `subject` for `task` (see the module docstring); option
+    values (a dict) are checked by each candidate before the puzzle is looked at."""
+    tried = candidates(task, backend, method, frozenset(options))
+    if isinstance(options, dict):
+        tried = _taking(tried, options)
+    refused: list[tuple[Strategy, str]] = []
+    unrelated: list[tuple[Strategy, str]] = []  # methods for other kinds of puzzle: said only if all are
+    spare: Strategy | None = None
+    for strategy in tried:
+        reason = strategy.supports(subject, task)
+        if reason is not None:
+            if strategy.relevant(subject, task):
+                refused.append((strategy, reason))
+            else:
+                unrelated.append((strategy, reason))
+        elif len(tried) == 1 or strategy.worth(subject):
+            return Choice(strategy, _why(strategy, refused, len(tried) == 1))
+        elif spare is None:
+            spare = strategy
+    if spare is not None:
+        return Choice(spare, _why(spare, refused, False))
+    refused = refused or unrelated
+    by_reason: dict[str, list[str]] = {}
+    for strategy, reason in refused:
+        by_reason.setdefault(reason, []).append(strategy.name)
+    reasons = "; ".join(f"{', '.join(names)}: {reason}" for reason, names in by_reason.items())
+    if all(REBUILD in reason for _, reason in refused):
+        raise NativeMissing(refused[0][1])
+    raise Refused(f"nothing here can {task.value} {subject.puzzle.name}: {reasons}", tuple(by_reason))
+
+
+def _taking(tried: list[Strategy], options: Options) -> list[Strategy]:
+    """The strategies that take these option values (a --solver scip narrows to mip, glucose4 to
+    sat); when none does, each refusal, in one line, before any work (strategies that refuse for
+    the same reason, as both native counters do a --resume without a ledger, named together)."""
+    taking: list[Strategy] = []
+    refusals: dict[str, list[str]] = {}
+    for strategy in tried:
+        try:
+            strategy.check(options)
+        except BadOption as refusal:
+            refusals.setdefault(str(refusal), []).append(strategy.name)
+        else:
+            taking.append(strategy)
+    if not taking:
+        raise BadOption("; ".join(f"{', '.join(names)}: {refusal}" for refusal, names in refusals.items()))
+    return taking
+
+
+def _why(strategy: Strategy, refused: list[tuple[Strategy, str]], asked: bool) -> str:
+    why = "asked for" if asked else strategy.why
+    if refused:
+        why += "; passed over " + "; ".join(f"{s.name} ({reason})" for s, reason in refused)
+    return why
+
+
+def answer(task: Task, puzzle: Puzzle, *, backend: str | None = None, method: str | None = None,
+           time_limit: float | None = None, announce: Callable[[Choice], None] | None = None,
+           **options: Unpack[Options]) -> Result:
+    """Route and run: the answer of the best strategy, saying which and why; `announce(choice)`
+    is called between the two (the CLI names the strategy before it works).
+
+    The time limit covers both: choosing may lower the puzzle, which no clock interrupts
+    (1000 x 1000 takes seconds), so with a limit both run in a child process killed a little
+    after the deadline (`queens.solvers.api.within`).
+
+    >>> from queens.models import NQueens
+    >>> found = answer(Task.COUNT, NQueens(8))
+    >>> found.count, found.backend, found.method
+    (92, 'native', 'fast')
+    """
+    deadline = deadline_after(time_limit)
+    return within(deadline, backend or "-", _answer, task, puzzle, backend, method, deadline, announce, options,
+                  counting=task is Task.COUNT, method=method or "-")
+
+
+def _answer(task: Task, puzzle: Puzzle, backend: str | None, method: str | None, deadline: float | None,
+            announce: Callable[[Choice], None] | None, options: Options) -> Result:
+    subject = Subject(puzzle)
+    choice = route(task, subject, backend, method, options.copy())
+    if announce is not None:
+        announce(choice)
+    left = None if deadline is None else deadline - time.monotonic()
+    if left is not None and left <= 0:  # choosing took the whole time
+        return Result(choice.strategy.backend, Status.LIMIT, count=0 if task is Task.COUNT else None,
+                      method=choice.strategy.method, why=choice.why)
+    return run(choice, subject, task, left, options)
+
+
+def task_of(puzzle: Puzzle) -> Task:
+    """What answering a puzzle means: its optimum when it has a goal (the fewest pieces, armies'
+    sizes, the fewest copies), else one solution."""
+    return Task.OPTIMISE if puzzle.goal is not None or puzzle.copies_open else Task.SOLVE
+
+
+def solve(puzzle: Puzzle, backend: str | None = None, *, method: str | None = None,
+          time_limit: float | None = None, **options: Unpack[Options]) -> Result:
+    """One answer to any puzzle, verified: its optimum with the proof when it has a goal, else a
+    solution; by the strategy the CLI would pick (`backend` and `method` narrow the choice).
+
+    >>> from queens.models import Completion
+    >>> found = solve(Completion(1000, [(0, 0), (1, 2)]))
+    >>> found.status.value, f"{found.backend}/{found.method}"
+    ('solved', 'native/complete')
+    """
+    return answer(task_of(puzzle), puzzle, backend=backend, method=method, time_limit=time_limit, **options)
+
+
+def optimise(puzzle: Puzzle, backend: str | None = None, *, method: str | None = None,
+             time_limit: float | None = None, **options: Unpack[Options]) -> Result:
+    """The optimum of a puzzle with a goal, with its proof (status OPTIMAL), or at the time
+    limit the best found and the bound reached (`stats["bound"]`)."""
+    return answer(Task.OPTIMISE, puzzle, backend=backend, method=method, time_limit=time_limit, **options)
+
+
+def count(puzzle: Puzzle, backend: str | None = None, *, method: str | None = None,
+          time_limit: float | None = None, **options: Unpack[Options]) -> Result:
+    """How many solutions (optimal ones, when the puzzle has a goal), by the fastest exact
+    strategy; `unique=True` counts symmetry classes too (`stats`).
+
+    >>> from queens.models import NQueens
+    >>> count(NQueens(8)).count
+    92
+    """
+    return answer(Task.COUNT, puzzle, backend=backend, method=method, time_limit=time_limit, **options)
+
+
+def all_optimal(puzzle: Puzzle, backend: str | None = None, *, method: str | None = None,
+                time_limit: float | None = None, **options: Unpack[Options]) -> Result:
+    """Every optimal placement of a puzzle with a goal (`every_answer`); a puzzle without a goal
+    is refused at once (it has no optimum to list)."""
+    if puzzle.goal is None:
+        raise BadOption(f"--all-optimal lists the optima of a puzzle with a goal; {puzzle.name} has none "
+                        "(count its solutions instead)")
+    return every_answer(puzzle, backend, method=method, time_limit=time_limit, **options)
+
+
+def every_answer(puzzle: Puzzle, backend: str | None = None, *, method: str | None = None,
+                 time_limit: float | None = None, **options: Unpack[Options]) -> Result:
+    """Every answer, each verified: the optimal placements of a puzzle with a goal, every
+    solution of one without, on the backend the router picks for enumerating (`count` is how
+    many; at the time limit, those found so far). A search over models is refused at once."""
+    refusal = Subject(puzzle).modelled
+    if refusal:
+        raise BadOption(f"--all-optimal lists one model's optima; here {refusal}")
+    choice = route(Task.ENUMERATE, Subject(puzzle), backend, method or "search", options.copy())
+    start = time.perf_counter()
+    found: list[Placement] = []
+    status = Status.COMPLETE
+    try:
+        for placement in solutions(puzzle, choice.strategy.backend, time_limit=time_limit, **search_options(options)):
+            found.append(placement)
+    except TimeLimit:
+        status = Status.LIMIT
+    value = None if not found or puzzle.goal is None else min(
+        len(cells) for army, cells in zip(puzzle.armies, puzzle.per_army(found[0]), strict=True) if army.goal)
+    return Result(choice.strategy.backend, status, tuple(found), count=len(found), objective=value,
+                  wall_time=time.perf_counter() - start, method=choice.strategy.method, why=choice.why)
+
+
+def run(choice: Choice, subject: Subject, task: Task, time_limit: float | None,
+        options: Options) -> Result:
+    """Run the chosen strategy; its result names the strategy and why it was chosen."""
+    result = choice.strategy.run(subject, task, time_limit, options.copy())
+    return replace(result, backend=choice.strategy.backend, method=choice.strategy.method, why=choice.why,
+                   puzzle=subject.puzzle)
