@@ -24,7 +24,8 @@ if TYPE_CHECKING:
 __all__ = ["BACKENDS", "Backend", "Result", "Status", "count", "get_backend", "optimise", "solutions", "solve"]
 
 _HOME = {"solutions": "api", "Backend": "backend", "BACKENDS": "registry", "get_backend": "registry",
-         "Result": "result", "Status": "result", "count": "routing.router", "optimise": "routing.router", "solve": "routing.router"}
+         "Result": "result", "Status": "result",
+         "count": "routing.router", "optimise": "routing.router", "solve": "routing.router"}
 """Where each entry point lives: imported when first asked for, so that importing one module of
 this package (the construction, a native kernel) does not import the router and every strategy
 (55 ms more before a 10^7-queens construction, bench_large before and after issue 20)."""

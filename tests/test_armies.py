@@ -223,7 +223,7 @@ def test_dimacs_chromatic_numbers(name):
 
 @pytest.mark.parametrize("name", sorted(_dimacs()))
 def test_dimacs_col_export_matches_the_published_headers(name):
-    from queens.solvers.formats.export import dimacs_col
+    from queens.solvers.formats.dimacs import dimacs_col
 
     rows, cols = map(int, name.removeprefix("queen").split("_"))
     text = dimacs_col(colouring(rows, cols))

@@ -29,8 +29,11 @@ from queens.models.ir import Clause, ConstraintModel, CountIf, Line, LineFamily,
 from queens.solvers.api import breaking, optimal_model
 from queens.solvers.backend import Backend, Task
 from queens.solvers.backends.sat import NATIVE, Sat
+from queens.solvers.formats.board_numbering import variable
 from queens.solvers.formats.cnf import ENCODINGS, ONE_ONLY, cnf
-from queens.solvers.formats.export import dimacs_of, minizinc_of, opb_of, variable
+from queens.solvers.formats.dimacs import dimacs_of
+from queens.solvers.formats.minizinc import minizinc_of
+from queens.solvers.formats.opb import opb_of
 from queens.solvers.proofs.certificate import NotProved, certify_none, certify_optimum
 from queens.solvers.proofs.why import why_not
 from queens.solvers.registry import BACKENDS, get_backend
@@ -457,7 +460,7 @@ def test_the_minizinc_export_holds_the_solutions(model: str, tmp_path: Path):
 
 
 def test_the_conflict_graph_refuses_them(monkeypatch):
-    import queens.solvers.formats.export as export
+    import queens.solvers.formats.dimacs as export
 
     plain = export.lower
     monkeypatch.setattr(export, "lower", lambda puzzle: replace(plain(puzzle), clauses=(Clause(((0, 0),)),)))

@@ -21,8 +21,11 @@ from queens.models.ninequeens import NineQueens
 from queens.models.pieces import KNIGHT
 from queens.models.toroidal import Toroidal
 from queens.solvers import count
+from queens.solvers.formats.board_numbering import variable
 from queens.solvers.formats.cnf import ENCODINGS
-from queens.solvers.formats.export import dimacs, minizinc, opb, variable
+from queens.solvers.formats.dimacs import dimacs
+from queens.solvers.formats.minizinc import minizinc
+from queens.solvers.formats.opb import opb
 
 from tests.cli import run_cli
 

@@ -57,21 +57,11 @@ def export_command(family_or_file: str, n: int | None, m: int | None, format_nam
     """Write the puzzle for another solver; cell (r, c) is variable r*cols + c + 1 in every format."""
     export = _exporters()
     puzzle = make_puzzle(family_or_file, n, m)
-    if format_name != "dimacs" and encoding is not None:
-        raise click.UsageError("--encoding applies to --format dimacs only")
-    if format_name == "dimacs-col":
-        files = {output: export.dimacs_col(puzzle)}
-    elif not puzzle.plain:
-        raise click.UsageError(f"{puzzle.name} is not one army on a 2-D board: it exports as --format dimacs-col "
-                               "(its conflict graph)")
-    elif format_name == "dimacs":
-        files = {output: export.dimacs(puzzle, encoding or export.DEFAULT_ENCODING, size=size)}
-    elif format_name == "opb":
-        files = {output: export.opb(puzzle, size=size)}
+    if output is None:  # MiniZinc accepts data assignments inside a model: on stdout the files make one
+        files: dict[Path | None, str] = {None: "\n".join(export.exported(puzzle, format_name, encoding, size).values())}
     else:
-        model, data = export.minizinc(puzzle, size=size)
-        # MiniZinc accepts data assignments inside a model, so on stdout the two make one file
-        files = {output: model + "\n" + data} if output is None else {output: model, output.with_suffix(".dzn"): data}
+        files = {output.with_suffix(suffix) if suffix else output: text
+                 for suffix, text in export.exported(puzzle, format_name, encoding, size).items()}
     for path, text in files.items():
         if path is None:
             click.echo(text)

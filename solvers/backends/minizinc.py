@@ -1,6 +1,6 @@
 """The `minizinc` backend: the suite's own MiniZinc export, solved by the MiniZinc binary.
 
-The model goes through `queens.solvers.formats.export.minizinc_of` (the same text `queens export
+The model goes through `queens.solvers.formats.minizinc.minizinc_of` (the same text `queens export
 --format mzn` writes), so the export is exercised by a real client: the row viewpoint (q[r] =
 the column of row r's piece, an alldifferent per keyed family of lines) where the model has one
 piece in every row, the Boolean x[cell] model otherwise. The `minizinc` Python
@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Protocol
 
 from queens.models import ConstraintModel, Placement, TimeLimit, Unsupported
 from queens.solvers.backend import Backend, seconds_left
-from queens.solvers.formats.export import minizinc_of, row_viewpoint
+from queens.solvers.formats.minizinc import minizinc_of, row_viewpoint
 
 if TYPE_CHECKING:  # imported lazily at run time: the package is optional (supports() says when it is missing)
     import minizinc
