@@ -43,8 +43,8 @@ from queens.models import Cell, ConstraintModel, Placement, TimeLimit, Unsupport
 from queens.models.ir import LexLeader
 from queens.models.lowering import MAX_CELLS
 from queens.solvers.backend import Backend, Optimum, seconds_left
-from queens.solvers.backends.cell_order import line_literals, literals, plain_numbering, positions, seeded_numbering
 from queens.solvers.backends.enumeration import callback_stream
+from queens.solvers.formats.cell_order import line_literals, literals, plain_numbering, positions, seeded_numbering
 from queens.solvers.runtime.cores import default_threads
 from queens.solvers.runtime.interruptible import interruptible
 

@@ -61,7 +61,7 @@ from ortools.linear_solver.linear_solver_pb2 import (  # type: ignore[import-unt
 )
 from queens.models import BackendError, ConstraintModel, Placement, TimeLimit, Unsupported
 from queens.solvers.backend import Backend, Optimum, Task, seconds_left
-from queens.solvers.backends.cell_order import line_literals, literals, plain_numbering, positions
+from queens.solvers.formats.cell_order import line_literals, literals, plain_numbering, positions
 from queens.solvers.runtime.interruptible import interruptible
 
 SOLVERS = {"scip": "SCIP", "highs": "HIGHS"}

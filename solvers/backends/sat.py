@@ -31,8 +31,8 @@ from queens.models.errors import BadOption
 from queens.models.ir import Side
 from queens.models.lowering import MAX_CELLS
 from queens.solvers.backend import Backend, Optimum
-from queens.solvers.backends.cell_order import literals, seeded_numbering
 from queens.solvers.backends.cube_and_conquer import SPLIT_AFTER, central_sides, conquer, cubes
+from queens.solvers.formats.cell_order import literals, seeded_numbering
 from queens.solvers.formats.cnf import (
     DEFAULT_ENCODING,
     ENCODINGS,

@@ -32,7 +32,7 @@ from pysat.card import CardEnc, EncType
 from pysat.formula import CNF
 from queens.models import ConstraintModel, Unsupported
 from queens.models.ir import CountIf, Line, Side, Var
-from queens.solvers.backends.cell_order import line_literals, literals, plain_numbering, positions
+from queens.solvers.formats.cell_order import line_literals, literals, plain_numbering, positions
 
 ENCODINGS = {
     name: getattr(EncType, name)
@@ -171,7 +171,7 @@ def cell_variables(model: ConstraintModel, number: np.ndarray | None) -> np.ndar
 
 
 def line_variables(model: ConstraintModel, var: np.ndarray) -> Iterator[tuple[Line, list[int]]]:
-    """Each line and its cells' variables, read in one pass (solvers/backends/cell_order.py); the lines of a
+    """Each line and its cells' variables, read in one pass (solvers/formats/cell_order.py); the lines of a
     family that carries them as bicliques are left to `biclique_clauses`."""
     lines = [line for family in model.families if not family.bicliques for line in family.lines]
     for line, chosen in zip(lines, line_literals(model, lines, var), strict=True):
