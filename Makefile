@@ -109,8 +109,9 @@ fuzz-http: install ## the explorer's contract on many drawn HTTP requests to a r
 	QUEENS_FUZZ_EXAMPLES=$${QUEENS_FUZZ_EXAMPLES:-100000} nice -n 10 $(BIN)/python -m pytest -q -p no:cacheprovider \
 	  tests/test_http_fuzz.py
 
-lint: install ## ruff (complexity at most 12) over the code; mypy --strict over the whole queens package
+lint: install ## ruff (complexity at most 12); the import layers (tests/layers.py); mypy --strict over the whole queens package
 	$(BIN)/ruff check models solvers experiments queens tests
+	$(BIN)/python tests/layers.py
 	@# mypy knows no package-dir mapping: it reads a tree of links laid out as the wheel is
 	@rm -rf build/typecheck && mkdir -p build/typecheck/queens && \
 	for f in queens/*; do ln -s "$(CURDIR)/$$f" build/typecheck/queens/; done && \
