@@ -3,27 +3,35 @@
 Honest figures: each cell is the median wall time over the repetitions with the spread
 (min-max) beside it; a run that hit its limit is counted and shown as such, never averaged
 in; an answer that disagrees with the native ground truth is marked ✗ and listed; the
-machine and the library versions head the report. Plots (PNG and SVG, matplotlib):
-time vs n per configuration (log scale), a cactus plot per task (instances solved within a
-time), and model size vs n.
+machine and the library versions head the report. Fair ones: each table says what every
+configuration did about symmetry (lex-leader chains, or off, read from the runs' own
+statistics), and beside the times stands each backend's own effort counter (`queens.solvers.effort`:
+nodes and failures, conflicts, branches, decisions), which the machine's load does not change.
+Plots (PNG and SVG, matplotlib): time vs n, a cactus plot per task (instances solved within a
+time), and model size vs n, each in panels of one backend and at most `MAX_SERIES` lines, so
+every line's colour and marker can be found in its legend.
 """
 
 from __future__ import annotations
 
 import json
+import math
 import statistics
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, TypedDict
+from typing import TYPE_CHECKING
 
 from queens.experiments.store import Row, Store
+from queens.solvers.effort import EFFORT, effort
 
 if TYPE_CHECKING:  # matplotlib itself is imported when a report is drawn (`Plots`)
     from matplotlib.axes import Axes
-    from matplotlib.figure import Figure
 
 FORMATS = ("png", "svg")
+MAX_SERIES = 6
+"""Most lines in one panel of a plot: past a handful, colours stop being told apart."""
 
 ByConfiguration = Mapping[str, Mapping[int, list[Row]]]
 """configuration -> n -> the repetitions."""
@@ -50,9 +58,10 @@ def cell(rows: list[Row], measure: str = "wall") -> str:
 
     >>> from queens.experiments.store import Row
     >>> base = dict(key="k", spec="s", task="count", family="nqueens", n=8, backend="sat", configuration="sat",
-    ...             options={}, split=False, processes=None, repetition=0, time_limit=10.0, memory_limit=1024,
-    ...             outcome="complete", answer=92, expected=92, cpu=None, peak_mib=None, variables=None,
-    ...             clauses=None, constraints=None, stats={}, error=None, versions={}, machine={}, finished="")
+    ...             options={}, method="search", processes=None, symmetry=None, repetition=0, time_limit=10.0,
+    ...             memory_limit=1024, outcome="complete", answer=92, expected=92, cpu=None, peak_mib=None,
+    ...             variables=None, clauses=None, constraints=None, stats={}, error=None, versions={}, machine={},
+    ...             finished="")
     >>> cell([Row(**base, status="ok", wall=w) for w in (0.2, 0.1, 0.3)])
     '0.200 (0.100–0.300)'
     >>> cell([Row(**base, status="ok", wall=0.2), Row(**base, status="timeout", wall=10.0)])
@@ -77,6 +86,53 @@ def cell(rows: list[Row], measure: str = "wall") -> str:
     return " · ".join(part for part in (text, *notes) if part)
 
 
+def effort_cell(rows: list[Row]) -> str:
+    """One effort cell: the median of each effort counter over the finished runs ('' when the
+    backend reports none).
+
+    >>> from queens.experiments.store import Row
+    >>> base = dict(key="k", spec="s", task="count", family="nqueens", n=8, backend="sat", configuration="sat",
+    ...             options={}, method="search", processes=None, symmetry=None, repetition=0, time_limit=10.0,
+    ...             memory_limit=1024, outcome="complete", answer=92, expected=92, wall=0.1, cpu=None,
+    ...             peak_mib=None, variables=None, clauses=None, constraints=None, error=None, versions={},
+    ...             machine={}, finished="", status="ok")
+    >>> effort_cell([Row(**base, stats={"conflicts": c, "decisions": 10 * c}) for c in (100, 120, 300)])
+    'conflicts 120 · decisions 1,200'
+    """
+    counters: defaultdict[str, list[int]] = defaultdict(list)
+    for row in rows:
+        if row.status == "ok":
+            for key, value in effort(row.stats).items():
+                counters[key].append(value)
+    return " · ".join(f"{key} {round(_median(values)):,}" for key, values in counters.items())
+
+
+def symmetry_cell(by_n: Mapping[int, list[Row]]) -> str:
+    """What a configuration's runs did about symmetry, with the sizes where that changes.
+
+    >>> from queens.experiments.store import Row
+    >>> base = dict(key="k", spec="s", task="count", family="nqueens", backend="sat", configuration="sat",
+    ...             options={}, method="search", processes=None, symmetry=None, repetition=0, time_limit=10.0,
+    ...             memory_limit=1024, outcome="complete", answer=92, expected=92, wall=0.1, cpu=None,
+    ...             peak_mib=None, variables=None, clauses=None, constraints=None, error=None, versions={},
+    ...             machine={}, finished="", status="ok")
+    >>> off, on = {"symmetry": "off (under 81 cells)"}, {"symmetry": "lex-leader over a group of 8"}
+    >>> symmetry_cell({8: [Row(**base, n=8, stats=off)], 9: [Row(**base, n=9, stats=on)],
+    ...                10: [Row(**base, n=10, stats=on)]})
+    'off (n = 8), lex-leader (n = 9–10)'
+    """
+    spans: list[tuple[str, list[int]]] = []
+    for n, runs in sorted(by_n.items()):
+        label = "/".join(sorted({run.symmetry_used for run in runs}))
+        if spans and spans[-1][0] == label:
+            spans[-1][1].append(n)
+        else:
+            spans.append((label, [n]))
+    if len(spans) == 1:
+        return spans[0][0]
+    return ", ".join(f"{label} (n = {ns[0]}" + (f"–{ns[-1]})" if len(ns) > 1 else ")") for label, ns in spans)
+
+
 def _grouped(rows: list[Row]) -> Mapping[tuple[str, str], ByConfiguration]:
     """(task, family) -> configuration -> n -> the repetitions."""
     groups: defaultdict[tuple[str, str], defaultdict[str, defaultdict[int, list[Row]]]] = \
@@ -86,14 +142,37 @@ def _grouped(rows: list[Row]) -> Mapping[tuple[str, str], ByConfiguration]:
     return groups
 
 
+def _sizes(configurations: ByConfiguration) -> list[int]:
+    return sorted({n for by_n in configurations.values() for n in by_n})
+
+
 def table(configurations: ByConfiguration, measure: str = "wall") -> list[str]:
-    """A Markdown table: one line per configuration, one column per n."""
-    sizes = sorted({n for by_n in configurations.values() for n in by_n})
-    lines = ["| configuration | " + " | ".join(f"n = {n}" for n in sizes) + " |",
-             "|---|" + "---:|" * len(sizes)]
+    """A Markdown table: one line per configuration, what it did about symmetry, one column per n."""
+    sizes = _sizes(configurations)
+    lines = ["| configuration | symmetry | " + " | ".join(f"n = {n}" for n in sizes) + " |",
+             "|---|---|" + "---:|" * len(sizes)]
     for name in sorted(configurations):
         by_n = configurations[name]
-        lines.append(f"| {name} | " + " | ".join(cell(by_n[n], measure) if n in by_n else "" for n in sizes) + " |")
+        lines.append(f"| {name} | {symmetry_cell(by_n)} | "
+                     + " | ".join(cell(by_n[n], measure) if n in by_n else "" for n in sizes) + " |")
+    return lines
+
+
+def effort_table(configurations: ByConfiguration) -> list[str]:
+    """A Markdown table of the effort counters of the configurations that report one, and a line
+    naming those that report none (nothing to show is said, not left blank)."""
+    counted = {name: by_n for name, by_n in configurations.items()
+               if any(effort_cell(runs) for runs in by_n.values())}
+    if not counted:
+        return []
+    sizes = _sizes(counted)
+    lines = ["| configuration | " + " | ".join(f"n = {n}" for n in sizes) + " |", "|---|" + "---:|" * len(sizes)]
+    for name in sorted(counted):
+        by_n = counted[name]
+        lines.append(f"| {name} | " + " | ".join(effort_cell(by_n[n]) if n in by_n else "" for n in sizes) + " |")
+    silent = sorted(set(configurations) - set(counted))
+    if silent:
+        lines += ["", "No effort counter reported by: " + ", ".join(silent) + "."]
     return lines
 
 
@@ -113,7 +192,8 @@ def _machine(rows: list[Row]) -> list[str]:
     known = [load for load in loads if load is not None]
     if known:
         lines.append(f"- load average (1 min) when the grid started: {min(known)}–{max(known)} "
-                     "(other work on the machine inflates wall times more than CPU times)")
+                     "(other work on the machine inflates wall times more than CPU times, and leaves the effort "
+                     "counters alone)")
     return lines
 
 
@@ -129,6 +209,12 @@ def _notes(rows: list[Row]) -> list[str]:
                 "memout": f"ran out of its {group[0].memory_limit} MiB", "error": "failed"}[status]
         detail = f" ({group[0].error})" if status == "error" and group[0].error else ""
         lines.append(f"- {task} {family} n = {n}, {configuration}: {len(group)} of {total} runs {what}{detail}")
+    asked = sorted({(row.configuration, row.symmetry_used) for row in rows
+                    if row.symmetry is True and row.symmetry_used != "lex-leader"})
+    for configuration, used in asked:
+        note = next(row.stats.get("symmetry") for row in rows if (row.configuration, row.symmetry_used) ==
+                    (configuration, used))
+        lines.append(f"- {configuration}: symmetry asked on, the runs went without ({note})")
     wrong = flagged(rows)
     checked = sum(1 for row in rows if row.status == "ok" and row.expected is not None)
     if wrong:
@@ -137,6 +223,20 @@ def _notes(rows: list[Row]) -> list[str]:
                          f"#{row.repetition + 1}: answered {row.answer}, native says {row.expected}")
     else:
         lines.append(f"- every answer checked against the native ground truth agrees ({checked} checked)")
+    return lines
+
+
+def _legend(rows: list[Row]) -> list[str]:
+    """What the symmetry column and the effort counters mean."""
+    keys = [key for key in EFFORT if any(key in row.stats for row in rows)]
+    lines = ["The symmetry column is what each configuration's runs did, read from their own statistics: "
+             "lex-leader (one solution per symmetry class enumerated, weighted by the class's size; an optimum "
+             "searched among the classes' leaders), off (every solution; the configuration's symmetry=off asks "
+             "for it, else the backend chose), none to break, or - (the answer breaks none: one solution of a "
+             "puzzle without a goal, a counter that does not enumerate)."]
+    if keys:
+        lines += ["", "Effort: each backend's own counters, the median over the finished runs (a split run's are "
+                  "the sums over its subproblems):", "", *(f"- `{key}`: {EFFORT[key]}" for key in keys)]
     return lines
 
 
@@ -152,13 +252,16 @@ def write(store: Store, out: Path, spec: str | None = None) -> Path:
              "queens.solvers.solve call (lowering, solving, verifying every solution), not the process start. "
              "A run that hit its limit is counted beside the median, never in it; ✗ marks an answer that "
              "disagrees with the native ground truth.", "",
-             *_machine(rows), ""]
+             *_machine(rows), "", *_legend(rows), ""]
     plots = Plots(out)
     for (task, family), configurations in sorted(_grouped(rows).items()):
         lines += [f"## {task}: {family}", "", "Wall time (s):", "", *table(configurations), ""]
         name = plots.time_vs_n(task, family, configurations)
         if name:
             lines += [f"![{task} {family}: time vs n]({name})", ""]
+        efforts = effort_table(configurations)
+        if efforts:
+            lines += ["Effort (each backend's own counters, median):", "", *efforts, ""]
         lines += ["CPU time (s, this process and its children; above the wall time when a run "
                   "uses several cores, below it when other work shares the machine):", "",
                   *table(configurations, "cpu"), ""]
@@ -175,15 +278,53 @@ def write(store: Store, out: Path, spec: str | None = None) -> Path:
     return path
 
 
-class Style(TypedDict):
-    """How one configuration's line looks in every plot."""
+# --- plots ---------------------------------------------------------------------------------------
+Points = list[tuple[float, float]]
 
-    color: tuple[float, float, float, float]
-    marker: str
+
+@dataclass
+class Panel:
+    """One box of a figure: up to `MAX_SERIES` lines (configuration -> points) and the points
+    where every repetition hit the limit (drawn as ×)."""
+
+    title: str
+    lines: dict[str, Points] = field(default_factory=dict)
+    limits: dict[str, Points] = field(default_factory=dict)
+
+
+def backend_of(configuration: str) -> str:
+    """The backend a configuration label starts with ('sat encoding=ladder' -> 'sat')."""
+    return configuration.split(" ", 1)[0]
+
+
+def short_label(configuration: str) -> str:
+    """A configuration's label inside its backend's panel: the settings alone.
+
+    >>> short_label("sat encoding=ladder symmetry=off"), short_label("csp")
+    ('encoding=ladder symmetry=off', 'defaults')
+    """
+    return configuration.partition(" ")[2] or "defaults"
+
+
+def panels(title: str, names: Iterable[str]) -> list[Panel]:
+    """One panel per backend, split so that none holds more than `MAX_SERIES` configurations."""
+    by_backend: defaultdict[str, list[str]] = defaultdict(list)
+    for name in sorted(names):
+        by_backend[backend_of(name)].append(name)
+    boxes = []
+    for backend, chosen in sorted(by_backend.items()):
+        parts = math.ceil(len(chosen) / MAX_SERIES)
+        for part in range(parts):
+            suffix = f" ({part + 1} of {parts})" if parts > 1 else ""
+            boxes.append(Panel(f"{title}{backend}{suffix}", {name: [] for name in
+                                                             chosen[part * MAX_SERIES:(part + 1) * MAX_SERIES]}))
+    return boxes
 
 
 class Plots:
     """matplotlib figures, each saved as PNG and SVG; methods return the PNG's file name."""
+
+    MARKERS = ("o", "s", "^", "D", "v", "P")
 
     def __init__(self, out: Path) -> None:
         import matplotlib
@@ -194,81 +335,86 @@ class Plots:
         self.out = out
         self.pyplot = pyplot
 
-    def _style(self, names: list[str]) -> dict[str, Style]:
-        """A colour per configuration (tab20 keeps a dozen apart) and a marker per backend."""
-        colours = self.pyplot.get_cmap("tab20")  # a list of 20 colours: an integer picks one
-        markers = {"native": "s", "cpsat": "o", "sat": "^", "csp": "D"}
-        return {name: {"color": colours(i % colours.N), "marker": markers.get(name.split()[0], "o")}
-                for i, name in enumerate(sorted(names))}
+    def _draw(self, boxes: list[Panel], stem: str, title: str, xlabel: str, ylabel: str, log_x: bool) -> str | None:
+        """The panels side by side (three to a row), sharing their axes; None when nothing is drawn."""
+        boxes = [box for box in boxes if any(box.lines.values()) or any(box.limits.values())]
+        if not boxes:
+            return None
+        from matplotlib.ticker import MaxNLocator
 
-    def _finish(self, figure: Figure, axes: Axes, sizes: list[int], stem: str, **labels: str) -> str:
-        axes.set(yscale="log", **labels)
-        if sizes and max(sizes) >= 5 * min(sizes):
-            axes.set_xscale("log")
-        axes.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
-        return self._save(figure, stem)
-
-    def _save(self, figure: Figure, stem: str) -> str:
-        figure.tight_layout()
+        columns = min(3, len(boxes))
+        rows = math.ceil(len(boxes) / columns)
+        figure, grid = self.pyplot.subplots(rows, columns, figsize=(4.6 * columns, 4.4 * rows + 0.4),
+                                            sharey=True, squeeze=False, layout="constrained")
+        for axes, box in zip(grid.flat, boxes, strict=False):
+            self._panel(axes, box)
+            axes.set(yscale="log", title=box.title, xlabel=xlabel)
+            if log_x:
+                axes.set_xscale("log")
+            else:
+                axes.xaxis.set_major_locator(MaxNLocator(integer=True))
+        for axes in list(grid.flat)[len(boxes):]:
+            axes.set_visible(False)
+        for axes in grid[:, 0]:
+            axes.set_ylabel(ylabel)
+        dashed = any("symmetry=off" in name for box in boxes for name in box.lines)
+        figure.suptitle(title + ("; dashed: symmetry=off" if dashed else ""), fontsize=10)
         for suffix in FORMATS:
             figure.savefig(self.out / f"{stem}.{suffix}", dpi=110)
         self.pyplot.close(figure)
         return f"{stem}.png"
 
-    def time_vs_n(self, task: str, family: str, configurations: ByConfiguration) -> str | None:
-        figure, axes = self.pyplot.subplots(figsize=(9, 4.5))
-        style = self._style(list(configurations))
-        drawn = False
-        for name in sorted(configurations):
-            points = sorted((n, _median(_walls(runs))) for n, runs in configurations[name].items() if _walls(runs))
-            limits = sorted((n, runs[0].time_limit) for n, runs in configurations[name].items()
-                            if all(r.status == "timeout" for r in runs))
+    def _panel(self, axes: Axes, box: Panel) -> None:
+        colours = self.pyplot.get_cmap("tab10")
+        for i, name in enumerate(box.lines):
+            points, limits = box.lines[name], box.limits.get(name, [])
+            colour = colours(i)
             if points:
-                axes.plot(*zip(*points, strict=True), label=name, **style[name])
-                drawn = True
+                axes.plot(*zip(*sorted(points), strict=True), label=short_label(name), markersize=4, color=colour,
+                          marker=self.MARKERS[i % len(self.MARKERS)], linestyle="--" if "symmetry=off" in name else "-")
             if limits:
-                axes.plot(*zip(*limits, strict=True), linestyle="none", color=style[name]["color"], marker="x",
-                          markersize=9, label=None if points else f"{name} (timed out)")
-                drawn = True
-        if not drawn:
-            self.pyplot.close(figure)
-            return None
-        sizes = [n for by_n in configurations.values() for n in by_n]
-        return self._finish(figure, axes, sizes, f"time-{task}-{family}", xlabel="n", ylabel="seconds (median)",
-                            title=f"{task}: {family} (× at the limit: every repetition timed out)")
+                axes.plot(*zip(*sorted(limits), strict=True), linestyle="none", color=colour, marker="x",
+                          markersize=8, label=None if points else f"{short_label(name)} (at the limit)")
+        axes.legend(fontsize=7, loc="upper left", bbox_to_anchor=(0.0, -0.16), frameon=False)  # below: off the data
+
+    def time_vs_n(self, task: str, family: str, configurations: ByConfiguration) -> str | None:
+        boxes = panels("", configurations)
+        for box in boxes:
+            for name in box.lines:
+                by_n = configurations[name]
+                box.lines[name] = [(n, _median(_walls(runs))) for n, runs in by_n.items() if _walls(runs)]
+                box.limits[name] = [(n, runs[0].time_limit) for n, runs in by_n.items()
+                                    if all(r.status == "timeout" for r in runs)]
+        sizes = _sizes(configurations)
+        return self._draw(boxes, f"time-{task}-{family}", f"{task}: {family}, median wall time "
+                          "(× every repetition at the limit)", "n", "seconds", max(sizes) >= 5 * min(sizes))
 
     def cactus(self, task: str, rows: list[Row]) -> str | None:
-        by_configuration: dict[str, list[float]] = defaultdict(list)
+        times: defaultdict[str, list[float]] = defaultdict(list)
         for row in rows:
             if row.status == "ok" and row.wall is not None:
-                by_configuration[row.configuration].append(row.wall)
-        if not by_configuration:
-            return None
-        figure, axes = self.pyplot.subplots(figsize=(9, 4.5))
-        style = self._style(list(by_configuration))
-        for name, times in sorted(by_configuration.items()):
-            times.sort()
-            axes.plot(range(1, len(times) + 1), times, label=name, markersize=3, **style[name])
-        return self._finish(figure, axes, [], f"cactus-{task}", xlabel="runs finished", ylabel="seconds per run",
-                            title=f"{task}: cactus plot (further right and lower is better)")
+                times[row.configuration].append(row.wall)
+        boxes = panels("", times)
+        for box in boxes:
+            for name in box.lines:
+                box.lines[name] = list(enumerate(sorted(times[name]), start=1))
+        return self._draw(boxes, f"cactus-{task}", f"{task}: cactus plot (further right and lower is better)",
+                          "runs finished", "seconds per run", False)
 
     def model_size(self, task: str, family: str, configurations: ByConfiguration) -> str | None:
-        """Variables (solid), clauses (dashed) and constraints (dotted) of each configuration's model."""
-        sizes: dict[tuple[str, str], dict[int, int]] = defaultdict(dict)
-        for name, by_n in configurations.items():
-            for n, runs in by_n.items():
-                for measure in ("variables", "clauses", "constraints"):
-                    value = next((getattr(r, measure) for r in runs if getattr(r, measure) and not r.split), None)
-                    if value:  # a split run's sizes add up its subproblems: left out
-                        sizes[name, measure][n] = value
-        if not sizes:
-            return None
-        figure, axes = self.pyplot.subplots(figsize=(9, 4.5))
-        style = self._style([name for name, _ in sizes])
-        for (name, measure), counts in sorted(sizes.items()):
-            points = sorted(counts.items())
-            axes.plot(*zip(*points, strict=True), label=name if measure == "variables" else None,
-                      linestyle={"variables": "-", "clauses": "--", "constraints": ":"}[measure], **style[name])
-        ns = [n for by_n in sizes.values() for n in by_n]
-        return self._finish(figure, axes, ns, f"size-{task}-{family}", xlabel="n", ylabel="count",
-                            title=f"{task} {family}: model size (— variables, -- clauses, ··· constraints)")
+        """Each model size the backends report (variables, clauses, constraints) in a panel of its
+        own per backend, read from the runs that posted no symmetry-breaking chains and did not
+        split (those sizes count the chains' variables, or add up subproblems)."""
+        boxes: list[Panel] = []
+        for measure in ("variables", "clauses", "constraints"):
+            measured = {name: {n: value for n, runs in by_n.items()
+                               if (value := next((getattr(r, measure) for r in runs if getattr(r, measure)
+                                                  and r.method != "split" and r.symmetry_used != "lex-leader"),
+                                                 None))}
+                        for name, by_n in configurations.items()}
+            for box in panels(f"{measure}: ", [name for name, by_n in measured.items() if by_n]):
+                box.lines = {name: sorted(measured[name].items()) for name in box.lines}
+                boxes.append(box)
+        sizes = _sizes(configurations)
+        return self._draw(boxes, f"size-{task}-{family}", f"{task} {family}: model size without symmetry-breaking "
+                          "chains", "n", "count", max(sizes) >= 5 * min(sizes))

@@ -87,15 +87,12 @@ def measure(run: Run) -> Measurement:
         get_backend(run.backend, **dict(run.options))  # imports the solver library before the clocks start
         cpu, start = cpu_seconds(), time.perf_counter()
         puzzle = run.puzzle()
-        # the spec built the backend with these names and values (spec._check_backend): its options
-        options = cast(Options, dict(run.options) | ({"processes": run.processes} if run.split and run.processes
-                                                     else {}))
-        method = "split" if run.split else "search"  # the run measures one backend's own method
+        options = _options(run)
         if run.task == "count":
-            result = count(puzzle, run.backend, method=method, time_limit=run.time_limit, **options)
+            result = count(puzzle, run.backend, method=run.method, time_limit=run.time_limit, **options)
             answer = result.count
         else:
-            result = solve(puzzle, run.backend, method=method, time_limit=run.time_limit, **options)
+            result = solve(puzzle, run.backend, method=run.method, time_limit=run.time_limit, **options)
             answer = {Status.SOLVED: 1, Status.INFEASIBLE: 0, Status.OPTIMAL: result.objective}.get(result.status)
         record.update({"status": "timeout" if result.status is Status.LIMIT else "ok",
                        "outcome": result.status.value, "answer": answer, "wall": time.perf_counter() - start,
@@ -109,6 +106,20 @@ def measure(run: Run) -> Measurement:
     usage = max(resource.getrusage(who).ru_maxrss for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN))
     record.update({"cpu": cpu_seconds() - cpu, "peak_mib": usage / 1024})
     return record
+
+
+def _options(run: Run) -> Options:
+    """What the router gets besides the task: the backend's options (the spec built the backend
+    with these names and values, spec._check_backend), the split's processes, the symmetry asked,
+    and a local search's seed (the repetition: each repetition a different walk)."""
+    options = cast(Options, dict(run.options))
+    if run.method == "split" and run.processes:
+        options["processes"] = run.processes
+    if run.symmetry is not None:
+        options["symmetry"] = run.symmetry
+    if run.method == "random":
+        options["seed"] = run.repetition
+    return options
 
 
 def _child() -> None:
@@ -188,13 +199,13 @@ def versions() -> dict[str, str]:
 # --- the grid ---------------------------------------------------------------------------------
 def _truth_run(run: Run) -> Run:
     """The native run that gives `run`'s ground truth (same task, puzzle and limits)."""
-    return replace(run, spec="ground truth", backend="native", options=(), split=False, processes=None,
-                   repetition=0)
+    return replace(run, spec="ground truth", backend="native", options=(), method="search", processes=None,
+                   symmetry=None, repetition=0)
 
 
 def _is_truth_run(run: Run) -> bool:
-    """Whether `run` is itself the ground truth's run: native, its defaults, no split."""
-    return run.backend == "native" and not run.options and not run.split
+    """Whether `run` is itself the ground truth's run: native's search with its defaults."""
+    return run.backend == "native" and not run.options and run.method == "search" and run.symmetry is None
 
 
 def _truth_value(record: Measurement) -> tuple[int | None, str]:
@@ -229,7 +240,7 @@ def _row(run: Run, record: Measurement, expected: int | None,
 
     return {"key": run.key, "spec": run.spec, "task": run.task, "family": run.family, "n": run.n,
             "backend": run.backend, "configuration": run.configuration, "options": dict(run.options),
-            "split": int(run.split), "processes": run.processes, "repetition": run.repetition,
+            "method": run.method, "processes": run.processes, "symmetry": run.symmetry, "repetition": run.repetition,
             "time_limit": run.time_limit, "memory_limit": run.memory_limit, "status": record["status"],
             "outcome": record.get("outcome"), "answer": record.get("answer"), "expected": expected,
             "wall": record.get("wall"), "cpu": record.get("cpu"), "peak_mib": record.get("peak_mib"),

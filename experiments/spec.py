@@ -1,4 +1,5 @@
-"""Experiment specs: a TOML grid of families x sizes x backends x options x task x repetitions.
+"""Experiment specs: a TOML grid of families x sizes x backends x methods x options x symmetry x task
+x repetitions.
 
 A spec names the grid once and the runner expands it into single runs. Every key is checked
 here, so a typo is one `MalformedInput` naming the file and the key, not a grid that silently
@@ -14,13 +15,20 @@ runs with defaults. A spec reads like this (experiments/specs/ holds real ones):
     families = ["nqueens"]
     sizes = [5, 6]
     backends = ["native", "sat"]
-    split = [false, true]   # count only: count by decomposition (solvers/routing/split_count.py)
+    methods = ["search", "split"]   # the strategies' methods (queens --method): search, split, random, ...
     processes = [1]         # with split: how many processes
+    symmetry = [false, true]        # count, minimise: lex-leader symmetry breaking off / on
     [grid.options.sat]
     encoding = ["seqcounter", "pairwise"]
 
 Each `[grid.options.BACKEND]` table maps an option of that backend to the values to try; the
-runs take every combination. A backend without a table runs with its defaults.
+runs take every combination. A backend without a table runs with its defaults. Each backend
+runs each method that it has for the task (`queens.solvers.routing.router.candidates`): a pair
+that exists nowhere is refused here, and so is `symmetry` for a strategy that cannot switch it
+(a counter that does not enumerate has no chains to post). Without `symmetry` every backend
+breaks symmetry where it measured that it pays, and the report says which runs did.
+Local search is a cell like any other: backend "native", method "random", task "solve"; its
+repetition number is its seed, so repetitions are different walks.
 """
 
 from __future__ import annotations
@@ -35,14 +43,18 @@ from types import EllipsisType
 from typing import Any, TypedDict, TypeVar
 
 from queens.models import MalformedInput, Puzzle, QueensError
+from queens.models.errors import BadOption
 from queens.models.families import FAMILIES, of_size
 from queens.solvers import BACKENDS, get_backend
+from queens.solvers.backend import Task
+from queens.solvers.routing.router import candidates
 from queens.solvers.routing.strategy import Subject
 
-TASKS = ("solve", "count", "minimise")
 _TOP_KEYS = {"name", "description", "repetitions", "time_limit", "memory_limit", "report", "grid"}
-_GRID_KEYS = {"task", "families", "sizes", "backends", "options", "split", "processes", "repetitions",
-              "time_limit", "memory_limit"}
+_GRID_KEYS = {"task", "families", "sizes", "backends", "options", "methods", "processes", "symmetry",
+              "repetitions", "time_limit", "memory_limit"}
+_TASKS = {"solve": Task.SOLVE, "count": Task.COUNT, "minimise": Task.OPTIMISE}
+"""The router's task behind each of a spec's tasks."""
 
 Option = tuple[str, bool | int | float | str]
 Table = dict[str, object]
@@ -69,8 +81,10 @@ class Run:
     n: int
     backend: str
     options: tuple[Option, ...] = ()
-    split: bool = False
+    method: str = "search"
     processes: int | None = None
+    symmetry: bool | None = None
+    """Lex-leader symmetry breaking asked on or off; None: the backend's own choice."""
     repetition: int = 0
     time_limit: float = 60.0
     memory_limit: int = 4096
@@ -79,14 +93,19 @@ class Run:
     def key(self) -> str:
         """Identifies the run across invocations: a finished key is never run again."""
         return json.dumps([self.spec, self.task, self.family, self.n, self.backend, list(self.options),
-                           self.split, self.processes, self.repetition, self.time_limit, self.memory_limit])
+                           self.method, self.processes, self.symmetry, self.repetition, self.time_limit,
+                           self.memory_limit])
 
     @property
     def configuration(self) -> str:
-        """The backend and its settings, as a report labels a line: 'sat encoding=ladder'."""
+        """The backend and its settings, as a report labels a line: 'sat encoding=ladder symmetry=off'."""
         parts = [self.backend, *(f"{k}={v}" for k, v in self.options)]
-        if self.split:
+        if self.method == "split":
             parts.append(f"split×{self.processes or 'all'}")
+        elif self.method != "search":
+            parts.append(self.method)
+        if self.symmetry is not None:
+            parts.append(f"symmetry={'on' if self.symmetry else 'off'}")
         return " ".join(parts)
 
     def puzzle(self) -> Puzzle:
@@ -94,8 +113,8 @@ class Run:
 
     def to_json(self) -> dict[str, object]:
         return {"spec": self.spec, "task": self.task, "family": self.family, "n": self.n,
-                "backend": self.backend, "options": dict(self.options), "split": self.split,
-                "processes": self.processes, "repetition": self.repetition,
+                "backend": self.backend, "options": dict(self.options), "method": self.method,
+                "processes": self.processes, "symmetry": self.symmetry, "repetition": self.repetition,
                 "time_limit": self.time_limit, "memory_limit": self.memory_limit}
 
     @classmethod
@@ -175,8 +194,8 @@ def _sized(family: str, n: int, where: str) -> Puzzle:
 def _expand(spec: str, grid: Table, defaults: _Defaults, where: str) -> list[Run]:
     _known(grid, _GRID_KEYS, where)
     task = _typed(grid, "task", str, where)
-    if task not in TASKS:
-        raise MalformedInput(f"{where}: key 'task' must be one of {', '.join(TASKS)}, got {task!r}")
+    if task not in _TASKS:
+        raise MalformedInput(f"{where}: key 'task' must be one of {', '.join(_TASKS)}, got {task!r}")
     families = _list(grid, "families", str, where)
     sizes = _list(grid, "sizes", int, where)
     if any(n <= 0 for n in sizes):
@@ -187,10 +206,14 @@ def _expand(spec: str, grid: Table, defaults: _Defaults, where: str) -> list[Run
     if unknown:
         raise MalformedInput(f"{where}: key 'backends': unknown backend {unknown[0]!r}; "
                              f"choose from {', '.join(BACKENDS)}")
-    splits = _list(grid, "split", bool, where, default=[False])
-    if task != "count" and any(splits):
-        raise MalformedInput(f"{where}: key 'split' applies to the count task only")
+    methods = _list(grid, "methods", str, where, default=["search"])
     processes = _list(grid, "processes", int, where, default=[None])
+    if "split" not in methods and processes != [None]:
+        raise MalformedInput(f"{where}: key 'processes' applies to the split method only")
+    symmetries = _list(grid, "symmetry", bool, where, default=[None])
+    if task == "solve" and symmetries != [None]:
+        raise MalformedInput(f"{where}: key 'symmetry' applies to counting and to an optimum (task count or "
+                             "minimise); one solution of a puzzle without a goal is searched without chains")
     repetitions = _typed(grid, "repetitions", int, where, default=defaults["repetitions"], positive=True)
     time_limit = float(_typed(grid, "time_limit", (int, float), where, default=defaults["time_limit"],
                               positive=True))
@@ -202,16 +225,26 @@ def _expand(spec: str, grid: Table, defaults: _Defaults, where: str) -> list[Run
         if backend not in backends:
             raise MalformedInput(f"{where}: key 'options.{backend}' names a backend the grid does not run")
     runs = []
-    for backend in backends:
+    for backend, method in product(backends, methods):
+        _check_strategy(_TASKS[task], backend, method, symmetries != [None], where)
+        counts = processes if method == "split" else [None]  # without split a process count means nothing
         for settings in _settings(options.get(backend, {}), f"{where}: key 'options.{backend}'"):
             _check_backend(backend, settings, where)
-            for family, n, split, count, repetition in product(families, sizes, splits, processes,
-                                                                range(repetitions)):
-                if not split and count not in (None, processes[0]):
-                    continue  # without split the process count means nothing: one run, not one each
-                runs.append(Run(spec, task, family, n, backend, settings, split,
-                                count if split else None, repetition, time_limit, memory_limit))
+            for family, n, count, symmetry, repetition in product(families, sizes, counts, symmetries,
+                                                                  range(repetitions)):
+                runs.append(Run(spec, task, family, n, backend, settings, method, count, symmetry, repetition,
+                                time_limit, memory_limit))
     return runs
+
+
+def _check_strategy(task: Task, backend: str, method: str, symmetry: bool, where: str) -> None:
+    """`backend` has a strategy `method` for `task` (and it takes `symmetry` when the grid sets it),
+    as the router would find it: a pair that exists nowhere fails before any run."""
+    try:
+        candidates(task, backend, method, frozenset({"symmetry"}) if symmetry else frozenset())
+    except BadOption as error:
+        key = "symmetry" if symmetry and "not an option" in str(error) else "methods"
+        raise MalformedInput(f"{where}: key {key!r}: {error}") from None
 
 
 def _settings(table: object, where: str) -> list[tuple[Option, ...]]:

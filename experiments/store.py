@@ -26,7 +26,7 @@ CREATE TABLE IF NOT EXISTS runs (
     key TEXT PRIMARY KEY,
     spec TEXT NOT NULL, task TEXT NOT NULL, family TEXT NOT NULL, n INTEGER NOT NULL,
     backend TEXT NOT NULL, configuration TEXT NOT NULL, options TEXT NOT NULL,
-    split INTEGER NOT NULL, processes INTEGER, repetition INTEGER NOT NULL,
+    method TEXT NOT NULL, processes INTEGER, symmetry INTEGER, repetition INTEGER NOT NULL,
     time_limit REAL NOT NULL, memory_limit INTEGER NOT NULL,
     status TEXT NOT NULL, outcome TEXT, answer INTEGER, expected INTEGER,
     wall REAL, cpu REAL, peak_mib REAL,
@@ -52,7 +52,8 @@ Machine = TypedDict("Machine", {"system": str, "python": str, "cpus": int | None
 class Row:
     """A stored run, as the report and the checks read it.
 
-    `status` is ok (the solver answered: a count, a solution, or "no solution"), timeout or
+    `symmetry` is what the spec asked (None: the backend's own choice), `symmetry_used` what the
+    run did. `status` is ok (the solver answered: a count, a solution, or "no solution"), timeout or
     memout (it hit the run's limit: killed, or it stopped itself) or error (it failed; the
     message is kept).
     """
@@ -65,8 +66,9 @@ class Row:
     backend: str
     configuration: str
     options: dict[str, bool | int | float | str]
-    split: bool
+    method: str
     processes: int | None
+    symmetry: bool | None
     repetition: int
     time_limit: float
     memory_limit: int
@@ -91,6 +93,11 @@ class Row:
         """The answer differs from the ground truth: a wrong count, optimum or feasibility."""
         return disagrees(self.status, self.answer, self.expected)
 
+    @property
+    def symmetry_used(self) -> str:
+        """Whether the run broke symmetry, in the words of the answer's own statistics."""
+        return symmetry_used(self.stats)
+
 
 def disagrees(status: str, answer: int | None, expected: int | None) -> bool:
     """Whether a finished run's answer contradicts the ground truth (unknown truth: no verdict).
@@ -101,7 +108,29 @@ def disagrees(status: str, answer: int | None, expected: int | None) -> bool:
     return status == "ok" and answer is not None and expected is not None and answer != expected
 
 
+def symmetry_used(stats: Mapping[str, object]) -> str:
+    """What a run did about symmetry, read from its statistics (`queens.solvers.api`: `symmetry`
+    says whether a count broke it, or why not; `reduction` names the chains an optimum was
+    searched under): "lex-leader", "off", "none to break", or "-" when the answer says nothing
+    (a search for one solution without a goal, a counter that does not enumerate).
+
+    >>> symmetry_used({"symmetry": "lex-leader over a group of 8: one solution per class"})
+    'lex-leader'
+    >>> symmetry_used({"symmetry": "off (under 81 cells the chains cost more than they save)"}), symmetry_used({})
+    ('off', '-')
+    """
+    note = stats.get("reduction") or stats.get("symmetry")
+    if not isinstance(note, str):
+        return "-"
+    for words in ("lex-leader", "off", "none to break"):
+        if note.startswith(words):
+            return words
+    return note
+
+
 _JSON_FIELDS = ("options", "stats", "versions", "machine")
+_LAYOUT = "method"
+"""A column the runs table has had since runs were stored with their method: an older file lacks it."""
 
 
 class Store:
@@ -113,8 +142,13 @@ class Store:
         try:
             self._db = sqlite3.connect(self.path, timeout=30)
             self._db.executescript(_SCHEMA)
+            columns = {row[1] for row in self._db.execute("PRAGMA table_info(runs)")}
         except sqlite3.DatabaseError as error:
             raise MalformedInput(f"{self.path}: not a results database ({error})") from None
+        if _LAYOUT not in columns:
+            self._db.close()
+            raise MalformedInput(f"{self.path}: results stored by an older queens (runs without a method and "
+                                 "symmetry): run the spec into a new --db")
         self._db.row_factory = sqlite3.Row
 
     def close(self) -> None:
@@ -162,7 +196,7 @@ class Store:
             data = dict(raw)
             for name in _JSON_FIELDS:
                 data[name] = json.loads(data[name])
-            data["split"] = bool(data["split"])
+            data["symmetry"] = None if data["symmetry"] is None else bool(data["symmetry"])
             rows.append(Row(**data))
         return rows
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import importlib.util
+import sqlite3
 import subprocess
 import sys
 from pathlib import Path
@@ -57,7 +58,7 @@ def test_tiny_spec_runs_end_to_end_into_sqlite(tiny_db: Path, reference) -> None
             assert row.answer == row.expected == reference.term("A000170", row.n)
         assert row.wall is not None and row.cpu is not None and row.peak_mib > 0
         assert row.versions["python-sat"] and row.machine["cpus"] >= 1
-    sat_sizes = [row for row in rows if row.backend == "sat" and row.task == "count" and not row.split]
+    sat_sizes = [row for row in rows if row.backend == "sat" and row.task == "count" and row.method == "search"]
     assert all(row.variables and row.clauses for row in sat_sizes)
     assert store.truth("minimise", "domination", 4) == (True, reference.term("A075458", 4))
 
@@ -118,13 +119,61 @@ backends = ["csp", "sat"]
 def test_a_report_is_written_from_stored_results(tiny_db: Path, tmp_path: Path) -> None:
     path = write(Store(tiny_db), tmp_path / "report")
     text = path.read_text()
-    assert "## count: nqueens" in text and "| configuration | n = 5 | n = 6 |" in text
+    assert "## count: nqueens" in text and "| configuration | symmetry | n = 5 | n = 6 |" in text
     assert "machine:" in text and "ortools" in text
     assert "agrees (" in text
     for stem in ("time-count-nqueens", "cactus-count", "size-count-nqueens"):
         assert f"({stem}.png)" in text
         for suffix in ("png", "svg"):
             assert (tmp_path / "report" / f"{stem}.{suffix}").stat().st_size > 1000
+
+
+def test_symmetry_off_and_on_count_the_same_and_the_report_says_which_each_row_used(tiny_db: Path, tmp_path: Path,
+                                                                                     reference) -> None:
+    rows = [row for row in Store(tiny_db).rows("tiny") if row.task == "count" and row.symmetry is not None]
+    pairs: dict[tuple[str, int], dict[bool, int | None]] = {}
+    for row in rows:
+        pairs.setdefault((row.configuration.replace(f" symmetry={'on' if row.symmetry else 'off'}", ""), row.n),
+                         {})[bool(row.symmetry)] = row.answer
+        assert row.symmetry_used == ("lex-leader" if row.symmetry else "off"), row.stats
+        if row.symmetry:  # one solution per class enumerated: fewer than the count whenever a class has two
+            assert row.stats["enumerated"] < row.answer
+    assert len(pairs) == 6  # sat x 2 encodings and csp, n = 5 and 6
+    for (_, n), answers in pairs.items():
+        assert answers == {False: reference.term("A000170", n), True: reference.term("A000170", n)}
+    text = write(Store(tiny_db), tmp_path / "report").read_text()
+    for configuration in ("csp", "sat encoding=pairwise", "sat encoding=seqcounter"):
+        assert f"| {configuration} symmetry=off | off |" in text
+        assert f"| {configuration} symmetry=on | lex-leader |" in text
+
+
+def test_the_report_has_each_backends_own_effort_counters(tiny_db: Path, tmp_path: Path) -> None:
+    rows = Store(tiny_db).rows("tiny")
+    text = write(Store(tiny_db), tmp_path / "report").read_text()
+    effort = text.split("Effort (each backend's own counters, median):", 1)[1]
+    for row in rows:
+        if row.backend == "sat" and row.task == "count" and row.method == "search" and row.n == 6:
+            line = next(line for line in effort.splitlines() if line.startswith(f"| {row.configuration} |"))
+            assert f"conflicts {row.stats['conflicts']:,} · decisions {row.stats['decisions']:,}" in line
+    solving = text.split("## solve: nqueens", 1)[1]
+    cpsat = next(row for row in rows if row.backend == "cpsat")
+    assert f"| cpsat | conflicts {cpsat.stats['conflicts']:,} · branches {cpsat.stats['branches']:,} |" in solving
+    assert "No effort counter reported by: native random." in solving
+
+
+def test_local_search_is_a_cell_of_the_grid(tiny_db: Path) -> None:
+    walk = next(row for row in Store(tiny_db).rows("tiny") if row.method == "random")
+    assert (walk.backend, walk.task, walk.status, walk.answer, walk.expected) == ("native", "solve", "ok", 1, 1)
+    assert walk.configuration == "native random"
+
+
+def test_an_older_results_file_is_refused_in_one_line(tmp_path: Path) -> None:
+    old = tmp_path / "old.sqlite"
+    with sqlite3.connect(old) as db:
+        db.execute("CREATE TABLE runs (key TEXT PRIMARY KEY, split INTEGER NOT NULL)")
+    db.close()
+    with pytest.raises(MalformedInput, match="older queens"):
+        Store(old)
 
 
 def test_a_stored_count_that_differs_from_ground_truth_is_flagged(tiny_db: Path, tmp_path: Path) -> None:
@@ -157,7 +206,11 @@ GOOD_GRID = '[[grid]]\ntask = "count"\nfamilies = ["nqueens"]\nsizes = [4]\nback
     (GOOD_GRID.replace("[4]", "[0]"), "'sizes'"),
     (GOOD_GRID + '[grid.options.sat]\nencoding = ["nope"]\n', "options.sat"),
     (GOOD_GRID + '[grid.options.cpsat]\nviewpoint = ["boolean"]\n', "options.cpsat"),
-    (GOOD_GRID.replace('"count"', '"solve"') + "split = [true]\n", "'split'"),
+    (GOOD_GRID + 'methods = ["random"]\n', "no strategy counts with backend sat method random"),
+    (GOOD_GRID + "processes = [2]\n", "'processes' applies to the split method only"),
+    (GOOD_GRID.replace('"sat"', '"native"') + "symmetry = [false, true]\n", "key 'symmetry': symmetry"),
+    (GOOD_GRID.replace('"count"', '"solve"') + "symmetry = [true]\n", "'symmetry' applies to counting"),
+    (GOOD_GRID + "symmetry = [1]\n", "'symmetry' must hold bool values"),
     (GOOD_GRID.replace('"count"', '"minimise"'), "fixed number of pieces"),
     ("time_limit = -1\n" + GOOD_GRID, "'time_limit' must be positive"),
 ])
