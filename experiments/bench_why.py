@@ -1,15 +1,17 @@
-"""Issue 22's target for `queens why`, measured: a smallest set of givens with no solution, found
-and checked within 1 s for a completion with up to 30 givens on boards up to 20 x 20.
+"""`queens why` before and after issue 37, side by side in one run: the deletion's irreducible set
+(what `why` named before: none of it can be dropped) against the hitting-set search's smallest set
+(proved the fewest), on the issue's case and on seeded random infeasible completions.
 
 Each instance is drawn by a seeded generator: QUEENS non-attacking queens placed at random on an
 n x n board, HOLES empty squares at random among the rest, kept when the router proves it has no
-solution (so the givens are the queens, the holes and the count of n queens: 30 by default).
-Timed is the whole `why_not_puzzle` call, as `queens why` and the explorer's why? button make it:
-the deletion search (found) and the two-sided check on fresh solvers with the independent checker
-on every witness (checked). Medians and maxima over the instances; the load average beside them,
-since the machine is shared.
+solution (so the givens are the queens, the holes and the count of n queens). Timed is the whole
+`why_not_puzzle` call, as `queens why` and the explorer's why? button make it, search and the
+two-sided check on fresh solvers with the independent checker on every witness: with
+`fewest=False` (before: the deletion alone) and as shipped (after). Medians and maxima over the
+instances; the load average beside them, since the machine is shared.
 
     python -m queens.experiments.bench_why [--n 20] [--queens 14] [--holes 15] [--instances 20] [--seed 30]
+    python -m queens.experiments.bench_why --case      # the issue's case alone
 """
 
 from __future__ import annotations
@@ -19,13 +21,18 @@ import os
 import platform
 import random
 import statistics
+import time
 from dataclasses import replace
 from datetime import date
 
 from queens.models import Completion, Puzzle
-from queens.models.givens import givens_of
+from queens.models.givens import Given, givens_of
 from queens.solvers import Status, solve
-from queens.solvers.proofs.why import why_not_puzzle
+from queens.solvers.proofs.why import WhyNot, why_not_puzzle
+
+CASE = Completion(7, [(0, 3), (1, 5), (4, 6), (5, 4), (6, 1)])
+"""Issue 37's case: `queens why completion -n 7 --queens '0,3 1,5 4,6 5,4 6,1'` named 4 givens;
+0,3 4,6 and the count, 3 givens, already have none."""
 
 
 def infeasible(rng: random.Random, n: int, queens: int, holes: int) -> Puzzle | None:
@@ -45,36 +52,62 @@ def infeasible(rng: random.Random, n: int, queens: int, holes: int) -> Puzzle | 
     return puzzle if solve(puzzle, time_limit=60).status is Status.INFEASIBLE else None
 
 
+def timed(puzzle: Puzzle, fewest: bool) -> tuple[WhyNot[Given], float]:
+    start = time.perf_counter()
+    answer = why_not_puzzle(puzzle, fewest=fewest)
+    return answer, time.perf_counter() - start
+
+
+def row(label: str, givens: str, pairs: list[tuple[tuple[WhyNot[Given], float], tuple[WhyNot[Given], float]]]) -> str:
+    """One line of the table: sizes and times before (deletion) and after (the fewest, proved)."""
+    before = [a for (a, _), _ in pairs]
+    after = [a for _, (a, _) in pairs]
+    smaller = sum(len(b.subset) > len(a.subset) for b, a in zip(before, after, strict=True))
+    proved = sum(a.fewest for a in after)
+    sizes = sorted(len(a.subset) for a in after)
+    old = sorted(len(b.subset) for b in before)
+    then, now = [t for (_, t), _ in pairs], [t for _, (_, t) in pairs]
+    rounds = [a.hitting_sets for a in after]
+    return (f"| {label} | {givens} | {len(pairs)} | {old[0]}-{old[-1]} | {sizes[0]}-{sizes[-1]} | {smaller} "
+            f"| {proved} of {len(pairs)} | {statistics.median(then):.3f} / {max(then):.3f} "
+            f"| {statistics.median(now):.3f} / {max(now):.3f} | {statistics.median(rounds):.0f} / {max(rounds)} |")
+
+
+HEADER = ("| instances | givens | measured | before: irreducible set | after: fewest | smaller after | proved fewest "
+          "| before median / max s | after median / max s | hitting sets median / max |\n"
+          "|---|---|---:|---|---|---:|---|---:|---:|---:|")
+
+
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description="queens why on random infeasible completions (prints Markdown).")
+    parser = argparse.ArgumentParser(description="queens why before and after, on random infeasible completions "
+                                                 "(prints Markdown).")
     parser.add_argument("--n", type=int, default=20, help="board side")
     parser.add_argument("--queens", type=int, default=14, help="queens placed")
     parser.add_argument("--holes", type=int, default=15, help="holes")
     parser.add_argument("--instances", type=int, default=20, help="infeasible instances measured")
     parser.add_argument("--seed", type=int, default=30, help="the generator's seed")
+    parser.add_argument("--case", action="store_true", help="the issue's case alone")
     asked = parser.parse_args(argv)
-    rng = random.Random(asked.seed)
     before = os.getloadavg()
-    rows: list[tuple[float, float, int, int]] = []
-    while len(rows) < asked.instances:
-        puzzle = infeasible(rng, asked.n, asked.queens, asked.holes)
-        if puzzle is None:
-            continue
-        answer = why_not_puzzle(puzzle)
-        rows.append((answer.seconds, answer.check_seconds, len(givens_of(puzzle)), len(answer.subset)))
-    found, checked = [r[0] for r in rows], [r[1] for r in rows]
-    together = [f + c for f, c in zip(found, checked, strict=True)]
-    print(f"`python -m queens.experiments.bench_why --n {asked.n} --queens {asked.queens} --holes {asked.holes} "
-          f"--instances {asked.instances} --seed {asked.seed}`, {date.today()}, {platform.machine()}, "
+    if asked.case:
+        pairs = [(timed(CASE, False), timed(CASE, True))]
+        label, givens = "issue 37: 7 × 7, `--queens '0,3 1,5 4,6 5,4 6,1'`", "5 + 0 + 1 = 6"
+        command = "--case"
+    else:
+        rng = random.Random(asked.seed)
+        pairs = []
+        while len(pairs) < asked.instances:
+            puzzle = infeasible(rng, asked.n, asked.queens, asked.holes)
+            if puzzle is not None:
+                pairs.append((timed(puzzle, False), timed(puzzle, True)))
+        label = f"{asked.n} × {asked.n}, seed {asked.seed}"
+        givens = f"{asked.queens} + {asked.holes} + 1 = {len(givens_of(puzzle))}"
+        command = (f"--n {asked.n} --queens {asked.queens} --holes {asked.holes} --instances {asked.instances} "
+                   f"--seed {asked.seed}")
+    print(f"`python -m queens.experiments.bench_why {command}`, {date.today()}, {platform.machine()}, "
           f"{os.cpu_count()} cores, load average {before[0]:.2f} before, {os.getloadavg()[0]:.2f} after.\n")
-    print("| board | givens (queens + holes + the count) | subset sizes | found median / max s "
-          "| checked median / max s | together median / max s | target ≤ 1 s |")
-    print("|---|---|---|---:|---:|---:|:---:|")
-    sizes = sorted(r[3] for r in rows)
-    print(f"| {asked.n} × {asked.n} | {asked.queens} + {asked.holes} + 1 = {rows[0][2]} | {sizes[0]}-{sizes[-1]} "
-          f"| {statistics.median(found):.3f} / {max(found):.3f} "
-          f"| {statistics.median(checked):.3f} / {max(checked):.3f} "
-          f"| {statistics.median(together):.3f} / {max(together):.3f} | {'✓' if max(together) <= 1 else '✗'} |")
+    print(HEADER)
+    print(row(label, givens, pairs))
     return 0
 
 

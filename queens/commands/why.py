@@ -2,9 +2,11 @@
 
 The givens are the pieces placed before asking, the holes and the pawns, and the rules the puzzle
 states: each army's count, each per-line bound, region and bound on attacks
-(`queens.models.givens`). The answer is a minimal unsatisfiable subset of them
-(`queens.solvers.proofs.why`), listed (the rules too) and drawn (the squares), checked twice: the subset
-alone has no solution, and without any one of its givens there is a solution (re-checked by the
+(`queens.models.givens`). The answer is a smallest unsatisfiable subset of them, proved so by the
+hitting-set search (`queens.solvers.proofs.why`); with `--time-limit`, if that search does not
+finish, a set from which none can be dropped, with the lower bound it proved, and the words say
+which. It is listed (the rules too) and drawn (the squares), checked twice: the subset alone has
+no solution, and without any one of its givens there is a solution (re-checked by the
 independent checker). `--certify` adds a DRUP proof that the subset has none, checked by drup
 and dratify (`queens.solvers.proofs.certificate`); `--proof-dir` keeps its files.
 """
@@ -18,6 +20,7 @@ import click
 
 from queens.commands.answer import payload, print_payload
 from queens.commands.common import json_option, make_puzzle, out, puzzle_options
+from queens.commands.number_options import Seconds
 from queens.models import AttackingQueens, Placement, Puzzle, QueensError, lower
 from queens.models.drawing import Board
 from queens.models.givens import Given, givens_of, with_givens
@@ -30,9 +33,11 @@ from queens.solvers.proofs.why import HasSolution, WhyNot, attacking_pair, in_wo
 @click.option("--certify", is_flag=True, help="Prove the subset has no solution (DRUP, checked by drup and dratify).")
 @click.option("--proof-dir", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Keep the CNF and the proof here (with --certify).")
+@click.option("--time-limit", type=Seconds(minimum=0.001), default=None,
+              help="Seconds to look for the fewest; past them, a set none can be dropped from, and the bound proved.")
 @json_option
 def why_command(family_or_file: str, n: int | None, m: int | None, certify: bool, proof_dir: Path | None,
-                as_json: bool) -> int:
+                time_limit: float | None, as_json: bool) -> int:
     """Why a puzzle has no solution: the fewest givens (placed pieces, holes, pawns, counts, bounds) that have none."""
     try:
         puzzle = make_puzzle(family_or_file, n, m)
@@ -40,7 +45,7 @@ def why_command(family_or_file: str, n: int | None, m: int | None, certify: bool
         _show_pair(clash, as_json)
         return 0
     try:
-        answer = why_not_puzzle(puzzle)
+        answer = why_not_puzzle(puzzle, time_limit)
     except HasSolution as solved:
         raise QueensError(str(solved)) from None
     certificate = None
@@ -49,7 +54,8 @@ def why_command(family_or_file: str, n: int | None, m: int | None, certify: bool
                                    refuted=f"{len(answer.subset)} of the givens")
     if as_json:
         _print_json(puzzle, answer.subset, givens=len(givens_of(puzzle)), seconds=round(answer.seconds, 6),
-                    check_seconds=round(answer.check_seconds, 6), sat_calls=answer.calls,
+                    check_seconds=round(answer.check_seconds, 6), sat_calls=answer.calls, fewest=answer.fewest,
+                    bound=answer.bound, irreducible=answer.irreducible, hitting_sets=answer.hitting_sets,
                     certificate=None if certificate is None else certificate.to_json())
         return 0
     _show(puzzle, answer)

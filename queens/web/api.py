@@ -388,7 +388,7 @@ def why_request(request: Json, time_limit: float = TIME_LIMIT) -> Json:
         return _why_reply(b, "time limit", (), [f"{stopped} ({time_limit:g} s)"])
     seconds = found.seconds + found.check_seconds
     return {**_why_reply(b, "no solution", found.subset, in_words(puzzle, found)),
-            "time": round(seconds, 4), "calls": found.calls}
+            "time": round(seconds, 4), "calls": found.calls, "fewest": found.fewest, "bound": found.bound}
 
 
 def _why_reply(b: _Board, status: str, subset: Iterable[Given], lines: list[str]) -> Json:

@@ -1,16 +1,34 @@
-"""Why not: a smallest set of the user's givens that has no solution by itself.
+"""Why not: the fewest of the user's givens that have no solution by themselves, proved.
 
-A minimal unsatisfiable subset (MUS) of the givens, found by deletion (Marques-Silva 2010):
-try each given in turn without it; if the rest still has no solution, drop it, and with it
-every given the solver's core did not use; otherwise it is needed. A given that is one literal
-of the model (`fixes` returns it: a placed piece's cell, a stated rule's guard, see
-`queens.models.givens`) is an assumption, so one incremental solver answers every question
-about pieces, counts and bounds; a given that changes the board (a hole, a pawn) is answered
-by rebuilding the model from the subset (`guarded`, by default `build`), cached per subset.
+Two searches, one after the other, on one incremental SAT solver:
+
+1. A minimal unsatisfiable subset (MUS) by deletion (Marques-Silva 2010): try each given in turn
+   without it; if the rest still has no solution, drop it, and with it every given the solver's
+   core did not use; otherwise it is needed. Fast (one SAT call per given), but only
+   *irreducible*: none of its givens can be dropped, yet a smaller set elsewhere may have none
+   too (9 of 46 random completions in issue 37's audit).
+2. The smallest such set, an optimal unsatisfiable subset (OUS), by implicit hitting sets, as
+   CPMpy's OUS (Gamba, Bogaerts and Guns, "Efficiently explaining CSPs with unsatisfiable subset
+   optimization", IJCAI 2021) and FindMUS do. Every set with no solution shares a given with
+   every *correction set* (the givens outside a set that has one). So: take a minimum hitting set
+   of the correction sets found so far (pysat's `Hitman` on RC2, a MaxSAT solver); if it has no
+   solution it is a smallest one, proved; else grow it to a maximal set with a solution and add
+   the givens outside as one more correction set. Each hitting set's size is a lower bound, and
+   the deletion's MUS an upper bound: when they meet, the MUS is the smallest.
+
+Within a time limit the second search may stop first: the answer is then the MUS, "none can be
+dropped", with the lower bound it proved (`WhyNot.fewest`, `WhyNot.bound`).
+
+A given that is one literal of the model (`fixes` returns it: a placed piece's cell, a stated
+rule's guard, see `queens.models.givens`) is an assumption, so one incremental solver answers
+every question about pieces, counts and bounds; a given that changes the board (a hole, a pawn)
+is answered by rebuilding the model from the subset (`guarded`, by default `build`), cached per
+subset.
 
 The subset is then checked twice, on fresh solvers and the models built from scratch: the subset
 alone has no solution, and dropping any one given from it gives a solution (re-checked by
-`check`, the independent checker, when one is given). That is what "minimal" means.
+`check`, the independent checker, when one is given). That is what "minimal" means; "fewest" is
+the hitting-set search's proof.
 
 `why_not_puzzle` asks this about a puzzle's own givens and `in_words` says the answer: the one
 path `queens why` and the explorer's "why?" button both take, so they show the same subset in
@@ -22,18 +40,20 @@ the same words.
 >>> answer = why_not(givens_of(puzzle), lambda gs: lower(with_givens(puzzle, gs)),
 ...                  guarded=lambda gs: lower(with_givens(puzzle, [*gs, *stated_rules(puzzle)]), guarded=True),
 ...                  fixes=lambda g: g.literal(plain=True))
->>> [g.name for g in answer.subset]
-['queen at 0,0', 'queen at 4,1', 'exactly 5 queens in all']
+>>> [g.name for g in answer.subset], answer.fewest
+(['queen at 0,0', 'queen at 4,1', 'exactly 5 queens in all'], True)
 """
 
 from __future__ import annotations
 
 import threading
 import time
+from collections import OrderedDict
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Generic, TypeVar
 
+from pysat.examples.hitman import Hitman
 from pysat.solvers import Solver
 from queens.models import AttackingQueens, ConstraintModel, Placement, Puzzle, QueensError, TimeLimit, lower, verify
 from queens.models.givens import Given, givens_of, stated_rules, with_givens
@@ -44,6 +64,14 @@ from queens.solvers.formats.cnf import cnf, guard_variables
 G = TypeVar("G", bound=Hashable)
 MUS_SOLVER = "glucose4"
 """Assumptions and cores on an incremental solver: Glucose's are cheap to ask for."""
+HITTING = "rc2"
+"""The hitting sets are minimum ones, from RC2 (pysat's MaxSAT solver): the lower bound needs that."""
+KEPT_SOLVERS = 32
+"""Solvers kept for subsets of the board-changing givens (holes, pawns), the least recently asked
+dropped first: the hitting-set search asks about many such subsets, each its own model."""
+CHECK_SHARE = 2.0
+"""Within a time limit, the hitting-set search stops this many times the expected time of the
+final check before the deadline (the check is one fresh solve per given of the subset, plus one)."""
 
 
 _STOPPED = "why: the smallest set of givens was not found and checked within the time limit"
@@ -55,7 +83,9 @@ class HasSolution(QueensError):
 
 @dataclass(frozen=True)
 class WhyNot(Generic[G]):
-    """The minimal subset, how long finding and checking it took, and how many SAT calls."""
+    """The subset, how long finding and checking it took, and how many SAT calls; whether it is
+    proved the smallest (`fewest`), and the lower bound proved (`bound`: every set of the givens
+    with no solution has at least this many; `len(subset)` when `fewest`)."""
 
     subset: tuple[G, ...]
     seconds: float
@@ -63,78 +93,225 @@ class WhyNot(Generic[G]):
     calls: int
     witnesses: tuple[Placement, ...] = field(default=(), repr=False)
     """One solution per given of `subset`: the puzzle without that given (the minimality check)."""
+    fewest: bool = False
+    bound: int = 0
+    irreducible: int = 0
+    """The size of the first set found (by deletion), before the hitting-set search."""
+    hitting_sets: int = 0
+    """The hitting sets tried (each one SAT call, and a grow when it has a solution)."""
+
+
+@dataclass
+class _Incremental:
+    """One incremental solver over one model, its variables by name (cells, guards), and a
+    selector variable per given that empties cells (`_Oracle.empties`), added when first asked."""
+
+    solver: Solver
+    var: dict[Hashable, int]
+    top: int
+    selectors: dict[Hashable, int] = field(default_factory=dict)
+
+    def selector(self, given: Hashable, cells: tuple[Var, ...]) -> int:
+        """A variable that, assumed, leaves `cells` empty (a cell the model lacks is empty already)."""
+        if given not in self.selectors:
+            self.top += 1
+            self.selectors[given] = self.top
+            for cell in cells:
+                if cell in self.var:
+                    self.solver.add_clause([-self.top, -self.var[cell]])
+        return self.selectors[given]
 
 
 @dataclass
 class _Oracle(Generic[G]):
-    """Answers "does this subset have a solution?" and, when not, which of it the solver used.
+    """Answers "does this subset have a solution?" and, when not, which of it the solver used;
+    when so, keeps the solution (`witness`, the true literals) to grow the subset from.
     `guarded(structural)` is the model with those givens that change the board, in which every
-    given `fixes` names is a literal left free (a cell, a guard)."""
+    given `fixes` names is a literal left free (a cell, a guard), and every cell a given
+    `empties` may be emptied by assuming that given's selector (a hole, where a hole is just an
+    empty square)."""
 
     guarded: Callable[[Sequence[G]], ConstraintModel]
     fixes: Callable[[G], Var | None]
+    empties: Callable[[G], tuple[Var, ...] | None]
     deadline: float | None = None
     calls: int = 0
-    solvers: dict[frozenset[G], tuple[Solver, dict[Var, int]]] = field(default_factory=dict)
+    solvers: OrderedDict[frozenset[G], _Incremental] = field(default_factory=OrderedDict)
+    witness: set[Hashable] = field(default_factory=set)
+    """The literals true in the last solution found (cells, guards)."""
+
+    def structural(self, given: G) -> bool:
+        """Whether `given` changes the board: answered on a model rebuilt with it."""
+        return self.fixes(given) is None and self.empties(given) is None
 
     def core(self, subset: Sequence[G]) -> list[G] | None:
-        """None when `subset` has a solution, else the part of it the solver's proof used."""
+        """None when `subset` has a solution (kept as `witness`), else the part of it the solver's
+        proof used."""
         self.calls += 1
-        structural = [g for g in subset if self.fixes(g) is None]
-        solver, var = self._solver(structural)
-        assumed = {g: self.fixes(g) for g in subset if self.fixes(g) is not None}
-        lost = [g for g, literal in assumed.items() if literal not in var]  # a piece on a hole: impossible at once
-        if lost:
-            return [*structural, lost[0]]
-        by_literal = {var[literal]: g for g, literal in assumed.items()}
+        structural = [g for g in subset if self.structural(g)]
+        incremental = self._solver(structural)
+        by_literal: dict[int, G] = {}
+        for given in subset:
+            literal, cells = self.fixes(given), self.empties(given)
+            if literal is not None:
+                if literal not in incremental.var:  # a piece on a hole: impossible at once
+                    return [*structural, given]
+                by_literal[incremental.var[literal]] = given
+            elif cells is not None:
+                by_literal[incremental.selector(given, cells)] = given
+        solver = incremental.solver
         if _satisfiable(solver, self.deadline, list(by_literal)):
+            named = {v: name for name, v in incremental.var.items()}
+            self.witness = {named[v] for v in solver.get_model() or () if v > 0 and v in named}
             return None
         used = set(solver.get_core() or ())
         return [*structural, *(g for literal, g in by_literal.items() if literal in used)]
 
-    def _solver(self, structural: list[G]) -> tuple[Solver, dict[Var, int]]:
+    def grow(self, subset: Sequence[G], givens: Sequence[G]) -> list[G]:
+        """A maximal set of `givens` around `subset` (which has a solution, the last one found)
+        that has a solution: first every given the solution at hand already meets, then each other
+        given that a SAT call shows fits, meeting more on the way with each new solution."""
+        grown = list(subset)
+        undecided = [g for g in givens if g not in set(grown)]
+        undecided = self._met(grown, undecided)
+        while undecided:
+            given = undecided.pop(0)
+            if self.core([*grown, given]) is None:
+                grown.append(given)
+                undecided = self._met(grown, undecided)
+        return grown
+
+    def _met(self, grown: list[G], undecided: list[G]) -> list[G]:
+        """Move into `grown` the givens the witness meets (its literal true, its cells empty); the
+        rest, still undecided (a board-changing given among them: only a SAT call on its model
+        tells)."""
+        left = []
+        for given in undecided:
+            literal, cells = self.fixes(given), self.empties(given)
+            if literal is not None:
+                meets = literal in self.witness
+            else:
+                meets = cells is not None and not self.witness.intersection(cells)
+            if meets:
+                grown.append(given)
+            else:
+                left.append(given)
+        return left
+
+    def _solver(self, structural: list[G]) -> _Incremental:
         key = frozenset(structural)
-        if key not in self.solvers:
-            model = replace(self.guarded(structural), lex=None)  # what is assumed is free in it
-            formula, cell_of = cnf(model)
-            self.solvers[key] = (Solver(name=MUS_SOLVER, bootstrap_with=formula.clauses),
-                                 {**{cell: v for v, cell in cell_of.items()}, **guard_variables(model)})
+        if key in self.solvers:
+            self.solvers.move_to_end(key)
+            return self.solvers[key]
+        model = replace(self.guarded(structural), lex=None)  # what is assumed is free in it
+        formula, cell_of = cnf(model)
+        self.solvers[key] = _Incremental(Solver(name=MUS_SOLVER, bootstrap_with=formula.clauses),
+                                         {**{cell: v for v, cell in cell_of.items()}, **guard_variables(model)},
+                                         formula.nv)
+        if len(self.solvers) > KEPT_SOLVERS:
+            _, oldest = self.solvers.popitem(last=False)
+            oldest.solver.delete()
         return self.solvers[key]
 
     def close(self) -> None:
-        for solver, _ in self.solvers.values():
-            solver.delete()
+        for incremental in self.solvers.values():
+            incremental.solver.delete()
+        self.solvers.clear()
 
 
 def why_not(givens: Sequence[G], build: Callable[[Sequence[G]], ConstraintModel], *,
             fixes: Callable[[G], Var | None] = lambda g: None,
+            empties: Callable[[G], tuple[Var, ...] | None] = lambda g: None,
             guarded: Callable[[Sequence[G]], ConstraintModel] | None = None,
             check: Callable[[Sequence[G], Placement], object] | None = None,
-            time_limit: float | None = None) -> WhyNot[G]:
-    """A minimal subset of `givens` with no solution, checked twice (see the module docstring).
+            time_limit: float | None = None, fewest: bool = True) -> WhyNot[G]:
+    """The smallest subset of `givens` with no solution when proved within the time limit, else
+    a minimal one with the bound proved; checked twice (see the module docstring).
 
     `build(subset)` is the model with only those givens; `fixes(g)` the literal that is g (a
-    placed piece's cell, a rule's guard; None: g changes the board); `guarded(structural)` the
-    model the search assumes them in, with only those of the board-changing givens (default
-    `build`: then only cells can be assumed); `check(subset, placement)` the independent checker.
+    placed piece's cell, a rule's guard); `empties(g)` the cells g leaves empty when that is all
+    it does (a hole); the others change the board. `guarded(structural)` is the model the search
+    assumes them in, with only those of the board-changing givens (default `build`: then only
+    cells can be assumed); `check(subset, placement)` the independent checker.
+    `fewest=False` stops after the deletion (a minimal set, not proved the smallest).
     Raises `HasSolution` when all the givens together have one, `TimeLimit` when the time
-    limit passes (a SAT call still running then is interrupted, see `_satisfiable`)."""
+    limit passes before even a minimal set is found and checked (a SAT call still running then
+    is interrupted, see `_satisfiable`)."""
     start = time.perf_counter()
     deadline = deadline_after(time_limit)
-    oracle: _Oracle[G] = _Oracle(guarded or build, fixes, deadline)
+    oracle: _Oracle[G] = _Oracle(guarded or build, fixes, empties, deadline)
     try:
         subset = _deletion(oracle, list(givens))
+        irreducible, search = len(subset), _Search(subset, bound=0)
+        if fewest:
+            oracle.deadline = _search_deadline(deadline, subset, build)
+            search = _smallest(oracle, list(givens), subset)
+            oracle.deadline = deadline
     finally:
         oracle.close()
     found = time.perf_counter() - start
-    witnesses = confirm(subset, build, check, deadline)
-    return WhyNot(tuple(subset), found, time.perf_counter() - start - found, oracle.calls, witnesses)
+    witnesses = confirm(search.subset, build, check, deadline)
+    return WhyNot(tuple(search.subset), found, time.perf_counter() - start - found, oracle.calls, witnesses,
+                  fewest=search.proved, bound=len(search.subset) if search.proved else search.bound,
+                  irreducible=irreducible, hitting_sets=search.rounds)
 
 
-def why_not_puzzle(puzzle: Puzzle, time_limit: float | None = None) -> WhyNot[Given]:
+@dataclass
+class _Search(Generic[G]):
+    """Where the hitting-set search got to: the smallest set found, the lower bound proved."""
+
+    subset: list[G]
+    bound: int
+    proved: bool = False
+    rounds: int = 0
+
+
+def _smallest(oracle: _Oracle[G], givens: list[G], irreducible: list[G]) -> _Search[G]:
+    """The implicit hitting-set search (module docstring, 2.), from the deletion's `irreducible`
+    set as the upper bound; at the oracle's deadline, what it had."""
+    search: _Search[G] = _Search(irreducible, 0)
+    hitter = Hitman(htype=HITTING)
+    try:
+        while True:
+            seconds_left(oracle.deadline, _STOPPED)
+            hit = sorted(hitter.get() or ())
+            search.bound = len(hit)
+            if search.bound >= len(search.subset):  # no set smaller than the one found has none
+                search.bound, search.proved = len(search.subset), True
+                return search
+            search.rounds += 1
+            chosen = [givens[i] for i in hit]
+            core = oracle.core(chosen)
+            if core is not None:  # a minimum hitting set with no solution: a smallest set
+                kept = set(core)
+                search.subset, search.bound, search.proved = [g for g in givens if g in kept], len(kept), True
+                return search
+            grown = set(oracle.grow(chosen, givens))
+            correction = [i for i, g in enumerate(givens) if g not in grown]
+            if not correction:
+                raise QueensError("every given fits together after all (a bug in the search)")
+            hitter.hit(correction)
+    except TimeLimit:
+        return search
+    finally:
+        hitter.delete()
+
+
+def _search_deadline(deadline: float | None, subset: list[G],
+                     build: Callable[[Sequence[G]], ConstraintModel]) -> float | None:
+    """When the hitting-set search must stop to leave the final check its time: `CHECK_SHARE`
+    times one fresh solve of the subset found, once per given and once more."""
+    if deadline is None:
+        return None
+    start = time.monotonic()
+    _solve(build(subset), deadline)
+    return deadline - CHECK_SHARE * (len(subset) + 1) * (time.monotonic() - start)
+
+
+def why_not_puzzle(puzzle: Puzzle, time_limit: float | None = None, fewest: bool = True) -> WhyNot[Given]:
     """`why_not` over the puzzle's own givens (`givens_of`): pieces and stated rules as
-    assumptions on the guarded model, holes and pawns by rebuilding, each solution without a
-    given re-checked by the independent checker.
+    assumptions on the guarded model, holes as empty squares (`_emptied`), pawns by rebuilding,
+    each solution without a given re-checked by the independent checker.
 
     >>> from queens.models import Completion
     >>> puzzle = Completion(5, [(0, 0), (1, 2), (4, 1)])
@@ -146,23 +323,40 @@ def why_not_puzzle(puzzle: Puzzle, time_limit: float | None = None) -> WhyNot[Gi
         raise QueensError(f"{puzzle.name} has no givens (placed pieces, holes, pawns, counts, bounds) to explain")
     rules = stated_rules(puzzle)
     return why_not(givens, lambda gs: lower(with_givens(puzzle, gs)), fixes=lambda g: g.literal(puzzle.plain),
+                   empties=lambda g: _emptied(puzzle, g),
                    guarded=lambda gs: lower(with_givens(puzzle, [*gs, *rules]), guarded=True),
-                   check=lambda gs, placement: verify(with_givens(puzzle, gs), placement), time_limit=time_limit)
+                   check=lambda gs, placement: verify(with_givens(puzzle, gs), placement), time_limit=time_limit,
+                   fewest=fewest)
+
+
+def _emptied(puzzle: Puzzle, given: Given) -> tuple[Var, ...] | None:
+    """A hole's square in each army's variables: a hole holds no piece, lines pass over it and it
+    is covered like any empty square, so it is that square left empty, unless every open square
+    must hold a piece (a partition: a hole is then no longer asked to). None for every other given."""
+    if given.kind != "hole" or given.cell is None or puzzle.partition:
+        return None
+    if puzzle.plain:
+        return (given.cell,)
+    return tuple((a, given.cell) for a in range(len(puzzle.armies)))
 
 
 def in_words(puzzle: Puzzle, answer: WhyNot[Given]) -> list[str]:
     """The answer as `queens why` prints it above its board (and the explorer lists it): one
-    line saying what the subset is, then one line per given."""
+    line saying what the subset is, and whether it is proved the smallest, then one line per
+    given."""
     seconds = answer.seconds + answer.check_seconds
     if not answer.subset:
         return [f"{puzzle.name}: no solution, even without any of its {len(givens_of(puzzle))} givens: "
                 f"the board itself has none (found and checked in {seconds:.3f} s)"]
-    total = len(givens_of(puzzle))
-    these = (f"This one of its {total} givens has none by itself (without it there is a solution"
-             if len(answer.subset) == 1 else
-             f"These {len(answer.subset)} of its {total} givens have none by themselves (without any one of them "
-             "there is a solution")
-    return [f"{puzzle.name}: no solution. {these}; found and checked in {seconds:.3f} s):",
+    total, size = len(givens_of(puzzle)), len(answer.subset)
+    these = (f"This one of its {total} givens has none by itself" if size == 1 else
+             f"These {size} of its {total} givens have none by themselves")
+    if answer.fewest:
+        how = "no fewer of them do (the fewest, proved)" if size > 1 else "the board without it has a solution"
+    else:
+        how = "none of them can be dropped, but a smaller set was not ruled out within the time limit" + (
+            f" (every set with none has at least {answer.bound}: proved)" if answer.bound > 1 else "")
+    return [f"{puzzle.name}: no solution. {these}, and {how}; found and checked in {seconds:.3f} s:",
             *(f"  {given.name}" for given in answer.subset)]
 
 
@@ -190,7 +384,6 @@ def _deletion(oracle: _Oracle[G], givens: list[G]) -> list[G]:
             kept = set(core)
             current = [g for g in trial if g in kept]
     return current
-
 
 def confirm(subset: Sequence[G], build: Callable[[Sequence[G]], ConstraintModel],
             check: Callable[[Sequence[G], Placement], object] | None = None,
