@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import TypedDict
 
 from queens.models import MalformedInput
+from queens.solvers.side_by_side import symmetry_used
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS runs (
@@ -106,26 +107,6 @@ def disagrees(status: str, answer: int | None, expected: int | None) -> bool:
     (False, True, False, False)
     """
     return status == "ok" and answer is not None and expected is not None and answer != expected
-
-
-def symmetry_used(stats: Mapping[str, object]) -> str:
-    """What a run did about symmetry, read from its statistics (`queens.solvers.api`: `symmetry`
-    says whether a count broke it, or why not; `reduction` names the chains an optimum was
-    searched under): "lex-leader", "off", "none to break", or "-" when the answer says nothing
-    (a search for one solution without a goal, a counter that does not enumerate).
-
-    >>> symmetry_used({"symmetry": "lex-leader over a group of 8: one solution per class"})
-    'lex-leader'
-    >>> symmetry_used({"symmetry": "off (under 81 cells the chains cost more than they save)"}), symmetry_used({})
-    ('off', '-')
-    """
-    note = stats.get("reduction") or stats.get("symmetry")
-    if not isinstance(note, str):
-        return "-"
-    for words in ("lex-leader", "off", "none to break"):
-        if note.startswith(words):
-            return words
-    return note
 
 
 _JSON_FIELDS = ("options", "stats", "versions", "machine")

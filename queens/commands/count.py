@@ -1,5 +1,6 @@
 """`queens count`: the fastest exact strategy by default, every backend side by side with
---backend all, each count checked against the native counter.
+--backend all (queens/commands/compare.py: count, time, effort, symmetry), each count checked
+against the native counter.
 
 The command line is read once into one request (`CountRequest`): the puzzle, the backend and
 method that narrow the router, and the options, which are the strategies' own (--symmetry for
@@ -17,7 +18,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import click
-from rich.table import Table
 
 from queens.commands.answer import answered_by, payload, print_payload
 from queens.commands.common import (
@@ -32,12 +32,12 @@ from queens.commands.common import (
     out,
     puzzle_options,
 )
+from queens.commands.compare import COUNT, compare, refuse_for_all
 from queens.commands.number_options import Count
 from queens.commands.progress import progress_option, progress_shown
 from queens.ground_truth import ground_truth
-from queens.models import Puzzle, Unsupported
-from queens.models.errors import Refused
-from queens.solvers import BACKENDS, Result, Status
+from queens.models import Puzzle
+from queens.solvers import Result, Status
 from queens.solvers.backend import Task
 from queens.solvers.options import Options
 from queens.solvers.routing.ledgered_count import DEFAULT_LEDGER, LEDGER_FROM
@@ -86,7 +86,8 @@ def _counter_options(command: Callable[..., object]) -> Callable[..., object]:
 @click.option("--symmetry/--no-symmetry", default=None,
               help="Backends that count by enumerating list one solution per symmetry class (lex-leader "
                    "constraints) and add its class size; --no-symmetry lists every solution. Default: each "
-                   "backend's choice by board size (minizinc: never).")
+                   "backend's choice by board size (minizinc: never). With --backend all, a backend that has no "
+                   "such switch (a counter that does not enumerate) is n/a, with its reason.")
 @json_option
 @progress_option
 @_counter_options
@@ -114,10 +115,8 @@ def count_command(family_or_file: str, n: int | None, m: int | None, backend: st
                            None if method == "auto" else method, time_limit, settings)
     note = explain_none(family_or_file, n, m)
     if backend == "all":
-        if settings or request.method:
-            raise click.UsageError("--backend all compares every backend with its defaults: "
-                                   f"--{', --'.join(sorted(settings)) or 'method'} apply to one backend")
-        return _compare(request, note, as_json)
+        refuse_for_all({key for key in settings if key != "symmetry"}, request.method)
+        return compare(COUNT, Task.COUNT, puzzle, time_limit, settings, as_json, note)
     try:
         result = _count(request)
     except KeyboardInterrupt:
@@ -228,54 +227,3 @@ def _exit_code(results: list[Result], agreements: list[bool | None]) -> int:
         err.print("a count disagrees with the native counter")
         return DISAGREES
     return 1 if any(r.status is Status.LIMIT for r in results) else 0
-
-
-def _compare(request: CountRequest, note: str | None, as_json: bool) -> int:
-    """--backend all: each backend's best strategy side by side, checked against the native count;
-    a backend that cannot answer is n/a with its reason."""
-    results: list[Result] = []
-    refused: dict[str, str] = {}
-    for name in BACKENDS:
-        err.print(f"counting {request.puzzle.name} with {name} ...", markup=False)
-        try:
-            with progress_shown():
-                results.append(answer(Task.COUNT, request.puzzle, backend=name, time_limit=request.time_limit))
-        except Refused as refusal:
-            refused[name] = "; ".join(refusal.reasons)
-        except Unsupported as refusal:
-            refused[name] = str(refusal)
-    truth = ground_truth(request.puzzle, results, request.time_limit)
-    rows = [_row(result, truth) for result in results]
-    rows += [{"backend": name, "method": None, "status": "n/a", "reason": reason, "count": None, "agrees": None}
-             for name, reason in refused.items()]
-    why_none = note if truth == 0 else None
-    if as_json:
-        summary = Result("all", Status.COMPLETE if truth is not None else Status.LIMIT, count=truth,
-                         wall_time=sum(r.wall_time for r in results), method="compare")
-        print_payload(payload("count", request.puzzle, summary, verified=truth is not None,
-                              ground_truth=truth, results=rows, note=why_none))
-    else:
-        _table(request.puzzle.name, rows, truth)
-        objective = next((r.objective for r in results if r.objective is not None), None)
-        _print_notes(objective, why_none, None, truth)
-    return _exit_code(results, [row["agrees"] for row in rows])  # type: ignore[misc]  # a JSON row
-
-
-def _row(result: Result, truth: int | None) -> dict[str, object]:
-    agrees = None if truth is None or result.status is not Status.COMPLETE else result.count == truth
-    return {"backend": result.backend, "method": result.method, "status": result.status.value, "reason": None,
-            "count": result.count, "bound": result.bound, "time_s": round(result.wall_time, 6), "agrees": agrees}
-
-
-def _table(title: str, rows: list[dict[str, object]], truth: int | None) -> None:
-    table = Table(title=f"{title}: solutions" + ("" if truth is None else f" (native: {truth:,})"))
-    for heading in ("backend", "method", "count", "time (s)", "status", "ground truth"):
-        table.add_column(heading, justify="right" if heading in ("count", "time (s)") else "left")
-    for row in rows:
-        if row["status"] == "n/a":
-            table.add_row(str(row["backend"]), "-", "-", "-", f"n/a ({row['reason']})", "")
-            continue
-        mark = {True: "✓", False: "✗", None: "?"}[row["agrees"]]  # type: ignore[index]
-        table.add_row(str(row["backend"]), str(row["method"]), str(row["bound"]), f"{row['time_s']:.3f}",
-                      str(row["status"]), mark)
-    out.print(table)

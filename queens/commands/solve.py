@@ -25,6 +25,7 @@ from queens.commands.common import (
     out,
     puzzle_options,
 )
+from queens.commands.compare import SOLVE, compare, refuse_for_all
 from queens.commands.placements import check_writable, output_options, save_result
 from queens.commands.progress import progress_option, progress_shown
 from queens.models import Puzzle
@@ -69,7 +70,7 @@ def refuse_out(puzzle: Puzzle, out_path: Path | None) -> None:
 
 @click.command("solve")
 @puzzle_options
-@backend_options(allow_all=False)
+@backend_options(allow_all=True)
 @method_option(Task.SOLVE, Task.OPTIMISE, Task.COMPLETE)
 @output_options
 @json_option
@@ -91,7 +92,7 @@ def solve_command(family_or_file: str, n: int | None, m: int | None, backend: st
                   proof_dir: Path | None, progress: bool) -> int:
     """Find one solution (the optimum of a puzzle with a goal: the fewest pieces for domination,
     the most for peaceable armies, the fewest copies for a colouring), by the fastest strategy
-    that can."""
+    that can; --backend all asks every backend and sets their answers side by side."""
     check_writable(out_path)
     options = backend_settings(viewpoint, encoding, solver)
     if seed is not None:
@@ -99,9 +100,13 @@ def solve_command(family_or_file: str, n: int | None, m: int | None, backend: st
     if symmetry is not None:
         options["symmetry"] = symmetry
     puzzle = make_puzzle(family_or_file, n, m)
+    if backend == "all":
+        refuse_for_all({key for key in options if key != "symmetry"} | _given(out=out_path, all_optimal=all_optimal,
+                                                                             certify=certify), chosen_method(method))
+        return compare(SOLVE, task_of(puzzle), puzzle, time_limit, options, as_json)
     refuse_out(puzzle, out_path)
     refuse_certify(puzzle, certify, proof_dir, all_optimal)
-    chosen = None if method == "auto" else method
+    chosen = chosen_method(method)
     if all_optimal:
         if out_path is not None:
             raise BadOption("--out writes one solution; --all-optimal lists them with --json")
@@ -122,6 +127,16 @@ def solve_command(family_or_file: str, n: int | None, m: int | None, backend: st
         out.print(f"certificate: {proof.refuted} has no solution; " + ", ".join(
             f"{check.checker} {check.verdict} in {check.seconds:.2f} s" for check in proof.checks), markup=False)
     return _exit_code(result)
+
+
+def chosen_method(method: str) -> str | None:
+    """--method as the router takes it: None lets it choose."""
+    return None if method == "auto" else method
+
+
+def _given(**flags: object) -> set[str]:
+    """The names of the flags given (a value, not None or False), as --options."""
+    return {name.replace("_", "-") for name, value in flags.items() if value not in (None, False)}
 
 
 def refuse_certify(puzzle: Puzzle, certify: bool, proof_dir: Path | None, all_optimal: bool) -> None:
