@@ -26,7 +26,7 @@ from dataclasses import replace
 from datetime import date
 
 from queens.models import Completion, Puzzle
-from queens.models.givens import Given, givens_of
+from queens.models.givens import Given
 from queens.solvers import Status, solve
 from queens.solvers.proofs.why import WhyNot, why_not_puzzle
 
@@ -101,7 +101,7 @@ def main(argv: list[str] | None = None) -> int:
             if puzzle is not None:
                 pairs.append((timed(puzzle, False), timed(puzzle, True)))
         label = f"{asked.n} × {asked.n}, seed {asked.seed}"
-        givens = f"{asked.queens} + {asked.holes} + 1 = {len(givens_of(puzzle))}"
+        givens = f"{asked.queens} + {asked.holes} + 1 = {asked.queens + asked.holes + 1}"
         command = (f"--n {asked.n} --queens {asked.queens} --holes {asked.holes} --instances {asked.instances} "
                    f"--seed {asked.seed}")
     print(f"`python -m queens.experiments.bench_why {command}`, {date.today()}, {platform.machine()}, "

@@ -286,11 +286,12 @@ class _Reader:
         piece = self._moves(table.get("piece", "queen"), f"{key}.piece", shape)
         name = _text(table, "name") or (f"army {index + 1}" if key != "army" else f"{piece.name}s")
         copies = table.get("copies", 1)
-        least, most, goal = self._count(table.get("count", {} if copies == "minimise" else "n"), f"{key}.count")
         if copies != "minimise":
             copies = self._number(copies, f"{key}.copies")
             if copies < 1:
                 raise MalformedInput(f"key '{key}.copies': at least 1 copy, got {copies}")
+        # docs/puzzle-files.md: n pieces, but a copy's count is any (copies share the board)
+        least, most, goal = self._count(table.get("count", "n" if copies == 1 else {}), f"{key}.count")
         return Army(name, piece, least, most, goal, self._coords(table, "fixed", shape, key),
                     None if copies == "minimise" else copies)
 

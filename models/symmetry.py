@@ -17,7 +17,7 @@ from dataclasses import astuple, dataclass, replace
 from functools import lru_cache, partial
 from itertools import permutations, product
 
-from queens.models.ir import ConstraintModel, LexChain, LexLeader, Side, Var
+from queens.models.ir import Clause, ConstraintModel, LexChain, LexLeader, Side, Var
 from queens.models.pieces import Cell
 from queens.models.puzzle import Puzzle
 
@@ -59,7 +59,13 @@ def board_transforms(rows: int, cols: int) -> tuple[Transform, ...]:
 
 
 def symmetry_group(model: ConstraintModel) -> tuple[Transform, ...]:
-    """The transforms under which `model` is invariant (always includes the identity)."""
+    """The transforms under which `model` is invariant (always includes the identity). Its
+    clauses are compared by what they mean (`Implications`): "invariant under a quarter turn" is
+    written as a piece here means a piece a quarter turn on, which a reflection writes a quarter
+    turn back; both say the same orbits hold pieces alike, so a reflection keeps the puzzle.
+    """
+    meaning = Implications.of(model.clauses)
+
     def signature(t: Transform) -> tuple[object, ...]:
         def image(cells: Iterable[Cell]) -> frozenset[Cell]:
             return frozenset(t(c, model.rows, model.cols) for c in cells)
@@ -68,12 +74,96 @@ def symmetry_group(model: ConstraintModel) -> tuple[Transform, ...]:
             frozenset((image(line.cells), line.bounds) for line in model.lines),
             frozenset(image(cover) for cover in model.covers),
             image(model.fixed),
-            frozenset((image(c.present), image(c.absent)) for c in model.clauses),
+            meaning.image(lambda c: t(c, model.rows, model.cols)),
             frozenset((t(k.when, model.rows, model.cols), frozenset(image(g) for g in k.groups), k.at_least, k.at_most)
                       for k in model.counts),
         )
     reference = signature(_RECTANGLE[0])
     return tuple(t for t in board_transforms(model.rows, model.cols) if signature(t) == reference)
+
+
+@dataclass(frozen=True)
+class Implications:
+    """A model's clauses by what they mean, so that two writings of one rule compare equal: the
+    one-literal clauses and what they force through the two-literal implications "a piece on x
+    means a piece on y" (`Clause((y,), (x,))`), the other implications as what each variable
+    reaches (their transitive closure: two sets of implications with the same closure allow the
+    same placements), and every longer clause as written. Mapped by a symmetry (`image`), it
+    is the meaning of the mapped clauses.
+
+    The rule it is for: solutions invariant under a group H of board symmetries are written as
+    one implication per cell and generator of H (`queens.models.army_lowering`), each cell's
+    orbit a cycle. A symmetry t carries them to implications along t H t^-1; when t maps H to
+    itself (or only its orbits to orbits), the closure, each orbit's cells reaching each other,
+    is the same, and so t keeps the puzzle, as issue 37 asked: quarter-turn solutions are kept
+    by all 8 symmetries of the square.
+
+    >>> from queens.models.ir import Clause
+    >>> turn = [Clause(((0, 1),), ((0, 0),)), Clause(((1, 1),), ((0, 1),)), Clause(((0, 0),), ((1, 1),))]
+    >>> back = [Clause(((0, 0),), ((0, 1),)), Clause(((0, 1),), ((1, 1),)), Clause(((1, 1),), ((0, 0),))]
+    >>> Implications.of(turn) == Implications.of(back)
+    True
+    >>> from queens.models.pieces import PIECES
+    >>> len(puzzle_group(Puzzle(rows=8, cols=8, pieces=8, piece=PIECES["rook"], invariant=("quarter turn",))))
+    8
+    """
+
+    forced: frozenset[tuple[Var, bool]]
+    reach: frozenset[tuple[Var, frozenset[Var]]]
+    others: frozenset[tuple[frozenset[Var], frozenset[Var]]]
+
+    @classmethod
+    def of(cls, clauses: Iterable[Clause]) -> Implications:
+        edges: dict[Var, set[Var]] = {}
+        backward: dict[Var, set[Var]] = {}
+        forced: dict[Var, bool] = {}
+        others = set()
+        for clause in clauses:
+            if len(clause.present) == len(clause.absent) == 1:
+                edges.setdefault(clause.absent[0], set()).add(clause.present[0])
+                backward.setdefault(clause.present[0], set()).add(clause.absent[0])
+            elif len(clause.present) + len(clause.absent) == 1:
+                forced[(clause.present or clause.absent)[0]] = bool(clause.present)
+            else:
+                others.add((frozenset(clause.present), frozenset(clause.absent)))
+        _propagate(forced, edges, backward)
+        reach = {var: _reached(var, edges, forced) for var in edges if var not in forced}
+        return cls(frozenset(forced.items()), frozenset((v, r) for v, r in reach.items() if r),
+                   frozenset(others))
+
+    def image(self, move: Callable[[Var], Var]) -> tuple[object, ...]:
+        """The meaning of the clauses mapped by `move`, comparable with `image` of another map."""
+        return (frozenset((move(v), value) for v, value in self.forced),
+                frozenset((move(v), frozenset(map(move, r))) for v, r in self.reach),
+                frozenset((frozenset(map(move, p)), frozenset(map(move, a))) for p, a in self.others))
+
+
+def _propagate(forced: dict[Var, bool], edges: dict[Var, set[Var]], backward: dict[Var, set[Var]]) -> None:
+    """What the one-literal clauses force through the implications: a piece on x forces one on
+    every y that x implies; an empty y empties every x that implies it."""
+    stack = list(forced.items())
+    while stack:
+        var, value = stack.pop()
+        for other in (edges if value else backward).get(var, ()):
+            if other not in forced:
+                forced[other] = value
+                stack.append((other, value))
+
+
+def _reached(start: Var, edges: dict[Var, set[Var]], forced: dict[Var, bool]) -> frozenset[Var]:
+    """The variables `start` implies, directly or not, that nothing forces."""
+    seen: set[Var] = set()
+    stack = [start]
+    while stack:
+        for other in edges.get(stack.pop(), ()):
+            if other not in seen and other not in forced:
+                seen.add(other)
+                stack.append(other)
+    return frozenset(seen)
+
+
+def _meaning(model: ConstraintModel) -> Implications:
+    return Implications.of(model.clauses)
 
 
 def lex_order(model: ConstraintModel) -> tuple[Var, ...]:
@@ -237,7 +327,7 @@ def _army_signature(model: ConstraintModel, mapping: Mapping) -> tuple[object, .
     return (image(model.cells), frozenset((image(line.cells), line.bounds) for line in model.lines),
             frozenset(image(cover) for cover in model.covers), image(model.fixed),
             frozenset(image(group) for group in goals),
-            frozenset((image(c.present), image(c.absent)) for c in model.clauses),
+            _meaning(model).image(mapping),
             frozenset((mapping(k.when), frozenset(image(g) for g in k.groups), k.at_least, k.at_most)
                       for k in model.counts))
 

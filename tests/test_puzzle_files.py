@@ -1,9 +1,17 @@
 """Puzzle files: every shipped family written as a file counts exactly as its Python family;
-every mistake in a file is one clear error naming the key (or the TOML line)."""
+every mistake in a file is one clear error naming the key (or the TOML line); every key left out
+means its documented default; the rules mean what the page says (copies' counts, the symmetries
+an invariant keeps), checked against brute forces written here."""
 
 from __future__ import annotations
 
+import copy
+import itertools
+import tomllib
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -14,7 +22,8 @@ from queens.models.domination import Domination
 from queens.models.ninequeens import NineQueens
 from queens.models.nqueens import NQueens
 from queens.models.pieces_families import Bishops, Kings, Knights, Rooks
-from queens.models.puzzle_file import SHIPPED, load, loads, parse, read
+from queens.models.puzzle_file import _KEYS, SHIPPED, load, loads, parse, read
+from queens.models.rules import SYMMETRIES
 from queens.models.superqueens import Superqueens
 from queens.models.toroidal import Toroidal
 from queens.solvers import count, solve
@@ -159,3 +168,207 @@ def test_any_text_is_a_puzzle_or_one_clear_error(text: str) -> None:
         assert str(error).startswith("fuzz.toml: ")
     else:
         assert spec.puzzle.rows >= 1
+
+
+# -- every key's default is the documented one (docs/puzzle-files.md, "Every key and its default") --
+
+DOCS = Path(__file__).resolve().parents[1] / "docs" / "puzzle-files.md"
+_SECTION_OF = {"piece": "army.piece", "count": "army.count", "per_line": "rules.per_line",
+               "region": "rules.region", "attacks": "rules.attacks"}
+"""Where each of the reader's nested tables lives in a file (its `_KEYS` sections)."""
+
+
+@dataclass(frozen=True)
+class Default:
+    """One row of the table: the key's dotted path, its default as TOML (None: no value to write,
+    "none" in the table), and what else the file needs for the row ("when", a dotted assignment)."""
+
+    key: str
+    default: str | None
+    when: str | None
+
+
+def documented_defaults() -> list[Default]:
+    """The table's rows, read from the page the users read."""
+    text = DOCS.read_text(encoding="utf-8").split("## Every key and its default", 1)[1].split("\n## ", 1)[0]
+    rows = []
+    for line in text.splitlines():
+        cells = [cell.strip() for cell in line.strip().strip("|").split("|")]
+        if len(cells) != 4 or not cells[0].startswith("`"):
+            continue
+        key, default, when = (cell.strip("`") if cell.startswith("`") else None for cell in cells[:3])
+        assert key is not None
+        rows.append(Default(key, default, when))
+    return rows
+
+
+def _toml_value(text: str) -> object:
+    return tomllib.loads(f"v = {text}")["v"]
+
+
+def _place(document: dict[str, Any], path: str, value: object) -> None:
+    """`document[path] = value`, a dotted path in which an array of tables (army, region,
+    attacks) means its first table."""
+    *parents, last = path.split(".")
+    table: Any = document
+    for name in parents:
+        if name not in table:
+            table[name] = [{}] if name == "army" else {}
+        table = table[name]
+        if isinstance(table, list):
+            table = table[0]
+    table[last] = value
+
+
+def test_the_table_lists_every_key_the_reader_knows() -> None:
+    listed = {row.key for row in documented_defaults()}
+    for section, keys in _KEYS.items():
+        prefix = _SECTION_OF.get(section, section)
+        named = {f"{prefix}.{key}" if prefix else key for key in keys} - set(_KEYS)  # [board], [[army]]: tables
+        assert named <= listed, section
+
+
+@pytest.mark.parametrize("row", [row for row in documented_defaults() if row.default is not None],
+                         ids=lambda row: f"{row.key}|{row.when or ''}")
+def test_a_key_left_out_means_its_documented_default(row: Default) -> None:
+    """The file without the key and with it written as its default are the same puzzle and goal."""
+    without: dict[str, Any] = {"board": {}, "army": [{}]}
+    if row.when:
+        path, value = row.when.split(" = ", 1)
+        _place(without, path, _toml_value(value))
+    written = copy.deepcopy(without)
+    _place(written, row.key, _toml_value(row.default or ""))
+    assert parse(written, 5) == parse(without, 5)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sets(st.sampled_from([row for row in documented_defaults() if row.default is not None and not row.when
+                                and row.key not in ("army.count",)]), max_size=12))
+def test_any_set_of_defaults_written_out_is_the_bare_file(rows: set[Default]) -> None:
+    """Defaults written out together (drawn sets of the table's rows) read as the file without them."""
+    written: dict[str, Any] = {"board": {}, "army": [{}]}
+    for row in sorted(rows, key=lambda row: row.key):
+        _place(written, row.key, _toml_value(row.default or ""))
+    assert parse(written, 6) == parse({"board": {}, "army": [{}]}, 6)
+
+
+# -- what the rules mean: copies and their counts, and the symmetries an invariant keeps --
+
+def king_colourable(n: int, colours: int) -> bool:
+    """Whether the n x n king graph has a proper colouring with `colours` colours: backtracking
+    cell by cell (each cell's neighbours above and to the left are coloured), no model involved."""
+    board: dict[tuple[int, int], int] = {}
+    cells = [(r, c) for r in range(n) for c in range(n)]
+
+    def place(i: int) -> bool:
+        if i == len(cells):
+            return True
+        r, c = cells[i]
+        taken = {board.get((r + dr, c + dc)) for dr, dc in ((-1, -1), (-1, 0), (-1, 1), (0, -1))}
+        for colour in range(colours):
+            if colour not in taken:
+                board[(r, c)] = colour
+                if place(i + 1):
+                    return True
+                del board[(r, c)]
+        return False
+    return place(0)
+
+
+@pytest.mark.parametrize("colours", (3, 4))
+def test_copies_without_a_count_hold_any_number(colours: int) -> None:
+    """Issue 37: "is the 8 x 8 king graph 4-colourable?" answered no (each copy was held to 8
+    kings); a copy's count is any, so yes, and 3 colours no (a 2 x 2 block is 4 mutual neighbours),
+    as the brute force says."""
+    text = (f"[board]\nshape = [8, 8]\n[[army]]\npiece = 'king'\ncopies = {colours}\n"
+            "[rules]\nbetween = 'free'\npartition = true\n[goal]\ntask = 'solve'")
+    puzzle = loads(text).puzzle
+    assert all((army.least, army.most) == (0, None) for army in puzzle.armies)
+    found = solve(puzzle)
+    assert (found.status.value == "solved") == king_colourable(8, colours) == (colours == 4)
+
+
+_D4: dict[str, Callable[[int, int, int], tuple[int, int]]] = {
+    "identity": lambda n, r, c: (r, c), "rotate 90": lambda n, r, c: (c, n - 1 - r),
+    "rotate 180": lambda n, r, c: (n - 1 - r, n - 1 - c), "rotate 270": lambda n, r, c: (n - 1 - c, r),
+    "flip rows": lambda n, r, c: (n - 1 - r, c), "flip columns": lambda n, r, c: (r, n - 1 - c),
+    "transpose": lambda n, r, c: (c, r), "anti-transpose": lambda n, r, c: (n - 1 - c, n - 1 - r),
+}
+"""The square's 8 symmetries, written here again (not imported from the models)."""
+
+
+def _moved(n: int, move: Callable[[int, int, int], tuple[int, int]], cells: frozenset[tuple[int, int]]
+           ) -> frozenset[tuple[int, int]]:
+    return frozenset(move(n, r, c) for r, c in cells)
+
+
+def keeping(n: int, invariant: tuple[str, ...]) -> list[str]:
+    """The symmetries that map the group H generated by the invariant's symmetries to itself
+    (t H t^-1 = H, each compared as a map of the n x n cells): those keep "invariant under H"."""
+    board = frozenset((r, c) for r in range(n) for c in range(n))
+    as_map = {name: {cell: move(n, *cell) for cell in board} for name, move in _D4.items()}
+    generated = {tuple(sorted(as_map["identity"].items()))}
+    frontier = [as_map["identity"]]
+    while frontier:
+        current = frontier.pop()
+        for name in invariant:
+            step = {cell: as_map[SYMMETRIES[name]][image] for cell, image in current.items()}
+            if tuple(sorted(step.items())) not in generated:
+                generated.add(tuple(sorted(step.items())))
+                frontier.append(step)
+    kept = []
+    for name, t in as_map.items():
+        inverse = {image: cell for cell, image in t.items()}
+        conjugates = {tuple(sorted((cell, t[dict(h)[inverse[cell]]]) for cell in board)) for h in generated}
+        if conjugates == generated:
+            kept.append(name)
+    return kept
+
+
+def brute_classes(n: int, attacks: Callable[[int, int, int, int], bool], invariant: tuple[str, ...]) -> tuple[int, int]:
+    """Solutions with one piece per row (a permutation) that no two attack and that every named
+    symmetry keeps, and their classes under the symmetries that keep the puzzle (`keeping`)."""
+    found = []
+    for columns in itertools.permutations(range(n)):
+        cells = frozenset(enumerate(columns))
+        if any(attacks(*a, *b) for a, b in itertools.combinations(sorted(cells), 2)):
+            continue
+        if all(_moved(n, _D4[SYMMETRIES[name]], cells) == cells for name in invariant):
+            found.append(cells)
+    group = keeping(n, invariant)
+    classes = {min(tuple(sorted(_moved(n, _D4[name], cells))) for name in group) for cells in found}
+    return len(found), len(classes)
+
+
+def _rook(r: int, c: int, r2: int, c2: int) -> bool:
+    return r == r2 or c == c2
+
+
+def _queen(r: int, c: int, r2: int, c2: int) -> bool:
+    return r == r2 or c == c2 or abs(r - r2) == abs(c - c2)
+
+
+@pytest.mark.parametrize(("piece", "attacks", "n", "invariant"), [
+    ("rook", _rook, 8, ("quarter turn",)),  # issue 37: 12 classes counted, 6 by brute force
+    ("rook", _rook, 6, ("transpose",)),
+    ("rook", _rook, 6, ("half turn",)),
+    ("rook", _rook, 5, ("rotate 270",)),
+    ("rook", _rook, 7, ("transpose", "anti-transpose")),
+    ("queen", _queen, 8, ("half turn",)),
+    ("queen", _queen, 9, ("half turn",)),
+])
+def test_unique_counts_classes_under_every_symmetry_that_keeps_the_invariant(
+        piece: str, attacks: Callable[[int, int, int, int], bool], n: int, invariant: tuple[str, ...]) -> None:
+    """`[goal] invariant` and `--unique`: the classes are under every board symmetry that maps the
+    invariant's group to itself, as a brute force over permutations counts them."""
+    text = (f"[board]\nshape = ['n', 'n']\n[[army]]\npiece = '{piece}'\n[goal]\nunique = true\n"
+            f"invariant = {list(invariant)!r}")
+    puzzle = loads(text.replace("'", '"'), n).puzzle
+    found = count(puzzle, unique=True)
+    assert (found.count, found.stats["classes"]) == brute_classes(n, attacks, invariant)
+
+
+def test_doubly_symmetric_superqueens_n_12_are_2_classes() -> None:
+    """Issue 37: 4 classes were counted, 2 are published (superqueens a quarter turn keeps)."""
+    found = count(replace(load(SHIPPED / "superqueens.toml", n=12), invariant=("quarter turn",)), unique=True)
+    assert (found.count, found.stats["classes"]) == (4, 2)
