@@ -5,7 +5,7 @@ Honest figures: each cell is the median wall time over the repetitions with the 
 in; an answer that disagrees with the native ground truth is marked ✗ and listed; the
 machine and the library versions head the report. Fair ones: each table says what every
 configuration did about symmetry (lex-leader chains, or off, read from the runs' own
-statistics), and beside the times stands each backend's own effort counter (`queens.solvers.side_by_side`:
+statistics), and beside the times stands each backend's own effort counter (`queens.solvers.routing.side_by_side`:
 nodes and failures, conflicts, branches, decisions), which the machine's load does not change.
 Plots (PNG and SVG, matplotlib): time vs n, a cactus plot per task (instances solved within a
 time), and model size vs n, each in panels of one backend and at most `MAX_SERIES` lines, so
@@ -24,8 +24,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from queens.experiments.store import Row, Store
+from queens.solvers.routing.side_by_side import EFFORT, effort
 from queens.solvers.runtime.extras import require
-from queens.solvers.side_by_side import EFFORT, effort
 
 if TYPE_CHECKING:  # matplotlib itself is imported when a report is drawn (`Plots`)
     from matplotlib.axes import Axes

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import TypedDict
 
 from queens.models import MalformedInput
-from queens.solvers.side_by_side import symmetry_used
+from queens.solvers.routing.side_by_side import symmetry_used
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS runs (

@@ -22,7 +22,10 @@ class SearchOptions(TypedDict, total=False):
     search: str
     # sat (viewpoint above is csp's too)
     encoding: str | None
-    solver: str | None
+    solver: str | None  # mip's and minizinc's too
+    # minizinc: the search annotation in MiniZinc's names (queens.solvers.formats.minizinc.Search)
+    var: str | None
+    val: str | None
     # native
     threads: int | None
     counter: str

@@ -13,7 +13,7 @@ from queens.models import ConstraintModel, Placement
 from queens.solvers.backend import Task
 from queens.solvers.backends.csp import Csp
 from queens.solvers.registry import BACKENDS, get_backend
-from queens.solvers.side_by_side import EFFORT, effort_text
+from queens.solvers.routing.side_by_side import EFFORT, effort_text
 
 from tests.cli import run_main
 from tests.conftest import able

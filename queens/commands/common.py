@@ -15,6 +15,7 @@ from queens.models.families import FAMILIES, FamilyOptions, build, reason_for_no
 from queens.models.puzzle_file import PUBLISHED, read
 from queens.solvers import BACKENDS
 from queens.solvers.backend import Task
+from queens.solvers.formats.minizinc import VALUE_CHOICES, VARIABLE_CHOICES
 from queens.solvers.options import Options
 from queens.solvers.routing.strategies import registered
 
@@ -148,11 +149,21 @@ class BackendChoice(click.Choice):  # type: ignore[type-arg]  # click's Choice i
         """Ignored: the registry is the list."""
 
 
+def _remember_search(ctx: click.Context, param: click.Parameter, value: str | None) -> None:
+    """--var, --val: kept in the context for `backend_settings`, as the family flags are."""
+    if value is not None:
+        ctx.meta.setdefault("search options", {})[param.name] = value
+
+
 def backend_options(*, allow_all: bool) -> Decorator:
     """--backend (default: the router chooses; `all` compares every backend), --time-limit,
-    --viewpoint, --encoding."""
+    --viewpoint, --encoding, --solver, --var, --val."""
 
     def decorate(command: Command) -> Command:
+        command = click.option("--val", type=click.Choice(VALUE_CHOICES), default=None, callback=_remember_search,
+                               expose_value=False, help="minizinc: which value first (MiniZinc's name).")(command)
+        command = click.option("--var", type=click.Choice(VARIABLE_CHOICES), default=None, callback=_remember_search,
+                               expose_value=False, help="minizinc: which variable next (MiniZinc's name).")(command)
         command = click.option("--solver", default=None,
                                help="sat: the SAT solver (e.g. cadical195, glucose4, minicard); "
                                     "mip: highs|scip.")(command)
@@ -220,8 +231,8 @@ def made_puzzle(family: str, n: int | None, m: int | None) -> tuple[Puzzle, bool
 
 def backend_settings(viewpoint: str | None, encoding: str | None, solver: str | None) -> Options:
     """The backend options given on the command line; the router narrows the choice to the
-    strategies that take them (a --viewpoint to cpsat and csp, a --solver to sat and mip), and
-    refuses when none does."""
+    strategies that take them (a --viewpoint to cpsat and csp, a --solver to sat and mip, --var
+    and --val to minizinc), and refuses when none does."""
     settings = Options()
     if solver is not None:
         settings["solver"] = solver
@@ -229,6 +240,12 @@ def backend_settings(viewpoint: str | None, encoding: str | None, solver: str | 
         settings["viewpoint"] = viewpoint
     if encoding is not None:
         settings["encoding"] = encoding
+    context = click.get_current_context(silent=True)
+    searched = context.meta.get("search options", {}) if context else {}
+    if "var" in searched:
+        settings["var"] = searched["var"]
+    if "val" in searched:
+        settings["val"] = searched["val"]
     return settings
 
 

@@ -2,7 +2,7 @@
 
 Each row is one backend answering by its own best strategy, under the same time limit: the
 answer, the time, the backend's own effort counters and what it did about symmetry
-(`queens.solvers.side_by_side`), and whether the answer agrees with the native one. A backend
+(`queens.solvers.routing.side_by_side`), and whether the answer agrees with the native one. A backend
 that cannot answer is a row too, "n/a", and its reason is printed once, under the table (the
 same reason for several backends, once for all of them). `--json` gives the one shape of
 docs/json.md, the rows under `details.results`.
@@ -23,7 +23,7 @@ from queens.models import Puzzle
 from queens.solvers import Result, Status
 from queens.solvers.backend import Task
 from queens.solvers.options import Options
-from queens.solvers.side_by_side import Entry, each_backend, effort, effort_text, symmetry_used
+from queens.solvers.routing.side_by_side import Entry, each_backend, effort, effort_text, symmetry_used
 
 Verdict = object
 """What two backends must agree on: a count, an optimum, or whether a solution exists."""

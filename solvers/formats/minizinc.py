@@ -1,14 +1,119 @@
-"""MiniZinc: a model (.mzn) and its data (.dzn), in the row viewpoint (q[r], one alldifferent per
-keyed family of lines) where the puzzle has one piece in every row, else in the generic Boolean
-model. The `minizinc` backend hands the same text to the MiniZinc binary.
+"""MiniZinc: a puzzle as the model a person would write, or as the suite's generic model and its data.
+
+Three texts, the shortest that says the puzzle faithfully:
+
+- the **textbook** model (`textbook`), where every row holds one piece (`row_viewpoint`) and every
+  other line is a keyed family (columns, diagonals, modulo n on a torus) or a leap between rows
+  (a knight's, a king's): n integer variables q[i] in 1..n (row i's piece stands in column q[i];
+  rows and columns counted from 1, as the MiniZinc handbook counts them), one `alldifferent` per
+  keyed family, one `forall` per leap, holes and pre-placed pieces as restrictions of a row's
+  domain. Nothing else: for n-queens it is the handbook's model, so Gecode's effort on it is the
+  textbook's (MiniZinc hands Debian's Gecode 6.2 each alldifferent as pairwise disequalities);
+- the generic **row** model (`_MZN_ROWS`): q[r] in 0..cols-1 and the lines, covers, clauses, attack
+  counts and lex-leader chains as data, where the row viewpoint holds but the textbook cannot say the rest;
+- the generic **Boolean** model (`_MZN_BOOLEAN`): x[cell], for every other puzzle.
+
+A search annotation (`Search`) uses MiniZinc's names: which variable next (`VARIABLE_CHOICES`)
+and which value first (`VALUE_CHOICES`), written `int_search(q, var, val)` on the row viewpoints
+and `bool_search(x, var, val)` on the Boolean one (which refuses the value choices that need a
+domain wider than 0..1). The `minizinc` backend hands the same texts to the MiniZinc binary.
+
+>>> from queens.models import NQueens, lower
+>>> print(minizinc_of(lower(NQueens(8)), "8-queens", HANDBOOK)[0])  # doctest: +NORMALIZE_WHITESPACE
+% 8-queens: q[i] is the column of row i's piece (rows and columns counted from 1)
+include "alldifferent.mzn";
+int: n;
+array[1..n] of var 1..n: q;
+constraint alldifferent(q);  % columns
+constraint alldifferent(i in 1..n)(q[i] - i);  % diagonals
+constraint alldifferent(i in 1..n)(q[i] + i);  % anti-diagonals
+solve :: int_search(q, first_fail, indomain_min) satisfy;
+output ["q = \\(q);\\n"];
 """
 
 from __future__ import annotations
 
+import math
+from collections import defaultdict
+from dataclasses import dataclass
+
 from queens.models import ConstraintModel, Puzzle
-from queens.models.ir import LineFamily
+from queens.models.errors import BadOption
+from queens.models.ir import LinearKey, LineFamily
 from queens.models.pieces import Cell
 from queens.solvers.formats.board_numbering import blocked, decision_model, variable
+
+VARIABLE_CHOICES = ("input_order", "first_fail", "smallest", "largest", "dom_w_deg", "random")
+"""Which variable a search decides next, in MiniZinc's words: the first open one, the one with
+the fewest values left, the one whose smallest (largest) value is smallest (largest), the most
+constrained by failures so far (domain size over weighted degree), one at random (`random` is
+Gecode's own, from its gecode.mzn)."""
+VALUE_CHOICES = ("indomain_min", "indomain_max", "indomain_median", "indomain_split", "indomain_random")
+"""Which value it tries first: the smallest, the largest, the middle one (of an even number, the
+smaller middle one), the lower half of the domain (x <= its middle), one at random."""
+_WIDE_ONLY = frozenset({"indomain_median", "indomain_split"})
+"""Value choices that need a domain wider than 0..1 (on a Boolean both are indomain_min)."""
+
+
+@dataclass(frozen=True)
+class Search:
+    """A search annotation in MiniZinc's names: which variable next (`var`, one of
+    `VARIABLE_CHOICES`) and which value first (`val`, one of `VALUE_CHOICES`), with two-way
+    branching (x = v, else x != v) as Gecode searches. A name MiniZinc does not know is refused.
+
+    >>> Search("first_fail", "indomain_median").annotation("q")
+    'int_search(q, first_fail, indomain_median)'
+    >>> Search("first_fail", "indomain_split").boolean_refusal
+    'indomain_split needs a domain wider than 0..1: on the Boolean model (x[cell]) it is indomain_min'
+    """
+
+    var: str
+    val: str
+
+    def __post_init__(self) -> None:
+        if self.var not in VARIABLE_CHOICES:
+            raise BadOption(f"var must be one of {', '.join(VARIABLE_CHOICES)}, got {self.var!r}")
+        if self.val not in VALUE_CHOICES:
+            raise BadOption(f"val must be one of {', '.join(VALUE_CHOICES)}, got {self.val!r}")
+
+    @classmethod
+    def of(cls, var: str | None, val: str | None, default: Search) -> Search | None:
+        """The annotation asked for by `var` and `val`, the half not given from `default`; None
+        when neither is given (the caller's default applies)."""
+        if var is None and val is None:
+            return None
+        return cls(var or default.var, val or default.val)
+
+    def annotation(self, array: str, boolean: bool = False) -> str:
+        """The annotation over `array`: int_search on integers, bool_search on Booleans."""
+        return f"{'bool' if boolean else 'int'}_search({array}, {self.var}, {self.val})"
+
+    @property
+    def boolean_refusal(self) -> str | None:
+        """Why the annotation cannot go on the Boolean model, or None."""
+        if self.val in _WIDE_ONLY:
+            return (f"{self.val} needs a domain wider than 0..1: on the Boolean model (x[cell]) it is "
+                    "indomain_min")
+        return None
+
+    @property
+    def includes(self) -> list[str]:
+        """The include lines the annotation needs: `random` is declared by Gecode's library only."""
+        return ['include "gecode.mzn";  % random: Gecode\'s own variable choice'] if self.var == "random" else []
+
+
+HANDBOOK = Search("first_fail", "indomain_min")
+"""The MiniZinc handbook's search for n-queens: what the textbook export writes unless told."""
+
+
+def _solve_item(search: Search | None, array: str, boolean: bool, goal: str = "satisfy") -> str:
+    """`solve [:: annotation] goal;`, the annotation refused on Booleans where it needs wider domains."""
+    if search is None:
+        return f"solve {goal};"
+    if boolean and search.boolean_refusal:
+        raise BadOption(search.boolean_refusal)
+    return f"solve :: {search.annotation(array, boolean)} {goal};"
+
 
 _MZN_PLACEMENT = """\
 int: nlines;
@@ -113,26 +218,28 @@ constraint forall(k in 1..nkeys)(
                                     mod modulus[k]) endif);
 
 {placement}
-solve :: int_search(q, first_fail, indomain_median) satisfy;
+{solve}
 % the columns, as the MiniZinc tutorial prints them (a board drawn cell by cell cost MiniZinc
 % 1 ms a solution: 10-queens' 724 took 0.32 s against 0.10 s; `queens show` draws boards)
 output ["q = \\(q);\\n"];
 """
 
 
+
 def _mzn_set(model: ConstraintModel, cells: tuple[Cell, ...] | list[Cell] | frozenset[Cell]) -> str:
     return "{" + ", ".join(str(variable(model, c)) for c in sorted(cells)) + "}"
 
 
-def minizinc(puzzle: Puzzle, *, size: int | None = None) -> tuple[str, str]:
-    """The puzzle as a MiniZinc model (.mzn) and its data (.dzn).
-
-    A puzzle with one piece in every row and at most one per line is written in the row
-    viewpoint (`row_viewpoint`); any other in the generic Boolean model, where only the solve
-    item differs (satisfy, or minimize the number of pieces). Run it with `minizinc model.mzn
-    data.dzn`.
+def minizinc(puzzle: Puzzle, *, size: int | None = None, search: Search | None = None) -> tuple[str, str]:
+    """The puzzle as a MiniZinc model (.mzn) and its data (.dzn): the textbook model where it
+    says the puzzle, else the generic row or Boolean model (see the module docstring). `search`
+    annotates the solve item; None: the handbook's (`HANDBOOK`) on the row viewpoint, none on
+    the Boolean model (MiniZinc's default search there). Run it with `minizinc model.mzn data.dzn`.
     """
-    return minizinc_of(decision_model(puzzle, size, "mzn"), puzzle.name)
+    model = decision_model(puzzle, size, "mzn")
+    if search is None and row_viewpoint(model) is not None:
+        search = HANDBOOK
+    return minizinc_of(model, puzzle.name, search)
 
 
 def row_viewpoint(model: ConstraintModel) -> LineFamily | None:
@@ -153,9 +260,14 @@ def row_viewpoint(model: ConstraintModel) -> LineFamily | None:
     return rows
 
 
-def minizinc_of(model: ConstraintModel, name: str = "a placement puzzle") -> tuple[str, str]:
-    """The MiniZinc model and data of a lowered model: what `minizinc` writes, and what the
-    `minizinc` backend (solvers/backends/minizinc.py) hands to the MiniZinc binary."""
+def minizinc_of(model: ConstraintModel, name: str = "a placement puzzle",
+                search: Search | None = None) -> tuple[str, str]:
+    """The MiniZinc model and data of a lowered model, `search` its solve item's annotation:
+    what `minizinc` writes, and what the `minizinc` backend (solvers/backends/minizinc.py)
+    hands to the MiniZinc binary."""
+    constraints = textbook(model)
+    if constraints is not None:
+        return _textbook_text(model, name, constraints, search)
     rows = row_viewpoint(model)
     keyed = [] if rows is None else [f for f in model.families if f.key is not None and f is not rows]
     lines = [line for family in model.families if family is not rows and family not in keyed
@@ -174,11 +286,13 @@ def minizinc_of(model: ConstraintModel, name: str = "a placement puzzle") -> tup
         *_mzn_lex(model),
         *_mzn_beyond(model),
     ]
+    includes = "\n".join(search.includes) + "\n" if search is not None and search.includes else ""
     if rows is None:
         data += [f"blocked = {_mzn_set(model, blocked(model))};",
                  f"size = {-1 if model.size is None else model.size};"]
-        solve = "solve minimize sum(x);" if model.minimise else "solve satisfy;"
-        return _MZN_BOOLEAN.format(name=name, placement=_MZN_PLACEMENT, solve=solve), "\n".join(data) + "\n"
+        solve = _solve_item(search, "x", True, "minimize sum(x)" if model.minimise else "satisfy")
+        text = _MZN_BOOLEAN.format(name=name, placement=_MZN_PLACEMENT, solve=solve)
+        return includes + text, "\n".join(data) + "\n"
     columns = {line.cells[0][0]: sorted(c for _, c in line.cells) for line in rows.lines}
     keys = [family.key for family in keyed if family.key is not None]
     data += [
@@ -189,8 +303,160 @@ def minizinc_of(model: ConstraintModel, name: str = "a placement puzzle") -> tup
         "b = [" + ", ".join(str(key.b) for key in keys) + "];",
         "modulus = [" + ", ".join(str(key.modulus or 0) for key in keys) + "];",
     ]
-    return _MZN_ROWS.format(name=name, placement=_MZN_PLACEMENT), "\n".join(data) + "\n"
+    text = _MZN_ROWS.format(name=name, placement=_MZN_PLACEMENT, solve=_solve_item(search, "q", False))
+    return includes + text, "\n".join(data) + "\n"
 
+
+# --- the textbook model ------------------------------------------------------------------
+
+def textbook(model: ConstraintModel) -> list[str] | None:
+    """The constraints of the textbook model of `model` (after its variables q[1..rows] in
+    1..cols), or None when the model needs the generic one: no row viewpoint, or something the
+    textbook cannot say (covers, clauses, attack counts, lex-leader chains, an objective, a
+    family that is neither keyed nor leaps between rows, a leap cut by the torus's wrap).
+
+    >>> from queens.models import NQueens, lower
+    >>> from queens.models.families import of_size
+    >>> textbook(lower(of_size("superqueens", 6)))[-2:]
+    ['constraint forall(i in 1..n-1)(abs(q[i+1] - q[i]) != 2);  % superqueen leaps', \
+'constraint forall(i in 1..n-2)(abs(q[i+2] - q[i]) != 1);  % superqueen leaps']
+    """
+    rows = row_viewpoint(model)
+    if rows is None or model.lex or model.covers or model.beyond_lines or model.objective is not None:
+        return None
+    constraints = _domains(model)
+    for family in model.families:
+        if family is rows:
+            continue
+        said = _alldifferent(model, family) if family.key is not None else _leaps(model, family)
+        if said is None:
+            return None
+        constraints += said
+    return constraints
+
+
+def _names(model: ConstraintModel) -> tuple[str, str]:
+    """The textbook's names for the number of rows and of columns: n on a square board."""
+    return ("n", "n") if model.rows == model.cols else ("rows", "cols")
+
+
+def _textbook_text(model: ConstraintModel, name: str, constraints: list[str],
+                   search: Search | None) -> tuple[str, str]:
+    rows, cols = _names(model)
+    declared = [f"int: {rows};"] if rows == cols else [f"int: {rows};", f"int: {cols};"]
+    text = [f"% {name}: q[i] is the column of row i's piece (rows and columns counted from 1)",
+            *(search.includes if search is not None else []),
+            *(['include "alldifferent.mzn";'] if any("alldifferent" in c for c in constraints) else []),
+            *declared,
+            f"array[1..{rows}] of var 1..{cols}: q;",
+            *constraints,
+            _solve_item(search, "q", False),
+            'output ["q = \\(q);\\n"];']
+    data = [f"{rows} = {model.rows};"] + ([] if rows == cols else [f"{cols} = {model.cols};"])
+    return "\n".join(text) + "\n", "\n".join(data) + "\n"
+
+
+def _domains(model: ConstraintModel) -> list[str]:
+    """Holes and pre-placed pieces as restrictions of each row's domain (MiniZinc folds them
+    into the domain before the solver starts)."""
+    rows, _ = _names(model)
+    open_columns: dict[int, set[int]] = defaultdict(set)
+    for r, c in model.cells:
+        open_columns[r].add(c)
+    fixed = dict(sorted(model.fixed))
+    said = []
+    for r in range(model.rows):
+        if r in fixed:
+            said.append(f"constraint q[{r + 1}] = {fixed[r] + 1};  % a piece placed")
+            continue
+        closed = sorted(set(range(model.cols)) - open_columns[r])
+        if len(closed) == 1:
+            said.append(f"constraint q[{r + 1}] != {closed[0] + 1};  % a hole")
+        elif closed:
+            said.append(f"constraint not (q[{r + 1}] in {{{', '.join(str(c + 1) for c in closed)}}});  % holes")
+    return said
+
+
+def _alldifferent(model: ConstraintModel, family: LineFamily) -> list[str] | None:
+    """One alldifferent over a keyed family's key, None when its lines ask more than "at most
+    one" (an exact family other than by pigeonhole: as many lines as rows, each cell on one)."""
+    if any(line.at_most != 1 for line in family.lines):
+        return None
+    exact = {line.at_least for line in family.lines}
+    covered = sum(len(line.cells) for line in family.lines) == len(model.cells)
+    if exact not in ({0}, set()) and not (exact == {1} and len(family.lines) == model.rows and covered):
+        return None
+    assert family.key is not None
+    expression = _key_expression(family.key, model)
+    if expression is None:  # a key of the row alone: one piece per row already says it
+        return []
+    return [f"constraint alldifferent({expression});  % {family.name}"]
+
+
+def _key_expression(key: LinearKey, model: ConstraintModel) -> str | None:
+    """The key a*r + b*c of row i's piece in the textbook's terms (r = i - 1, c = q[i] - 1):
+    b*q[i] + a*i, up to a constant and a sign, which keep values distinct (modulo m too); a
+    key that is q itself is the whole array. None for a key of the row alone.
+
+    >>> from queens.models import NQueens, lower
+    >>> _key_expression(LinearKey(1, -1, 5), lower(NQueens(5)))
+    'i in 1..n)((q[i] - i + 5) mod 5'
+    """
+    a, b = (-key.a, -key.b) if key.b < 0 else (key.a, key.b)
+    if b == 0:
+        return None
+    rows, _ = _names(model)
+    if a == 0 and b == 1 and (key.modulus is None or key.modulus >= model.cols):
+        return "q"
+    term = f"{'' if b == 1 else f'{b}*'}q[i]"
+    if a:
+        term += f" {'+' if a > 0 else '-'} {'' if abs(a) == 1 else f'{abs(a)}*'}i"
+    if key.modulus is None:
+        return f"i in 1..{rows})({term}"
+    least = b + min(a, a * model.rows)  # the smallest value of the term: made at least 0 for MiniZinc's mod
+    shift = key.modulus * math.ceil(-least / key.modulus) if least < 0 else 0
+    return f"i in 1..{rows})(({term}{f' + {shift}' if shift else ''}) mod {key.modulus}"
+
+
+def _leaps(model: ConstraintModel, family: LineFamily) -> list[str] | None:
+    """A family of two-cell lines that are every leap by the same steps between two rows (a
+    knight's, a king's), as one forall per row distance; None for any other family (lines of
+    more cells, lower bounds, pairs that no set of steps makes on this board, e.g. across a
+    torus's wrap). Pairs inside one row say nothing the row viewpoint does not."""
+    if any(len(line.cells) != 2 or line.bounds != (0, 1) for line in family.lines):
+        return None
+    pairs = {tuple(sorted(line.cells)) for line in family.lines}
+    across = {(a, b) for a, b in pairs if a[0] != b[0]}
+    steps = {(b[0] - a[0], b[1] - a[1]) for a, b in across}
+    cells = set(model.cells)
+    made = {(a, (a[0] + dr, a[1] + dc)) for dr, dc in steps for a in cells if (a[0] + dr, a[1] + dc) in cells}
+    if made != across:
+        return None
+    rows, _ = _names(model)
+    said = []
+    for dr in sorted({dr for dr, _ in steps}):
+        dcs = {dc for step, dc in steps if step == dr}
+        said.append(f"constraint forall(i in 1..{rows}-{dr})({_apart(dr, dcs)});  % {family.name}")
+    return said
+
+
+def _apart(dr: int, dcs: set[int]) -> str:
+    """q[i+dr] - q[i] is none of `dcs`, said as a person would: with abs() when the steps go
+    both ways, as one bound when they are 0..k.
+
+    >>> _apart(1, {-1, 0, 1}), _apart(2, {-1, 1}), _apart(1, {2})
+    ('abs(q[i+1] - q[i]) > 1', 'abs(q[i+2] - q[i]) != 1', 'q[i+1] - q[i] != 2')
+    """
+    difference = f"q[i+{dr}] - q[i]"
+    if dcs != {-dc for dc in dcs}:
+        return " /\\ ".join(f"{difference} != {dc}" for dc in sorted(dcs))
+    sizes = sorted({abs(dc) for dc in dcs})
+    if len(sizes) > 1 and sizes == list(range(len(sizes))):
+        return f"abs({difference}) > {sizes[-1]}"
+    return " /\\ ".join(f"abs({difference}) != {size}" for size in sizes)
+
+
+# --- the generic model's data ------------------------------------------------------------
 
 def _mzn_lex(model: ConstraintModel) -> list[str]:
     """The data of the model's lex-leader chains (none: nchains = 0)."""
