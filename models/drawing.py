@@ -25,8 +25,9 @@ from __future__ import annotations
 import html
 import io
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import ClassVar
 
 from queens.models.check import Placement
 from queens.models.errors import BackendUnavailable, QueensError
@@ -153,10 +154,13 @@ class _Layer:
     army: int = 0
 
 
-def _svg(canvas: Canvas, layers: dict[Cell, _Layer], size: int, title: str) -> str:
+def _svg(canvas: Canvas, layers: dict[Cell, _Layer], size: int, title: str,
+         at: tuple[float, float] | None = None) -> str:
+    """The board as an <svg> element; `at` (x, y) places it inside another one (a `Sheet`)."""
     square = size / max(canvas.rows, canvas.cols)
     width, height = square * canvas.cols, square * canvas.rows
-    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0f}" height="{height:.0f}" '
+    placed = "" if at is None else f'x="{at[0]:.0f}" y="{at[1]:.0f}" '
+    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" {placed}width="{width:.0f}" height="{height:.0f}" '
              f'viewBox="0 0 {width:.2f} {height:.2f}" role="img">',
              f"<title>{html.escape(title)}</title>"]
     for (r, c), layer in layers.items():
@@ -389,3 +393,92 @@ class HeatMap(_Picture):
             " ".join(f"{self.counts.get((r, c), 0):>{width}}" for c in range(self.puzzle.cols))
             for r in range(self.puzzle.rows)
         )
+
+
+@dataclass(frozen=True)
+class Sheet(_Picture):
+    """Boards in rows, each with its caption above it: what one picture cannot say alone, such as
+    a solution's images under the board's symmetries (`queens show --symmetries`).
+
+    >>> from queens.models import NQueens
+    >>> sheet = Sheet((Board(NQueens(4), ((0, 1), (1, 3), (2, 0), (3, 2)), caption="identity"),
+    ...                Board(NQueens(4), ((0, 2), (1, 0), (2, 3), (3, 1)), caption="flip columns")))
+    >>> print(sheet.text())
+    identity   flip columns
+    . Q . .    . . Q .
+    . . . Q    Q . . .
+    Q . . .    . . . Q
+    . . Q .    . Q . .
+    """
+
+    boards: tuple[Board, ...]
+    columns: int = 4
+    size: int = 180
+    """Each board's side in pixels."""
+
+    GAP: ClassVar[int] = 16
+    CAPTION: ClassVar[int] = 22
+
+    def _rows(self) -> list[tuple[Board, ...]]:
+        return [self.boards[i:i + self.columns] for i in range(0, len(self.boards), self.columns)]
+
+    def text(self, *, unicode: bool = False) -> str:
+        """The boards as text, side by side, a row of `columns` at a time, each under its caption."""
+        blocks = []
+        for row in self._rows():
+            drawn = [[board.caption, *board.text(unicode=unicode).splitlines()] for board in row]
+            widths = [max(len(line) for line in lines) for lines in drawn]
+            height = max(len(lines) for lines in drawn)
+            blocks.append("\n".join("   ".join((lines[i] if i < len(lines) else "").ljust(width)
+                                                for lines, width in zip(drawn, widths, strict=True)).rstrip()
+                                     for i in range(height)))
+        return "\n\n".join(blocks)
+
+    def _cell(self, board: Board) -> tuple[int, int]:
+        canvas = Canvas.of(board.puzzle)
+        square = self.size / max(canvas.rows, canvas.cols)
+        return round(square * canvas.cols), round(square * canvas.rows)
+
+    def _layout(self) -> tuple[list[tuple[Board, int, int]], int, int]:
+        """Where each board goes (its top-left corner, below its caption) and the sheet's size."""
+        placed, y, width = [], 0, 0
+        for row in self._rows():
+            x, tallest = 0, 0
+            for board in row:
+                w, h = self._cell(board)
+                placed.append((board, x, y + self.CAPTION))
+                x, tallest = x + w + self.GAP, max(tallest, h)
+            width, y = max(width, x - self.GAP), y + self.CAPTION + tallest + self.GAP
+        return placed, width, y - self.GAP
+
+    def svg(self) -> str:
+        """The sheet as one SVG document, each board an <svg> of its own inside it."""
+        placed, width, height = self._layout()
+        parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+                 f'viewBox="0 0 {width} {height}" role="img">']
+        for board, x, y in placed:
+            check_drawable(board.puzzle)
+            parts.append(f'<text x="{x}" y="{y - 6}" font-family="sans-serif" font-size="14" fill="#111">'
+                         f"{html.escape(board.caption)}</text>")
+            parts.append(_svg(Canvas.of(board.puzzle), board._layers(), self.size, board._caption(), (x, y)))
+        parts.append("</svg>")
+        return "\n".join(parts)
+
+    def png(self) -> bytes:
+        """The sheet as PNG bytes (needs Pillow, as a board's PNG does)."""
+        placed, width, height = self._layout()
+        pictures = [replace(board, size=self.size).png() for board, _, _ in placed]
+        from PIL import Image, ImageDraw, ImageFont  # there: each board's PNG above needed it
+
+        sheet = Image.new("RGB", (width, height), "#ffffff")
+        draw = ImageDraw.Draw(sheet)
+        font = ImageFont.load_default(size=14)
+        for (board, x, y), data in zip(placed, pictures, strict=True):
+            sheet.paste(Image.open(io.BytesIO(data)), (x, y))
+            draw.text((x, y - 6), board.caption, fill="#111111", anchor="ls", font=font)
+        buffer = io.BytesIO()
+        sheet.save(buffer, format="PNG")
+        return buffer.getvalue()
+
+    def _title(self) -> str:
+        return ", ".join(board.caption for board in self.boards)

@@ -29,11 +29,12 @@ from queens.commands.compare import SOLVE, compare, refuse_for_all
 from queens.commands.placements import check_writable, output_options, save_result
 from queens.commands.progress import progress_option, progress_shown
 from queens.models import Puzzle
-from queens.models.drawing import MAX_DRAWN, Board, Canvas
+from queens.models.drawing import MAX_DRAWN, Board, Canvas, Sheet
 from queens.models.errors import BadOption
 from queens.solvers import Result, Status
 from queens.solvers.backend import Task
 from queens.solvers.learn.heat_map import heat_map
+from queens.solvers.learn.symmetries import Image, group_of, image_sheet, images
 from queens.solvers.options import Options
 from queens.solvers.proofs.certificate import certify_answer
 from queens.solvers.routing.router import Choice, answer, task_of
@@ -179,13 +180,18 @@ def _print_solutions(puzzle: Puzzle, result: Result, out_path: Path | None) -> N
 @click.option("--png", "png_path", type=click.Path(dir_okay=False), help="Also write the board as PNG.")
 @click.option("--heat-map", "heat_path", type=click.Path(dir_okay=False),
               help="Write how often each cell is used across all solutions (.svg, .png or .txt).")
+@click.option("--symmetries", is_flag=True,
+              help="Draw the answer's images under the symmetries that keep the puzzle (found on its model), each "
+                   "labelled with its symmetry ('rotate 180 = identity': an image seen before); --svg and --png "
+                   "draw them all.")
 @json_option
 def show_command(family_or_file: str, n: int | None, m: int | None, backend: str | None, time_limit: float | None,
                  viewpoint: str | None, encoding: str | None,
                   solver: str | None, plain: bool, svg_path: str | None, png_path: str | None,
-                 heat_path: str | None, as_json: bool) -> int:
+                 heat_path: str | None, symmetries: bool, as_json: bool) -> int:
     """Draw one answer as a board (and as pictures with --svg/--png/--heat-map): armies in their
-    colours, a cube as its layers side by side."""
+    colours, a cube as its layers side by side; with --symmetries, its images under the board's
+    symmetries."""
     for path in (svg_path, png_path, heat_path):
         check_writable(None if path is None else Path(path))
     puzzle = make_puzzle(family_or_file, n, m)
@@ -194,10 +200,15 @@ def show_command(family_or_file: str, n: int | None, m: int | None, backend: str
         raise click.UsageError(f"show draws boards up to {MAX_DRAWN} wide; use solve for larger ones")
     if heat_path and not puzzle.plain:
         raise BadOption(f"--heat-map counts one army's pieces on a 2-D board; {puzzle.name} is not one")
+    group = group_of(puzzle) if symmetries else ()  # a puzzle the kit cannot name is refused before any work
     task = task_of(puzzle)
     settings = backend_settings(viewpoint, encoding, solver)
     result = _solve(family_or_file, n, m, puzzle, task, backend, None, time_limit, settings)
-    board = Board.of(puzzle, result)
+    board: Board | Sheet = Board.of(puzzle, result)
+    found: tuple[Image, ...] = ()
+    if group and result.solution is not None:
+        found = images(puzzle, result.solution)
+        board = image_sheet(puzzle, result.solution)
     for path in (svg_path, png_path):
         if path:
             err.print(f"wrote {board.save(path)}", markup=False)
@@ -207,9 +218,28 @@ def show_command(family_or_file: str, n: int | None, m: int | None, backend: str
     drawing = board.text(unicode=not plain)
     if as_json:
         print_payload(payload("show", puzzle, result, verified=result.solution is not None,
-                              board=drawing.splitlines()))
+                              board=drawing.splitlines(), **_images_json(found)))
     elif result.solution is None:
         out.print(f"{puzzle.name}: {result.status.value}", markup=False)
     else:
         out.print(drawing, markup=False)
+        if found:
+            out.print(_class_line(found), markup=False)
     return _exit_code(result)
+
+
+def _images_json(found: tuple[Image, ...]) -> dict[str, object]:
+    """--symmetries in the JSON's details: each image with its symmetry, and the class's size."""
+    if not found:
+        return {}
+    return {"images": [{"symmetry": image.symmetry, "same_as": image.same_as,
+                        "cells": [list(cell) for cell in image.placement]} for image in found],
+            "class_size": len({image.placement for image in found})}
+
+
+def _class_line(found: tuple[Image, ...]) -> str:
+    """How many solutions the class holds, and why: |group| / |the symmetries that keep this one|."""
+    distinct = len({image.placement for image in found})
+    keeping = [image.symmetry for image in found if image.placement == found[0].placement]
+    return (f"{distinct} distinct images: this solution's class holds {distinct} solutions "
+            f"({len(found)} symmetries / {len(keeping)} that keep it: {', '.join(keeping)})")
