@@ -7,6 +7,10 @@ families whose counts OEIS knows.
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
+import jsonschema
 import pytest
 import queens.solvers.backends.sat as sat_module
 from queens.models import lower
@@ -15,7 +19,13 @@ from queens.models.families import of_size
 from queens.solvers import Status
 from queens.solvers.api import count, solve
 from queens.solvers.backends.sat import NATIVE
-from queens.solvers.formats.cnf import ENCODINGS
+from queens.solvers.formats.cnf import ENCODINGS, cnf
+from queens.solvers.formats.dimacs import dimacs, line_sections
+
+import tests.test_docs as docs
+from tests.cli import run_cli
+
+DOCS = Path(__file__).resolve().parents[1] / "docs"
 
 CASES = [("nqueens", 6, "A000170"), ("kings", 5, "A002464"), ("toroidal", 5, "A051906"),
          ("superqueens", 10, "A051223")]
@@ -76,3 +86,60 @@ def test_the_incremental_minimiser_proves_the_domination_numbers(encoding, refer
     for n in range(1, 9):
         result = solve(of_size("domination", n), "sat", encoding=encoding)
         assert (result.status, result.objective) == (Status.OPTIMAL, reference.term("A075458", n))
+
+
+def test_the_encodings_page_runs(tmp_path, monkeypatch):
+    """docs/encodings.md: every size, count and effort figure it prints is its code's output today."""
+    docs.test_tutorial_runs(DOCS / "encodings.md", tmp_path, monkeypatch)
+
+
+@pytest.mark.parametrize("encoding", list(ENCODINGS))
+def test_the_groups_slice_the_formula_the_backend_solves(encoding):
+    """The named groups are metadata: in order, their clauses are exactly `cnf`'s formula (the one
+    the sat backend solves and the certificates read), each clause in one group."""
+    model = lower(of_size("superqueens", 6))
+    formula, _ = cnf(model, encoding)
+    groups = line_sections(of_size("superqueens", 6), encoding)
+    assert [clause for group in groups for clause in group.clauses] == formula.clauses  # plain board: same numbers
+    assert len({group.name for group in groups}) == len(groups)
+
+
+def test_explain_prints_one_lines_clauses_as_the_export_writes_them():
+    result = run_cli("explain", "nqueens", "-n", "5", "--encoding", "ladder", "--line", "column 2")
+    assert result.returncode == 0, result.stderr
+    shown = result.stdout.strip().splitlines()
+    assert shown[0].startswith("c column 2: exactly one of x3 x8 x13 x18 x23 (ladder; auxiliary x")
+    exported = dimacs(of_size("nqueens", 5), "ladder").splitlines()
+    start = exported.index(shown[0])
+    assert exported[start:start + len(shown)] == shown and exported[start + len(shown)].startswith("c ")
+
+
+def test_explain_lists_the_groups_and_refuses_an_unknown_line():
+    result = run_cli("explain", "nqueens", "-n", "4", "--encoding", "pairwise")
+    assert result.stdout.splitlines()[0] == "c row 0: exactly one of x1 x2 x3 x4 (pairwise): 7 clauses"
+    result = run_cli("explain", "nqueens", "-n", "4", "--line", "rows")  # a family: each of its lines
+    assert sum(line.startswith("c row ") for line in result.stdout.splitlines()) == 4
+    result = run_cli("explain", "nqueens", "-n", "4", "--line", "row 9")
+    assert result.returncode == 2 and result.stderr.startswith("error: no line named 'row 9'")
+    result = run_cli("explain", "nqueens", "-n", "4", "--encoding", "magic")
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+
+
+def test_explain_line_json_has_the_one_shape():
+    result = run_cli("explain", "nqueens", "-n", "4", "--encoding", "pairwise", "--line", "row 0", "--json")
+    answer = json.loads(result.stdout)
+    jsonschema.validate(answer, json.loads((DOCS / "queens-output.schema.json").read_text()))
+    assert answer["details"]["groups"] == [{"name": "row 0", "comment": "row 0: exactly one of x1 x2 x3 x4 (pairwise)",
+                                            "clauses": [[1, 2, 3, 4], [-1, -2], [-1, -3], [-1, -4], [-2, -3],
+                                                        [-2, -4], [-3, -4]]}]
+
+
+def test_symmetry_breaking_variables_are_counted_apart(reference):
+    """With lex-leader chains the sat backend's formula holds their "equal so far" variables too;
+    its statistics count them apart, so the model's own size is the one explain prints."""
+    broken = count(of_size("nqueens", 8), "sat", encoding="pairwise", split=False, symmetry=True)
+    plain = count(of_size("nqueens", 8), "sat", encoding="pairwise", split=False, symmetry=False)
+    assert broken.count == plain.count == reference.term("A000170", 8)
+    assert broken.stats["variables"] - broken.stats["lex-leader variables"] == plain.stats["variables"] == 64
+    assert broken.stats["clauses"] - broken.stats["lex-leader clauses"] == plain.stats["clauses"]
+    assert "lex-leader variables" not in plain.stats

@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from queens.commands.answer import payload, print_payload
-from queens.commands.common import BackendChoice, json_option, make_puzzle, out, puzzle_options
+from queens.commands.common import json_option, make_puzzle, out, puzzle_options
 from queens.explain import explain
 from queens.models import Puzzle, Unsupported
 from queens.solvers.backend import Task
@@ -15,18 +15,17 @@ from queens.solvers.routing.strategy import Subject
 
 @click.command("explain")
 @puzzle_options
-@click.option("--symmetry", is_flag=True,
-              help="The symmetry-breaking constraints each backend posts (lex-leader chains: which symmetry, which "
-                   "cells compared, in order), and whether it posts them unasked.")
-@click.option("--backend", "-b", type=BackendChoice(allow_all=False), default=None,
-              help="With --symmetry: this backend's alone.")
+@click.option("--encoding", default=None,
+              help="The CNF in this pysat encoding, group by group as the DIMACS export comments it.")
+@click.option("--line", "line_name", default=None, metavar="NAME",
+              help="With --encoding: the clauses of one line ('row 0', 'diagonal r - c = 1') or family ('rows').")
 @json_option
-def explain_command(family_or_file: str, n: int | None, m: int | None, symmetry: bool, backend: str | None,
+def explain_command(family_or_file: str, n: int | None, m: int | None, encoding: str | None, line_name: str | None,
                     as_json: bool) -> int:
     """Show the constraint model (variables, domains, constraint groups) and the backends' sizes."""
     puzzle = make_puzzle(family_or_file, n, m)
-    if symmetry or backend is not None:
-        return _symmetry(puzzle, symmetry, backend, None, as_json)
+    if encoding is not None or line_name is not None:
+        return _clauses(puzzle, encoding, line_name, as_json)
     explanation = explain(puzzle)
     chosen = strategies(puzzle)
     if as_json:
@@ -39,18 +38,23 @@ def explain_command(family_or_file: str, n: int | None, m: int | None, symmetry:
     return 0
 
 
-def _symmetry(puzzle: Puzzle, symmetry: bool, backend: str | None, encoding: str | None, as_json: bool) -> int:
-    """--symmetry [--backend B]: the lex-leader chains as the backends receive them (solvers/learn/symmetries.py)."""
-    if not symmetry or encoding is not None:
-        raise click.UsageError("--backend applies to --symmetry" if not symmetry else
-                               "--symmetry shows the chains; --encoding and --line the clauses: one at a time")
-    from queens.solvers.learn.symmetries import symmetry_breaking
+def _clauses(puzzle: Puzzle, encoding: str | None, line_name: str | None, as_json: bool) -> int:
+    """--encoding, --line: the CNF's groups (every group's comment and its number of clauses), or
+    one line's clauses in full, in the DIMACS export's numbering and words."""
+    from queens.solvers.formats.cnf import DEFAULT_ENCODING  # pysat, imported only when asked for
+    from queens.solvers.formats.dimacs import line_sections
 
-    found = symmetry_breaking(puzzle, () if backend is None else (backend,))
+    encoding = encoding or DEFAULT_ENCODING
+    found = line_sections(puzzle, encoding, line_name)
     if as_json:
-        print_payload(payload("explain", puzzle, None, verified=False, symmetry=found.to_json()))
-    else:
-        out.print(found.text(), markup=False)
+        groups = [{"name": s.name, "comment": s.comment, "clauses": s.clauses if line_name else len(s.clauses)}
+                  for s in found]
+        print_payload(payload("explain", puzzle, None, verified=False, encoding=encoding, groups=groups))
+        return 0
+    for section in found:
+        out.print(f"c {section.comment}" + ("" if line_name else f": {len(section.clauses):,} clauses"), markup=False)
+        if line_name:
+            out.print("\n".join(" ".join(map(str, clause)) + " 0" for clause in section.clauses), markup=False)
     return 0
 
 

@@ -1,4 +1,5 @@
-"""`queens export`: the puzzle as DIMACS CNF, MiniZinc (model + data) or OPB, for other solvers."""
+"""`queens export`: the puzzle as DIMACS CNF, MiniZinc (model + data), OPB or the cpsat backend's
+CP-SAT model, for other solvers and for readers."""
 
 from __future__ import annotations
 
@@ -10,7 +11,10 @@ import click
 
 from queens.commands.common import err, make_puzzle, puzzle_options
 from queens.commands.number_options import Count
-from queens.models import BackendUnavailable, QueensError
+from queens.models import BackendUnavailable, QueensError, Unsupported
+from queens.models.errors import BadOption
+from queens.solvers.formats.cpsat import ProtoBuilder
+from queens.solvers.formats.minizinc import VALUE_CHOICES, VARIABLE_CHOICES
 
 
 def _exporters() -> ModuleType:
@@ -47,21 +51,31 @@ class _LazyChoice(click.Choice[str]):
 @click.option("--encoding", type=_LazyChoice(lambda: list(_exporters().ENCODINGS)), default=None,
               help=("dimacs: the cardinality encoding of each line "
                     "[default: queens.solvers.formats.cnf.DEFAULT_ENCODING]."))
+@click.option("--var", type=click.Choice(VARIABLE_CHOICES), default=None,
+              help="mzn: the search's variable choice, in MiniZinc's names [default: first_fail].")
+@click.option("--val", type=click.Choice(VALUE_CHOICES), default=None,
+              help="mzn: the search's value choice, in MiniZinc's names [default: indomain_min].")
+@click.option("--viewpoint", default=None,
+              help="cpsat: the backend's viewpoint, boolean|alldifferent [default: boolean].")
 @click.option("--size", type=Count(0), default=None,
-              help="Exactly this many pieces (needed for DIMACS of a minimising family such as domination).")
+              help="Exactly this many pieces (needed for DIMACS and CP-SAT of a minimising family such as domination).")
 @click.option("--output", "-o", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Write to this file (mzn: the model here, the data beside it as .dzn); default stdout.")
 def export_command(family_or_file: str, n: int | None, m: int | None, format_name: str, encoding: str | None,
-                   size: int | None,
+                   var: str | None, val: str | None, viewpoint: str | None, size: int | None,
                    output: Path | None) -> int:
-    """Write the puzzle for another solver; cell (r, c) is variable r*cols + c + 1 in every format."""
+    """Write the puzzle for another solver; cell (r, c) is variable r*cols + c + 1 in every format but
+    CP-SAT's (its own variables), and the MiniZinc textbook model's q[i] counts rows and columns from 1."""
     export = _exporters()
     puzzle = make_puzzle(family_or_file, n, m)
+    if viewpoint is not None and format_name != "cpsat":
+        raise BadOption("--viewpoint applies to --format cpsat only")
+    builder = _cpsat(viewpoint or "boolean") if format_name == "cpsat" else None
+    written = export.exported(puzzle, format_name, encoding, size, var=var, val=val, builder=builder)
     if output is None:  # MiniZinc accepts data assignments inside a model: on stdout the files make one
-        files: dict[Path | None, str] = {None: "\n".join(export.exported(puzzle, format_name, encoding, size).values())}
+        files: dict[Path | None, str] = {None: "\n".join(written.values())}
     else:
-        files = {output.with_suffix(suffix) if suffix else output: text
-                 for suffix, text in export.exported(puzzle, format_name, encoding, size).items()}
+        files = {output.with_suffix(suffix) if suffix else output: text for suffix, text in written.items()}
     for path, text in files.items():
         if path is None:
             click.echo(text)
@@ -72,3 +86,16 @@ def export_command(family_or_file: str, n: int | None, m: int | None, format_nam
                 raise QueensError(f"cannot write {path}: {error.strerror}") from None
             err.print(f"wrote {path}")
     return 0
+
+
+def _cpsat(viewpoint: str) -> tuple[str, ProtoBuilder]:
+    """The cpsat backend in `viewpoint`, which builds the model `--format cpsat` prints (imported
+    only then: OR-Tools takes a quarter of a second to load)."""
+    try:
+        from queens.solvers.backends.cpsat import CpSat
+    except ImportError as error:
+        raise BackendUnavailable(f"--format cpsat needs OR-Tools ({error}); pip install ortools") from None
+    try:
+        return viewpoint, CpSat(viewpoint=viewpoint)
+    except Unsupported as error:  # a viewpoint it does not know: a usage error
+        raise BadOption(str(error)) from None

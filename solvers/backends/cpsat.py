@@ -117,6 +117,11 @@ class CpSat(Backend):
     def _build_for_size(self, model: ConstraintModel) -> None:
         self._build(model)
 
+    def proto(self, model: ConstraintModel) -> cp_model_helper.CpModelProto:
+        """The model this backend builds of `model` (as `explain` sizes it): what `queens export
+        --format cpsat` prints."""
+        return self._build(model)[0].proto
+
     def _greedy(self, model: ConstraintModel) -> bool:
         """Whether to find one solution by the `greedy` search: asked for, and the model has
         exactly-one lines to take in turn and no covers (a domination's proofs of "none with k"

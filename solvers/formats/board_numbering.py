@@ -20,13 +20,18 @@ def variable(model: ConstraintModel, cell: Cell) -> int:
     return cell[0] * model.cols + cell[1] + 1
 
 
+WITHOUT_OBJECTIVE = {"dimacs": "DIMACS CNF cannot say 'fewest pieces'",
+                     "cpsat": "the cpsat backend's model has no objective (it asks for k pieces, k after k)"}
+"""The formats that cannot say "the fewest pieces", and why."""
+
+
 def decision_model(puzzle: Puzzle, size: int | None, format_name: str) -> ConstraintModel:
     """The lowered puzzle; a minimising one needs a size in formats without an objective."""
     model = lower(puzzle)
     if size is not None:
         return model.with_size(size)
-    if model.minimise and format_name == "dimacs":
-        raise Unsupported("DIMACS CNF cannot say 'fewest pieces': give a size (--size K), "
+    if model.minimise and format_name in WITHOUT_OBJECTIVE:
+        raise Unsupported(f"{WITHOUT_OBJECTIVE[format_name]}: give a size (--size K), "
                           "or export to opb or mzn, which have an objective")
     return model
 
@@ -42,7 +47,19 @@ def title(puzzle: Puzzle, model: ConstraintModel) -> str:
 
 
 def header(title: str, model: ConstraintModel, comment: str) -> list[str]:
-    lines = [f"{comment} {title}", f"{comment} cell (r, c) is variable r*{model.cols} + c + 1"]
+    """A file's first comment lines: the title, and the board's numbering drawn as the board.
+
+    >>> from queens.models import NQueens
+    >>> print("\\n".join(header("4-queens", lower(NQueens(4)), "c")))
+    c 4-queens
+    c cell (r, c) is variable r*4 + c + 1, row by row:
+    c   1  2  3  4
+    c   5  6  7  8
+    c   9 10 11 12
+    c  13 14 15 16
+    """
+    width = len(str(model.rows * model.cols))
+    lines = [f"{comment} {title}", f"{comment} cell (r, c) is variable r*{model.cols} + c + 1, row by row:"]
     for r in range(model.rows):
-        lines.append(f"{comment} row {r}: " + " ".join(str(variable(model, (r, c))) for c in range(model.cols)))
+        lines.append(f"{comment}  " + " ".join(f"{variable(model, (r, c)):>{width}}" for c in range(model.cols)))
     return lines

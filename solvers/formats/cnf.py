@@ -33,6 +33,7 @@ from pysat.formula import CNF
 from queens.models import ConstraintModel, Unsupported
 from queens.models.ir import CountIf, Line, Side, Var
 from queens.solvers.formats.cell_order import line_literals, literals, plain_numbering, positions
+from queens.solvers.formats.clause_groups import ClauseGroup, Groups, bounds_text, line_names
 
 ENCODINGS = {
     name: getattr(EncType, name)
@@ -58,54 +59,79 @@ def cnf(model: ConstraintModel, encoding: str = DEFAULT_ENCODING) -> tuple[CNF, 
     (`guard_variables`); the encoding's auxiliary variables follow. Exports (DIMACS) and `queens
     explain` read the formula from here so that they show exactly what the backend solves.
     """
+    written = encoded(model, encoding)
+    return written.formula, dict(zip(written.var.tolist(), model.cells, strict=True))
+
+
+def encoded(model: ConstraintModel, encoding: str = DEFAULT_ENCODING) -> Encoded:
+    """`encode` for a caller that names an encoding (`cnf`, the DIMACS export): one of
+    `ONE_ONLY` that cannot write the model is refused, a name pysat lacks is the default."""
     if encoding in ONE_ONLY and (refusal := one_only_refusal(model, encoding)):
         raise Unsupported(refusal)
-    encoded = encode(model, encoding if encoding in ENCODINGS else DEFAULT_ENCODING)
-    return encoded.formula, dict(zip(encoded.var.tolist(), model.cells, strict=True))
+    return encode(model, encoding if encoding in ENCODINGS else DEFAULT_ENCODING)
 
 
 @dataclass
 class Encoded:
     """A model's CNF (`formula`), each cell's variable (`var[p]` for `model.cells[p]`), each
-    biclique side's variable (what lex chains over sides read) and the formula's sizes."""
+    biclique side's variable (what lex chains over sides read), the formula's sizes, and which
+    constraint each slice of it says (`groups`: metadata, `queens.solvers.formats.clause_groups`)."""
 
     formula: CNF
     var: np.ndarray
     sides: dict[Side, int]
     stats: dict[str, int | float | str]
+    groups: list[ClauseGroup]
 
 
 def encode(model: ConstraintModel, name: str, number: np.ndarray | None = None) -> Encoded:
     """The CNF of `model` with its lines in pysat encoding `name` (a line holding more than one
     piece falls back to `DEFAULT_ENCODING` when `name` is one of `ONE_ONLY`); model.cells[p] is
-    variable number[p], numbered from 1 (default: the cells in the model's order)."""
+    variable number[p], numbered from 1 (default: the cells in the model's order). Each block
+    written is closed as a named group (`Groups.close`), which only reads where it ends."""
     var = cell_variables(model, number)
     formula = CNF()
     guard = guard_variables(model)
     top = len(var) + len(guard)
-    for line, chosen in line_variables(model, var):
+    marks = Groups(formula, top)
+    for (line, chosen), line_name in zip(line_variables(model, var), line_names(model), strict=True):
         usable = name not in ONE_ONLY or line.at_most == 1
-        encoding = ENCODINGS[name if usable else DEFAULT_ENCODING]
+        encoding = name if usable else DEFAULT_ENCODING
         lifted = [] if line.guard is None else [-guard[line.guard]]  # the rule's literal false lifts the line
-        for part in cardinality(chosen, line.at_least, line.at_most, top, encoding):
+        for part in cardinality(chosen, line.at_least, line.at_most, top, ENCODINGS[encoding]):
             formula.extend([*clause, *lifted] for clause in part.clauses)
             top = max(top, part.nv)
+        marks.close(line_name, bounds_text(line.at_least, line.at_most, len(line.cells)), line.cells, encoding, top)
     exclusions, top, sides = biclique_clauses(model, var, top)
     formula.extend(exclusions)
-    formula.extend(chosen.tolist() for chosen in literals(model, model.covers, var))
-    formula.extend([v] for v in fixed_variables(model, var))
+    marks.close("bicliques", "two armies never share a line: x -> u, y -> v, not both u and v, over",
+                tuple(c for b in model.bicliques for c in (*b.first, *b.second)), "clause", top)
+    for i, (cover, held) in enumerate(zip(model.covers, literals(model, model.covers, var), strict=True)):
+        formula.append(held.tolist())
+        marks.close(f"cover {i}", "at least one of", cover, "clause", top)
+    for cell, v in zip(sorted(model.fixed), fixed_variables(model, var), strict=True):
+        formula.append([v])
+        marks.close(f"fixed {cell}", "a piece on", (cell,), "unit", top)
     lex, top = chain_clauses(model, var, top, sides)
     formula.extend(lex)
+    symmetry = (len(lex), top - marks.top)
+    marks.close("lex-leader", "one solution per symmetry class: lex-leader chains over", model.lex.order
+                if model.lex else (), "Aloul et al.", top)
     beyond, top = clauses_and_counts(model, var, top, name, guard)
     formula.extend(beyond)
+    marks.close("clauses and attack counts", "the model's clauses and attack counts over", model.cells, name, top)
     if model.size is not None and not model.size_implied:
         part = CardEnc.equals(lits=var.tolist(), bound=model.size, top_id=top, encoding=EncType.totalizer)
         formula.extend(part.clauses)
         top = max(top, part.nv)
+        marks.close("size", bounds_text(model.size, model.size, len(var)), model.cells, "totalizer", top)
     top = occupancy_bound(model, var, top, formula)
+    marks.close("occupancy", "k pieces occupy at most k lines of each direction, over", model.cells, "seqcounter", top)
     stats: dict[str, int | float | str] = {"encoding": name, "variables": top, "auxiliary": top - len(var),
-                                   "clauses": len(formula.clauses)}
-    return Encoded(formula, var, sides, stats)
+                                           "clauses": len(formula.clauses)}
+    if model.lex:  # counted apart, so a size plot can say the model's own size (what `explain` shows)
+        stats["lex-leader clauses"], stats["lex-leader variables"] = symmetry
+    return Encoded(formula, var, sides, stats, marks.groups)
 
 
 def guard_variables(model: ConstraintModel) -> dict[Hashable, int]:
