@@ -68,7 +68,7 @@ test-asan: install ## the native tests on C extensions built with ASan+UBSan (in
 	sh fuzz/build_asan.sh $(abspath $(BIN))/python "$$scratch/main" && cd "$$scratch/main" && \
 	PYTHONPATH="$$scratch/main" LD_PRELOAD="$$(gcc -print-file-name=libasan.so)" ASAN_OPTIONS=detect_leaks=0 \
 	UBSAN_OPTIONS=print_stacktrace=1 $(abspath $(BIN))/python -m pytest -q -p no:cacheprovider \
-	  tests/test_native_fast.py tests/test_kernel_property.py tests/test_resume.py \
+	  tests/test_native_fast.py tests/test_kernel_property.py tests/test_resume.py tests/test_line_counts.py \
 	  tests/test_certificate.py::test_the_c_trimmer_follows_its_python_twin \
 	  tests/test_certificate.py::test_the_c_trimmer_follows_its_python_twin_on_a_puzzle_proof
 
@@ -98,7 +98,7 @@ fuzz-tools: ## Debian's clang and its sanitizer and libFuzzer runtimes for make 
 	  SUDO=$$([ "$$(id -u)" -eq 0 ] || echo sudo); \
 	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq clang libclang-rt-dev; }
 
-fuzz: install fuzz-tools ## the C extensions under ASan+UBSan: libFuzzer on the cores, a Python driver on all four
+fuzz: install fuzz-tools ## the C extensions under ASan+UBSan: libFuzzer on the cores of _kernel, _completion, _localsearch and _lines, a Python driver on the extensions
 	nice -n 10 sh fuzz/run.sh $(abspath $(BIN))/python $(FUZZ_RUNS) $(FUZZ_CALLS)
 
 fuzz-cli: install ## the CLI's contract on many drawn command lines (QUEENS_FUZZ_EXAMPLES, default 100000)

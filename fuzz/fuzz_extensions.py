@@ -1,10 +1,11 @@
-"""Random calls into the four built C extensions, the way Python code reaches them.
+"""Random calls into the built C extensions, the way Python code reaches them.
 
-The libFuzzer targets (fuzz_*.c) drive the C cores of _kernel, _completion and _localsearch a
-million times each at C speed. This driver covers what they cannot: the entry points as
+The libFuzzer targets (fuzz_*.c) drive the C cores of _kernel, _completion, _localsearch and
+_lines a million times each at C speed. This driver covers what they cannot: the entry points as
 *imported* from the compiled modules, with arguments of every Python type (None, floats, str,
 huge ints, read-only and writable buffers, nested sequences), including the fast counter
-_fast, whose source is not ours to instrument. Run it on extensions built with ASan+UBSan
+_fast, the meet-in-the-middle counter _mitm and the trimmer _trim, which have no libFuzzer
+target (their cores' asserts run here). Run it on extensions built with ASan+UBSan
 (`make fuzz` does): a memory error aborts the process. The rule checked for every call: it
 returns, or it raises an ordinary exception (never SystemError, never a crash).
 
@@ -18,7 +19,7 @@ import sys
 import time
 from collections.abc import Callable
 
-from queens.solvers.native import _completion, _fast, _kernel, _localsearch
+from queens.solvers.native import _completion, _fast, _kernel, _lines, _localsearch, _mitm, _trim
 
 REJECTIONS = (ValueError, TypeError, OverflowError, MemoryError, RuntimeError, BufferError)
 EDGE_INTS = [0, 1, 2, 3, 4, -1, -2, 7, 8, 27, 28, 31, 32, 63, 64, 65, 4096, 4097, 2**20, 2**20 + 1,
@@ -104,8 +105,52 @@ def localsearch_call(rng: random.Random) -> None:
                         seconds=maybe(rng, 0.002), max_steps=maybe(rng, rng.randrange(1, 64)))
 
 
+def int32s(rng: random.Random, values: list[int]) -> object:
+    """values as int32 bytes, mostly; now and then a byte short or anything at all."""
+    data = b"".join(max(-(2**31), min(2**31 - 1, v)).to_bytes(4, "little", signed=True) for v in values)
+    return maybe(rng, data[:-1] if data and rng.random() < 0.05 else data)
+
+
+def lines_call(rng: random.Random) -> None:
+    nvars = maybe(rng, rng.randrange(1, 20))
+    room = nvars if isinstance(nvars, int) and 0 < nvars <= 20 else 8
+    order = rng.sample(range(room), rng.randrange(room + 1))
+    fixed = [v for v in range(room) if v not in order and rng.random() < 0.2]
+    lines = [[rng.randrange(room) for _ in range(rng.randrange(5))] for _ in range(rng.randrange(6))]
+    starts = [0]
+    for line in lines:
+        starts.append(starts[-1] + len(line))
+    lows = [rng.randrange(-1, 3) for _ in lines]
+    search = _lines.LineSearch(nvars, int32s(rng, order), int32s(rng, fixed), int32s(rng, starts),
+                               int32s(rng, [v for line in lines for v in line]), int32s(rng, lows),
+                               int32s(rng, [low + rng.randrange(-1, 3) for low in lows]))
+    search.next_batch(maybe(rng, rng.randrange(1, 5)), maybe(rng, 0.001))
+    search.count(maybe(rng, 0.001))
+
+
+def mitm_call(rng: random.Random) -> None:
+    """n stays small: the binding builds the tables of any n up to MAX_N before it counts, and
+    the caller (`queens.solvers.native.quadrant`) refuses a board whose tables would not fit
+    (n = 32's take tens of gigabytes)."""
+    n = rng.randrange(3, 12)
+    sets = _mitm.sets(n) if n >= _mitm.MIN_N else 4
+    first = rng.randrange(sets + 1)
+    _mitm.count(n, maybe(rng, first), maybe(rng, rng.randrange(first, sets + 1)),
+                maybe(rng, rng.choice([1, 2, 2**62])), stop=maybe(rng, bytearray(1)))
+
+
+def trim_call(rng: random.Random) -> None:
+    nvars = rng.randrange(1, 6)
+    clauses = [[rng.choice([-1, 1]) * rng.randrange(1, nvars + 1) for _ in range(rng.randrange(4))]
+               for _ in range(rng.randrange(12))]
+    lemmas = [[rng.choice([-1, 1]) * rng.randrange(1, nvars + 1) for _ in range(rng.randrange(3))]
+              for _ in range(rng.randrange(6))] + [[]]
+    _trim.trim(int32s(rng, [v for c in clauses for v in (*c, 0)]), int32s(rng, [v for c in lemmas for v in (*c, 0)]))
+
+
 TARGETS: dict[str, Callable[[random.Random], None]] = {
-    "_fast": fast_call, "_kernel": kernel_call, "_completion": completion_call, "_localsearch": localsearch_call}
+    "_fast": fast_call, "_kernel": kernel_call, "_completion": completion_call, "_localsearch": localsearch_call,
+    "_lines": lines_call, "_mitm": mitm_call, "_trim": trim_call}
 
 
 def fuzz(name: str, calls: int, seed: int = 0) -> tuple[int, int]:

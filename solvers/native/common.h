@@ -13,6 +13,19 @@ static inline double now_seconds(void) {
     return t.tv_sec + t.tv_nsec * 1e-9;
 }
 
+/* "Stop now?", asked by a plain C core that cannot be cut in slices (the trimmer's walk) at the
+ * points where it may stop: a binding answers with interrupt.h's poll (Python's signal
+ * handlers, within POLL_SECONDS), a fuzz or test driver passes none (never stop). The core
+ * stays free of Python, so it still builds alone. */
+typedef struct {
+    int (*asked)(void *context);       /* nonzero: stop */
+    void *context;
+} StopCheck;
+
+static inline int stop_asked(const StopCheck *stop) {
+    return stop && stop->asked && stop->asked(stop->context);
+}
+
 /* xorshift64* (Vigna 2016): fast, and plenty for tie-breaking and random moves. */
 static inline uint64_t next_random(uint64_t *state) {
     *state ^= *state >> 12; *state ^= *state << 25; *state ^= *state >> 27;

@@ -21,9 +21,15 @@
  * Cost: O(n + m^2) to set up, O(m) per placed queen and per undo.
  * Cell (r, c) is on diagonal r - c + n - 1 and anti-diagonal r + c.
  * The search runs without the GIL; all its state lives in one call.
+ *
+ * The asserts state the invariants above (a queen goes on a safe cell, no line's count goes
+ * below 0, undoing restores the free lists, a solution is a permutation with no two queens on a
+ * diagonal); they run in the sanitiser builds (make test-asan, make fuzz) and are compiled out of
+ * the normal one (setup.py passes -DNDEBUG).
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <assert.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -78,6 +84,8 @@ static void restore(int *size) { ++*size; }  /* x is still stored just past the 
 static int place(State *s, int r, int c) {
     const int n = s->n, off = r - c, d = r - c + n - 1, a = r + c;
     int alive = 1;
+    assert(r >= 0 && r < n && c >= 0 && c < n);
+    assert(!s->row_used[r] && !s->col_used[c] && !s->diag_used[d] && !s->anti_used[a]);   /* a safe cell */
     drop(s->rows, s->rpos, &s->nrows, r);
     drop(s->cols, s->cpos, &s->ncols, c);
     s->row_used[r] = s->col_used[c] = 1;
@@ -116,6 +124,7 @@ static int place(State *s, int r, int c) {
 /* `place` backwards: the same four walks in reverse order, incrementing. */
 static void unplace(State *s, int r, int c) {
     const int n = s->n, off = r - c, d = r - c + n - 1, a = r + c;
+    assert(s->col_of[r] == c && s->diag_used[d] && s->anti_used[a]);   /* the last queen placed */
     s->anti_used[a] = 0;
     for (int i = 0; i < s->nrows; i++) {
         int y = s->rows[i], x = a - y;
@@ -142,7 +151,26 @@ static void unplace(State *s, int r, int c) {
     s->row_used[r] = s->col_used[c] = 0;
     restore(&s->ncols);
     restore(&s->nrows);
+    assert(s->rows[s->rpos[r]] == r && s->cols[s->cpos[c]] == c && s->rpos[r] < s->nrows && s->cpos[c] < s->ncols);
 }
+
+#ifndef NDEBUG
+/* Whether col_of is a solution: a permutation with at most one queen per diagonal (the board's
+ * own check, independent of the counts the search keeps). */
+static int is_solution(const State *s) {
+    const int n = s->n;
+    unsigned char *seen = calloc(5 * (size_t)n, 1);   /* columns, diagonals, anti-diagonals */
+    if (!seen) return 1;                               /* no memory to check: nothing said */
+    int ok = 1;
+    for (int r = 0; ok && r < n; r++) {
+        int c = s->col_of[r];
+        if (c < 0 || c >= n || seen[c] || seen[n + r - c + n - 1] || seen[3 * (size_t)n - 1 + r + c]) ok = 0;
+        else seen[c] = seen[n + r - c + n - 1] = seen[3 * (size_t)n - 1 + r + c] = 1;
+    }
+    free(seen);
+    return ok;
+}
+#endif
 
 /* ---- the search --------------------------------------------------------------------------- */
 
@@ -196,6 +224,7 @@ static int collect(State *s, Frame *f) {
  * coordinate. A selection step rather than a sort, because usually only the first is tried. */
 static int take_next(State *s, Frame *f) {
     uint64_t *cand = s->cand + f->first;
+    assert(f->next < f->count);
     int best = f->next;
     for (int i = f->next + 1; i < f->count; i++)
         if (cand[i] < cand[best]) best = i;
@@ -242,7 +271,10 @@ static int run(State *s, unsigned long long budget, double deadline) {
             if (++fails > budget) { unwind(s, depth); return RESTART; }
             continue;
         }
-        if (s->nrows == 0) return SOLVED;
+        if (s->nrows == 0) {
+            assert(is_solution(s));
+            return SOLVED;
+        }
         Frame *child = &s->frames[++depth];
         child->first = f->first + f->count;
         choose_line(s, child);

@@ -32,9 +32,15 @@
  * SSE2, AVX2 and NEON) and of lanes_avx512.h (AVX-512 intrinsics). Each SIMD kernel is compiled
  * for its own target in this one binary; fq_best_kernel asks the CPU at run time which it may
  * use, so the build itself needs no -march flag and runs on any CPU of its architecture.
+ *
+ * The asserts state what the scheme relies on (a leaf is a permutation, a class has 2, 4 or 8
+ * boards, the search's stack stays on the board, every task handed out is accounted for); they
+ * run in the sanitiser builds (make test-asan, make fuzz) and the drivers of make test-cross,
+ * and are compiled out of the normal one (setup.py passes -DNDEBUG).
  */
 #include "fastcore.h"
 
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -51,6 +57,7 @@ typedef struct {
 } Branch;
 
 static void branch_of(const Prefix *p, int n, Branch *b) {
+    assert(n >= 4 && n <= MAX_N && p->depth >= 1 && p->col[0] < n);
     b->n = n;
     b->mask = (1u << n) - 1;
     b->last = 0;
@@ -92,6 +99,13 @@ static int compare_rows(const int *image, const int *q, int n) {
  * class's representative), else the size of its class: 2, 4 or 8. */
 static int classify(const int *q, int n) {
     int inverse[MAX_N], image[MAX_N];
+#ifndef NDEBUG
+    uint32_t columns = 0;                /* a leaf has one queen per column: q is a permutation */
+    for (int r = 0; r < n; r++) {
+        assert(q[r] >= 0 && q[r] < n && !(columns >> q[r] & 1));
+        columns |= 1u << q[r];
+    }
+#endif
     for (int r = 0; r < n; r++) inverse[q[r]] = r;
     for (int r = 0; r < n; r++) image[r] = n - 1 - inverse[r];        /* quarter turn */
     int order = compare_rows(image, q, n);
@@ -104,6 +118,7 @@ static int classify(const int *q, int n) {
 }
 
 static inline void tally(Classes *k, int size) {
+    assert(size == 0 || size == 2 || size == 4 || size == 8);
     k->c2 += size == 2;
     k->c4 += size == 4;
     k->c8 += size == 8;
@@ -182,6 +197,7 @@ static int walker_next(Walker *w, Prefix *out) {
             w->y--;
             continue;
         }
+        assert(y >= w->from && y < w->target && y < w->n);
         uint32_t bit = w->avail[y] & -w->avail[y];
         w->avail[y] ^= bit;
         w->p.col[y] = (uint8_t)__builtin_ctz(bit);
@@ -275,6 +291,7 @@ static int refill(Lanes *s, Work *w, int lanes, int depth, int ystride, int lstr
     for (int i = 0; i < lanes; i++) {
         if ((int)s->y[i] < depth) {
             if (s->sub[i] >= 0) {
+                assert(s->sub[i] < w->nsubs && w->pending[s->sub[i]] > 0);
                 w->counts[s->sub[i]].nodes += s->nodes[i];
                 w->pending[s->sub[i]]--;
                 s->sub[i] = -1;
@@ -361,6 +378,7 @@ static inline __attribute__((always_inline)) void scalar_search(const Prefix *t,
         nodes++;
         uint32_t next = p & ~(bit * 7 >> 1);     /* bit and its two neighbours */
         if (next) {             /* down, saving this row if it has siblings left */
+            assert(y + 1 < n && sp < n);   /* `next` is empty past the last row (rows[n] = 0) */
             row[y] = bit;
             save_avail[sp] = avail; save_c[sp] = c; save_l[sp] = l; save_r[sp] = r; save_p[sp] = p; save_y[sp] = y;
             sp += avail != 0;
@@ -412,8 +430,10 @@ static int run_scalar(Work *w, ScalarTask *task_fn) {
     Prefix task;
     long sub;
     while (!stop_requested(w) && next_task(w, &task, &sub)) {
+        assert(task.depth == w->task_depth && sub >= 0 && sub < w->nsubs);
         task_fn(&task, w->n, &w->counts[sub]);
         w->pending[sub]--;
+        assert(w->pending[sub] >= 0);
     }
     return 0;
 }
@@ -558,13 +578,20 @@ static int task_depth(int n, int depth) {
 int fq_count(int n, const Prefix *subs, long nsubs, FqKernel k, const volatile char *stop,
              Classes *counts, char *finished) {
     if (!nsubs) return 0;
+#ifndef NDEBUG
+    for (long i = 0; i < nsubs; i++)     /* the header's promise: one depth, every one valid */
+        assert(subs[i].depth == subs[0].depth && fq_prefix_valid(&subs[i], n));
+#endif
     Work w = {.n = n, .subs = subs, .nsubs = nsubs, .counts = counts, .cut = finished, .stop = stop};
     w.pending = calloc((size_t)nsubs, sizeof(long));
     if (!w.pending) return -1;
     w.task_depth = task_depth(n, subs[0].depth);
     walker_start(&w.walker, &subs[0], n, w.task_depth);
     int status = fq_kernel_supported(k) || k == FQ_SCALAR_BASELINE ? run_kernel(&w, k) : run_scalar(&w, best_scalar());
-    for (long i = 0; i < nsubs; i++) finished[i] = w.cut[i] && w.pending[i] == 0;
+    for (long i = 0; i < nsubs; i++) {
+        assert(w.pending[i] >= 0);
+        finished[i] = w.cut[i] && w.pending[i] == 0;
+    }
     free(w.pending);
     return status;
 }

@@ -16,7 +16,12 @@
  * The search is iterative with an explicit stack so that it can stop after a batch of
  * solutions (a Python generator pulls them lazily) or at a deadline, and resume later.
  * plain_reference.py in the tests is its plain-Python twin.
+ *
+ * The asserts state the search's invariants (a choice is a cell of the board that is still
+ * open, the stack stays within its depth); they run in the sanitiser builds (make test-asan,
+ * make fuzz) and are compiled out of the normal one (setup.py passes -DNDEBUG).
  */
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -45,6 +50,7 @@ static int intersects(const uint64_t *a, const uint64_t *b, int words) {
 
 /* Candidates at depth d: the open cells of line d, or every open cell without lines. */
 static void load_candidates(KcSearch *s, int d) {
+    assert(d >= 0 && d <= s->target && (!s->nlines || d < s->nlines));   /* target + 1 rows; depth 0 of target 0 too */
     uint64_t *avail = kc_row(s->avail, s->words, d), *cand = kc_row(s->cand, s->words, d);
     for (int w = 0; w < s->words; w++)
         cand[w] = s->nlines ? avail[w] & kc_row(s->lines, s->words, d)[w] : avail[w];
@@ -54,7 +60,10 @@ static void load_candidates(KcSearch *s, int d) {
 static int covers_hold(KcSearch *s) {
     uint64_t placed[KC_MAX_WORDS];
     memcpy(placed, s->fixed, sizeof(uint64_t) * s->words);
-    for (int d = 0; d < s->target; d++) placed[s->chosen[d] / 64] |= 1ULL << (s->chosen[d] % 64);
+    for (int d = 0; d < s->target; d++) {
+        assert(s->chosen[d] >= 0 && s->chosen[d] < s->ncells);
+        placed[s->chosen[d] / 64] |= 1ULL << (s->chosen[d] % 64);
+    }
     for (int j = 0; j < s->ncovers; j++)
         if (!intersects(placed, kc_row(s->covers, s->words, j), s->words)) return 0;
     return 1;
@@ -120,6 +129,11 @@ long long kc_run(KcSearch *s, long long max_solutions, double deadline, int *out
             s->depth--;
             continue;
         }
+        /* a candidate is a cell of the board, open at this depth: allowed, not fixed, and (with
+         * lines) on line d; the caller's kc_outside keeps every set within the board */
+        assert(x < s->ncells && (s->allowed[x / 64] >> (x % 64) & 1) && !(s->fixed[x / 64] >> (x % 64) & 1));
+        assert((kc_row(s->avail, W, d)[x / 64] >> (x % 64) & 1)
+               && (!s->nlines || (kc_row(s->lines, W, d)[x / 64] >> (x % 64) & 1)));
         cand[x / 64] &= ~(1ULL << (x % 64));
         s->chosen[d] = x;
         s->nodes++;
@@ -136,6 +150,7 @@ long long kc_run(KcSearch *s, long long max_solutions, double deadline, int *out
             }
             continue;
         }
+        assert(d + 1 < s->target);         /* the stack holds target + 1 rows: room for depth d + 1 */
         /* Without lines the next choices come after x (cand now holds exactly those). */
         uint64_t *from = s->nlines ? kc_row(s->avail, W, d) : cand;
         uint64_t *next = kc_row(s->avail, W, d + 1), *conflict = kc_row(s->conflicts, W, x);

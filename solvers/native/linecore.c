@@ -19,7 +19,12 @@
  *
  * Iterative with an explicit stack, like kernelcore.c, so that it can stop after a batch of
  * solutions or at a deadline and resume. tests/test_line_counts.py holds its plain-Python twin.
+ *
+ * The asserts state the invariants above (the counters restored exactly on the way back, a
+ * leaf every line's bounds hold at); they run in the sanitiser builds (make test-asan, make
+ * fuzz) and are compiled out of the normal one (setup.py passes -DNDEBUG).
  */
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -53,11 +58,16 @@ int lc_start(LcSearch *s) {
     /* The lines through each variable: count them, then fill (a counting sort by variable). */
     int *fill = calloc((size_t)s->nvars + 1, sizeof(int));
     if (!fill) return -1;
-    for (int m = 0; m < s->nmembers; m++) s->var_start[s->line_cells[m] + 1]++;
+    for (int m = 0; m < s->nmembers; m++) {
+        assert(s->line_cells[m] >= 0 && s->line_cells[m] < s->nvars);   /* checked by the caller */
+        s->var_start[s->line_cells[m] + 1]++;
+    }
     for (int v = 0; v < s->nvars; v++) s->var_start[v + 1] += s->var_start[v];
+    assert(s->var_start[s->nvars] == s->nmembers);
     for (int j = 0; j < s->nlines; j++)
         for (int m = s->line_start[j]; m < s->line_start[j + 1]; m++) {
             int v = s->line_cells[m];
+            assert(s->var_start[v] + fill[v] < s->var_start[v + 1]);
             s->var_lines[s->var_start[v] + fill[v]++] = j;
         }
     free(fill);
@@ -100,14 +110,36 @@ static int decide(LcSearch *s, int v, int *counter) {
 
 static void undo(LcSearch *s, int v, int *counter) {
     const int *lines = s->var_lines + s->var_start[v], n = s->var_start[v + 1] - s->var_start[v];
-    for (int k = 0; k < n; k++) counter[lines[k]]++;
+    /* v's decision left every counter it touched at 0 or more, and the decisions after it were
+     * undone first (a stack), so each is back to that: one more now */
+    for (int k = 0; k < n; k++) {
+        counter[lines[k]]++;
+        assert(counter[lines[k]] >= 1);
+    }
 }
+
+#ifndef NDEBUG
+/* Whether every line's bounds hold: the leaf test the counters stand for (linecore's header). */
+static int bounds_hold(const LcSearch *s) {
+    unsigned char piece[LC_MAX_VARS];
+    assert(s->nvars <= LC_MAX_VARS);
+    memcpy(piece, s->fixed, (size_t)s->nvars);
+    for (int d = 0; d < s->norder; d++) piece[s->order[d]] = s->tried[d] == 1;
+    for (int j = 0; j < s->nlines; j++) {
+        int pieces = 0;
+        for (int m = s->line_start[j]; m < s->line_start[j + 1]; m++) pieces += piece[s->line_cells[m]];
+        if (pieces < s->lo[j] || pieces > s->hi[j] || s->up[j] < 0 || s->down[j] < 0) return 0;
+    }
+    return 1;
+}
+#endif
 
 /* The solution at the leaf: the decided variables that hold a piece, then -1. */
 static void write_solution(const LcSearch *s, int *out) {
     int k = 0;
     for (int d = 0; d < s->norder; d++)
         if (s->tried[d] == 1) out[k++] = s->order[d];
+    assert(k <= s->norder);              /* the slot holds norder + 1 ints */
     out[k] = -1;
 }
 
@@ -129,7 +161,9 @@ long long lc_run(LcSearch *s, long long max_solutions, double deadline, int *out
     if (s->infeasible) { s->done = 1; return 0; }
     while (1) {
         int d = s->depth;
+        assert(d >= 0 && d <= s->norder && s->tried[d] <= 2);
         if (d == s->norder) {          /* every variable decided: a solution (see the header) */
+            assert(bounds_hold(s));
             if (out) write_solution(s, out + found * slot);
             found++;
             s->solutions++;

@@ -1,6 +1,7 @@
 /* The Python binding of the line counter (linecore.c, which explains the search): arguments
  * checked and copied in as int32 arrays, solutions out as tuples, the GIL released while the
- * plain C core runs. A LineSearch object refuses to be entered by two threads at once.
+ * plain C core runs, in slices, so that Ctrl-C and SIGTERM stop it within a beat (`run_polled`).
+ * A LineSearch object refuses to be entered by two threads at once.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -8,6 +9,7 @@
 #include <string.h>
 
 #include "common.h"
+#include "interrupt.h"
 #include "linecore.h"
 
 typedef struct {
@@ -126,14 +128,34 @@ static int enter(LineSearch *s) {
     return 0;
 }
 
+/* lc_run in slices of POLL_SECONDS without the GIL, running Python's signal handlers between
+ * them, as kernel.c's run_polled does (interrupt.h says why): `queens count two-per-line -n 8`
+ * ran on to its end, deaf to Ctrl-C and SIGTERM, and so did a native optimum through this
+ * counter. The core stays free of Python and resumes where a slice ended. Returns the
+ * solutions found, or -1 with the exception set when a handler raised. */
+static long long run_polled(LcSearch *core, long long limit, double deadline, int *out) {
+    long long found = 0;
+    const size_t slot = (size_t)core->norder + 1;
+    while (1) {
+        double slice = now_seconds() + POLL_SECONDS;
+        int last = deadline > 0 && deadline <= slice;
+        long long more;
+        Py_BEGIN_ALLOW_THREADS
+        more = lc_run(core, limit ? limit - found : 0, last ? deadline : slice, out ? out + found * slot : NULL);
+        Py_END_ALLOW_THREADS
+        found += more;
+        if (core->done || (limit && found >= limit) || last) return found;
+        if (PyErr_CheckSignals() < 0) return -1;
+    }
+}
+
 static PyObject *LineSearch_count(LineSearch *s, PyObject *args) {
     double seconds = -1;
     if (!PyArg_ParseTuple(args, "|d", &seconds) || enter(s) < 0) return NULL;
     double deadline = seconds > 0 ? now_seconds() + seconds : -1;
-    Py_BEGIN_ALLOW_THREADS
-    lc_run(&s->core, 0, deadline, NULL);
-    Py_END_ALLOW_THREADS
+    long long found = run_polled(&s->core, 0, deadline, NULL);
     s->busy = 0;
+    if (found < 0) return NULL;
     return Py_BuildValue("KO", s->core.solutions, s->core.done ? Py_True : Py_False);
 }
 
@@ -163,11 +185,9 @@ static PyObject *LineSearch_next_batch(LineSearch *s, PyObject *args) {
     int *out = PyMem_Malloc(sizeof(int) * (size_t)limit * slot);
     if (!out) { s->busy = 0; return PyErr_NoMemory(); }
     double deadline = seconds > 0 ? now_seconds() + seconds : -1;
-    long long found;
-    Py_BEGIN_ALLOW_THREADS
-    found = lc_run(&s->core, limit, deadline, out);
-    Py_END_ALLOW_THREADS
+    long long found = run_polled(&s->core, limit, deadline, out);
     s->busy = 0;
+    if (found < 0) { PyMem_Free(out); return NULL; }
     PyObject *batch = PyList_New(found);
     for (long long i = 0; batch && i < found; i++) {
         PyObject *cells = solution_tuple(out + i * slot);

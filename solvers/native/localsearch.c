@@ -17,9 +17,16 @@
  * the caller's int32 column array that is 45 MB for n = 10^7. The random column each step
  * reads is still a cache miss, so the random draws are made early and their memory prefetched.
  * Line ids: diagonal of (r, c) is r - c + n - 1, anti-diagonal (2n - 1) + r + c. No GIL.
+ *
+ * The asserts state the bookkeeping's invariants (a line id is on the board, the conflicts
+ * never go below 0, a swap that does not help leaves them as they were, the table of crowded
+ * lines keeps room, "solved" is a permutation with no diagonal shared); they run in the
+ * sanitiser builds (make test-asan, make fuzz) and are compiled out of the normal one (setup.py
+ * passes -DNDEBUG).
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <assert.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -62,6 +69,7 @@ static uint32_t draw32(uint64_t *state) {  /* the generator's high half: its bes
 }
 
 static int64_t scaled(uint32_t draw, int64_t bound) {  /* a 32-bit draw onto [0, bound) */
+    assert(bound > 0);
     return (int64_t)(((uint64_t)draw * (uint64_t)bound) >> 32);
 }
 
@@ -69,7 +77,10 @@ static int64_t scaled(uint32_t draw, int64_t bound) {  /* a 32-bit draw onto [0,
 static inline int64_t row_at(const Board *b, int64_t i) { return b->movable ? b->movable[i] : i; }
 static inline int64_t diag_id(const Board *b, int64_t r, int64_t c) { return r - c + b->n - 1; }
 static inline int64_t anti_id(const Board *b, int64_t r, int64_t c) { return 2 * b->n - 1 + r + c; }
-static inline int occupied(const Board *b, int64_t id) { return b->occupied[id >> 6] >> (id & 63) & 1; }
+static inline int occupied(const Board *b, int64_t id) {
+    assert(id >= 0 && id < 4 * b->n);
+    return b->occupied[id >> 6] >> (id & 63) & 1;
+}
 
 /* ---- crowded lines ------------------------------------------------------------------------ */
 
@@ -136,6 +147,7 @@ static void put(Board *b, int64_t id) {  /* the caller reserved room in the tabl
     int64_t i = find(h, id);
     if (h->ids[i] == id) h->more[i]++;
     else { h->ids[i] = id; h->more[i] = 1; h->size++; }
+    assert(2 * h->size <= h->mask + 1);   /* reserve() kept room: the probe runs stay short */
     b->conflicts++;
 }
 
@@ -145,6 +157,7 @@ static void lift(Board *b, int64_t id) {
     if (h->ids[i] != id) { b->occupied[id >> 6] &= ~(1ULL << (id & 63)); return; }
     if (--h->more[i] == 0) remove_slot(h, i);
     b->conflicts--;
+    assert(b->conflicts >= 0);
 }
 
 static void add(Board *b, int64_t r, int64_t c) { put(b, diag_id(b, r, c)); put(b, anti_id(b, r, c)); }
@@ -221,6 +234,7 @@ static int try_swap(Board *b, int64_t r, int64_t s) {
     }
     take(b, r, cs); take(b, s, cr);
     add(b, r, cr); add(b, s, cs);
+    assert(b->conflicts == before);      /* undone exactly */
     return 0;
 }
 
@@ -322,6 +336,23 @@ static int load(Board *b, const int64_t *qr, const int64_t *qc, int64_t k) {
     return ok;
 }
 
+#ifndef NDEBUG
+/* Whether perm is a solution, by the board's own rule (every column once, no diagonal
+ * shared), independent of the bits and the table the search keeps. */
+static int is_solution(const Board *b) {
+    unsigned char *seen = calloc(5 * (size_t)b->n, 1);   /* columns, diagonals, anti-diagonals */
+    if (!seen) return 1;                                  /* no memory to check: nothing said */
+    int ok = 1;
+    for (int64_t r = 0; ok && r < b->n; r++) {
+        int64_t c = b->perm[r], d = b->n + diag_id(b, r, c), a = b->n + anti_id(b, r, c);
+        if (c < 0 || c >= b->n || seen[c] || seen[d] || seen[a]) ok = 0;
+        else seen[c] = seen[d] = seen[a] = 1;
+    }
+    free(seen);
+    return ok;
+}
+#endif
+
 static PyObject *search(PyObject *module, PyObject *args, PyObject *kwargs) {
     static char *names[] = {"n", "columns", "rows", "cols", "seed", "seconds", "max_steps", NULL};
     long long n;
@@ -363,6 +394,7 @@ static PyObject *search(PyObject *module, PyObject *args, PyObject *kwargs) {
     poll_begin(&poll);
     Hot hot = {NULL, 0, 0};
     outcome = place_rows(&b, &hot) ? repair(&b, &hot, max_steps, deadline) : OUT_OF_MEMORY;
+    assert(outcome != SOLVED || is_solution(&b));
     free(hot.rows);
     if (poll_end(&poll) < 0) goto done;   /* interrupted: the KeyboardInterrupt is set */
     if (outcome == OUT_OF_MEMORY) { PyErr_NoMemory(); goto done; }

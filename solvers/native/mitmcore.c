@@ -26,9 +26,16 @@
  * Memory: one worker holds two lists per side, each of at most h! words (the permutations of h
  * columns); the tables at most n!/(n-k)! placements per block of k rows: mq_memory_bound() and
  * mq_tables_bound() state both before any work.
+ *
+ * The asserts state what the scheme relies on (a unit's sets have the right sizes and split
+ * the columns, an orbit has 1, 2 or 4 units, the tables' offsets add up, a pairer writes
+ * within the room it was given, a term fits the 128-bit sum); they run in the sanitiser builds
+ * (make fuzz's Python driver) and the driver of make test-cross, and are compiled out of the
+ * normal one (setup.py passes -DNDEBUG).
  */
 #include "mitmcore.h"
 
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -59,6 +66,7 @@ uint64_t mq_sets(int n) { return binomial(n, n / 2) * (n % 2 ? (uint64_t)(n - n 
 static uint64_t binomials[MQ_MAX_N + 1][MQ_MAX_N + 1];  /* filled by mq_prepare */
 
 static uint32_t unrank(uint64_t rank, int n, int k) {
+    assert(k >= 0 && k <= n && rank < binomials[n][k]);
     uint32_t set = 0;
     for (int i = k; i >= 1; i--) {
         int c = i - 1;
@@ -66,6 +74,7 @@ static uint32_t unrank(uint64_t rank, int n, int k) {
         rank -= binomials[c][i];
         set |= 1u << c;
     }
+    assert(__builtin_popcount(set) == k && rank == 0);
     return set;
 }
 
@@ -93,6 +102,7 @@ typedef struct {
  * units of one top set come together and share its list of top halves. */
 static Unit unit_of(uint64_t rank, int n) {
     int h = n / 2;
+    assert(rank < mq_sets(n));
     if (n % 2 == 0) return (Unit){-1, unrank(rank, n, h)};
     uint32_t set = unrank(rank / (uint64_t)(n - h), n, h), outside = ~set;
     for (uint64_t skip = rank % (uint64_t)(n - h); skip; skip--) outside &= outside - 1;
@@ -114,6 +124,7 @@ static unsigned orbit_weight(Unit u, int n) {
         for (int j = 0; j < i; j++) seen |= unit_order(images[j]) == unit_order(images[i]);
         distinct += !seen;
     }
+    assert(distinct == 1 || distinct == 2 || distinct == 4);   /* an orbit of a group of order 4 */
     return distinct;
 }
 
@@ -290,6 +301,7 @@ typedef struct {
 } Placements;
 
 static void place(int n, int row, int last, uint32_t columns, uint64_t anti, uint64_t diag, Placements *out) {
+    assert(row >= 0 && row <= last && last < n);
     uint32_t full = n == 32 ? 0xffffffffu : (1u << n) - 1;
     uint32_t open = full & ~columns & ~(uint32_t)(anti >> row) & ~(uint32_t)(diag >> (n - 1 - row));
     while (open) {
@@ -372,13 +384,16 @@ static int build_block(Block *b, int n, int first, int last, int split, int join
     if (found.failed || !b->start || !b->check || !b->key || !b->mid) { free(found.all); return -1; }
     for (size_t i = 0; i < found.len; i++) b->start[rank_of(found.all[i].columns) + 2]++;
     for (uint64_t r = 0; r < sets; r++) b->start[r + 2] += b->start[r + 1];
+    assert(b->start[sets + 1] == found.len);
     for (size_t i = 0; i < found.len; i++) {  /* start[r+1] is the fill point of rank r, then its end */
         const Placement *p = &found.all[i];
+        assert(__builtin_popcount(p->columns) == queens);
         size_t at = b->start[rank_of(p->columns) + 1]++;
         b->check[at] = window(n, p->anti, p->diag, split, n - split);
         b->key[at] = window(n, p->anti, p->diag, join, n - join);
         b->mid[at] = window(n, p->anti, p->diag, mid, n - mid);
     }
+    assert(b->start[sets] == found.len);   /* every placement filed under its set's rank */
     free(found.all);
     return 0;
 }
@@ -626,6 +641,7 @@ static int list_half(const Half *h, uint32_t set, uint64_t middle, List *out, Li
     int positions[32], count = 0;
     for (uint32_t s = set; s; s &= s - 1) positions[count++] = __builtin_ctz(s);
     int k = h->upper.queens;
+    assert(count == h->upper.queens + h->lower.queens);   /* the set is the half's columns */
     Pairer pair = path()->pair;
     out->len = 0;
     for (uint32_t pick = (1u << k) - 1; pick < (1u << count); pick = next_set(pick)) {
@@ -639,8 +655,10 @@ static int list_half(const Half *h, uint32_t set, uint64_t middle, List *out, Li
          * those kept, h! in all */
         size_t need = out->len + (u1 - u0) * nl + 8;
         if (ensure(out, need) < 0 || (mids && ensure(mids, need) < 0)) return -1;
-        out->len += pair(out->keys + out->len, mids ? mids->keys + out->len : NULL, &h->upper, u0, u1, middle,
-                         &h->lower, rl);
+        size_t added = pair(out->keys + out->len, mids ? mids->keys + out->len : NULL, &h->upper, u0, u1, middle,
+                            &h->lower, rl);
+        assert(added <= (u1 - u0) * nl);   /* within the room reserved above */
+        out->len += added;
     }
     return 0;
 }
@@ -1034,6 +1052,7 @@ static int join(Work *w, int bits, uint64_t *pairs, uint64_t *tests) {
 /* ---- the count -------------------------------------------------------------------------------- */
 
 static void add(MqTotal *sum, uint64_t pairs, unsigned weight, uint64_t scale) {
+    assert(pairs < 1ull << 40 && weight <= 4);
     unsigned __int128 term = (unsigned __int128)pairs * weight * scale;  /* < 2^106: pairs < 2^40 */
     unsigned __int128 total = ((unsigned __int128)sum->hi << 64 | sum->lo) + term;
     sum->lo = (uint64_t)total;
@@ -1109,6 +1128,8 @@ int mq_count(const MqTables *t, uint64_t first, uint64_t last, uint64_t scale, c
         unsigned weight = orbit_weight(u, n);
         if (!weight) continue;
         uint32_t rest = full & ~u.set & ~(u.middle >= 0 ? 1u << u.middle : 0);
+        assert(__builtin_popcount(u.set) == t->h && __builtin_popcount(rest) == t->h
+               && (u.middle < 0 || !(u.set >> u.middle & 1)));
         uint64_t above = u.middle >= 0 ? middle_word(n, u.middle, t->h) : 0;
         uint64_t below = u.middle >= 0 ? middle_word(n, u.middle, t->h + 1) : 0;
         uint64_t pairs = 0;

@@ -2,13 +2,16 @@
  * clauses and the proof's lemmas come in as int32 buffers of DIMACS literals, each clause ended
  * by 0; what the refutation needs goes out as two lists of indices, and the hints of each
  * lemma's check as int32 (trimcore.h says how they are laid out). The GIL is released while
- * the plain C core runs.
+ * the plain C core runs, and taken back at most every POLL_SECONDS to run Python's signal
+ * handlers (interrupt.h): the walk over a long proof takes seconds to minutes (a `--certify`
+ * of queen domination n = 8), and Ctrl-C or SIGTERM stops it within a beat.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <stdint.h>
 #include <stdlib.h>
 
+#include "interrupt.h"
 #include "trimcore.h"
 
 #define MAX_VAR (1 << 28)              /* 2v + 1 must fit an int, with room to spare */
@@ -58,6 +61,9 @@ static PyObject *indices(const unsigned char *used, int from, int to) {
     return list;
 }
 
+/* The core's stop check: Python's signal handlers, at most every POLL_SECONDS (a Poll). */
+static int interrupted(void *poll) { return poll_interrupted(poll); }
+
 static PyObject *trim(PyObject *module, PyObject *args) {
     Py_buffer formula, lemmas;
     if (!PyArg_ParseTuple(args, "y*y*", &formula, &lemmas)) return NULL;
@@ -70,10 +76,14 @@ static PyObject *trim(PyObject *module, PyObject *args) {
     if (tr_alloc(&t, nvars, nclauses, nlits) < 0) { PyErr_NoMemory(); goto out; }
     fill(&t, &formula, &c, &at);
     fill(&t, &lemmas, &c, &at);
-    Py_BEGIN_ALLOW_THREADS
+    Poll poll;
+    StopCheck stop = {interrupted, &poll};
+    t.stop = &stop;
+    poll_begin(&poll);
     result = tr_run(&t, nformula);
-    Py_END_ALLOW_THREADS
-    if (result == TR_NO_MEMORY) PyErr_NoMemory();
+    if (poll_end(&poll) < 0) {
+        /* interrupted (result TR_STOPPED): the KeyboardInterrupt is set, nothing to return */
+    } else if (result == TR_NO_MEMORY) PyErr_NoMemory();
     else {
         PyObject *core = indices(t.used, 0, nformula), *kept = core ? indices(t.used, nformula, nclauses) : NULL;
         const char *hints = t.hints.items ? (const char *)t.hints.items : "";  /* none: b"", not None */

@@ -32,7 +32,13 @@
  * The watched-literal invariant after cutting the trail back: the trail at each cut was a
  * fixpoint of the clauses then active, and a watch only ever moves to a literal that is not
  * false, so no active clause is unit or falsified under the shorter trail. Every step here is
- * mirrored by the plain-Python twin in tests/plain_reference.py (trim_proof), step for step. */
+ * mirrored by the plain-Python twin in tests/plain_reference.py (trim_proof), step for step.
+ *
+ * The asserts state the checker's invariants (a literal is assigned once, the trail and the
+ * work stack stay within the variables, a watched clause has two literals, the trail is cut only
+ * back); they run in the sanitiser builds (make test-asan) and are compiled out of the normal
+ * one (setup.py passes -DNDEBUG). */
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -98,6 +104,8 @@ static int watch(TrProof *t, int lit, int c) {
 }
 
 static void assign(TrProof *t, int lit, int why) {
+    assert(lit != 0 && VAR(lit) <= t->nvars && VALUE(t, lit) == 0 && t->ntrail < t->nvars);
+    assert(why >= -1 && why < t->nclauses);
     t->value[LIT(lit)] = 1;
     t->value[LIT(-lit)] = -1;
     t->reason[VAR(lit)] = why;
@@ -107,6 +115,7 @@ static void assign(TrProof *t, int lit, int why) {
 
 /* Unassign the trail from position `length` on (its literals' flags with them). */
 static void cut(TrProof *t, int length) {
+    assert(length >= 0 && length <= t->ntrail);
     for (int p = length; p < t->ntrail; p++) {
         int lit = t->trail[p];
         t->value[LIT(lit)] = t->value[LIT(-lit)] = 0;
@@ -141,6 +150,7 @@ static int visit(TrProof *t, int false_lit, int core) {
     int i = 0, j = 0, n = w->size, conflict = -1;
     while (i < n) {
         int c = w->items[i++];
+        assert(c >= 0 && c < t->nclauses && t->length[c] >= 2 && !t->tautology[c]);
         if (c >= t->limit) continue;
         if (t->used[c] != core) { w->items[j++] = c; continue; }
         int *lits = t->lits + t->start[c], len = t->length[c];
@@ -191,6 +201,7 @@ static int propagate(TrProof *t) {
 static int add(TrProof *t, int c) {
     if (t->tautology[c]) return -1;
     int *lits = t->lits + t->start[c], len = t->length[c], free_ = 0;
+    assert(len <= t->nvars);                  /* distinct literals, no variable twice: the stack holds them */
     for (int k = 0; k < len; k++)             /* a stable partition, with the stack as scratch */
         if (VALUE(t, lits[k]) != -1) lits[free_++] = lits[k];
         else t->stack[k - free_] = lits[k];
@@ -205,6 +216,7 @@ static void push(TrProof *t, int lit, int *depth) {
     int v = VAR(lit);
     if (t->justified[v]) return;
     t->justified[v] = 1;
+    assert(*depth < t->nvars);           /* each variable is pushed once: justified */
     t->stack[(*depth)++] = v;
 }
 
@@ -257,6 +269,7 @@ static int hint(TrProof *t, int step, int first, const int *lits, int n, int top
     for (int k = 0; k < n; k++)
         if (t->var_seen[VAR(lits[k])] != seen) {
             t->var_seen[VAR(lits[k])] = seen;
+            assert(depth < t->nvars);         /* each variable once per check: var_seen */
             t->stack[depth++] = VAR(lits[k]);
         }
     while (depth > 0) {
@@ -271,6 +284,7 @@ static int hint(TrProof *t, int step, int first, const int *lits, int n, int top
             int u = VAR(t->lits[t->start[why] + k]);
             if (t->var_seen[u] != seen) {
                 t->var_seen[u] = seen;
+                assert(depth < t->nvars);
                 t->stack[depth++] = u;
             }
         }
@@ -304,8 +318,9 @@ static int units(TrProof *t, const int *trail, const int *reason, int length, co
 
 /* The forward pass: the formula, then the lemmas until propagation finds a conflict, the
  * trail's length before each lemma in before[]. Returns the conflict's clause (-1 if none, -2
- * when memory ran out); *added is the number of lemmas added, or, with no conflict, the index of
- * the empty clause that propagation did not justify (the number of lemmas when there is none). */
+ * when memory ran out, -3 when the stop check said stop); *added is the number of lemmas added,
+ * or, with no conflict, the index of the empty clause that propagation did not justify (the
+ * number of lemmas when there is none). */
 static int forward(TrProof *t, int nformula, int *before, int *added) {
     int conflict = -1;
     t->limit = nformula;
@@ -325,6 +340,7 @@ static int forward(TrProof *t, int nformula, int *before, int *added) {
     int j = 0;
     for (; conflict == -1 && nformula + j < t->nclauses; j++) {
         int c = nformula + j;
+        if (stop_asked(t->stop)) return -3;
         before[j] = t->ntrail;
         if (t->length[c] == 0) break;         /* the empty clause, and propagation has no conflict */
         t->limit = c + 1;
@@ -362,6 +378,8 @@ static int check(TrProof *t, int c, int step) {
 
 int tr_run(TrProof *t, int nformula) {
     int nlemmas = t->nclauses - nformula, added = 0, result = TR_OK;
+    assert(nformula >= 0 && nformula <= t->nclauses && t->start[t->nclauses] == t->nlits);
+    for (int c = 0; c < t->nclauses; c++) assert(t->start[c] <= t->start[c + 1]);
     int *stamp = calloc(2 * (size_t)t->nvars + 2, sizeof *stamp);
     int *before = calloc((size_t)nlemmas + 1, sizeof *before);
     if (!stamp || !before) { free(stamp); free(before); return TR_NO_MEMORY; }
@@ -369,12 +387,13 @@ int tr_run(TrProof *t, int nformula) {
     for (int v = 0; v <= t->nvars; v++) t->reason[v] = -1;
     int conflict = forward(t, nformula, before, &added), length = t->ntrail;
     int *trail = malloc(((size_t)length + 1) * sizeof *trail), *reason = malloc(((size_t)t->nvars + 1) * sizeof *reason);
-    if (!trail || !reason) conflict = -2;
+    if ((!trail || !reason) && conflict != -3) conflict = -2;
     else {                                        /* the forward trail, for the units' hints */
         memcpy(trail, t->trail, (size_t)length * sizeof *trail);
         memcpy(reason, t->reason, ((size_t)t->nvars + 1) * sizeof *reason);
     }
     if (conflict == -2) result = TR_NO_MEMORY;
+    else if (conflict == -3) result = TR_STOPPED;
     else if (conflict == -1) result = added < nlemmas ? added : TR_NO_CONFLICT;
     else {
         t->used[conflict] = 1;
@@ -383,9 +402,11 @@ int tr_run(TrProof *t, int nformula) {
             result = TR_NO_MEMORY;
     }
     for (int j = added - 1; j >= 0 && result == TR_OK; j--) {   /* the backward pass */
+        assert(before[j] <= t->ntrail);     /* the trail only grew after lemma j was added */
         cut(t, before[j]);
         t->limit = nformula + j;
         if (!t->used[nformula + j]) continue;
+        if (stop_asked(t->stop)) { result = TR_STOPPED; break; }
         int follows = check(t, nformula + j, j);
         if (follows <= 0) result = follows == 0 ? j : TR_NO_MEMORY;
     }

@@ -13,9 +13,12 @@
 #ifndef QUEENS_TRIMCORE_H
 #define QUEENS_TRIMCORE_H
 
+#include "common.h"
+
 #define TR_OK (-1)                     /* the proof refutes the formula: t->used says what it needs */
 #define TR_NO_CONFLICT (-2)            /* the proof ends before propagation finds a conflict */
 #define TR_NO_MEMORY (-3)
+#define TR_STOPPED (-4)                /* the caller's stop check said stop (Ctrl-C): nothing to use */
 
 typedef struct { int *items, size, cap; } TrList;
 
@@ -42,13 +45,15 @@ typedef struct {
     int *clause_seen, *var_seen, seen; /* stamps: already in the hints of check number `seen` */
     int *position;                     /* per variable: its place on the trail while assigned */
     unsigned char *unit_needed;        /* per variable: a hint names its top-level unit */
+    const StopCheck *stop;             /* asked once per lemma, forwards and backwards (NULL: never stop) */
 } TrProof;
 
 /* Allocate every array, zeroed; variables are 1..nvars. Returns 0, or -1 when memory ran out
  * (then nothing is left allocated and t is zeroed). */
 int tr_alloc(TrProof *t, int nvars, int nclauses, int nlits);
 
-/* Trim: see the header comment for what it returns. */
+/* Trim: see the header comment for what it returns; TR_STOPPED when t->stop said stop (the
+ * walk over a long proof takes seconds to minutes, and Ctrl-C must not wait for it). */
 int tr_run(TrProof *t, int nformula);
 
 /* Free every array and zero t (which may be zeroed and never allocated). */
