@@ -16,8 +16,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from queens.models import ConstraintModel, LinearKey, LineFamily, Puzzle, QueensError, lower
+from queens.models import ConstraintModel, LineFamily, Puzzle, QueensError, lower
 from queens.models.armies import Army
+from queens.models.notation import key_text
 from queens.solvers import BACKENDS, get_backend
 
 MAX_COMPILED_CELLS = 1024
@@ -165,31 +166,11 @@ def model_armies(puzzle: Puzzle) -> tuple[Army, ...]:
 
 # --- the model in notation ---------------------------------------------------------------
 
-def _key_text(key: LinearKey) -> str:
-    """a*r + b*c as a learner writes it, sign normalised: (0, -1) -> 'c', (-1, -1) -> 'r + c'."""
-    a, b = key.a, key.b
-    if a < 0 or (a == 0 and b < 0):
-        a, b = -a, -b
-    terms = []
-    for coefficient, name in ((a, "r"), (b, "c")):
-        if coefficient == 0:
-            continue
-        magnitude = "" if abs(coefficient) == 1 else str(abs(coefficient))
-        sign = "-" if coefficient < 0 else "+"
-        terms.append((sign, magnitude + name))
-    text = " ".join(f"{sign} {term}" for sign, term in terms).removeprefix("+ ")
-    if text.startswith("- "):
-        text = "-" + text[2:]
-    if not key.modulus:
-        return text
-    return f"({text}) mod {key.modulus}" if len(terms) > 1 else f"{text} mod {key.modulus}"
-
-
 def _family_group(family: LineFamily, cut: bool) -> ConstraintGroup:
     relation = "= 1" if family.exactly_one else "≤ 1"
     lengths = sorted({len(line.cells) for line in family.lines})
     if family.key is not None:
-        formula, scope = f"Σ{{ x[r,c] : {_key_text(family.key)} = k }} {relation}", "for each k"
+        formula, scope = f"Σ{{ x[r,c] : {key_text(family.key)} = k }} {relation}", "for each k"
     elif lengths == [2]:
         formula, scope = "x[a] + x[b] ≤ 1", "for each pair {a, b}"
     else:

@@ -34,19 +34,20 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import replace
 
 import numpy as np
 from ortools.sat.python import cp_model, cp_model_helper
 from ortools.sat.python.cp_model_helper import SatParameters
 from queens.models import Cell, ConstraintModel, Placement, TimeLimit, Unsupported
-from queens.models.ir import LexLeader
+from queens.models.ir import LexLeader, Line, LineFamily
 from queens.models.lowering import MAX_CELLS
+from queens.models.row_viewpoint import AllDifferent, RowViewpoint, row_refusal, row_viewpoint
 from queens.solvers.backend import Backend, Optimum, seconds_left
 from queens.solvers.backends.enumeration import callback_stream
 from queens.solvers.formats.cell_order import line_literals, literals, plain_numbering, positions, seeded_numbering
 from queens.solvers.runtime.cores import default_threads
 from queens.solvers.runtime.interruptible import interruptible
+from queens.solvers.viewpoint import Recorder, Viewpoint, by_bounds, domains_text, line_cells
 
 VIEWPOINTS = ("boolean", "alldifferent")
 SEARCHES = {"greedy": cp_model.AUTOMATIC_SEARCH, "portfolio": cp_model.PORTFOLIO_SEARCH,
@@ -102,6 +103,9 @@ class CpSat(Backend):
         if search not in SEARCHES:
             raise Unsupported(f"cpsat search must be one of {', '.join(SEARCHES)}, got {search!r}")
         self.search = search
+        self._number = np.zeros(0, dtype=np.int64)  # each cell's Boolean in the model last built (-1: none)
+        self._rows: tuple[tuple[int, int], ...] | None = None  # its row variables (the integer viewpoint)
+        self.described = Viewpoint(self.name, viewpoint)  # and that model as a reader would write it
 
     def worth(self, model: ConstraintModel) -> bool:
         """Not for an optimum of armies that share lines (an objective over a model with
@@ -135,101 +139,36 @@ class CpSat(Backend):
 
     def _build(self, model: ConstraintModel, *, in_order: bool = False,
                greedy: bool = False) -> tuple[cp_model.CpModel, Decode]:
-        """The CP-SAT model; `in_order` adds a decision strategy: cells in board order (in the lex
-        chains' order when the model has them: middle rows first), piece first; `greedy` numbers
-        the cells by `seeded_numbering`.
-
-        Constraints go into the proto as lists of variable indices and the Booleans are made in
-        bulk (`_add_booleans`): a Python object per variable costs microseconds, seconds for the
-        10^6 cells of 1000 x 1000."""
-        cp = cp_model.CpModel()
-        if self.viewpoint == "boolean":
-            number = seeded_numbering(model) if greedy else plain_numbering(model)
-            dead = _cleared_by_fixed(model)
-            if dead:  # number the live cells only, in the same order
-                number[positions(model, dead, len(dead))] = -1
-                live = np.flatnonzero(number >= 0)
-                number[live[np.argsort(number[live])]] = np.arange(len(live))
-            _add_booleans(cp.proto, int(np.count_nonzero(number >= 0)))
-            skip_keyed = False
+        """The CP-SAT model in this backend's viewpoint, written down as it is built
+        (`self.described`, what `describe` returns); `in_order` adds a decision strategy (the
+        rows or the cells in board order, in the lex chains' order when the model has them:
+        middle rows first); `greedy` numbers the cells by `seeded_numbering`."""
+        built = _Built()
+        if self.viewpoint == "alldifferent":
+            decode = _post_rows(built, model, in_order)
         else:
-            view = self._integer_view(cp, model)
-            number = np.fromiter((var.index for var in view.values()), dtype=np.int64, count=len(view))
-            dead = set()
-            skip_keyed = True
-        posted = [line for family in model.families if not (skip_keyed and family.key is not None)
-                  for line in family.lines  # a keyed family is already an AllDifferent (or the rows)
-                  if not (dead and line.at_most == 1 and model.fixed.intersection(line.cells))]
-        # a line through a fixed piece is left out: the others on it are not even variables
-        for line, chosen in zip(posted, line_literals(model, posted, number), strict=True):
-            _post_line(cp, (chosen[chosen >= 0] if dead else chosen).tolist(), line.at_least, line.at_most)
-        for chosen in literals(model, model.covers, number):
-            cp.proto.constraints.add().bool_or.literals.extend(chosen[chosen >= 0].tolist())
-        for index in number[positions(model, model.fixed, len(model.fixed))].tolist():
-            cp.proto.constraints.add().bool_or.literals.append(index)
-        if model.clauses:
-            _post_clauses(cp, model, number)
-        if model.counts:
-            _post_counts(cp, model, number)
-        variables = number[number >= 0] if dead else number
-        if model.size is not None and not model.size_implied:
-            _post_line(cp, variables.tolist(), model.size, model.size)
-        if model.lex or in_order:  # small boards only (counting): a dict by cell is fine there
-            by_cell = _by_cell(model, number)
-            _post_lex(cp, model.lex, by_cell)
-            if in_order:
-                _decide_in_order(cp, model, by_cell)
-        self._number = number  # what `optimise` posts its objective over
-        cells = model.cells
-        holding = np.flatnonzero(number >= 0)
-
-        def decode(value: Values) -> Placement:
-            chosen = holding[np.asarray(value(number[holding]), dtype=bool)]
-            return tuple(sorted(cells[p] for p in chosen.tolist()))
-
-        proto = cp.proto
+            decode = _post_cells(built, model, in_order, greedy)
+        self._number, self._rows = built.number, built.rows
+        self.described = built.record.viewpoint(self.name, self.viewpoint)
+        proto = built.cp.proto
         self.stats = {"viewpoint": self.viewpoint, "variables": len(proto.variables),
                       "constraints": len(proto.constraints)}
-        return cp, decode
+        return built.cp, decode
+
+    def describe(self, model: ConstraintModel) -> Viewpoint:
+        """The model this backend builds of `model` in its viewpoint, as a reader would write it:
+        recorded by the code that posts it (`_Built`), so the counts are the proto's."""
+        refusal = self.supports(model)
+        if refusal:
+            raise Unsupported(refusal)
+        self._build(model)
+        return self.described
 
     def supports(self, model: ConstraintModel) -> str | None:
         if self.viewpoint == "alldifferent":
-            if model.row_family is None:
-                return "the cpsat alldifferent viewpoint needs exactly one piece in every row"
-            if not model.one_per_line:
-                return "the cpsat alldifferent viewpoint needs at most one piece per line"
+            refusal = row_refusal(model)
+            return f"the cpsat alldifferent viewpoint {refusal}" if refusal else None
         return None
-
-    @staticmethod
-    def _integer_view(cp: cp_model.CpModel, model: ConstraintModel) -> dict[Cell, cp_model.IntVar]:
-        rows = model.row_family
-        if rows is None or not model.one_per_line:
-            raise Unsupported("the alldifferent viewpoint needs exactly one piece in every row, one per line")
-        q: dict[int, cp_model.IntVar] = {}
-        for line in rows.lines:
-            r = line.cells[0][0]
-            q[r] = cp.new_int_var_from_domain(cp_model.Domain.from_values([c for _, c in line.cells]), f"q{r}")
-        for family in model.families:
-            key = family.key
-            if key is None or family is rows:
-                continue
-            terms = []
-            for r, var in q.items():
-                expr = key.b * var + key.a * r
-                if key.modulus:
-                    folded = cp.new_int_var(0, key.modulus - 1, f"{family.name}{r}")
-                    shift = key.modulus * (abs(key.a) + abs(key.b)) * (model.rows + model.cols)
-                    cp.add_modulo_equality(folded, expr + shift, key.modulus)
-                    expr = folded
-                terms.append(expr)
-            cp.add_all_different(terms)
-        cell: dict[Cell, cp_model.IntVar] = {}
-        for (r, c) in model.cells:  # channel Booleans for covers, fixed cells and keyless lines
-            literal = cp.new_bool_var(f"x{r}_{c}")
-            cp.add(q[r] == c).only_enforce_if(literal)
-            cp.add(q[r] != c).only_enforce_if(~literal)
-            cell[(r, c)] = literal
-        return cell
 
     def _solver(self, deadline: float | None, *, enumerating: bool = False, greedy: bool = False) -> cp_model.CpSolver:
         solver = cp_model.CpSolver()
@@ -289,7 +228,7 @@ class CpSat(Backend):
         CP-SAT's bound on the optimum."""
         objective = model.objective
         assert objective is not None
-        cp, decode = self._build(replace(model, objective=None))
+        cp, decode = self._build(model)  # the objective is posted here, over the cells' Booleans
         value = cp.new_int_var(objective.least, objective.top, "m")
         for chosen in literals(model, objective.groups, self._number):
             cp.add(sum(cp.get_bool_var_from_proto_index(i) for i in chosen[chosen >= 0].tolist()) == value)
@@ -313,7 +252,7 @@ class CpSat(Backend):
 
     def solutions(self, model: ConstraintModel, deadline: float | None) -> Iterator[Placement]:
         cp, _ = self._build(model, in_order=True)
-        decode = _reader(cp, model, _by_cell(model, self._number))
+        decode = _reader(cp, model, _by_cell(model, self._number)) if self._rows is None else _row_reader(self._rows)
         solver = self._solver(deadline, enumerating=True)
         solver.parameters.search_branching = cp_model.FIXED_SEARCH
         solver.parameters.enumerate_all_solutions = True
@@ -331,6 +270,176 @@ class CpSat(Backend):
         self._record(solver)
         if outcome and outcome[0] in (cp_model.FEASIBLE, cp_model.UNKNOWN):
             raise TimeLimit("cpsat: time limit reached while enumerating")
+
+
+class _Built:
+    """A CP-SAT model as it is built, and the viewpoint it is written down as (`record`: each
+    group as posted, counted on the proto). `number` is each cell's Boolean (-1: none; the
+    integer viewpoint makes them only when the model needs them) and `rows` each row and its
+    variable's index (the integer viewpoint), in board order."""
+
+    def __init__(self) -> None:
+        self.cp = cp_model.CpModel()
+        proto = self.cp.proto
+        self.record = Recorder(lambda: (len(proto.variables), len(proto.constraints)))
+        self.number = np.zeros(0, dtype=np.int64)
+        self.rows: tuple[tuple[int, int], ...] | None = None
+
+
+def _post_cells(built: _Built, model: ConstraintModel, in_order: bool, greedy: bool) -> Decode:
+    """The Boolean viewpoint: one Boolean per cell (none for a cell a given piece clears), each
+    line as ExactlyOne, AtMostOne or a sum between its bounds (a line through a given piece is
+    left out: the others on it are not even variables), and what the model asks beyond its
+    lines (`_post_beyond`). Constraints go into the proto as lists of variable indices and the
+    Booleans are made in bulk (`_add_booleans`): a Python object per variable costs
+    microseconds, seconds for the 10^6 cells of 1000 x 1000."""
+    cp = built.cp
+    number = seeded_numbering(model) if greedy else plain_numbering(model)
+    dead = _cleared_by_fixed(model)
+    if dead:  # number the live cells only, in the same order
+        number[positions(model, dead, len(dead))] = -1
+        live = np.flatnonzero(number >= 0)
+        number[live[np.argsort(number[live])]] = np.arange(len(live))
+    built.number = number
+    count = int(np.count_nonzero(number >= 0))
+    _add_booleans(cp.proto, count)
+    cleared = f"; none for the {len(dead):,} cells the given pieces attack" if dead else ""
+    built.record.declare("x[r,c] ∈ {0, 1}", "for each open cell", count, f"1: a piece on (r, c){cleared}")
+    for family in model.families:
+        _post_family(built, model, family, [line for line in family.lines if not (
+            dead and line.at_most == 1 and model.fixed.intersection(line.cells))])
+    if model.fixed:
+        with built.record.posting("x[r,c] = 1", "for each given piece", "givens"):
+            for index in number[positions(model, model.fixed, len(model.fixed))].tolist():
+                cp.proto.constraints.add().bool_or.literals.append(index)
+    _post_beyond(built, model, model.size is not None and not model.size_implied)
+    if in_order:
+        _decide_in_order(cp, model, _by_cell(model, number))
+    cells = model.cells
+    holding = np.flatnonzero(number >= 0)
+
+    def decode(value: Values) -> Placement:
+        chosen = holding[np.asarray(value(number[holding]), dtype=bool)]
+        return tuple(sorted(cells[p] for p in chosen.tolist()))
+    return decode
+
+
+def _post_rows(built: _Built, model: ConstraintModel, in_order: bool) -> Decode:
+    """The integer viewpoint, the textbook model (`queens.models.row_viewpoint`): q[r] = the
+    column of row r's piece, its domain the row's open columns (a given piece's one column), and
+    one AllDifferent per keyed family. Cell Booleans, channelled to q, only when the model asks
+    what the keys cannot say (`RowViewpoint.over_cells`)."""
+    view = row_viewpoint(model)
+    cp = built.cp
+    q = [cp.new_int_var_from_domain(cp_model.Domain.from_values(list(domain)), f"q{r}")
+         for r, domain in zip(view.rows, view.domains, strict=True)]
+    for i, (text, count) in enumerate(domains_text(view.rows, view.domains)):
+        built.record.declare(text, "", count, "" if i else "the column of each row's piece")
+    for alldifferent in view.alldifferent:
+        _post_alldifferent(built, view, alldifferent, q)
+    if view.over_cells:
+        _channel(built, model, view, q)
+        for family in (*view.unkeyed, *view.bounded):
+            _post_family(built, model, family, list(family.lines))
+        _post_beyond(built, model, model.size is not None and model.size != len(view.rows))
+    if in_order:
+        _decide_rows_in_order(cp, model, dict(zip(view.rows, q, strict=True)))
+    built.rows = tuple(sorted(zip(view.rows, (var.index for var in q), strict=True)))
+    rows = [r for r, _ in built.rows]
+    indices = np.array([index for _, index in built.rows], dtype=np.int64)
+
+    def decode(value: Values) -> Placement:
+        return tuple(zip(rows, np.asarray(value(indices)).tolist(), strict=True))
+    return decode
+
+
+def _post_alldifferent(built: _Built, view: RowViewpoint, alldifferent: AllDifferent,
+                       q: list[cp_model.IntVar]) -> None:
+    """AllDifferent of the family's key over the rows, as linear expressions in q. On a torus the
+    key is taken modulo m, which CP-SAT's AllDifferent cannot say: when the keys span less than
+    k*m, two of them are equal modulo m exactly when they are equal after adding multiples of m
+    below k, so AllDifferent over each key plus 0, m, ..., (k - 1)*m says it with no variable
+    more (n-queens on a torus: q[r] + r and q[r] + r + n). Measured against CP-SAT's
+    AddModuloEquality (a variable and a constraint per row) and a linear quotient: toroidal
+    n = 13 counted in 2.7-3.3 s of CPU against 4.0-4.8 and 7.7 (experiments/results/viewpoints.md)."""
+    terms = [alldifferent.scale * var + alldifferent.shift * r for r, var in zip(view.rows, q, strict=True)]
+    modulus = alldifferent.modulus
+    copies = 1 if modulus is None else _span(view, alldifferent) // modulus + 1
+    if copies == 1:
+        formula, note = f"AllDifferent({alldifferent.expression})", alldifferent.name
+    else:
+        assert modulus is not None
+        shifts = ", ".join(str(k * modulus) for k in range(copies))
+        formula = f"AllDifferent({alldifferent.expression} + s : s ∈ {{{shifts}}})"
+        note = f"{alldifferent.name}: AllDifferent({alldifferent.text}), {copies * len(terms)} terms"
+    with built.record.posting(formula, "over the rows", note):
+        built.cp.add_all_different([term + k * (modulus or 0) for term in terms for k in range(copies)])
+
+
+def _span(view: RowViewpoint, alldifferent: AllDifferent) -> int:
+    """How far apart the key's values (before the modulus) can be over the rows' domains."""
+    ends = [alldifferent.scale * c + alldifferent.shift * r for r, domain in zip(view.rows, view.domains, strict=True)
+            if domain for c in (domain[0], domain[-1])]
+    return max(ends) - min(ends) if ends else 0
+
+
+def _channel(built: _Built, model: ConstraintModel, view: RowViewpoint, q: list[cp_model.IntVar]) -> None:
+    """A Boolean per cell, true exactly when its row's variable takes its column: what the
+    model's constraints over cells read (`RowViewpoint.over_cells`)."""
+    cp = built.cp
+    by_row = dict(zip(view.rows, q, strict=True))
+    cells = model.cells
+    built.number = np.arange(len(cells), dtype=np.int64) + len(cp.proto.variables)
+    why = "; ".join(view.over_cells)
+    built.record.declare("x[r,c] ∈ {0, 1}", "for each open cell", len(cells), f"for {why}")
+    held = [cp.new_bool_var(f"x{r}_{c}") for r, c in cells]
+    with built.record.posting("x[r,c] ⇔ q[r] = c", "for each cell, both ways", "the channel"):
+        for (r, c), cell in zip(cells, held, strict=True):
+            cp.add(by_row[r] == c).only_enforce_if(cell)
+            cp.add(by_row[r] != c).only_enforce_if(~cell)
+
+
+def _post_family(built: _Built, model: ConstraintModel, family: LineFamily, lines: list[Line]) -> None:
+    """`lines` of `family` over the cells' Booleans, one group per pair of bounds (a cell without
+    a variable, cleared by a given piece, is left out)."""
+    cells, scope = line_cells(family)
+    for (least, most), same in by_bounds(lines).items():
+        with built.record.posting(_bounded(cells, least, most), scope, family.name):
+            for chosen in line_literals(model, same, built.number):
+                _post_line(built.cp, chosen[chosen >= 0].tolist(), least, most)
+
+
+def _bounded(cells: str, least: int, most: int) -> str:
+    """CP-SAT's constraint for at least `least` and at most `most` of `cells`."""
+    if (least, most) == (1, 1):
+        return f"ExactlyOne({cells})"
+    if (least, most) == (0, 1):
+        return f"AtMostOne({cells})"
+    return f"Σ({cells}) = {most}" if least == most else f"{least} ≤ Σ({cells}) ≤ {most}"
+
+
+def _post_beyond(built: _Built, model: ConstraintModel, size: bool) -> None:
+    """What the model asks beyond its lines, over the cells' Booleans: covers, clauses, attack
+    counts, the size (when `size`: no exactly-one family implies it) and the lex chains."""
+    cp, number = built.cp, built.number
+    if model.covers:
+        with built.record.posting("BoolOr(x[p] : p = s or p attacks s)", "for each square s", "covers"):
+            for chosen in literals(model, model.covers, number):
+                cp.proto.constraints.add().bool_or.literals.extend(chosen[chosen >= 0].tolist())
+    if model.clauses:
+        with built.record.posting("BoolOr(x[p] : p ∈ P, ¬x[a] : a ∈ A)", "for each clause", "clauses"):
+            _post_clauses(cp, model, number)
+    if model.counts:
+        with built.record.posting("x[w] ⇒ lo ≤ Σ held(group) ≤ hi", "for each attack count", "attack counts",
+                           "held(group) = max(x[p] : p ∈ group)"):
+            _post_counts(cp, model, number)
+    if size:
+        with built.record.posting(f"Σ x[r,c] = {model.size}", "", "size"):
+            _post_line(cp, number[number >= 0].tolist(), model.size or 0, model.size or 0)
+    if model.lex:
+        with built.record.posting("x ≥lex x∘g, clause by clause", "for each symmetry g", "lex-leader chains",
+                           "e[i]: the chain equal up to pair i"):
+            _post_lex(cp, model.lex, _by_cell(model, number))
 
 
 def _post_line(cp: cp_model.CpModel, literals: list[int], at_least: int, at_most: int) -> None:
@@ -420,9 +529,28 @@ def _reader(cp: cp_model.CpModel, model: ConstraintModel,
     return read
 
 
+def _row_reader(rows: tuple[tuple[int, int], ...]) -> Callable[[cp_model.CpSolverSolutionCallback], Placement]:
+    """How an enumeration in the integer viewpoint reads each solution: one read per row (each a
+    call into CP-SAT, by index), the rows in board order."""
+    def read(solution: cp_model.CpSolverSolutionCallback) -> Placement:
+        value = solution.SolutionIntegerValue
+        return tuple((r, value(index)) for r, index in rows)
+    return read
+
+
 def _by_cell(model: ConstraintModel, number: np.ndarray) -> dict[Cell, int]:
     """Each cell's variable as a dict (cells cleared by a fixed piece have none)."""
     return {c: i for c, i in zip(model.cells, number.tolist(), strict=True) if i >= 0}
+
+
+def _decide_rows_in_order(cp: cp_model.CpModel, model: ConstraintModel, q: Mapping[int, cp_model.IntVar]) -> None:
+    """Branch on the rows in board order (the lex chains' order when there are chains: middle
+    rows first), the smallest column first."""
+    rows = model.row_family
+    assert rows is not None  # the integer viewpoint's models have one
+    lines = rows.lines if model.lex is None else model.lex.first_read(rows.lines)
+    cp.add_decision_strategy([q[line.cells[0][0]] for line in lines], cp_model.CHOOSE_FIRST,
+                             cp_model.SELECT_MIN_VALUE)
 
 
 def _decide_in_order(cp: cp_model.CpModel, model: ConstraintModel, number: Mapping[Cell, int]) -> None:

@@ -38,9 +38,11 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 import constraint
 import numpy
 from constraint.domain import Unassigned
-from queens.models import Cell, ConstraintModel, LinearKey, LineFamily, Placement, TimeLimit, Unsupported
+from queens.models import Cell, ConstraintModel, LineFamily, Placement, TimeLimit, Unsupported
 from queens.models.ir import Clause, CountIf
+from queens.models.row_viewpoint import AllDifferent, RowViewpoint, pigeonholed, row_refusal, row_viewpoint
 from queens.solvers.backend import Backend
+from queens.solvers.viewpoint import Recorder, Viewpoint, by_bounds, domains_text, line_cells
 
 VIEWPOINTS = ("rows", "boolean")
 RESTART_NODES = 4
@@ -87,17 +89,14 @@ class SharedLines:
 
 
 class KeyedIndex:
-    """The lines of keyed families (`_keyed`) by key value, so a cell's lines are found by its key
-    in each family: no list per cell up front, which `SharedLines` keeps (1000 x 1000: 4 x 10^6
-    entries, 1.7 s of the 6.7 s a 600-queens solve took); a cell's list is made when the search
-    first places a piece there, and kept."""
+    """The lines of the row viewpoint's keyed families (its `AllDifferent`s) by key value, so a
+    cell's lines are found by its key in each family: no list per cell up front, which
+    `SharedLines` keeps (1000 x 1000: 4 x 10^6 entries, 1.7 s of the 6.7 s a 600-queens solve
+    took); a cell's list is made when the search first places a piece there, and kept."""
 
-    def __init__(self, families: Sequence[LineFamily]) -> None:
-        self._families: list[tuple[LinearKey, dict[int, tuple[Cell, ...]]]] = []
-        for family in families:
-            key = family.key
-            assert key is not None  # `_keyed` families only
-            self._families.append((key, {key.of(line.cells[0]): line.cells for line in family.lines}))
+    def __init__(self, keys: Sequence[AllDifferent]) -> None:
+        self._families: list[tuple[AllDifferent, dict[int, tuple[Cell, ...]]]] = [
+            (key, {key.of(*line.cells[0]): line.cells for line in key.family.lines}) for key in keys]
         self._others: dict[Cell, list[Cell]] = {}
 
     def other_cells(self, cell: Cell) -> list[Cell]:
@@ -107,7 +106,7 @@ class KeyedIndex:
         if found is None:
             row = cell[0]
             found = self._others[cell] = [other for key, lines in self._families
-                                          for other in lines.get(key.of(cell), ()) if other[0] != row]
+                                          for other in lines.get(key.of(*cell), ()) if other[0] != row]
         return found
 
 
@@ -367,20 +366,19 @@ class Csp(Backend):
         if viewpoint is not None and viewpoint not in VIEWPOINTS:
             raise Unsupported(f"csp viewpoint must be one of {', '.join(VIEWPOINTS)}, got {viewpoint!r}")
         self.viewpoint = viewpoint
-        self._lines: tuple[ConstraintModel, KeyedIndex | None, SharedLines] | None = None
+        self._lines: tuple[ConstraintModel, RowViewpoint, KeyedIndex | None, SharedLines] | None = None
+        self.described = Viewpoint(self.name, viewpoint or "rows")
 
-    def _lines_of(self, model: ConstraintModel) -> tuple[KeyedIndex | None, SharedLines]:
-        """The rows viewpoint's conflicts: the keyed families' index (None if there are none) and
-        the other families' lines. Made once per model: `find`'s restarts build a new problem
-        each, over the same lines (at 1000 x 1000 they cost 1 s of a 3.3 s attempt, the index's
-        cell lists included)."""
+    def _lines_of(self, model: ConstraintModel) -> tuple[RowViewpoint, KeyedIndex | None, SharedLines]:
+        """The rows viewpoint (`queens.models.row_viewpoint`) and its conflicts: the keyed
+        families' index (None if there are none) and the other families' lines. Made once per
+        model: `find`'s restarts build a new problem each, over the same lines (at 1000 x 1000
+        they cost 1 s of a 3.3 s attempt, the index's cell lists included)."""
         if self._lines is None or self._lines[0] is not model:
-            rows = model.row_family
-            others = [f for f in model.families if f is not rows]
-            keyed = [f for f in others if _keyed(f)]
-            shared = SharedLines([f for f in others if all(f is not k for k in keyed)])
-            self._lines = (model, KeyedIndex(keyed) if keyed else None, shared)
-        return self._lines[1], self._lines[2]
+            view = row_viewpoint(model)
+            keyed = KeyedIndex(view.alldifferent) if view.alldifferent else None
+            self._lines = (model, view, keyed, SharedLines(view.unkeyed))
+        return self._lines[1], self._lines[2], self._lines[3]
 
     def _build_for_size(self, model: ConstraintModel) -> None:
         self._problem(model)
@@ -390,12 +388,24 @@ class Csp(Backend):
             return _rows_refusal(model)
         return None
 
+    def describe(self, model: ConstraintModel) -> Viewpoint:
+        """The problem this backend builds of `model` in its viewpoint, as a reader would write it:
+        recorded by the code that posts it (`Recorder`), so the counts are python-constraint2's."""
+        refusal = self.supports(model)
+        if refusal:
+            raise Unsupported(refusal)
+        self._problem(model)
+        return self.described
+
     def _problem(self, model: ConstraintModel, budget: Budget | None = None,
                  shuffle: numpy.random.Generator | None = None) -> tuple[constraint.Problem, Decode]:
         viewpoint = self.viewpoint or ("boolean" if _rows_refusal(model) else "rows")
         build = self._rows if viewpoint == "rows" else self._boolean
-        problem, decode, test = build(model, None if budget is None else budget.deadline)
-        _over_cells(problem, model, test)
+        problem = constraint.Problem()
+        record = Recorder(lambda: (len(problem._variables), len(problem._constraints)))
+        decode, test = build(model, problem, record, None if budget is None else budget.deadline)
+        _over_cells(problem, record, model, test)
+        self.described = record.viewpoint(self.name, viewpoint)
         for var, domain in problem._variables.items():  # numpy shuffles 1000 x 1000 in 0.1 s, random in 1 s
             values = domain if shuffle is None else shuffle.permutation(domain).tolist()
             if viewpoint == "rows" and len(values) >= INDEXED_FROM:
@@ -408,55 +418,66 @@ class Csp(Backend):
                       "constraints": len(problem._constraints)}
         return problem, decode
 
-    def _rows(self, model: ConstraintModel,
-              deadline: float | None = None) -> tuple[constraint.Problem, Decode, CellTest]:
+    def _rows(self, model: ConstraintModel, problem: constraint.Problem, record: Recorder,
+              deadline: float | None = None) -> tuple[Decode, CellTest]:
+        """The rows viewpoint: q[r] over the row's columns (a given piece's one), one `KeyedLines`
+        for every AllDifferent of the row viewpoint, a `RowPairConflicts` per pair of rows that
+        share a line without a key, and no solution when the size is not one piece a row."""
         refusal = _rows_refusal(model)
-        if refusal:
-            raise Unsupported(refusal)
         rows = model.row_family
-        assert rows is not None  # _rows_refusal refuses every model without a row family
-        problem = constraint.Problem()
-        fixed = dict(model.fixed)
+        if refusal or rows is None:
+            raise Unsupported(refusal or "the csp rows viewpoint needs exactly one piece in every row")
+        view, keyed, shared = self._lines_of(model)
+        domains = dict(zip(view.rows, view.domains, strict=True))
         # the rows in the order the search takes them (python-constraint2 keeps the order variables
         # were added in among equals): board order, or the lex chains' order (middle rows first)
         for line in (rows.lines if model.lex is None else model.lex.first_read(rows.lines)):
-            r = line.cells[0][0]
-            problem.addVariable(r, [fixed[r]] if r in fixed else [c for _, c in line.cells])
-        keyed, shared = self._lines_of(model)
+            problem.addVariable(line.cells[0][0], list(domains[line.cells[0][0]]))
+        for i, (text, count) in enumerate(domains_text(view.rows, view.domains)):
+            record.declare(text, "", count, "" if i else "the column of each row's piece")
         if keyed is not None:
-            problem.addConstraint(KeyedLines(keyed), list(problem._variables))
-        for index, (r1, r2) in enumerate(sorted(shared.row_pairs)):
-            if deadline is not None and not index % 4096 and time.monotonic() > deadline:
-                raise TimeLimit("csp: time limit reached while building the row-pair tables")
-            problem.addConstraint(RowPairConflicts(r1, r2, shared), (r1, r2))
-        row_ids = [line.cells[0][0] for line in rows.lines]  # the variables: every row, an int
+            keys, names = (", ".join(key.text for key in view.alldifferent),
+                           ", ".join(key.name for key in view.alldifferent))
+            with record.posting(f"KeyedLines({keys})", "over every row", f"AllDifferent of each: {names}"):
+                problem.addConstraint(KeyedLines(keyed), list(problem._variables))
+        with record.posting("no two pieces on a line", "for each pair of rows sharing one",
+                            ", ".join(f"{family.name} (no key)" for family in view.unkeyed)):
+            for index, (r1, r2) in enumerate(sorted(shared.row_pairs)):
+                if deadline is not None and not index % 4096 and time.monotonic() > deadline:
+                    raise TimeLimit("csp: time limit reached while building the row-pair tables")
+                problem.addConstraint(RowPairConflicts(r1, r2, shared), (r1, r2))
+        row_ids = list(view.rows)  # the variables: every row, an int
         if model.size is not None and model.size != len(row_ids):  # one piece a row: no other number fits
-            problem.addConstraint(constraint.InSetConstraint(set()), row_ids[:1])
+            with record.posting(f"q[{row_ids[0]}] ∈ {{}}", "", f"size {model.size}: one a row is {len(row_ids)}"):
+                problem.addConstraint(constraint.InSetConstraint(set()), row_ids[:1])
 
         def decode(solution: Solution) -> Placement:
             return tuple(sorted((r, solution[r]) for r in row_ids))
-        return problem, decode, _row_test
+        return decode, _row_test
 
     @staticmethod
-    def _boolean(model: ConstraintModel,
-                 deadline: float | None = None) -> tuple[constraint.Problem, Decode, CellTest]:
-        problem = constraint.Problem()
+    def _boolean(model: ConstraintModel, problem: constraint.Problem, record: Recorder,
+                 deadline: float | None = None) -> tuple[Decode, CellTest]:
+        """The Boolean viewpoint: a 0/1 variable per cell (1 for a given piece), and a sum
+        constraint per line between its bounds, per cover and for the size."""
         name = {cell: f"x{model.index[cell]}" for cell in model.cells}
         for cell, var in name.items():
             problem.addVariable(var, [1] if cell in model.fixed else [0, 1])
-        for line in model.lines:
-            scope = [name[c] for c in line.cells]
-            if line.at_least == line.at_most:
-                problem.addConstraint(constraint.ExactSumConstraint(line.at_most), scope)
-                continue
-            if line.at_most < len(scope):
-                problem.addConstraint(constraint.MaxSumConstraint(line.at_most), scope)
-            if line.at_least > 0:
-                problem.addConstraint(constraint.MinSumConstraint(line.at_least), scope)
-        for cover in model.covers:
-            problem.addConstraint(constraint.MinSumConstraint(1), [name[c] for c in cover])
+        record.declare("x[r,c] ∈ {0, 1}", "for each open cell", len(name),
+                       "1: a piece on (r, c)" + ("; {1} for a given piece" if model.fixed else ""))
+        for family in model.families:
+            cells, scope = line_cells(family)
+            for (least, most), lines in by_bounds(family.lines).items():
+                with record.posting(_sums(cells, least, most), scope, family.name):
+                    for line in lines:
+                        _post_sums(problem, [name[c] for c in line.cells], least, most)
+        if model.covers:
+            with record.posting("Σ(x[p] : p = s or p attacks s) ≥ 1", "for each square s", "covers"):
+                for cover in model.covers:
+                    problem.addConstraint(constraint.MinSumConstraint(1), [name[c] for c in cover])
         if model.size is not None and not model.size_implied:
-            problem.addConstraint(constraint.ExactSumConstraint(model.size), list(name.values()))
+            with record.posting(f"Σ x[r,c] = {model.size}", "", "size"):
+                problem.addConstraint(constraint.ExactSumConstraint(model.size), list(name.values()))
         cell_of: dict[Var, Cell] = {var: cell for cell, var in name.items()}
 
         def decode(solution: Solution) -> Placement:
@@ -464,7 +485,7 @@ class Csp(Backend):
 
         def test(cell: Cell) -> tuple[Var, int]:
             return name[cell], 1
-        return problem, decode, test
+        return decode, test
 
     def solutions(self, model: ConstraintModel, deadline: float | None) -> Iterator[Placement]:
         return self._stream(model, Budget(deadline), constraint.OptimizedBacktrackingSolver())
@@ -505,21 +526,44 @@ class Csp(Backend):
         return None
 
 
+def _post_sums(problem: constraint.Problem, scope: list[Var], least: int, most: int) -> None:
+    """least <= the sum of `scope` <= most, with python-constraint2's sum constraints (none for
+    a bound that every assignment keeps)."""
+    if least == most:
+        problem.addConstraint(constraint.ExactSumConstraint(most), scope)
+        return
+    if most < len(scope):
+        problem.addConstraint(constraint.MaxSumConstraint(most), scope)
+    if least > 0:
+        problem.addConstraint(constraint.MinSumConstraint(least), scope)
+
+
+def _sums(cells: str, least: int, most: int) -> str:
+    """The sum constraints `_post_sums` posts, as one formula."""
+    if least == most:
+        return f"Σ({cells}) = {most}"
+    return f"Σ({cells}) ≤ {most}" if least == 0 else f"{least} ≤ Σ({cells}) ≤ {most}"
+
+
 def _row_test(cell: Cell) -> tuple[Var, int]:
     """The rows viewpoint's test of a cell: its row's variable holds its column."""
     return cell[0], cell[1]
 
 
-def _over_cells(problem: constraint.Problem, model: ConstraintModel, test: CellTest) -> None:
+def _over_cells(problem: constraint.Problem, record: Recorder, model: ConstraintModel, test: CellTest) -> None:
     """Post the constraints written over cells, read through the viewpoint's `test`: the lex
     chains (one constraint over every variable), each clause and each attack count."""
     if model.lex:
         chains = [[(test(a), test(b)) for a, b in chain] for chain in model.lex.chains]
-        problem.addConstraint(LexChainsConstraint(chains), list(problem._variables))
-    for clause in model.clauses:
-        problem.addConstraint(*_clause_constraint(clause, test))
-    for count in model.counts:
-        problem.addConstraint(*_count_constraint(count, test))
+        with record.posting("the cells ≥lex their image under g, for each symmetry g", "one LexChains over every "
+                            "variable", f"lex-leader chains for {len(chains)} symmetries"):
+            problem.addConstraint(LexChainsConstraint(chains), list(problem._variables))
+    with record.posting("a piece on some p ∈ P, or some a ∈ A empty", "for each clause", "clauses"):
+        for clause in model.clauses:
+            problem.addConstraint(*_clause_constraint(clause, test))
+    with record.posting("a piece on w ⇒ lo ≤ groups holding a piece ≤ hi", "for each attack count", "attack counts"):
+        for count in model.counts:
+            problem.addConstraint(*_count_constraint(count, test))
 
 
 def _scope(tests: Iterable[tuple[Var, int]]) -> tuple[list[Var], dict[Var, int]]:
@@ -583,36 +627,19 @@ def _count_constraint(count: CountIf, test: CellTest) -> tuple[constraint.Functi
     return constraint.FunctionConstraint(holds, assigned=False), scope
 
 
-def _keyed(family: LineFamily) -> bool:
-    """Whether `family` is whole lines named by its `LinearKey`: one key value per line, a
-    different one for each line. Such a family goes into `KeyedLines`; any other family (knight
-    pairs, lines cut by pawns) keeps the tables per pair of rows."""
-    key = family.key
-    if key is None:
-        return False
-    a, b, modulus = key.a, key.b, key.modulus  # `key.of` inlined: 3 x 10^6 calls at 1000 x 1000
-    values = [{(a * r + b * c) % modulus if modulus else a * r + b * c for r, c in line.cells}
-              for line in family.lines]
-    return all(len(v) == 1 for v in values) and len({v.pop() for v in values}) == len(values)
-
-
 def _rows_refusal(model: ConstraintModel) -> str | None:
     """Why the rows viewpoint cannot hold `model`, or None. It places one piece on each row's
     line and keeps every other line to at most one: a lower bound it keeps only when one piece a
-    row implies it (`_pigeonholed`), and an objective only when its questions are numbers of
+    row implies it (`pigeonholed`), and an objective only when its questions are numbers of
     pieces (`ConstraintModel.at_value`), which it holds as its number of rows."""
     rows = model.row_family
-    if rows is None:
-        return "the csp rows viewpoint needs exactly one piece in every row"
-    if not model.one_per_line:
-        return "the csp rows viewpoint needs at most one piece per line; use viewpoint='boolean'"
+    refusal = row_refusal(model)
+    if refusal or rows is None:
+        return f"the csp rows viewpoint {refusal}" + ("; use viewpoint='boolean'" if rows is not None else "")
     if model.covers:
         return "the csp rows viewpoint has no covers; use viewpoint='boolean'"
-    if sum(len(line.cells) for line in rows.lines) != len(model.cells):
-        return ("the csp rows viewpoint places pieces on the rows' lines only; some cells are on none; "
-                "use viewpoint='boolean'")
     unkept = next((f for f in model.families if f is not rows and any(line.at_least for line in f.lines)
-                   and not _pigeonholed(f, model, len(rows.lines))), None)
+                   and not pigeonholed(f, model, len(rows.lines))), None)
     if unkept is not None:
         return (f"the csp rows viewpoint keeps no lower bound on a line beyond one piece a row; "
                 f"the {unkept.name} lines have one; use viewpoint='boolean'")
@@ -621,12 +648,3 @@ def _rows_refusal(model: ConstraintModel) -> str | None:
         return ("the csp rows viewpoint asks an objective value by value as a number of pieces; this one "
                 "counts the pieces of each group; use viewpoint='boolean'")
     return None
-
-
-def _pigeonholed(family: LineFamily, model: ConstraintModel, pieces: int) -> bool:
-    """Whether `pieces` pieces, at most one a line, put exactly one on each line of `family`: its
-    lines exactly one, as many as the pieces, and between them every cell (keyed lines, whole
-    board lines or pieces of them, never overlap, so lengths that add up to the cells cover them).
-    Read off the lines' lengths, not their cells: 1000 x 1000 asks in microseconds."""
-    return (family.exactly_one and family.key is not None and len(family.lines) == pieces
-            and sum(len(line.cells) for line in family.lines) == len(model.cells))
