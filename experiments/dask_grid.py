@@ -14,14 +14,13 @@ from typing import Any
 
 from queens.experiments.runner import Executor, Measurement, execute
 from queens.experiments.spec import Run
-from queens.models import BackendUnavailable
+from queens.solvers.runtime.extras import require
 
 
 def _distributed() -> ModuleType:
-    try:
-        import distributed
-    except ImportError:
-        raise BackendUnavailable("running on Dask needs the dask extra: pip install 'queens[dask]'") from None
+    require("dask", "running a grid on Dask")
+    import distributed
+
     return distributed
 
 

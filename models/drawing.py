@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import ClassVar
 
 from queens.models.check import Placement
-from queens.models.errors import BackendUnavailable, QueensError
+from queens.models.errors import MissingExtra, QueensError
 from queens.models.pieces import Cell
 from queens.models.puzzle import Puzzle
 
@@ -191,8 +191,8 @@ def _png(canvas: Canvas, layers: dict[Cell, _Layer], size: int) -> bytes:
     try:
         from PIL import Image, ImageDraw
     except ImportError:
-        raise BackendUnavailable("PNG pictures need Pillow: pip install 'queens[pictures]' "
-                                 "(SVG needs nothing)") from None
+        raise MissingExtra("PNG pictures need the pictures extra (Pillow): pip install 'queens[pictures]' "
+                           "(SVG needs nothing)") from None
     square = max(size // max(canvas.rows, canvas.cols), 4)
     image = Image.new("RGB", (square * canvas.cols, square * canvas.rows), "#ffffff")
     draw = ImageDraw.Draw(image)

@@ -41,6 +41,14 @@ class NativeMissing(BackendUnavailable):
     to rebuild them and exits 2, as for a usage error, since nothing was attempted."""
 
 
+class MissingExtra(BackendUnavailable):
+    """An optional part (`--certify`, the report's plots, Dask, MiniZinc, PNG pictures) whose
+    packages are not installed: the message names the extra that installs them
+    (`queens.solvers.runtime.extras`). Refused before any work, so a usage error, exit 2."""
+
+    exit_code = 2
+
+
 class Unsupported(QueensError):
     """A backend cannot handle this model's shape or size (it says what it lacks)."""
 

@@ -17,7 +17,7 @@ BACKENDS: dict[str, tuple[str, str, str]] = {
     "sat": ("queens.solvers.backends.sat", "Sat", "pip install python-sat"),
     "csp": ("queens.solvers.backends.csp", "Csp", "pip install python-constraint2"),
     "minizinc": ("queens.solvers.backends.minizinc", "MiniZinc",
-                 "pip install -e '.[minizinc]' and the minizinc binary"),
+                 "pip install 'queens[minizinc]' and the MiniZinc binary (make minizinc)"),
     "mip": ("queens.solvers.backends.mip", "Mip", "pip install ortools (SCIP and HiGHS come with it)"),
 }
 

@@ -41,6 +41,7 @@ from queens.solvers.routing.router import Choice, answer, task_of
 from queens.solvers.routing.router import all_optimal as every_optimum
 from queens.solvers.routing.strategies import MAX_LISTED
 
+from queens.solvers.runtime.extras import require
 
 def _solve(family_or_file: str, n: int | None, m: int | None, puzzle: Puzzle, task: Task, backend: str | None,
            method: str | None, time_limit: float | None, options: Options) -> Result:
@@ -151,6 +152,8 @@ def refuse_certify(puzzle: Puzzle, certify: bool, proof_dir: Path | None, all_op
 def _print_solutions(puzzle: Puzzle, result: Result, out_path: Path | None) -> None:
     line = f"{puzzle.name}: {result.status.value} by {answered_by(result)}"
     if result.objective is not None:
+    if certify:
+        require("certify", "--certify")
         proved = result.status is Status.OPTIMAL
         line += f"; optimum {result.objective} (proved)" if proved else f"; best found {result.objective}"
     if "bound" in result.stats:

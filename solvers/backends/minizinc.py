@@ -60,6 +60,7 @@ from typing import TYPE_CHECKING, Protocol
 from queens.models import ConstraintModel, Placement, TimeLimit, Unsupported
 from queens.solvers.backend import Backend, seconds_left
 from queens.solvers.formats.minizinc import Search, minizinc_of, row_viewpoint, textbook
+from queens.solvers.runtime.extras import install_command
 
 if TYPE_CHECKING:  # imported lazily at run time: the package is optional (supports() says when it is missing)
     import minizinc
@@ -101,7 +102,7 @@ def _missing() -> str | None:
     if shutil.which("minizinc") is None:
         return "minizinc: the MiniZinc binary is not on PATH (Debian: apt-get install minizinc flatzinc)"
     if find_spec("minizinc") is None:
-        return "minizinc: the Python package is missing (pip install -e '.[minizinc]')"
+        return f"minizinc: the Python package is missing ({install_command('minizinc')})"
     return None
 
 

@@ -7,8 +7,8 @@ the threaded count (the fast counter's batches, the quadrant counter's ranges), 
 come back here, so the same ledger records them: a count can be resumed with threads after a
 cluster run, and the other way round.
 
-Dask is an optional extra (`pip install -e '.[dask]'`); without it this raises
-BackendUnavailable. Workers need this package installed at the same version.
+Dask is an optional extra (`pip install 'queens[dask]'`); without it this raises
+MissingExtra. Workers need this package installed at the same version.
 
 A cluster on Slurm, with dask-jobqueue (`pip install dask-jobqueue`), in a Python session that
 stays open on the login node:
@@ -30,10 +30,11 @@ from collections.abc import Iterator
 from concurrent.futures import Executor
 from contextlib import ExitStack, contextmanager
 
-from queens.models import BackendUnavailable, QueensError, Unsupported
+from queens.models import QueensError, Unsupported
 from queens.solvers.native.counting import Progress, Stats, SymmetryClasses, run_subproblems
 from queens.solvers.native.quadrant import count_ranges, refuse_size
 from queens.solvers.runtime.cores import default_threads
+from queens.solvers.runtime.extras import require
 from queens.solvers.runtime.ledger import Ledger
 
 ADDRESS = re.compile(r"^(tcp|tls|inproc|ucx)://[^\s/:]+(:\d+)?$")
@@ -59,10 +60,8 @@ def cluster(address: str, workers: int | None = None) -> Iterator[tuple[Executor
     """A concurrent.futures executor on Dask and how many workers it has, for one count: a
     LocalCluster of `workers` processes started (and closed after) for "local", else the
     scheduler at `address` (tcp://host:8786), refused before any connection when malformed."""
-    try:
-        from distributed import Client, LocalCluster
-    except ImportError:
-        raise BackendUnavailable("Dask is not installed; install the extra: pip install -e '.[dask]'") from None
+    require("dask", "--dask")
+    from distributed import Client, LocalCluster
     if address != "local" and not ADDRESS.match(address):
         raise Unsupported(f"--dask takes 'local' or a scheduler address like tcp://host:8786, got {address!r}")
     with ExitStack() as stack:

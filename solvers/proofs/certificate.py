@@ -38,6 +38,7 @@ from queens.solvers.proofs.unsat_proof import (
     write,
 )
 from queens.solvers.result import Result, Status
+from queens.solvers.runtime.extras import require
 
 TRUSTED = ("the lowering (queens.models.lowering / army_lowering: the puzzle's rules as lines, covers, "
            "fixed cells, clauses and attack counts)",
@@ -141,6 +142,7 @@ def certify_none(model: ConstraintModel, *, encoding: str | None = None, proof_d
     The model's lex-leader chains are dropped (a proof with them says only that no solution
     *leads its symmetry class*) unless `lex`: then they stay, named as the reduction `LEX_LEADER`
     (every class has a leader, so "none" is unchanged; the chains join the trusted base)."""
+    require("certify", "a certificate (--certify)")
     bare = model if lex and model.lex is not None else replace(model, lex=None)
     if bare.lex is not None:
         reductions = (*reductions, LEX_LEADER)
