@@ -24,7 +24,7 @@ import numpy as np
 from queens.models import numbers
 from queens.models.completion import Completion, parse_cells, parse_vector
 from queens.models.domination import Domination
-from queens.models.errors import MalformedInput, QueensError
+from queens.models.errors import BadOption, MalformedInput, QueensError
 from queens.models.ninequeens import FreePawns, NineQueens
 from queens.models.nqueens import NQueens
 from queens.models.pieces import Cell
@@ -202,14 +202,21 @@ FAMILIES: dict[str, Family] = {
 
 
 def build(family: str, options: FamilyOptions) -> Puzzle:
-    """The puzzle `family` builds from `options`; a flag the family cannot use is an error."""
+    """The puzzle `family` builds from `options`; a flag the family cannot use is refused
+    (`BadOption`: on the command line a usage error, exit 2, since nothing was attempted)."""
     if family not in FAMILIES:
         raise QueensError(f"unknown family {family!r}; choose from {', '.join(FAMILIES)}")
     entry = FAMILIES[family]
     unused = sorted(options.given - entry.accepts)
     if unused:
-        raise QueensError(f"--{unused[0]} does not apply to {family}")
+        takes = ", ".join(map(_flag, sorted(entry.accepts))) or "only -n"
+        raise BadOption(f"{_flag(unused[0])} does not apply to {family} ({family} takes {takes})")
     return entry.build(options)
+
+
+def _flag(name: str) -> str:
+    """An option as the command line spells it: -m, --pawns."""
+    return f"-{name}" if len(name) == 1 else f"--{name}"
 
 
 def of_size(family: str, n: int) -> Puzzle:

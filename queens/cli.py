@@ -1,10 +1,21 @@
 """The `queens` command: solve, count and draw puzzles of the N-Queens family.
 
-Exit codes: 0 ok, 1 error (bad input, a refusal, a time limit), 2 usage (including an option
-no backend takes and missing C extensions), 3 a count that disagrees with the native ground
-truth, 130 interrupted (Ctrl-C or SIGTERM; the console script, queens/console.py, installs the
-handlers before this module is imported). Errors are one line on stderr, never a traceback (set
-QUEENS_DEBUG=1 to see one).
+The conventions every command keeps live here and in `queens.commands.common`, not in the
+commands, so a new command has them by being registered (docs/cli.md):
+
+- `--version`, and the version in `queens info` and in every `--json` answer;
+- two examples at least at the end of each command's help (`QueensCommand`), and FAMILY|FILE in
+  the usage line with the families listed below the options;
+- "did you mean" for a mistyped command, option (click's), family, backend or method (difflib);
+- shell completion, click's: `eval "$(_QUEENS_COMPLETE=bash_source queens)"`;
+- the exit codes: 0 ok (a proved "no solution" is an answer), 1 an error (bad input: a board
+  that cannot be, a file that cannot be read; a time limit), 2 usage (the command line itself:
+  an unknown command, option, family or backend, a missing or malformed value, an option that
+  does not apply to the puzzle or that no strategy takes, a missing extra or C extension:
+  nothing was attempted), 3 a count that disagrees with the native ground truth, 130
+  interrupted (Ctrl-C or SIGTERM; the console script, queens/console.py, installs the handlers
+  before this module is imported). Errors are one line on stderr, never a traceback (set
+  QUEENS_DEBUG=1 to see one).
 """
 
 from __future__ import annotations
@@ -15,7 +26,7 @@ import sys
 import click
 
 from queens.commands.bench import bench_command
-from queens.commands.common import err
+from queens.commands.common import QueensGroup, err
 from queens.commands.count import count_command
 from queens.commands.explain import explain_command
 from queens.commands.export import export_command
@@ -28,11 +39,49 @@ from queens.commands.trace import trace_command
 from queens.commands.why import why_command
 from queens.models import NativeMissing, QueensError
 from queens.models.errors import BadOption
+from queens.solvers import BACKENDS
+from queens.solvers.result import suite_version
+
+EXIT_CODES = {0: "ok", 1: "error", 2: "usage", 3: "disagreement", 130: "interrupted"}
+"""The documented exit codes (docs/cli.md); tests/test_cli_conventions.py walks them over every command."""
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class QueensCLI(QueensGroup):
+    """The top group: its help names the backends as the registry holds them (a count written
+    once, there), and ends with examples, the exit codes and where the rest is documented."""
+
+    def format_help_text(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        formatter.write_paragraph()
+        with formatter.indentation():
+            formatter.write_text(f"Solve, count, draw and explain puzzles of the N-Queens family: {len(BACKENDS)} "
+                                 f"backends ({', '.join(BACKENDS)}), chosen for you by structure and checked "
+                                 "against the native counter.")
+
+    def format_epilog(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        super().format_epilog(ctx, formatter)
+        with formatter.section("Exit codes"):
+            formatter.write_text(", ".join(f"{code} {meaning}" for code, meaning in EXIT_CODES.items()) + ".")
+        formatter.write_paragraph()
+        formatter.write_text("`queens COMMAND --help` for a command's options and examples; docs/cli.md for the "
+                             "conventions and shell completion.")
+
+
+def _print_version(ctx: click.Context, param: click.Parameter, value: bool) -> None:
+    if value and not ctx.resilient_parsing:
+        click.echo(f"queens {suite_version()}")
+        ctx.exit()
+
+
+@click.group(cls=QueensCLI, context_settings={"help_option_names": ["-h", "--help"]}, examples=(
+    "queens count nqueens -n 12          # 14,200, by the native counter",
+    "queens solve peaceable -n 6         # 5 white and 5 black queens, proved optimal",
+    "queens count nqueens -n 8 -b all    # every backend side by side, checked",
+))
+@click.option("--version", is_flag=True, expose_value=False, is_eager=True, callback=_print_version,
+              help="Print the version and exit.")
 def cli() -> None:
-    """Constraint models of the N-Queens family on four backends: native, cpsat, sat, csp."""
+    """Solve, count, draw and explain puzzles of the N-Queens family (the help shown is
+    QueensCLI.format_help_text's, which names the registry's backends)."""
 
 
 cli.add_command(solve_command)

@@ -6,6 +6,8 @@ import html
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import Enum
+from functools import cache
+from importlib.metadata import PackageNotFoundError, version
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -106,6 +108,17 @@ class Result:
         return Board(drawn, self.solution).svg()
 
 
+@cache
+def suite_version() -> str:
+    """The installed distribution's version (pyproject.toml's, the one place it is written): what
+    `queens --version`, `queens info`, `queens.__version__` and every JSON answer say. A copy of
+    the tree run from PYTHONPATH alone, with no distribution installed, says "unknown"."""
+    try:
+        return version("queens")
+    except PackageNotFoundError:
+        return "unknown"
+
+
 MAX_JSON_SOLUTION = 1000
 """Solutions of larger boards are written with --out, not listed in the JSON."""
 
@@ -119,6 +132,7 @@ def answer_json(command: str, puzzle: Puzzle | None, result: Result | None, *, v
     per_army = [] if answered is None else [answered.per_army(s) for s in listed]
     return {
         "command": command,
+        "version": suite_version(),
         "puzzle": None if puzzle is None else puzzle.to_json(),
         "backend": None if result is None else result.backend,
         "method": None if result is None else result.method,

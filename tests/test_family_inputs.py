@@ -10,7 +10,7 @@ from queens.models.placement_file import read_placement
 from queens.models.toroidal import Toroidal
 from queens.solvers import solutions
 
-from tests.cli import run_cli
+from tests.cli import error_line, run_cli
 from tests.plain_reference import images
 
 
@@ -61,17 +61,25 @@ def test_completion_from_a_file_on_the_cli(tmp_path):
     (["count", "completion", "-n", "8", "--queens", "0,0 0,0"], "listed twice"),
     (["count", "completion", "-n", "8"], "needs pre-placed queens"),
     (["count", "completion", "-n", "8", "--queens", "0,0", "--vector", "1"], "once"),
-    (["count", "nqueens", "-n", "8", "--pawns", "1"], "--pawns does not apply to nqueens"),
     (["count", "ninequeens", "-n", "8", "--pawns", "1", "--pawn", "3,3"], "either --pawns"),
     (["count", "ninequeens", "-n", "8", "--pawns", "9"], "free pawns must be"),
     (["count", "ninequeens", "-n", "8", "--pawn", "9,9"], "off the 8x8 board"),
-    (["count", "toroidal", "-n", "8", "-m", "9"], "-m does not apply"),
 ])
 def test_family_input_errors_are_one_line(args, message):
     result = run_cli(*args)
     assert result.returncode == 1
     assert "Traceback" not in result.stderr
     assert message in result.stderr.strip().splitlines()[-1]
+
+
+@pytest.mark.parametrize("args,message", [
+    (["count", "nqueens", "-n", "8", "--pawns", "1"], "--pawns does not apply to nqueens (nqueens takes -m)"),
+    (["count", "toroidal", "-n", "8", "-m", "9"], "-m does not apply"),
+])
+def test_a_flag_the_family_does_not_take_is_a_usage_error(args, message):
+    result = run_cli(*args)
+    assert result.returncode == 2
+    assert message in error_line(result)
 
 
 def test_pawn_cell_must_be_row_comma_col():

@@ -13,18 +13,24 @@ from pathlib import Path
 
 import click
 
-from queens.commands.common import DISAGREES, err, out
+from queens.commands.common import DISAGREES, err, group, out
 from queens.models import MalformedInput
 
 DATABASE = "results.sqlite"
 
 
-@click.group("bench")
+@group("bench", examples=(
+    "queens bench run experiments/specs/tiny.toml --db tiny.sqlite   # a small grid, stored",
+    "queens bench report --db tiny.sqlite --out report/              # report.md and its plots",
+))
 def bench_command() -> None:
     """Compare backends: run an experiment spec, then report on the stored results."""
 
 
-@bench_command.command("run")
+@bench_command.command("run", examples=(
+    "queens bench run experiments/specs/tiny.toml --db tiny.sqlite",
+    "queens bench run experiments/specs/default.toml --dask local   # the grid on a local Dask cluster",
+))
 @click.argument("spec_path", metavar="SPEC", type=click.Path(path_type=Path))
 @click.option("--db", type=click.Path(path_type=Path), default=None,
               help=f"Results database [default: {DATABASE} in the spec's report directory, else here].")
@@ -55,7 +61,10 @@ def run_command(spec_path: Path, db: Path | None, dask_address: str | None) -> i
     return 0
 
 
-@bench_command.command("report")
+@bench_command.command("report", examples=(
+    "queens bench report --db tiny.sqlite --out report/",
+    "queens bench report --db results.sqlite --spec default   # one spec's runs",
+))
 @click.option("--db", type=click.Path(path_type=Path), default=Path(DATABASE), show_default=True,
               help="Results database.")
 @click.option("--out", "out_dir", type=click.Path(path_type=Path), default=None,

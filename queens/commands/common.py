@@ -1,8 +1,11 @@
-"""Options and output shared by the commands: the family, the backend, --json."""
+"""Options and output shared by the commands: the family, the backend, --json; and the conventions
+every command keeps (`QueensCommand`: examples in its help; "did you mean" for a mistyped choice).
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import difflib
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -62,7 +65,25 @@ _FAMILY_FLAGS = [
 ]
 
 
-class FamilyChoice(click.Choice):  # type: ignore[type-arg]  # click's Choice is generic in its own stubs only
+def did_you_mean(word: str, choices: Iterable[str]) -> str:
+    """" Did you mean 'x'?" for the closest of `choices` (difflib's ratio, as click's own
+    suggestion for a mistyped option or command), or "" when none is close.
+
+    >>> did_you_mean("nqueen", ["nqueens", "rooks"]), did_you_mean("zzz", ["nqueens"])
+    (" Did you mean 'nqueens'?", '')
+    """
+    close = difflib.get_close_matches(word, list(choices), n=3, cutoff=0.6)
+    return f" Did you mean {' or '.join(repr(choice) for choice in close)}?" if close else ""
+
+
+class SuggestingChoice(click.Choice):  # type: ignore[type-arg]  # click's Choice is generic in its own stubs only
+    """A choice whose refusal names the closest choices: `--backend cpsta` says "Did you mean 'cpsat'?"."""
+
+    def get_invalid_choice_message(self, value: Any, ctx: click.Context | None) -> str:
+        return super().get_invalid_choice_message(value, ctx) + did_you_mean(str(value), map(str, self.choices))
+
+
+class FamilyChoice(SuggestingChoice):
     """The FAMILY argument's choices: the family registry as it is when the command runs, so a
     family registered after import (a plug-in, a test's throw-away family) is a choice too."""
 
@@ -109,15 +130,32 @@ def puzzle_options(command: Command) -> Command:
 
 class FamilyOrFile(FamilyChoice):
     """A family name, a puzzle file (a path ending in .toml, or any existing file), or a published
-    puzzle by its OEIS id (A103330: models/puzzles/published/A103330-*.toml)."""
+    puzzle by its OEIS id (A103330: models/puzzles/published/A103330-*.toml). Usage says
+    FAMILY|FILE; the families are listed under the command's help (`QueensCommand`)."""
 
-    name = "FAMILY|FILE|OEIS-ID"
+    name = "FAMILY|FILE"
+
+    def get_metavar(self, param: click.Parameter, ctx: click.Context) -> str:
+        return self.name
+
+    def get_invalid_choice_message(self, value: Any, ctx: click.Context | None) -> str:
+        command = f"queens {ctx.info_name} --help" if ctx is not None else "queens count --help"
+        return (f"{str(value)!r} is not a family, a puzzle file or an OEIS id.{did_you_mean(str(value), FAMILIES)} "
+                f"({command} lists the families)")
 
     def convert(self, value: object, param: click.Parameter | None, ctx: click.Context | None) -> object:
         text = str(value)
         if is_puzzle_file(text):
             return text
         return published_file(text) or super().convert(value, param, ctx)
+
+    def shell_complete(self, ctx: click.Context, param: click.Parameter,
+                       incomplete: str) -> list[click.shell_completion.CompletionItem]:
+        """The families that start with what was typed, and the shell's own file completion."""
+        from click.shell_completion import CompletionItem
+
+        return [*(CompletionItem(name) for name in FAMILIES if name.startswith(incomplete)),
+                CompletionItem(incomplete, type="file")]
 
 
 def is_puzzle_file(text: str) -> bool:
@@ -132,7 +170,7 @@ def published_file(text: str) -> str | None:
     return str(found[0]) if found else None
 
 
-class BackendChoice(click.Choice):  # type: ignore[type-arg]  # click's Choice is generic in its own stubs only
+class BackendChoice(SuggestingChoice):
     """The --backend choices: the backend registry as it is when the command runs (a backend
     registered after import, a test's throw-away one, is a choice too), and `all` where asked."""
 
@@ -182,7 +220,7 @@ def backend_options(*, allow_all: bool) -> Decorator:
 def method_option(*tasks: Task) -> Decorator:
     """--method: auto (the router chooses) or one of the strategies' methods for these tasks."""
     methods = sorted({s.method for s in registered() if s.tasks & set(tasks)})
-    return click.option("--method", type=click.Choice(["auto", *methods]), default="auto", show_default=True,
+    return click.option("--method", type=SuggestingChoice(["auto", *methods]), default="auto", show_default=True,
                         help="How to answer: auto picks the fastest strategy that supports the puzzle.")
 
 
@@ -252,3 +290,59 @@ def backend_settings(viewpoint: str | None, encoding: str | None, solver: str | 
 def explain_none(family: str, n: int | None, m: int | None) -> str | None:
     """Why the puzzle on the command line has no solution, when its family knows."""
     return reason_for_none(family, _family_options(n, m)) if family in FAMILIES else None
+
+
+class QueensCommand(click.Command):
+    """A command with the CLI's conventions (docs/cli.md): example command lines at the end of its
+    help (`examples`, two at least, each run by tests/test_cli_conventions.py) and, when it takes
+    FAMILY|FILE, the families as the registry holds them when the help is shown (a family
+    registered after import is listed too), instead of a list of names in the usage line.
+
+    Declared with `@command("name", examples=(...))`; a comment after `#` explains a line."""
+
+    def __init__(self, *args: Any, examples: Sequence[str] = (), **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.examples = tuple(examples)
+
+    def format_epilog(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        write_examples(self.examples, formatter)
+        if any(isinstance(param.type, FamilyOrFile) for param in self.params):
+            with formatter.section("FAMILY|FILE"):
+                formatter.write_text("FAMILY is one of " + ", ".join(FAMILIES) + ".")
+                formatter.write_paragraph()
+                formatter.write_text("FILE is a puzzle file (docs/puzzle-files.md; the shipped ones are in "
+                                     "models/puzzles/) or a published puzzle's OEIS id (A103330).")
+        super().format_epilog(ctx, formatter)
+
+
+class QueensGroup(click.Group):
+    """A group of commands (`queens bench`, `queens generate`) with the same conventions as
+    `QueensCommand`: its own examples, and its subcommands made as QueensCommands."""
+
+    command_class = QueensCommand
+
+    def __init__(self, *args: Any, examples: Sequence[str] = (), **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.examples = tuple(examples)
+
+    def format_epilog(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        write_examples(self.examples, formatter)
+        super().format_epilog(ctx, formatter)
+
+
+def write_examples(examples: Sequence[str], formatter: click.HelpFormatter) -> None:
+    """The examples as written, one per line (click would rewrap them as a paragraph)."""
+    if examples:
+        with formatter.section("Examples"):
+            for line in examples:
+                formatter.write(f"{'':>{formatter.current_indent}}{line}\n")
+
+
+def command(name: str, *, examples: Sequence[str], **attrs: Any) -> Callable[[Command], QueensCommand]:
+    """`click.command` with the CLI's conventions (`QueensCommand`): every command is declared with it."""
+    return click.command(name, cls=QueensCommand, examples=examples, **attrs)
+
+
+def group(name: str, *, examples: Sequence[str], **attrs: Any) -> Callable[[Command], QueensGroup]:
+    """`click.group` with the CLI's conventions (`QueensGroup`)."""
+    return click.group(name, cls=QueensGroup, examples=examples, **attrs)

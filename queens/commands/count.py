@@ -24,6 +24,7 @@ from queens.commands.common import (
     DISAGREES,
     backend_options,
     backend_settings,
+    command,
     err,
     explain_none,
     json_option,
@@ -79,7 +80,11 @@ def _counter_options(command: Callable[..., object]) -> Callable[..., object]:
     return command
 
 
-@click.command("count")
+@command("count", examples=(
+    "queens count nqueens -n 12               # 14,200, by the native counter",
+    "queens count nqueens -n 8 --backend all  # every backend side by side, each checked",
+    "queens count A103330 -n 8                # a published puzzle, by its OEIS id",
+))
 @puzzle_options
 @backend_options(allow_all=True)
 @method_option(Task.COUNT)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from queens.commands.answer import payload, print_payload
-from queens.commands.common import json_option, make_puzzle, out, puzzle_options
+from queens.commands.common import command, json_option, make_puzzle, out, puzzle_options
 from queens.explain import explain
 from queens.models import Puzzle, Unsupported
 from queens.solvers.backend import Task
@@ -13,7 +13,10 @@ from queens.solvers.routing.router import route, task_of
 from queens.solvers.routing.strategy import Subject
 
 
-@click.command("explain")
+@command("explain", examples=(
+    "queens explain nqueens -n 8",
+    "queens explain peaceable -n 4 --json",
+))
 @puzzle_options
 @click.option("--encoding", default=None,
               help="The CNF in this pysat encoding, group by group as the DIMACS export comments it.")

@@ -9,7 +9,7 @@ from types import ModuleType
 
 import click
 
-from queens.commands.common import err, make_puzzle, puzzle_options
+from queens.commands.common import command, err, make_puzzle, puzzle_options
 from queens.commands.number_options import Count
 from queens.models import BackendUnavailable, QueensError, Unsupported
 from queens.models.errors import BadOption
@@ -44,7 +44,10 @@ class _LazyChoice(click.Choice[str]):
         raise AttributeError("the choices of --format and --encoding are read from queens.solvers.formats.export")
 
 
-@click.command("export")
+@command("export", examples=(
+    "queens export nqueens -n 8 --format dimacs -o q8.cnf",
+    "queens export colouring -n 8 --format dimacs-col   # the queen8_8 graph",
+))
 @puzzle_options
 @click.option("--format", "format_name", type=_LazyChoice(lambda: _exporters().FORMATS), required=True,
               help="The file format.")

@@ -1,30 +1,39 @@
-"""`queens info`: which kernel of the fast counter runs on this machine, and why."""
+"""`queens info`: what is installed here: the version, the optional extras, and which kernel of
+the fast counter runs on this machine, and why. The first thing to paste into a bug report."""
 
 from __future__ import annotations
 
 import platform
 
-import click
-
 from queens.commands.answer import payload, print_payload
-from queens.commands.common import json_option, out
+from queens.commands.common import command, json_option, out
+from queens.solvers.result import suite_version
+from queens.solvers.runtime.extras import EXTRAS, install_command, missing
 
 
-@click.command("info")
+@command("info", examples=(
+    "queens info",
+    "QUEENS_KERNEL=scalar queens info --json  # force the portable kernel",
+))
 @json_option
 def info_command(as_json: bool) -> int:
-    """The fast counter's kernel: the CPU features seen, and whether QUEENS_KERNEL forced it."""
+    """The version, the extras installed, and the fast counter's kernel: the CPU features seen,
+    and whether QUEENS_KERNEL forced it."""
     from queens.solvers.native.kernels import ENVIRONMENT, NAMES, choose_kernel
 
     choice = choose_kernel()
+    extras = {name: not missing(name) for name in EXTRAS}
     if as_json:  # docs/json.md's shape: what the fast counter would run goes under `details`
         data = payload("info", None, None, verified=False, kernel=choice.name, chosen_by=choice.chosen_by,
                        reason=choice.reason, machine=platform.machine(), cpu_features=list(choice.features),
                        compiled=list(choice.compiled), supported=list(choice.supported),
-                       scalar_build=choice.scalar_build)
+                       scalar_build=choice.scalar_build, python=platform.python_version(), extras=extras)
         print_payload({**data, "backend": "native", "method": "fast", "why": choice.reason})
         return 0
-    rows = [("kernel", choice.name), ("why", choice.reason), ("machine", platform.machine()),
+    rows = [("version", f"queens {suite_version()}, Python {platform.python_version()}"),
+            *((f"extra {name}", "installed" if present else f"not installed: {install_command(name)}")
+              for name, present in extras.items()),
+            ("kernel", choice.name), ("why", choice.reason), ("machine", platform.machine()),
             ("CPU features seen", " ".join(choice.features) or "(none asked on this architecture)"),
             ("kernels in this build", " ".join(choice.compiled)),
             ("kernels this CPU runs", " ".join(choice.supported)),

@@ -16,7 +16,7 @@ import click
 import numpy as np
 
 from queens.commands.answer import payload, print_payload
-from queens.commands.common import err, json_option, out
+from queens.commands.common import command, err, group, json_option, out
 from queens.commands.number_options import Count, Size
 from queens.models import NQueens, Puzzle, QueensError
 from queens.models.generate import planted, random_placement
@@ -86,12 +86,18 @@ def save_result(puzzle: Puzzle, result: Result, out_path: Path, fmt: str | None)
     save_columns(_columns(puzzle.rows, result.solution), out_path, fmt)
 
 
-@click.group("generate")
+@group("generate", examples=(
+    "queens generate completion -n 100 -k 40 --seed 1 --out c.txt   # 40 queens of a solution",
+    "queens generate completion -n 8 -k 3 --kind random             # may have no completion",
+))
 def generate_command() -> None:
     """Generate problem instances (seeded, reproducible)."""
 
 
-@generate_command.command("completion")
+@generate_command.command("completion", examples=(
+    "queens generate completion -n 100 -k 40 --out c.txt && queens solve completion -n 100 --queens c.txt",
+    "queens generate completion -n 8 -k 3 --kind random --format perm",
+))
 @click.option("-n", "n", type=Size(), required=True, help="Board size.")
 @click.option("-k", "k", type=Count(0), required=True, help="Queens to pre-place.")
 @click.option("--kind", type=click.Choice(["planted", "random"]), default="planted", show_default=True,
@@ -127,7 +133,10 @@ def generate_completion(n: int, k: int, kind: str, seed: int, out_path: Path | N
     return 0
 
 
-@click.command("verify")
+@command("verify", examples=(
+    "queens solve nqueens -n 1000 --out q1000.txt && queens verify q1000.txt",
+    "queens generate completion -n 100 -k 40 --out c.txt && queens verify c.txt --json",
+))
 @click.argument("path", type=click.Path(dir_okay=False, path_type=Path))
 @click.option("-n", "n", type=Size(), default=None,
               help="Board size, when the file does not say (a 'row col' file without '# n=N').")

@@ -11,7 +11,15 @@ import os
 import click
 
 from queens.commands.answer import answered_by, payload, print_payload
-from queens.commands.common import backend_options, backend_settings, json_option, out, parameter_option, published_file
+from queens.commands.common import (
+    backend_options,
+    backend_settings,
+    command,
+    json_option,
+    out,
+    parameter_option,
+    published_file,
+)
 from queens.commands.count import count_command
 from queens.commands.solve import solve_command
 from queens.models import Puzzle
@@ -33,7 +41,10 @@ class PuzzleFile(click.Path):
         return super().convert(published_file(str(value)) or value, param, ctx)
 
 
-@click.command("run")
+@command("run", examples=(
+    "queens run A007016 -n 6                              # what a published puzzle file asks",
+    "queens run models/puzzles/peaceable.toml -n 5        # a puzzle file of the clone",
+))
 @click.argument("path", type=PuzzleFile())
 @click.option("-n", "n", type=int, default=None, help="The parameter n of the file's expressions.")
 @parameter_option

@@ -12,7 +12,7 @@ import threading
 
 import click
 
-from queens.commands.common import err
+from queens.commands.common import command, err
 from queens.commands.number_options import Count, Seconds
 from queens.models import QueensError
 from queens.web.api import TIME_LIMIT
@@ -29,7 +29,10 @@ def _loopback(ctx: click.Context, param: click.Parameter, value: str) -> str:
     raise click.BadParameter(f"{value!r}: the explorer listens on this machine only (127.0.0.1)")
 
 
-@click.command("serve")
+@command("serve", examples=(
+    "queens serve                             # http://127.0.0.1:8000/",
+    "queens serve --port 0 --workers 4        # any free port, four searches at once",
+))
 @click.option("--host", default="127.0.0.1", show_default=True, callback=_loopback,
               help="Loopback address to bind (127.x.x.x): the explorer is private to this machine.")
 @click.option("--port", type=Count(0, 65535), default=8000, show_default=True,

@@ -17,6 +17,7 @@ from queens.commands.answer import answered_by, payload, print_payload
 from queens.commands.common import (
     backend_options,
     backend_settings,
+    command,
     err,
     explain_none,
     json_option,
@@ -40,8 +41,8 @@ from queens.solvers.proofs.certificate import certify_answer
 from queens.solvers.routing.router import Choice, answer, task_of
 from queens.solvers.routing.router import all_optimal as every_optimum
 from queens.solvers.routing.strategies import MAX_LISTED
-
 from queens.solvers.runtime.extras import require
+
 
 def _solve(family_or_file: str, n: int | None, m: int | None, puzzle: Puzzle, task: Task, backend: str | None,
            method: str | None, time_limit: float | None, options: Options) -> Result:
@@ -70,7 +71,11 @@ def refuse_out(puzzle: Puzzle, out_path: Path | None) -> None:
                         "need not be that: use --json")
 
 
-@click.command("solve")
+@command("solve", examples=(
+    "queens solve nqueens -n 8                # one solution, drawn",
+    "queens solve peaceable -n 5              # 4 white and 4 black queens, proved optimal",
+    "queens solve completion -n 8 --queens 0,0 --json",
+))
 @puzzle_options
 @backend_options(allow_all=True)
 @method_option(Task.SOLVE, Task.OPTIMISE, Task.COMPLETE)
@@ -147,13 +152,13 @@ def refuse_certify(puzzle: Puzzle, certify: bool, proof_dir: Path | None, all_op
         raise BadOption("--proof-dir keeps a certificate's files: give --certify too")
     if certify and (all_optimal or puzzle.copies_open):
         raise BadOption("--certify proves one answer of one model; not with --all-optimal or open copies")
+    if certify:
+        require("certify", "--certify")
 
 
 def _print_solutions(puzzle: Puzzle, result: Result, out_path: Path | None) -> None:
     line = f"{puzzle.name}: {result.status.value} by {answered_by(result)}"
     if result.objective is not None:
-    if certify:
-        require("certify", "--certify")
         proved = result.status is Status.OPTIMAL
         line += f"; optimum {result.objective} (proved)" if proved else f"; best found {result.objective}"
     if "bound" in result.stats:
@@ -175,7 +180,10 @@ def _print_solutions(puzzle: Puzzle, result: Result, out_path: Path | None) -> N
         out.print(f"{len(result.columns):,} columns not printed (more than {MAX_LISTED:,}): use --out FILE")
 
 
-@click.command("show")
+@command("show", examples=(
+    "queens show nqueens -n 8 --plain",
+    "queens show peaceable -n 5 --svg peaceable.svg   # armies in their colours",
+))
 @puzzle_options
 @backend_options(allow_all=False)
 @click.option("--plain", is_flag=True, help="ASCII grid: Q for a queen, . for an empty square.")

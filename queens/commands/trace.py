@@ -17,7 +17,7 @@ import click
 from rich.live import Live
 from rich.text import Text
 
-from queens.commands.common import err, make_puzzle, out, puzzle_options
+from queens.commands.common import command, err, make_puzzle, out, puzzle_options
 from queens.commands.number_options import Count, Seconds
 from queens.models import Puzzle, QueensError, Unsupported
 from queens.models.drawing import Board
@@ -49,7 +49,10 @@ def _frame(puzzle: Puzzle, number: int, event: TraceEvent) -> str:
     return f"{puzzle.name}  step {number}: {describe_step(event)}\n{_counters(event)}\n\n{board}"
 
 
-@click.command("trace")
+@command("trace", examples=(
+    "queens trace nqueens -n 6                # animated on a terminal",
+    "queens trace nqueens -n 4 --no-animate   # one line per step",
+))
 @puzzle_options
 @click.option("--delay", type=Seconds(0, 60), default=0.15, show_default=True,
               help="Seconds between steps when animating.")

@@ -19,7 +19,7 @@ from pathlib import Path
 import click
 
 from queens.commands.answer import payload, print_payload
-from queens.commands.common import json_option, make_puzzle, out, puzzle_options
+from queens.commands.common import command, json_option, make_puzzle, out, puzzle_options
 from queens.commands.number_options import Seconds
 from queens.models import AttackingQueens, Placement, Puzzle, QueensError, lower
 from queens.models.drawing import Board
@@ -28,7 +28,10 @@ from queens.solvers.proofs.certificate import certify_none
 from queens.solvers.proofs.why import HasSolution, WhyNot, attacking_pair, in_words, why_not_puzzle
 
 
-@click.command("why")
+@command("why", examples=(
+    "queens why completion -n 4 --queens 0,0  # the corner queen alone has no completion",
+    "queens why toroidal -n 6 --json",
+))
 @puzzle_options
 @click.option("--certify", is_flag=True, help="Prove the subset has no solution (DRUP, checked by drup and dratify).")
 @click.option("--proof-dir", type=click.Path(file_okay=False, path_type=Path), default=None,
