@@ -1,12 +1,17 @@
 """The published puzzles (models/puzzles/published/), each file on every backend that answers it:
-the value reached beside the OEIS term, and the time, side by side in one run.
+the value reached beside the OEIS term, and the time, side by side in one run; and the default
+answer (no backend named: the router's choice, or its race) against the fastest single backend,
+on those puzzles and on issue 37's cases.
 
-Each run is the public call a user makes (`queens.count` or `queens.optimise` with the backend
-named: lowering, solving and the independent checker on every answer), one run each with a time
-limit; a backend that refuses is shown with "n/a" (docs/support.md has its reason). The load
-average is printed with the table: the machine is shared.
+Each run is the public call a user makes (`queens.count` or `queens.optimise`, with the backend
+named or not: lowering, solving and the independent checker on every answer), one run each with a
+time limit; a backend that refuses is shown with "n/a" (docs/support.md has its reason). The load
+average is printed with each table: the machine is shared. The target of the second table
+(issue 37): the default within 2x of the fastest backend plus `STARTUP`, or, where that backend
+needs the whole limit too, within the limit.
 
-Run: python -m queens.experiments.bench_published [--limit SECONDS]   (prints Markdown)
+Run: python -m queens.experiments.bench_published [--limit SECONDS] [--table all|backends|default]
+(prints Markdown)
 """
 
 from __future__ import annotations
@@ -15,11 +20,15 @@ import argparse
 import os
 import platform
 import time
+from collections.abc import Callable
 from datetime import date
 
 from queens.experiments.bench_backends import terms
+from queens.models import Puzzle
 from queens.models.errors import QueensError, Refused
-from queens.models.puzzle_file import PUBLISHED, read
+from queens.models.families import FamilyOptions, build
+from queens.models.puzzle_file import PUBLISHED, loads, read
+from queens.solvers import Result
 from queens.solvers.registry import BACKENDS
 
 import queens
@@ -35,6 +44,36 @@ SIZES = {  # file stem: the n measured (the largest each backend reaches in abou
     "A051756-attacking-exactly-three": (5, 6),
     "A006317-three-colours": (4, 5),
 }
+
+
+STARTUP = 0.5
+"""Seconds the default may take beyond 2x the fastest backend: starting the racers' processes and
+the router's look at every strategy (issue 37's "plus the start-up")."""
+SAFE_SQUARES = """
+title = "most safe squares with one queen"
+[board]
+shape = ["n", "n"]
+[[army]]
+name = "queen"
+piece = "queen"
+count = 1
+[[army]]
+name = "safe"
+piece = "pawn"
+count = "maximise"
+"""
+"""Issue 37's "most safe squares with one queen": a queen, and as many pieces that attack nothing
+as stand where it does not attack (n^2 - 1 - the fewest squares a queen attacks: 42 on 8 x 8)."""
+ISSUE_CASES: dict[str, tuple[Callable[[int], Puzzle], str, int, int | None]] = {
+    # label: (the puzzle for n, its task, n, the published value or None)
+    "A260113 (issue 37)": (lambda n: read(PUBLISHED / "A260113-attacking-at-most-one.toml", n).puzzle,
+                           "optimise", 8, terms("A260113", 8)),
+    "A051756 (issue 37)": (lambda n: read(PUBLISHED / "A051756-attacking-exactly-three.toml", n).puzzle,
+                           "optimise", 7, terms("A051756", 7)),
+    "most safe squares with one queen": (lambda n: loads(SAFE_SQUARES, n).puzzle, "optimise", 8, 42),
+    "peaceable queens": (lambda n: build("peaceable", FamilyOptions(n)), "optimise", 5, terms("A250000", 5)),
+}
+"""Issue 37's cases of a router that picked a strategy that could not finish, beside the files."""
 
 
 def published(stem: str, n: int) -> int:
@@ -64,10 +103,44 @@ def measure(stem: str, n: int, backend: str, limit: float) -> str:
     return f"{value}{mark} in {seconds:.2f} s"
 
 
-def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description="The published puzzles on every backend (prints Markdown).")
-    parser.add_argument("--limit", type=float, default=LIMIT, metavar="SECONDS", help="time limit per run")
-    limit = parser.parse_args(argv).limit
+def timed(puzzle: Puzzle, task: str, backend: str | None, limit: float) -> tuple[Result | None, int | None, float]:
+    """One public call: its result (None: refused), the value it proved (None: none within the
+    limit) and its wall seconds."""
+    start = time.perf_counter()
+    try:
+        if task == "optimise":
+            result = queens.optimise(puzzle, backend, time_limit=limit)
+            value = result.objective if result.status.value == "optimal" else None
+        else:
+            result = queens.count(puzzle, backend, time_limit=limit)
+            value = result.count if result.status.value == "complete" else None
+    except Refused:
+        return None, None, time.perf_counter() - start
+    return result, value, time.perf_counter() - start
+
+
+def default_row(label: str, n: int, puzzle: Puzzle, task: str, expected: int | None, limit: float) -> str:
+    """One row of the default-vs-best table (see the module docstring for the target)."""
+    result, value, seconds = timed(puzzle, task, None, limit)
+    assert result is not None, "the default answers every puzzle some backend answers"
+    default = (f"{value} in {seconds:.2f} s" if value is not None else f"none in {seconds:.0f} s") + (
+        f" ({result.backend}/{result.method}" + (", raced" if "race" in result.stats else "") + ")")
+    best: tuple[float, str] | None = None
+    for backend in BACKENDS:
+        _, single, taken = timed(puzzle, task, backend, limit)
+        if single is not None and (best is None or taken < best[0]):
+            best = (taken, backend)
+    wrong = value is not None and expected is not None and value != expected
+    if best is None:
+        fastest, ratio, met = f"none in {limit:.0f} s", "-", value is not None or seconds <= limit * 1.1 + 1
+    else:
+        fastest, ratio = f"{best[1]} in {best[0]:.2f} s", f"{seconds / best[0]:.1f}x"
+        met = value is not None and seconds <= 2 * best[0] + STARTUP
+    return (f"| {label} | {n} | {expected if expected is not None else '?'} | {default}{' WRONG' if wrong else ''} "
+            f"| {fastest} | {ratio} | {'✓' if met and not wrong else '✗'} |")
+
+
+def backends_table(limit: float) -> None:
     names = list(BACKENDS)
     print(f"Published puzzles, {date.today()}, {platform.machine()} {os.cpu_count()} cores, "
           f"time limit {limit:.0f} s per run, load average {os.getloadavg()[0]:.1f}\n")
@@ -77,6 +150,33 @@ def main(argv: list[str] | None = None) -> None:
         for n in sizes:
             cells = [measure(stem, n, name, limit) for name in names]
             print(f"| {stem} | {n} | {published(stem, n)} | " + " | ".join(cells) + " |", flush=True)
+
+
+def default_table(limit: float) -> None:
+    print(f"\nDefault against the fastest backend, {date.today()}, {platform.machine()} {os.cpu_count()} cores, "
+          f"time limit {limit:.0f} s per run, load average {os.getloadavg()[0]:.1f} before\n")
+    print(f"| puzzle | n | published | default (who answered) | fastest single backend | default / fastest "
+          f"| within 2x + {STARTUP:g} s |")
+    print("|---|---|---|---|---|---:|:---:|")
+    for stem, sizes in SIZES.items():
+        for n in sizes:
+            spec = read(PUBLISHED / f"{stem}.toml", n)
+            print(default_row(stem, n, spec.puzzle, spec.task, published(stem, n), limit), flush=True)
+    for label, (puzzle_for, task, n, expected) in ISSUE_CASES.items():
+        print(default_row(label, n, puzzle_for(n), task, expected, limit), flush=True)
+    print(f"\nload average {os.getloadavg()[0]:.1f} after")
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description="The published puzzles on every backend (prints Markdown).")
+    parser.add_argument("--limit", type=float, default=LIMIT, metavar="SECONDS", help="time limit per run")
+    parser.add_argument("--table", choices=("all", "backends", "default"), default="all",
+                        help="every backend per file, the default against the fastest backend, or both")
+    asked = parser.parse_args(argv)
+    if asked.table in ("all", "backends"):
+        backends_table(asked.limit)
+    if asked.table in ("all", "default"):
+        default_table(asked.limit)
 
 
 if __name__ == "__main__":

@@ -39,7 +39,7 @@ from queens.solvers.options import SearchOptions
 from queens.solvers.registry import get_backend, preload
 from queens.solvers.result import Result, Status
 from queens.solvers.runtime.deadline_child import call_until
-from queens.solvers.runtime.progress import counted
+from queens.solvers.runtime.progress import Progress, counted, listening
 
 
 def solve(puzzle: Puzzle, backend: str = "cpsat", *, time_limit: float | None = None,
@@ -54,23 +54,48 @@ def solve(puzzle: Puzzle, backend: str = "cpsat", *, time_limit: float | None = 
     return within(deadline, backend, _solve, engine, puzzle, deadline, symmetry)
 
 
+@dataclass(frozen=True)
+class Chosen(Progress):
+    """What the router reports once it has chosen (in the child `within` runs it in): the
+    strategy, and why. A child killed at the deadline can say nothing more, so this is how its
+    answer still names the strategy that was running (issue 37: "by -/-")."""
+
+    backend: str = ""
+    method: str = ""
+    why: str = ""
+
+
 def within(deadline: float | None, backend: str, function: Callable[..., Result], *args: object,
            counting: bool = False, method: str = "search") -> Result:
     """`function(*args)`, a Result, computed in a child process killed a little after the
     deadline (`queens.solvers.runtime.deadline_child`). When the child is killed, a LIMIT result
-    of `backend`/`method` instead, with (`counting`) the solutions it had reported counting as
-    a lower bound, and the lower bound a minimisation had reported as `stats["bound"]`."""
+    of `backend`/`method` instead (of the strategy the child reported it chose, `Chosen`, when it
+    did), with (`counting`) the solutions it had reported counting as a lower bound, the lower
+    bound a minimisation had reported as `stats["bound"]`, and the limit that stopped it as
+    `stats["time_limit"]` (seconds)."""
     start = time.perf_counter()
+    limit = None if deadline is None else round(max(0.0, deadline - time.monotonic()), 2)
     if deadline is not None:
         preload(backend)
+    chosen: list[Chosen] = []
+
+    def heard(progress: Progress) -> None:
+        if isinstance(progress, Chosen):
+            chosen.append(progress)
     try:
-        return call_until(deadline, function, *args)
+        with listening(heard):
+            return call_until(deadline, function, *args)
     except TimeLimit as stopped:
-        stats: dict[str, int | float | str] = {"stopped": str(stopped)}
+        why = ""
+        if chosen:
+            backend, method, why = chosen[-1].backend, chosen[-1].method, chosen[-1].why
+        stats: dict[str, int | float | str] = {"stopped": f"{backend}/{method}: {stopped}"}
+        if limit is not None:
+            stats["time_limit"] = limit
         if stopped.bound is not None:
             stats["bound"] = stopped.bound
         return Result(backend, Status.LIMIT, count=(stopped.partial or 0) if counting else None,
-                      wall_time=time.perf_counter() - start, stats=stats, method=method)
+                      wall_time=time.perf_counter() - start, stats=stats, method=method, why=why)
 
 
 def _solve(engine: Backend, puzzle: Puzzle, deadline: float | None, symmetry: bool | None = None) -> Result:

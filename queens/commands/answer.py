@@ -31,5 +31,8 @@ def print_payload(data: dict[str, Any]) -> None:
 
 
 def answered_by(result: Result) -> str:
-    """'native/fast in 0.004 s' : who answered, for the text output."""
-    return f"{result.backend}/{result.method} in {result.wall_time:.3f} s"
+    """'native/fast in 0.004 s' : who answered, for the text output; an answer the time limit
+    stopped says which limit ('cpsat/search, stopped by the 5 s time limit, in 5.2 s')."""
+    limit = result.stats.get("time_limit") if result.status.value == "time limit" else None
+    stopped = f", stopped by the {limit:g} s time limit," if isinstance(limit, int | float) else ""
+    return f"{result.backend}/{result.method}{stopped} in {result.wall_time:.3f} s"

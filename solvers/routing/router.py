@@ -20,14 +20,16 @@ from typing import Unpack
 
 from queens.models import NativeMissing, Placement, Puzzle, TimeLimit
 from queens.models.errors import BadOption, Refused
-from queens.solvers.api import solutions, within
+from queens.solvers.api import Chosen, solutions, within
 from queens.solvers.backend import Task, deadline_after
 from queens.solvers.native import REBUILD
 from queens.solvers.options import Options, search_options
 from queens.solvers.registry import BACKENDS
 from queens.solvers.result import Result, Status
+from queens.solvers.routing.race import Race, doubt, racers
 from queens.solvers.routing.strategies import registered
 from queens.solvers.routing.strategy import Strategy, Subject
+from queens.solvers.runtime.progress import report
 
 PREFERENCE: dict[Task, tuple[str, ...]] = {
     Task.COUNT: ("native/quadrant", "native/fast", "native/search", "native/layouts", "sat/layouts", "sat/split",
@@ -143,7 +145,10 @@ def answer(task: Task, puzzle: Puzzle, *, backend: str | None = None, method: st
 
     The time limit covers both: choosing may lower the puzzle, which no clock interrupts
     (1000 x 1000 takes seconds), so with a limit both run in a child process killed a little
-    after the deadline (`queens.solvers.api.within`).
+    after the deadline (`queens.solvers.api.within`). An answer the limit stopped names the
+    strategy that was running (the child reports its choice, `queens.solvers.api.Chosen`) and
+    the limit (`stats["time_limit"]`). Where the structure leaves the measured order unsure,
+    the choice is a race (`racing`).
 
     >>> from queens.models import NQueens
     >>> found = answer(Task.COUNT, NQueens(8))
@@ -151,14 +156,24 @@ def answer(task: Task, puzzle: Puzzle, *, backend: str | None = None, method: st
     (92, 'native', 'fast')
     """
     deadline = deadline_after(time_limit)
-    return within(deadline, backend or "-", _answer, task, puzzle, backend, method, deadline, announce, options,
-                  counting=task is Task.COUNT, method=method or "-")
+    result = within(deadline, backend or "-", _answer, task, puzzle, backend, method, deadline, announce, options,
+                    counting=task is Task.COUNT, method=method or "-")
+    if result.status is Status.LIMIT and time_limit is not None:  # the limit that stopped it, said
+        result = replace(result, stats={**result.stats, "time_limit": time_limit})
+    if result.backend == "-":  # stopped before any strategy was chosen: lowering the puzzle to choose
+        result = replace(result, backend="router", method="choosing",
+                         stats={**result.stats, "stopped": "stopped while choosing a strategy (the puzzle was "
+                                                          "being read and lowered)"})
+    return result
 
 
 def _answer(task: Task, puzzle: Puzzle, backend: str | None, method: str | None, deadline: float | None,
             announce: Callable[[Choice], None] | None, options: Options) -> Result:
     subject = Subject(puzzle)
     choice = route(task, subject, backend, method, options.copy())
+    if backend is None and method is None:
+        choice = racing(choice, task, subject, options)
+    report(Chosen(backend=choice.strategy.backend, method=_method(choice.strategy), why=choice.why))
     if announce is not None:
         announce(choice)
     left = None if deadline is None else deadline - time.monotonic()
@@ -166,6 +181,26 @@ def _answer(task: Task, puzzle: Puzzle, backend: str | None, method: str | None,
         return Result(choice.strategy.backend, Status.LIMIT, count=0 if task is Task.COUNT else None,
                       method=choice.strategy.method, why=choice.why)
     return run(choice, subject, task, left, options)
+
+
+def racing(choice: Choice, task: Task, subject: Subject, options: Options) -> Choice:
+    """The choice, or a race (`queens.solvers.routing.race`) when the puzzle's structure leaves
+    the measured order unsure and two or more of the measured contenders can answer it."""
+    found = doubt(subject, task)
+    if found is None:
+        return choice
+    entrants = racers(subject, task, options, found)
+    if len(entrants) < 2:
+        return choice
+    names = ", ".join(entrant.name for entrant in entrants)
+    why = (f"unsure on {found.words}: the fastest strategy changes with the size (experiments/results/published.md), "
+           f"so the first complete answer of {names}, side by side")
+    return Choice(Race("race", "race", frozenset({task}), why, racers=entrants), why)
+
+
+def _method(strategy: Strategy) -> str:
+    """What a stopped answer calls the method: a race names its racers."""
+    return " vs ".join(r.name for r in strategy.racers) if isinstance(strategy, Race) else strategy.method
 
 
 def task_of(puzzle: Puzzle) -> Task:
@@ -241,7 +276,10 @@ def every_answer(puzzle: Puzzle, backend: str | None = None, *, method: str | No
 
 def run(choice: Choice, subject: Subject, task: Task, time_limit: float | None,
         options: Options) -> Result:
-    """Run the chosen strategy; its result names the strategy and why it was chosen."""
+    """Run the chosen strategy; its result names the strategy and why it was chosen (a race's,
+    the racer that answered)."""
     result = choice.strategy.run(subject, task, time_limit, options.copy())
+    if isinstance(choice.strategy, Race):
+        return replace(result, why=choice.why, puzzle=subject.puzzle)
     return replace(result, backend=choice.strategy.backend, method=choice.strategy.method, why=choice.why,
                    puzzle=subject.puzzle)
