@@ -254,3 +254,14 @@ def test_an_attack_bound_is_a_given() -> None:
     subset = list(why_not_puzzle(puzzle).subset)
     assert [g.name for g in subset] == ["exactly 5 queens in all", "every piece attacks at most 1 other"]
     assert_minimal(puzzle, subset)
+
+
+def test_the_time_limit_bounds_the_search_and_the_answer_says_what_it_proved(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """`--time-limit`: within it here (the search takes milliseconds), so the fewest, proved; the
+    JSON says so with the bound, the deletion's size and the hitting sets tried."""
+    data = json.loads(run(capsys, "why", "completion", "-n", "8", "--queens", "3,0 4,7 6,4 1,3 0,6", "--json",
+                          "--time-limit", "30"))
+    details = data["details"]
+    assert (details["fewest"], details["bound"], len(details["subset"])) == (True, 3, 3)
+    assert details["irreducible"] == 4 and details["hitting_sets"] >= 1
