@@ -117,6 +117,14 @@ lint: install ## ruff (complexity at most 12); the import layers (tests/layers.p
 	for f in queens/*; do ln -s "$(CURDIR)/$$f" build/typecheck/queens/; done && \
 	for d in models solvers experiments; do ln -s "$(CURDIR)/$$d" build/typecheck/queens/$$d; done
 	cd build/typecheck && $(abspath $(BIN))/mypy --config-file $(CURDIR)/pyproject.toml -p queens
+	@# stubtest: the C extensions' stubs (solvers/native/_*.pyi) against the built modules, in a tree of
+	@# the stubs alone laid out as the wheel is (empty parents: it reads no other module of the package);
+	@# -P: the modules are imported as installed, not from that tree
+	@rm -rf build/stubtest && mkdir -p build/stubtest/queens/solvers/native && \
+	touch build/stubtest/queens/__init__.pyi build/stubtest/queens/solvers/__init__.pyi build/stubtest/queens/solvers/native/__init__.pyi && \
+	for f in solvers/native/_*.pyi; do ln -s "$(CURDIR)/$$f" build/stubtest/queens/solvers/native/; done
+	cd build/stubtest && $(abspath $(BIN))/python -P -m mypy.stubtest --mypy-config-file $(CURDIR)/pyproject.toml \
+	  $$(cd $(CURDIR)/solvers/native && ls _*.pyi | sed 's/^/queens.solvers.native./; s/[.]pyi$$//')
 
 clean: ## remove the environment and build products
 	rm -rf $(VENV) build *.egg-info solvers/native/*.so

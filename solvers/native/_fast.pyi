@@ -9,6 +9,7 @@ KERNELS: tuple[str, ...]
 SUPPORTED: tuple[str, ...]
 MAX_N: int
 VERSION: int
+VECTOR: bool
 
 def subproblems(n: int, depth: int, /) -> list[tuple[int, ...]]: ...
 def count(n: int, subproblems: Sequence[tuple[int, ...]], kernel: str = ...,

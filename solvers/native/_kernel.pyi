@@ -1,6 +1,9 @@
 # Types of the generic bitset search (kernel.c), for mypy: the C code has no annotations.
+from typing import final
+
 MAX_CELLS: int
 
+@final  # the C type has no Py_TPFLAGS_BASETYPE
 class Search:
     solutions: int
     nodes: int

@@ -1,6 +1,9 @@
 # Types of the line counter (lines.c, linecore.c), for mypy: the C code has no annotations.
+from typing import final
+
 MAX_VARS: int
 
+@final  # the C type has no Py_TPFLAGS_BASETYPE
 class LineSearch:
     solutions: int
     nodes: int

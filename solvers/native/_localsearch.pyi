@@ -4,6 +4,7 @@ from typing import Any
 MAX_N: int
 OUT_OF_TIME: int
 SOLVED: int
+UNSOLVED: int
 
 def search(n: int, columns: Any, rows: bytes = ..., cols: bytes = ..., seed: int = ..., seconds: float = ...,
            max_steps: int = ...) -> tuple[int, dict[str, int]]: ...

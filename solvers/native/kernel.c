@@ -185,7 +185,7 @@ static PyGetSetDef Search_getset[] = {
 
 static PyTypeObject SearchType = {
     PyVarObject_HEAD_INIT(NULL, 0)
-    .tp_name = "solvers.native._kernel.Search",
+    .tp_name = "queens.solvers.native._kernel.Search",
     .tp_basicsize = sizeof(Search),
     .tp_flags = Py_TPFLAGS_DEFAULT,
     .tp_doc = "A resumable bitset backtracking search over a lowered constraint model.",

@@ -221,7 +221,7 @@ static PyGetSetDef LineSearch_getset[] = {
 
 static PyTypeObject LineSearchType = {
     PyVarObject_HEAD_INIT(NULL, 0)
-    .tp_name = "solvers.native._lines.LineSearch",
+    .tp_name = "queens.solvers.native._lines.LineSearch",
     .tp_basicsize = sizeof(LineSearch),
     .tp_flags = Py_TPFLAGS_DEFAULT,
     .tp_doc = "A resumable search over Boolean variables whose lines hold between lo and hi pieces.",
