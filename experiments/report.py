@@ -109,7 +109,7 @@ def effort_cell(rows: list[Row]) -> str:
 
 
 def symmetry_cell(by_n: Mapping[int, list[Row]]) -> str:
-    """What a configuration's runs did about symmetry, with the sizes where that changes.
+    """What a configuration's finished runs did about symmetry, with the sizes where that changes.
 
     >>> from queens.experiments.store import Row
     >>> base = dict(key="k", spec="s", task="count", family="nqueens", backend="sat", configuration="sat",
@@ -124,13 +124,16 @@ def symmetry_cell(by_n: Mapping[int, list[Row]]) -> str:
     """
     spans: list[tuple[str, list[int]]] = []
     for n, runs in sorted(by_n.items()):
-        label = "/".join(sorted({run.symmetry_used for run in runs}))
+        finished = [run for run in runs if run.status == "ok"]  # a run killed at its limit said nothing
+        if not finished:
+            continue
+        label = "/".join(sorted({run.symmetry_used for run in finished}))
         if spans and spans[-1][0] == label:
             spans[-1][1].append(n)
         else:
             spans.append((label, [n]))
-    if len(spans) == 1:
-        return spans[0][0]
+    if len(spans) <= 1:
+        return spans[0][0] if spans else "-"
     return ", ".join(f"{label} (n = {ns[0]}" + (f"–{ns[-1]})" if len(ns) > 1 else ")") for label, ns in spans)
 
 
