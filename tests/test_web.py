@@ -4,18 +4,24 @@ from __future__ import annotations
 
 import json
 import re
+import threading
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from queens.models import NQueens, verify
+from queens.models.families import FAMILIES
+from queens.models.puzzle_file import loads
 from queens.solvers import count
 
 from queens.cli import main
 from queens.web.api import MAX_SIDE
 from queens.web.server import MAX_BODY
 from tests.explorer_server import running_explorer
+
+PUZZLES = Path(__file__).resolve().parents[1] / "models" / "puzzles"
 
 
 @pytest.fixture(scope="module")
@@ -63,7 +69,8 @@ def test_info_lists_families_backends_and_limits(base):
     info = json.loads(body)
     assert status == 200 and info["limits"]["side"] == MAX_SIDE
     assert {"native", "cpsat", "sat", "csp"} <= set(info["backends"])
-    assert {"name": "ninequeens", "pawns": True} in info["families"]
+    assert {"name": "ninequeens", "pawns": True, "description": FAMILIES["ninequeens"].description} in info["families"]
+    assert [f["description"] for f in info["families"]] == [f.description for f in FAMILIES.values()]
 
 
 def test_board_reports_conflicts_and_attacks(base):
@@ -203,7 +210,7 @@ def test_why_of_a_pawn_that_splits_no_line_is_the_count(base):
     ("board", {"family": "nqueens", "n": 4, "queens": [[0, 0], [0, 0]]}, "listed twice"),
     ("board", [1, 2], "JSON object"),
     ("complete", {"family": "nqueens", "n": 4, "backend": "magic"}, "unknown backend"),
-    ("count", {"family": "nqueens", "n": 16}, "limited to"),
+    ("count", {"family": "domination", "n": 7, "independent": True}, "unknown key 'independent'"),
     ("trace", {"family": "nqueens", "n": 11}, "at most 100 cells"),
     ("solution", {"family": "nqueens", "n": 4, "index": -1}, "between 0 and"),
     ("why", {"family": "domination", "n": 3}, "no givens"),
@@ -244,3 +251,81 @@ def test_every_family_is_drawn_solved_and_counted(base, family):
     assert set(reply["armies"]) <= set(range(len(board["armies"]) + 8))
     status, counted = _post(base, "count", request)
     assert status in (200, 400) and (counted.get("message") or counted.get("error"))
+
+
+def test_count_is_the_routers_within_the_time_limit(base, reference):
+    """Counting has no cell limit of its own: 16-queens (256 cells) is the native counter's, as on the CLI."""
+    status, reply = _post(base, "count", {"family": "nqueens", "n": 16})
+    assert status == 200 and reply["exact"] and reply["count"] == reference.term("A000170", 16), reply
+    assert (reply["backend"], reply["method"]) == ("native", "quadrant") and "native/quadrant" in reply["message"]
+
+
+def test_the_board_says_what_it_asks_and_its_colours(base):
+    _, board = _post(base, "board", {"family": "peaceable", "n": 5})
+    assert board["asks"] == FAMILIES["peaceable"].description and board["layer"] == 0
+    assert [(a["name"], a["colour"]) for a in board["armies"]] == [("white", board["palette"][0]),
+                                                                    ("black", board["palette"][1])]
+    _, board = _post(base, "board", {"family": "cube", "n": 3})
+    assert (board["rows"], board["cols"], board["layer"]) == (3, 11, 3)
+
+
+def test_a_users_file_is_drawn_counted_and_solved_like_a_family(base, reference):
+    """The shipped kings file sent as a user's text: the same board, the count OEIS gives
+    (A002464, Hertzsprung), a placed king kept by complete, and the file's opening comment as
+    what it asks."""
+    text = (PUZZLES / "kings.toml").read_text()
+    status, board = _post(base, "board", {"file": text, "n": 6, "queens": [[0, 1]]})
+    assert status == 200 and (board["rows"], board["cols"]) == (6, 6) and board["placeable"]
+    assert board["asks"].startswith("#") is False and board["asks"] in " ".join(
+        line.lstrip("# ") for line in text.splitlines() if line.startswith("#"))
+    status, counted = _post(base, "count", {"file": text, "n": 6})
+    assert status == 200 and counted["count"] == reference.term("A002464", 6) and counted["exact"]
+    status, solved = _post(base, "complete", {"file": text, "n": 6, "queens": [[0, 1]]})
+    placed = [tuple(cell) for cell in solved["solution"]]
+    assert solved["status"] == "solved" and (0, 1) in placed
+    assert verify(loads(text, 6).puzzle, placed)
+
+
+def test_a_users_file_with_a_goal_is_optimised(base, reference):
+    text = (PUZZLES / "peaceable.toml").read_text()
+    status, reply = _post(base, "complete", {"file": text, "n": 5})
+    assert status == 200 and reply["status"] == "optimal" and reply["objective"] == reference.term("A250000", 5)
+
+
+def test_a_malformed_file_gets_the_readers_one_line_error(base):
+    broken = (PUZZLES / "nqueens.toml").read_text().replace('count = "n"', 'count = "n +"')
+    status, reply = _post(base, "board", {"file": broken, "n": 8})
+    assert status == 400 and reply["error"].startswith("your puzzle file: key 'army.count'")
+    assert "\n" not in reply["error"]
+
+
+def _count_in_thread(base: str, body: dict) -> tuple[threading.Thread, list]:
+    replies: list = []
+    thread = threading.Thread(target=lambda: replies.append(_post(base, "count", body)))
+    thread.start()
+    return thread, replies
+
+
+def test_a_named_count_reports_progress_and_can_be_cancelled(reference):
+    """20-queens takes minutes: its progress names the native counter and its subproblems; cancel
+    answers the count at once with the solutions found by then, and the server goes on."""
+    with running_explorer(workers=1, time_limit=600) as url:
+        thread, replies = _count_in_thread(url, {"family": "nqueens", "n": 20, "job": "q20"})
+        progress: dict = {}
+        while thread.is_alive() and not (progress.get("strategy") and progress.get("total")):
+            _, progress = _post(url, "progress", {"job": "q20"})
+        assert progress["running"] and progress["strategy"].startswith("native/"), progress
+        assert 0 <= progress["done"] <= progress["total"] and progress["elapsed"] >= 0
+        status, busy = _post(url, "count", {"family": "nqueens", "n": 5, "job": "q20"})
+        assert status == 400 and "already running" in busy["error"]
+        status, cancelled = _post(url, "cancel", {"job": "q20"})
+        assert status == 200 and cancelled["cancelled"]
+        thread.join()
+        status, reply = replies[0]
+        assert status == 200 and reply["status"] == "cancelled" and not reply["exact"], reply
+        assert reply["message"].startswith("cancelled after") and "native/" in reply["message"]
+        assert reply["count"] is None or reply["count"] < reference.term("A000170", 20)
+        _, after = _post(url, "progress", {"job": "q20"})
+        assert after == {"job": "q20", "running": False}
+        status, board = _post(url, "board", {"family": "nqueens", "n": 8, "queens": [[0, 0]]})
+        assert status == 200 and board["queens"] == [[0, 0]]

@@ -12,6 +12,7 @@ import pytest
 
 from queens.web.api import MAX_SIDE, MAX_WHY_GIVENS
 from queens.web.server import MAX_BODY
+from queens.web.user_file import MAX_FILE_CHARS
 from tests.explorer_server import exchange, running_explorer
 
 
@@ -32,6 +33,9 @@ def method(verb: str, path: str = "/") -> bytes:
 
 Q4 = {"family": "nqueens", "n": 4}
 PAWNS_80 = [[r, c] for r in range(4) for c in range(20)]
+KINGS = 'title = "kings"\n[board]\nshape = ["n", "n"]\n[[army]]\npiece = "king"\ncount = "n"\n'
+"""A user's puzzle file: n kings, none adjacent (no rule on lines)."""
+F4 = {"file": KINGS, "n": 4}
 BAD = [
     # (what, request bytes, expected status, fragment of the error or message)
     ("unknown page", method("GET", "/nothing"), 404, "nothing at /nothing"),
@@ -103,7 +107,43 @@ BAD = [
     ("unknown backend", post("complete", {**Q4, "backend": "magic"}), 400, "unknown backend 'magic'"),
     ("backend as a number", post("count", {**Q4, "backend": 3}), 400, "unknown backend 3"),
     ("backend as a list", post("solution", {**Q4, "backend": ["native"]}), 400, "unknown backend ['native']"),
-    ("count beyond its cells", post("count", {"family": "nqueens", "n": 13}), 400, "limited to 144 cells"),
+    # keys no call reads (issue 37): refused, named, with the keys the call reads
+    ("a flag the explorer has no key for", post("count", {"family": "domination", "n": 7, "independent": True}), 400,
+     "unknown key 'independent' for /api/count; it reads backend, family, file, job, m, n, pawns, queens"),
+    ("a misspelt key", post("complete", {**Q4, "queen": [[0, 1]]}), 400, "unknown key 'queen' for /api/complete"),
+    ("a key of another call", post("count", {**Q4, "index": 3}), 400, "unknown key 'index' for /api/count"),
+    ("a backend for the board", post("board", {**Q4, "backend": "native"}), 400, "unknown key 'backend' for /api/board"),
+    ("a key of 60,000 characters", post("board", {**Q4, "k" * 60_000: 1}), 400, "unknown key 'kkkkkkkkk"),
+    # the user's own puzzle file: the file reader's one-line errors, and the explorer's bounds
+    ("a file that is not TOML", post("board", {"file": "[board\nshape = 1", "n": 4}), 400,
+     "your puzzle file: not valid TOML: Expected ']' at the end of a table declaration (at line 1, column 7)"),
+    ("a file with an unknown piece", post("count", {"file": KINGS.replace("king", "kong"), "n": 4}), 400,
+     "your puzzle file: key 'army.piece': unknown piece 'kong'"),
+    ("a file with an unknown key", post("board", {"file": KINGS + "colour = 1\n", "n": 4}), 400,
+     "your puzzle file: unknown key 'army.colour'"),
+    ("a file with no army", post("board", {"file": "[board]\nshape = [4, 4]\n", "n": 4}), 400,
+     "your puzzle file: key 'army'"),
+    ("a file's board over the explorer's side", post("board", {"file": '[board]\nshape = [5000, 5000]\nholes = "r == c"'
+                                                                  '\n[[army]]', "n": 4}), 400,
+     f"the board is 5000x5000; the explorer draws sides up to {MAX_SIDE}"),
+    ("a file's board made large by a parameter", post("board", {"file": '[parameters]\nk = "n*n*n"\n[board]\n'
+                                                                     'shape = ["k", "k"]\n[[army]]', "n": 20}), 400,
+     "the board is 8000x8000"),
+    ("a file over the explorer's length", post("board", {"file": "#" * (MAX_FILE_CHARS + 1), "n": 4}), 400,
+     f"{MAX_FILE_CHARS + 1:,} characters; the explorer reads at most {MAX_FILE_CHARS:,}"),
+    ("an empty file", post("board", {"file": " \n", "n": 4}), 400, "your puzzle file is empty"),
+    ("a file as a number", post("board", {"file": 3, "n": 4}), 400, "'file' must be the text of a puzzle file"),
+    ("a file and a family", post("board", {**F4, "family": "nqueens"}), 400, "'family' is for the shipped families"),
+    ("a file and pawns", post("complete", {**F4, "pawns": [[0, 0]]}), 400, "leave 'pawns' out"),
+    ("a file without n", post("board", {"file": KINGS}), 400, "'n' must be a whole number, got None"),
+    ("a piece off a file's board", post("board", {**F4, "queens": [[4, 0]]}), 400, "queen at (4, 0) is off the 4x4"),
+    # a job's name, and the calls about a running job
+    ("a job named by a number", post("count", {**Q4, "job": 7}), 400, "'job' must be 1 to 64 letters"),
+    ("a job with a slash", post("count", {**Q4, "job": "../x"}), 400, "'job' must be 1 to 64 letters"),
+    ("a job on the board call", post("board", {**Q4, "job": "j1"}), 400, "unknown key 'job' for /api/board"),
+    ("progress without a job", post("progress", {}), 400, "/api/progress needs 'job'"),
+    ("cancel with a board", post("cancel", {**Q4, "job": "j1"}), 400, "unknown key 'family' for /api/cancel"),
+    ("GET on progress", method("GET", "/api/progress"), 405, "takes a POST"),
     ("trace beyond its cells", post("trace", {"family": "nqueens", "n": 11}), 400, "at most 100 cells"),
     ("negative solution index", post("solution", {**Q4, "index": -1}), 400, "'index' must be between 0 and"),
     ("solution index as text", post("solution", {**Q4, "index": "1"}), 400, "'index' must be a whole number"),
@@ -127,6 +167,9 @@ BAD = [
      "This one of its 1 givens has none by itself"),
     ("why of queens that attack each other", post("why", {**Q4, "queens": [[0, 0], [1, 1]]}), 200,
      "queen at 0,0 and queen at 1,1 attack each other"),
+    ("cancel of a job that is not running", post("cancel", {"job": "gone"}), 200,
+     "no job 'gone' is running (it may have just ended)"),
+    ("a file's puzzle, counted", post("count", F4), 200, "solutions, counted by"),
 ]
 
 

@@ -1,8 +1,10 @@
 """The explorer's JSON API, as plain functions from a request dict to a response dict.
 
 Kept apart from the HTTP glue (`queens.web.server`) so that each rule is easy to read and test:
-every request names a family, a board size and what is on the board (the queens the user
-placed, and pawns for nine queens); the limits below keep one request small and short. Every
+every request names a family (or carries the text of the user's own puzzle file,
+`queens.web.user_file`), a board size and what is on the board (the queens the user placed, and
+pawns for nine queens), and no key its call does not read (`queens.web.schema`); the limits
+below keep one request small and short. Every
 solve and count is given the time limit (`queens.solvers` turns it into a deadline); when time
 runs out the reply says what is known as a bound ("≥ 4,012 solutions (time limit: 10 s)").
 A request the server cannot honour raises `BadRequest` (HTTP 400 with the message); a puzzle
@@ -17,10 +19,9 @@ from __future__ import annotations
 import time
 from collections.abc import Iterable
 from itertools import combinations
-from typing import Any
 
 from queens.models import AttackingQueens, Cell, Placement, Puzzle, QueensError, TimeLimit
-from queens.models.drawing import Canvas, attacked_cells
+from queens.models.drawing import ARMY_FILLS, Canvas, attacked_cells
 from queens.models.families import FAMILIES, FamilyOptions, build, reason_for_none
 from queens.models.givens import Given, givens_of
 from queens.models.layouts import layout_form
@@ -31,11 +32,11 @@ from queens.solvers.proofs.why import HasSolution, attacking_pair, in_words, why
 from queens.solvers.routing.router import answer as routed
 from queens.solvers.routing.router import route, task_of
 from queens.solvers.routing.strategy import Subject
+from queens.web.schema import BadRequest, Json, checked
+from queens.web.user_file import MAX_FILE_CHARS, asks, read_text
 
 MAX_SIDE = 20
 """Largest board side the explorer draws (20 x 20 still fits a laptop screen with its result)."""
-MAX_COUNT_CELLS = 144
-"""Counting enumerates on most backends: up to 12 x 12 (14,200 solutions for 12-queens)."""
 MAX_TRACE_CELLS = 100
 """The step-by-step search is replayed for boards up to 10 x 10."""
 MAX_TRACE_EVENTS = 20_000
@@ -47,16 +48,8 @@ pawn or hole rebuilds the model (measured: 60 pawns on 20 x 20 in well under the
 TIME_LIMIT = 10.0
 """Seconds any one request may spend solving, unless the server is started with another."""
 
-
-Json = dict[str, Any]
-"""A request or a reply: a JSON object."""
-
 AUTO = "auto"
 """The backend choice that lets the router pick (the default)."""
-
-
-class BadRequest(QueensError):
-    """The request itself is wrong (missing field, n too large): the reply is HTTP 400."""
 
 
 def catalogue() -> tuple[dict[str, frozenset[str]], tuple[str, ...]]:
@@ -73,13 +66,16 @@ def catalogue() -> tuple[dict[str, frozenset[str]], tuple[str, ...]]:
 
 
 def info(time_limit: float = TIME_LIMIT) -> Json:
-    """What the page needs to draw its controls: families, which flags each takes, backends, limits."""
+    """What the page needs to draw its controls: families (what each asks, in one line, and
+    whether it takes pawns), backends, limits. Counting has no limit of its own: the router
+    answers within the time limit, or says how far it got."""
     families, backends = catalogue()
     return {
-        "families": [{"name": name, "pawns": "pawn" in accepts} for name, accepts in families.items()],
+        "families": [{"name": name, "pawns": "pawn" in accepts, "description": FAMILIES[name].description}
+                     for name, accepts in families.items()],
         "backends": list(backends),
-        "limits": {"side": MAX_SIDE, "count_cells": MAX_COUNT_CELLS, "trace_cells": MAX_TRACE_CELLS,
-                   "trace_events": MAX_TRACE_EVENTS, "time_limit": time_limit},
+        "limits": {"side": MAX_SIDE, "trace_cells": MAX_TRACE_CELLS, "trace_events": MAX_TRACE_EVENTS,
+                   "time_limit": time_limit, "file_chars": MAX_FILE_CHARS},
     }
 
 
@@ -110,11 +106,28 @@ def _cells(request: Json, key: str, rows: int, cols: int) -> tuple[Cell, ...]:
 
 
 class _Board:
-    """A request's board: the family's puzzle (with the pawns) and the queens the user placed."""
+    """A request's board: the family's puzzle (with the pawns), or the puzzle of the user's own
+    file, and the queens the user placed."""
 
     def __init__(self, request: Json) -> None:
         if not isinstance(request, dict):
             raise BadRequest("the request body must be a JSON object")
+        self.family: str | None = None
+        self.missing = ""
+        if "file" in request:
+            self._read_file(request)
+        else:
+            self._build_family(request)
+        if self.queens and not self.target.plain:
+            raise BadRequest(f"{self.target.name}: pieces are placed by hand on one-army 2-D boards; "
+                             "ask the solver instead")
+        self.canvas = Canvas.of(self.target)
+        form, _ = layout_form(self.target)
+        self.pawns_first = form is not None and form.free > 0
+        self._drawn = self.target if form is None else form.base
+
+    def _build_family(self, request: Json) -> None:
+        """The shipped family the request names, with its options and the user's pieces."""
         families, _ = catalogue()
         family = request.get("family")
         if not isinstance(family, str) or family not in families:
@@ -136,7 +149,7 @@ class _Board:
         options = FamilyOptions(n=n, m=m, pawn=pawns, queens=queens, given=frozenset(given))
         self.family = family
         self.options = options
-        self.missing = ""
+        self.asks = FAMILIES[family].description
         try:
             self.target: Puzzle = build(family, options)
         except QueensError as error:  # a family that needs the user's pieces first (completion)
@@ -145,13 +158,21 @@ class _Board:
             self.missing = f"{family}: place some pieces first ({error})"
             self.target = Puzzle(rows=self.rows, cols=self.cols, pieces=0, title=family)
 
-        if self.queens and not self.target.plain:
-            raise BadRequest(f"{self.target.name}: pieces are placed by hand on one-army 2-D boards; "
-                             "ask the solver instead")
-        self.canvas = Canvas.of(self.target)
-        form, _ = layout_form(self.target)
-        self.pawns_first = form is not None and form.free > 0
-        self._drawn = self.target if form is None else form.base
+    def _read_file(self, request: Json) -> None:
+        """The puzzle of the user's own file (for `n`), and the user's pieces on it: a file says
+        its own board, pawns and armies, so the family's keys are refused beside it."""
+        for key in ("family", "m", "pawns"):
+            if key in request:
+                raise BadRequest(f"'{key}' is for the shipped families: a puzzle file says its own board, "
+                                 f"pawns and armies (leave '{key}' out)")
+        n = _integer(request, "n", 1, MAX_SIDE)
+        spec = read_text(request["file"], n, side=MAX_SIDE)
+        self.target = spec.puzzle
+        self.asks = asks(request["file"], spec)
+        canvas = Canvas.of(spec.puzzle)
+        self.rows, self.cols = canvas.rows, canvas.cols
+        self.queens = _cells(request, "queens", self.rows, self.cols)
+        self.options = FamilyOptions(n=n)
 
     def drawn(self) -> Puzzle:
         """The puzzle to draw: pawns the solver places are left off (`layout_form`'s base), so
@@ -185,7 +206,7 @@ class _Board:
         return squares, armies, _pairs(frozenset(self.canvas.position(c) for c in pawns))
 
     def why_none(self) -> str:
-        reason = reason_for_none(self.family, self.options)
+        reason = reason_for_none(self.family, self.options) if self.family else None
         if self.queens:
             return "no solution: the queens on the board cannot be completed"
         return f"no solution: {reason}" if reason else "no solution exists for this board"
@@ -206,8 +227,11 @@ def _pairs(cells: Iterable[Cell]) -> list[list[int]]:
 
 def board(request: Json, time_limit: float = TIME_LIMIT) -> Json:
     """The board as the user set it: attacked squares and attacking pairs, for live highlighting.
-    Any puzzle draws on one canvas (a cube as its layers side by side, `gaps` between them);
-    `armies` names each army's piece; `pawns_first` says the solver places pawns too."""
+    Any puzzle draws on one canvas (a cube as its layers side by side, `gaps` between them,
+    `layer` its third side, 0 on a 2-D board); `armies` names each army, its piece and its colour
+    (`palette`, cycled, is the drawing's: an army beyond those listed, a colouring's copy, takes
+    the next); `asks` is what the puzzle asks, in one line; `pawns_first` says the solver places
+    pawns too."""
     b = _Board(request)
     puzzle = b.drawn()
     conflicts = []
@@ -217,7 +241,9 @@ def board(request: Json, time_limit: float = TIME_LIMIT) -> Json:
     gaps = [(r, c) for r in range(b.canvas.rows) for c in range(b.canvas.cols) if (r, c) not in on_board]
     attacked = attacked_cells(puzzle, b.queens) if puzzle.plain else frozenset()
     return {"name": puzzle.name, "rows": b.canvas.rows, "cols": b.canvas.cols, "piece": puzzle.piece.name,
-            "armies": [{"name": army.name, "piece": army.piece.name} for army in puzzle.armies],
+            "armies": [{"name": army.name, "piece": army.piece.name, "colour": ARMY_FILLS[a % len(ARMY_FILLS)]}
+                       for a, army in enumerate(puzzle.armies)],
+            "palette": list(ARMY_FILLS), "asks": b.asks, "layer": b.canvas.layer,
             "pieces": puzzle.pieces, "queens": _pairs(b.queens),
             "pawns": _pairs(frozenset(b.canvas.position(c) for c in puzzle.blockers)),
             "blocked": _pairs(frozenset(b.canvas.position(c) for c in puzzle.holes)), "gaps": _pairs(gaps),
@@ -269,21 +295,22 @@ def complete(request: Json, time_limit: float = TIME_LIMIT) -> Json:
 def count_request(request: Json, time_limit: float = TIME_LIMIT) -> Json:
     """How many solutions keep the user's queens (all solutions when the board is empty).
 
-    Counted in this process (split=False): the server runs each request in a worker it may
-    have to kill at the deadline, and a worker's own process pool would outlive it."""
+    Any board: the router picks the counter as the CLI does (16-queens by the native
+    meet-in-the-middle counter), and the time limit stops what would take longer, with the
+    solutions found so far as a bound. Counted in this process (split=False): the server runs
+    each request in a worker it may have to kill at the deadline, and a worker's own process
+    pool would outlive it."""
     b, backend = _Board(request), _backend(request)
-    cells = b.rows * b.cols
-    if cells > MAX_COUNT_CELLS:
-        raise BadRequest(f"counting is limited to {MAX_COUNT_CELLS} cells here; this board has {cells}")
     try:
         puzzle = b.puzzle()
     except AttackingQueens as error:
         return {**_attacking(error), "count": 0}
     result = _answered(b, Task.COUNT, puzzle, backend, time_limit)
-    reply = {"status": result.status.value, "backend": result.backend, "count": result.count,
-             "exact": result.status is Status.COMPLETE, "time": round(result.wall_time, 4)}
+    reply = {"status": result.status.value, "backend": result.backend, "method": result.method,
+             "count": result.count, "exact": result.status is Status.COMPLETE, "time": round(result.wall_time, 4)}
     if result.status is Status.LIMIT:
-        reply["message"] = f"≥ {result.count or 0:,} solutions (time limit: {time_limit:g} s)"
+        reply["message"] = (f"≥ {result.count or 0:,} solutions (time limit: {time_limit:g} s), "
+                            f"counting by {result.backend}/{result.method}")
     elif result.count == 0:
         reply["message"] = b.why_none()
     else:
@@ -416,7 +443,8 @@ ROUTES = {"board": board, "complete": complete, "count": count_request, "solutio
 
 
 def answer(route: str, request: Json, time_limit: float = TIME_LIMIT) -> Json:
-    """Dispatch one API call; unknown routes and bad requests raise `BadRequest`."""
+    """Dispatch one API call; unknown routes, keys the call does not read and bad requests raise
+    `BadRequest`."""
     if route not in ROUTES:
         raise BadRequest(f"no API call named {route!r}; there are {', '.join(ROUTES)}")
-    return ROUTES[route](request, time_limit)
+    return ROUTES[route](checked(route, request), time_limit)

@@ -17,6 +17,9 @@ every resource a client can hold is bounded:
 - solving: `queens.web.workers` (a few processes, a hard deadline, 503 when all are busy).
 A client that hangs up is not an error: the server simply drops its reply.
 
+Besides the API's calls, the server answers two about a running call that named its job
+(`JOB_CALLS`): /api/progress (how far it has got) and /api/cancel (stop it now).
+
 >>> server = make_server(port=0, workers=1)
 >>> server.server_address[0]
 '127.0.0.1'
@@ -40,7 +43,8 @@ from importlib.resources import files
 from typing import Any
 
 from queens.models import BackendUnavailable, QueensError
-from queens.web.api import ROUTES, TIME_LIMIT, BadRequest, board, info
+from queens.web.api import ROUTES, TIME_LIMIT, answer, info
+from queens.web.schema import BadRequest, Json, checked, job_of
 from queens.web.workers import WORKERS, Busy, SolverPool
 
 MAX_BODY = 64 * 1024
@@ -67,10 +71,31 @@ MAX_TURNED_AWAY = 128
 STATIC = files("queens.web") / "static"
 Request = socket.socket | tuple[bytes, socket.socket]
 """What `socketserver` hands a server per request: a TCP server's is always the socket."""
-PAGES = {"/": "index.html", "/index.html": "index.html", "/app.js": "app.js", "/style.css": "style.css"}
-IN_PROCESS = {"board": board}
+PAGES = {"/": "index.html", **{f"/{item.name}": item.name for item in STATIC.iterdir()
+                               if item.is_file() and not item.name.startswith(".")}}
+"""The page and its files, by path: whatever the package ships in static/, nothing else."""
+IN_PROCESS = frozenset({"board"})
 """API calls cheap enough to answer in the connection's thread (the page calls this one on every
-click); the others are solving and go to the worker pool."""
+click; a puzzle file's board is bounded before it is read, `queens.web.user_file`); the others
+are solving and go to the worker pool."""
+
+
+def _progress(pool: SolverPool, job: str) -> Json:
+    """Where a running job stands; `running` false when it has not started or has ended."""
+    found = pool.progress(job)
+    return {"job": job, "running": found is not None, **(found or {})}
+
+
+def _cancel(pool: SolverPool, job: str) -> Json:
+    """Stop a running job; its own request is answered "cancelled"."""
+    stopped = pool.cancel(job)
+    return {"job": job, "cancelled": stopped,
+            "message": "stopping it" if stopped else f"no job {job!r} is running (it may have just ended)"}
+
+
+JOB_CALLS = {"progress": _progress, "cancel": _cancel}
+"""Calls about a running job, answered from the pool's table in the connection's thread."""
+CALLS = (*ROUTES, *JOB_CALLS)
 
 
 class ExplorerHandler(BaseHTTPRequestHandler):
@@ -118,7 +143,7 @@ class ExplorerHandler(BaseHTTPRequestHandler):
         path = self.path.split("?", 1)[0]
         if path == "/api/info":
             self._json(HTTPStatus.OK, info(self.server.pool.time_limit))
-        elif path.removeprefix("/api/") in ROUTES:
+        elif path.removeprefix("/api/") in CALLS:
             self._error(HTTPStatus.METHOD_NOT_ALLOWED, f"{path} takes a POST with a JSON body")
         elif path in PAGES:
             name = PAGES[path]
@@ -165,8 +190,8 @@ class ExplorerHandler(BaseHTTPRequestHandler):
     def do_POST(self) -> None:  # noqa: N802 - the name http.server calls
         path = self.path.split("?", 1)[0]
         route = path.removeprefix("/api/")
-        if not path.startswith("/api/") or route not in ROUTES:
-            self._error(HTTPStatus.NOT_FOUND, f"no API call at {path}; there are {', '.join(ROUTES)}")
+        if not path.startswith("/api/") or route not in CALLS:
+            self._error(HTTPStatus.NOT_FOUND, f"no API call at {path}; there are {', '.join(CALLS)}")
             return
         body = self._body()
         if body is None or not self._read():
@@ -186,11 +211,17 @@ class ExplorerHandler(BaseHTTPRequestHandler):
         return False
 
     def _answer(self, route: str, request: Any) -> None:  # JSON as parsed: queens.web.api checks its shape
+        pool = self.server.pool
         try:
-            if route in IN_PROCESS:
-                reply = IN_PROCESS[route](request)
+            if route in JOB_CALLS:
+                job = job_of(checked(route, request))
+                if job is None:
+                    raise BadRequest(f"/api/{route} needs 'job': the name the page gave the call it asks about")
+                reply = JOB_CALLS[route](pool, job)
+            elif route in IN_PROCESS:
+                reply = answer(route, request, pool.time_limit)
             else:
-                reply = self.server.pool.run(route, request)
+                reply = pool.run(route, request, job_of(checked(route, request)))
         except (Busy, BackendUnavailable) as error:
             self._error(HTTPStatus.SERVICE_UNAVAILABLE, str(error))
         except (BadRequest, QueensError) as error:  # and every rule the puzzle itself enforces
