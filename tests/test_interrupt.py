@@ -128,6 +128,36 @@ def working(process: subprocess.Popen, marker: str, tmp: Path) -> None:
     wait_for(lambda: cpu_seconds(process.pid) > base + 0.5, process)
 
 
+def deep_in_work(process: subprocess.Popen, marker: str, tmp: Path) -> None:
+    """A command that says nothing while it works (`why`) has used 3 s of CPU: its imports take
+    one, so it is well into the work."""
+    wait_for(lambda: cpu_seconds(process.pid) > 3.0, process)
+
+
+def answered(process: subprocess.Popen) -> None:
+    """Past the line that says the answer was found ("optimal: ..."): certifying comes next."""
+    assert process.stderr is not None
+    while not (line := process.stderr.readline()).startswith(b"optimal"):
+        if not line:
+            pytest.fail("the command ended before it answered")
+
+
+def certifying(process: subprocess.Popen, marker: str, tmp: Path) -> None:
+    """--certify: the answer is in, and the proof's solve (pysat, in this process) is under way."""
+    answered(process)
+    base = cpu_seconds(process.pid)
+    wait_for(lambda: cpu_seconds(process.pid) > base + 0.5, process)
+
+
+def checking_steps(process: subprocess.Popen, marker: str, tmp: Path) -> None:
+    """--certify: the trimmed proof's steps are shared by drup's forked workers (a proof of 27,077
+    steps on 2 cores), which are at work; the racers that found the answer are gone."""
+    answered(process)
+    racers = set(children(process.pid, marker))
+    wait_for(lambda: sum(cpu_seconds(child) for child in children(process.pid, marker) if child not in racers) > 0.5,
+             process)
+
+
 def writing(process: subprocess.Popen, marker: str, tmp: Path) -> None:
     """The output has begun (and, unread, fills the pipe)."""
     assert process.stdout is not None
@@ -164,6 +194,11 @@ MOMENTS = {
     "output": (["trace", "nqueens", "-n", "10"], writing),
     "native search": (["count", "knights", "-n", "8", "--pieces", "16", "-b", "native"], working),
     "native search of a puzzle file": (["solve", "{data}/most-kings.toml", "-n", "10", "-b", "native"], working),
+    "line counter": (["count", "two-per-line", "-n", "8"], working),
+    "native optimum by the line counter": (["solve", "peaceable", "-n", "6", "-b", "native"], working),
+    "certify's proof": (["solve", "domination", "-n", "8", "--certify"], certifying),
+    "certify's step workers": (["solve", "domination", "-n", "8", "--certify"], checking_steps),
+    "why": (["why", "{data}/why-hitting-sets.toml"], deep_in_work),
     "native local search": (["solve", "nqueens", "-n", "50000000", "--method", "random"], working),
     "sat enumeration": (["count", "nqueens", "-n", "14", "-b", "sat", "--method", "search", "--no-symmetry"],
                         working),
@@ -176,10 +211,13 @@ MOMENTS = {
 }
 IN_PROCESS = {"native search", "native search of a puzzle file", "native local search", "sat enumeration",
               "sat minimisation", "minizinc", "cpsat minimisation", "cpsat optimisation",
-              "mip minimisation, HiGHS", "mip minimisation, SCIP"}
+              "mip minimisation, HiGHS", "mip minimisation, SCIP", "line counter",
+              "native optimum by the line counter", "certify's proof", "certify's step workers", "why"}
 """The moments whose search runs in the `queens` process itself, without the GIL: they must stop
 within STOPS_WITHIN of the signal (HiGHS cannot be halted: the process ends beside it; mip's
-minimisation took 38-42 s to stop before)."""
+minimisation took 38-42 s to stop before; the line counter ran to its end, 30 s and more, and a
+native optimum through it for minutes; --certify's proof, solved by pysat on the main thread,
+ended "internal error: Caught keyboard interrupt", exit 1, and SIGTERM waited for the solve)."""
 TO_THE_GROUP = {"dask, the terminal's Ctrl-C", "quadrant dask, the terminal's Ctrl-C",
                 "split pool, the terminal's Ctrl-C", "split pool, timeout's two signals"}
 """The moments signalled as a terminal signals: the whole process group, the workers too (Dask's
@@ -190,8 +228,14 @@ the stop and the kill of a worker, which stayed stopped while the command waited
 4 queens count nqueens -n 19 -b csp` (and cpsat) ran on past 60 s in 2 of 3 rounds."""
 
 
+SLOW = {"certify's step workers"}
+"""Moments that take past 12 s to reach (a proof solved and trimmed first): `make test-slow`."""
+
+
 @pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
-@pytest.mark.parametrize("moment", [pytest.param(name, marks=NEEDS.get(name, ())) for name in MOMENTS])
+@pytest.mark.parametrize("moment", [pytest.param(name, marks=[*([NEEDS[name]] if name in NEEDS else []),
+                                                              *([pytest.mark.slow] if name in SLOW else [])])
+                                    for name in MOMENTS])
 def test_an_interruption_is_clean(moment: str, signum: int, tmp_path: Path) -> None:
     args, reach = MOMENTS[moment]
     marker = uuid.uuid4().hex
@@ -390,3 +434,33 @@ def test_a_signal_inside_a_wait_for_futures_leaves_no_lock_held() -> None:
     the signal lands there every time. Before the fix (a plain `wait`) this printed "raised stuck"."""
     done = subprocess.run([sys.executable, "-c", SIGNAL_IN_WAIT], capture_output=True, text=True, timeout=GIVE_UP)
     assert done.stdout.split() == ["raised", "finished"], done.stdout + done.stderr
+
+
+SAT_INTERRUPTED = """
+import os, signal, threading
+from pysat._utils import MainThread
+from pysat.examples.genhard import PHP
+from pysat.solvers import Solver
+from queens.solvers.runtime import interrupts
+from queens.solvers.runtime.interruptible import solve_interruptibly
+interrupts.install()
+print("pysat's own handler" if MainThread.check() else "ours")
+threading.Timer(1.0, os.kill, (os.getpid(), signal.{signal})).start()
+with Solver(name="glucose4", bootstrap_with=PHP(14).clauses, with_proof=True) as sat:
+    try:
+        solve_interruptibly(sat)
+        print("solved")
+    except KeyboardInterrupt:
+        print("interrupted")
+"""
+
+
+@pytest.mark.parametrize("signum", ["SIGINT", "SIGTERM"])
+def test_a_sat_solve_on_the_main_thread_takes_the_signal(signum: str) -> None:
+    """pysat, on the main thread, swapped in its own SIGINT handler for a solve and raised its own
+    error ("internal error: Caught keyboard interrupt", exit 1, `solve --certify`), and SIGTERM
+    waited for the solve's end. With the console's handler installed, pysat leaves SIGINT alone,
+    and a solve stops at the signal (the pigeonhole formula PHP(14) takes resolution for ever)."""
+    done = subprocess.run([sys.executable, "-c", SAT_INTERRUPTED.replace("{signal}", signum)], capture_output=True,
+                          text=True, timeout=GIVE_UP)
+    assert done.stdout.split("\n")[:2] == ["ours", "interrupted"], done.stdout + done.stderr

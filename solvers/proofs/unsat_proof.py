@@ -45,6 +45,7 @@ from queens.solvers.native.proof_trim import NotRefuted, trim_lines
 from queens.solvers.proofs.proof_steps import check_steps, clause_line
 from queens.solvers.runtime.cores import default_threads
 from queens.solvers.runtime.deadline_child import call_until
+from queens.solvers.runtime.interruptible import solve_interruptibly
 
 PROOF_SOLVER = "glucose4"
 """The pysat solver that logs proofs: Glucose 4 writes DRUP with its deletions, which keeps
@@ -105,7 +106,7 @@ def refute(clauses: Sequence[Sequence[int]], variables: int | None = None, solve
     top = variables if variables is not None else max((abs(lit) for c in clauses for lit in c), default=0)
     start = time.perf_counter()
     with Solver(name=solver, bootstrap_with=clauses, with_proof=True) as sat:
-        satisfiable = sat.solve()
+        satisfiable = bool(solve_interruptibly(sat))  # Ctrl-C stops it within a beat (no deadline: never None)
         seconds = time.perf_counter() - start
         model = tuple(v for v in sat.get_model() or () if v > 0) if satisfiable else ()
         proof = "" if satisfiable else "\n".join(sat.get_proof()) + "\n"

@@ -46,7 +46,6 @@ the same words.
 
 from __future__ import annotations
 
-import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Sequence
@@ -60,6 +59,7 @@ from queens.models.givens import Given, givens_of, stated_rules, with_givens
 from queens.models.ir import Var
 from queens.solvers.backend import deadline_after, seconds_left
 from queens.solvers.formats.cnf import cnf, guard_variables
+from queens.solvers.runtime.interruptible import solve_interruptibly
 
 G = TypeVar("G", bound=Hashable)
 MUS_SOLVER = "glucose4"
@@ -415,17 +415,13 @@ def _solve(model: ConstraintModel, deadline: float | None = None) -> Placement |
 
 
 def _satisfiable(solver: Solver, deadline: float | None, assumptions: Sequence[int] = ()) -> bool:
-    """`solver.solve(assumptions)`, interrupted at the deadline (TimeLimit). Most questions take
-    milliseconds, but one with more pieces than its lines hold once a pawn is dropped is a
-    pigeonhole problem, which resolution takes exponentially long to refute."""
-    if deadline is None:
-        return bool(solver.solve(assumptions=list(assumptions)))
-    timer = threading.Timer(seconds_left(deadline, _STOPPED), solver.interrupt)
-    timer.start()
-    try:
-        answer = solver.solve_limited(assumptions=list(assumptions), expect_interrupt=True)
-    finally:
-        timer.cancel()
+    """`solver.solve(assumptions)`, interrupted at the deadline (TimeLimit) and by Ctrl-C within a
+    beat (`solve_interruptibly`). Most questions take milliseconds, but one with more pieces than
+    its lines hold once a pawn is dropped is a pigeonhole problem, which resolution takes
+    exponentially long to refute."""
+    if deadline is not None:
+        seconds_left(deadline, _STOPPED)  # already past: TimeLimit before the solve
+    answer = solve_interruptibly(solver, assumptions, deadline)
     if answer is None:
         raise TimeLimit(_STOPPED)
     return bool(answer)

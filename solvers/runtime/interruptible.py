@@ -19,6 +19,8 @@ process in a C++ destructor ("terminate called without an active exception", exi
 8 runs). So after a halt the wait goes on until the process has no more threads than before
 the call (Linux: /proc/self/task), for at most `SETTLE` seconds.
 
+pysat's solvers are one such library: `solve_interruptibly` runs a solve this way.
+
 >>> interruptible(lambda: 6 * 7, halt=lambda: True)
 42
 """
@@ -27,9 +29,9 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TypeVar
+from typing import Protocol, TypeVar
 
 from queens.solvers.runtime import interrupts
 from queens.solvers.runtime.deadline_child import BEAT
@@ -89,3 +91,64 @@ def _settle(threads: int | None) -> None:
     give_up = time.monotonic() + SETTLE
     while (_threads() or 0) > threads and time.monotonic() < give_up:
         time.sleep(0.001)
+
+
+class SatSolver(Protocol):
+    """What `solve_interruptibly` asks of a pysat solver (`pysat.solvers.Solver`, one that has
+    `interrupt()`: Glucose, MiniSat; CaDiCaL has not)."""
+
+    def solve_limited(self, assumptions: list[int] = ..., expect_interrupt: bool = ...) -> bool | None: ...
+
+    def conf_budget(self, budget: int = ...) -> None: ...
+
+    def interrupt(self) -> None: ...
+
+    def clear_interrupt(self) -> None: ...
+
+
+FIRST_CONFLICTS = 1_000
+"""Conflicts a solve may take on the calling thread before it moves to a worker thread: most
+questions (`why` asks hundreds) take a few conflicts, and a thread of their own cost each of
+them more than the question itself."""
+
+
+def solve_interruptibly(solver: SatSolver, assumptions: Sequence[int] = (),
+                        deadline: float | None = None) -> bool | None:
+    """`solver.solve(assumptions)`, stopped by Ctrl-C and SIGTERM within a beat (the exception
+    goes on once the solver has returned), and by `deadline` (then None).
+
+    On the main thread pysat swaps in a SIGINT handler of its own for each solve, which jumps
+    out of the solver and raises pysat's own error, "Caught keyboard interrupt": `queens solve
+    domination -n 8 --certify` ended "internal error", exit 1, and the command never heard of
+    the signal; SIGTERM waited for the solve's end. So the solve runs `FIRST_CONFLICTS`
+    conflicts here (a signal meanwhile is raised as it returns), and the rest in the worker
+    thread `interruptible` runs it in, where pysat leaves the signals alone and releases the GIL
+    (`expect_interrupt`): its `interrupt()` stops the solve from here, at an interruption or at
+    the deadline. An interrupt left over from an earlier call (its deadline came as that solve
+    ended) is cleared first.
+
+    >>> from pysat.solvers import Solver
+    >>> with Solver(name="glucose4", bootstrap_with=[[1, 2], [-1], [-2]]) as sat:
+    ...     solve_interruptibly(sat), solve_interruptibly(sat, [1], time.monotonic() + 5)
+    (False, False)
+    """
+    solver.clear_interrupt()
+    solver.conf_budget(FIRST_CONFLICTS)
+    answer = solver.solve_limited(assumptions=list(assumptions), expect_interrupt=True)
+    solver.conf_budget(-1)  # no budget for the rest
+    if answer is not None:
+        return answer
+    interrupts.check()
+    if deadline is not None and time.monotonic() >= deadline:
+        return None
+    alarm = None
+    if deadline is not None:
+        alarm = threading.Timer(max(0.0, deadline - time.monotonic()), solver.interrupt)
+        alarm.daemon = True
+        alarm.start()
+    try:
+        return interruptible(lambda: solver.solve_limited(assumptions=list(assumptions), expect_interrupt=True),
+                             halt=solver.interrupt)
+    finally:
+        if alarm is not None:
+            alarm.cancel()

@@ -29,9 +29,28 @@ _deferring = 0
 
 
 def install() -> None:
-    """Take SIGINT and SIGTERM with `handler` (called by the console script before any import)."""
+    """Take SIGINT and SIGTERM with `handler` (called by the console script before any import),
+    and keep pysat from taking SIGINT from it (`_keep_sigint_from_pysat`)."""
     for signum in (signal.SIGINT, signal.SIGTERM):
         signal.signal(signum, handler)
+    _keep_sigint_from_pysat()
+
+
+def _keep_sigint_from_pysat() -> None:
+    """pysat, called on the main thread, swaps in a SIGINT handler of its own for every solve and
+    every cardinality encoding, which jumps out of the C code and raises pysat's own error
+    ("Caught keyboard interrupt"): the command ended "internal error", exit 1, and `handler`
+    never saw the signal (`queens solve domination -n 8 --certify`, Ctrl-C during the proof's
+    solve). pysat asks `MainThread.check()` whether to do so; told "no", it leaves SIGINT to
+    `handler`, which raises KeyboardInterrupt as soon as the C call returns. The long solves run
+    in a worker thread anyway (`queens.solvers.runtime.interruptible.solve_interruptibly`), so
+    that they stop within a beat; this keeps the exit right (130, "interrupted") for any call
+    that does not. Only the console script does this: a Python session keeps pysat's own."""
+    try:
+        from pysat._utils import MainThread
+    except ImportError:  # no pysat, or one without the check: nothing to keep it from
+        return
+    MainThread.check = staticmethod(lambda: False)
 
 
 def handler(signum: int, frame: FrameType | None) -> None:
