@@ -9,7 +9,9 @@ holds the formula once in one incremental solver and takes its cubes as assumpti
 learns in one cube serves the next. The question is satisfiable when one cube is (the others
 are stopped), refuted when every cube is. The workers are forked, not spawned: they run the SAT
 solver only, and a script that calls `queens.optimise` then needs no `if __name__ == "__main__":`
-guard (a spawned worker imports the script again).
+guard (a spawned worker imports the script again). A daemonic process may start no workers (a
+`multiprocessing.Pool` worker, the explorer's: `queens.solvers.runtime.forking`); there the cubes
+are solved in turn on one solver in this process, which is what one worker does.
 
 Measured on peaceable queens n = 9, "13 of each?" (refuted; 2 shared cores, 2026-11-28): the
 whole formula 11.5 s on one solver; the 16 cubes over the middle row, column and both long
@@ -23,11 +25,14 @@ diagonals 12.2 s of work in all on one solver (the largest cube 1.3 s), the 64 c
 from __future__ import annotations
 
 import itertools
+import time
 from collections.abc import Mapping, Sequence
 
 from pysat.solvers import Solver
 from queens.models import ConstraintModel, TimeLimit
 from queens.models.ir import Side
+from queens.solvers.runtime import interrupts
+from queens.solvers.runtime.forking import may_fork
 from queens.solvers.runtime.process_pool import run_in_processes
 
 SPLIT_AFTER = 20_000
@@ -36,6 +41,10 @@ peaceable queens n = 9 (whose last question, refuted, takes 260,000 on one solve
 question answered sooner never pays for starting the workers."""
 SPLIT_LINES = 4
 """The lines a question is split on: 16 cubes, enough for the workers to share evenly."""
+HERE_SLICE = 10_000
+"""Conflicts between two looks at the clock and at the signals when the cubes are solved in
+this process (CaDiCaL has no `interrupt()`: it is given a budget at a time, as the sat backend
+gives it)."""
 
 
 def central_sides(model: ConstraintModel, sides: Mapping[Side, int], lines: int = SPLIT_LINES) -> list[int]:
@@ -72,6 +81,8 @@ def conquer(clauses: list[list[int]], phases: list[int], split: list[list[int]],
     """A model of `clauses` (the solver's signed literals), or None when every cube of `split`
     is refuted; raises TimeLimit when the workers are stopped at the deadline. `phases` are the
     literals each worker's solver tries first."""
+    if not may_fork():
+        return _conquer_here(clauses, phases, split, deadline, solver)
     jobs = [(clauses, phases, split[w::workers], solver) for w in range(min(workers, len(split)))]
 
     def found(_: int, answer: list[int] | bool) -> None:
@@ -84,6 +95,26 @@ def conquer(clauses: list[list[int]], phases: list[int], split: list[list[int]],
         return satisfied.model
     if any(answer is None for answer in answers):
         raise TimeLimit("sat: time limit reached in the split question")
+    return None
+
+
+def _conquer_here(clauses: list[list[int]], phases: list[int], split: list[list[int]], deadline: float | None,
+                  solver: str) -> list[int] | None:
+    """`conquer` in this process, where no worker may start: the cubes in turn on one incremental
+    solver, `HERE_SLICE` conflicts at a time, the deadline (TimeLimit) and the signals looked at
+    between two slices."""
+    with Solver(name=solver, bootstrap_with=clauses) as sat:
+        sat.set_phases(phases)
+        for cube in split:
+            answer = None
+            while answer is None:
+                if deadline is not None and time.monotonic() >= deadline:
+                    raise TimeLimit("sat: time limit reached in the split question")
+                interrupts.check()
+                sat.conf_budget(HERE_SLICE)
+                answer = sat.solve_limited(assumptions=cube)
+            if answer:
+                return list(sat.get_model())
     return None
 
 

@@ -43,6 +43,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from queens.models import TimeLimit
+from queens.solvers.runtime.forking import may_fork
 
 STEPS_PER_WORKER = 2_000
 """Steps below which one more worker process does not pay: forking a pool took 18 to 58 ms
@@ -55,11 +56,12 @@ def check_steps(core_file: Path, proof_file: Path, hints_file: Path, deadline: f
     unit propagation from the clauses its line of `hints_file` names and the last is the empty
     clause, else "invalid: " and the first step found that failed. Raises TimeLimit past
     `deadline`. The steps are independent checks, so up to `workers` forked processes share
-    them (step i to worker i mod workers), each reading the files itself."""
+    them (step i to worker i mod workers), each reading the files itself; all in this process
+    where none may start (a daemonic process: `queens.solvers.runtime.forking`)."""
     files = (core_file, proof_file, hints_file)
     read = _read(*files)
     steps = len(read[2])
-    shares = max(1, min(workers, steps // STEPS_PER_WORKER))
+    shares = max(1, min(workers if may_fork() else 1, steps // STEPS_PER_WORKER))
     said: list[str | int | None]
     if shares == 1:
         said = [_check(*read, deadline, 0, 1)]

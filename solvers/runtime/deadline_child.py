@@ -18,7 +18,9 @@ child's whole group (the MiniZinc binary included) and goes on with the interrup
 the child also dies with its parent if the parent is killed outright. A fork copies only the
 thread that forks: the child does the call and writes to its pipe, nothing that another thread
 of the parent could have held locked. Without `os.fork` (not POSIX) the call runs in this
-process, as before.
+process, as before; so it does in a daemonic process (a `multiprocessing.Pool` worker) unless
+the kernel kills the child with it (Linux), which is all multiprocessing asks of a daemonic
+process's children (`queens.solvers.runtime.forking`).
 
 >>> call_until(time.monotonic() + 5, pow, 2, 10)
 1024
@@ -40,6 +42,7 @@ from typing import TypeVar, cast
 
 from queens.models import BackendError, TimeLimit
 from queens.solvers.runtime import interrupts
+from queens.solvers.runtime.forking import may_fork
 from queens.solvers.runtime.progress import Progress, beat, listening, report
 
 T = TypeVar("T")
@@ -50,6 +53,8 @@ SLACK_SHARE = 0.04
 BEAT = 0.5
 """Seconds between two beats to the listeners while the child is quiet (`queens.solvers.runtime.progress`)."""
 _PR_SET_PDEATHSIG = 1
+_DIES_WITH_PARENT = sys.platform.startswith("linux")
+"""Whether a child is killed with its parent here (`_die_with_parent`)."""
 _killable = False
 
 
@@ -61,9 +66,11 @@ def call_until(deadline: float | None, function: Callable[..., T], *args: object
     child is raised here (the same class and message). Called here, in this process, when there
     is no deadline, or when this process is itself killed at the deadline (a forked child, a
     split pool's worker: see `killed_at_deadline`) unless `nested`: a call with a budget of its
-    own inside such a process (a proof checker's, inside a search with a time limit)."""
+    own inside such a process (a proof checker's, inside a search with a time limit); and in a
+    process that may not fork (`queens.solvers.runtime.forking`)."""
     kill_at = kill_time(deadline)
-    if kill_at is None or (_killable and not nested) or not hasattr(os, "fork"):
+    if (kill_at is None or (_killable and not nested) or not hasattr(os, "fork")
+            or not may_fork(dies_with_parent=_DIES_WITH_PARENT)):
         return function(*args)
     reading, writing = os.pipe()
     sys.stdout.flush()  # what is buffered here is written once, by this process, not by the child too

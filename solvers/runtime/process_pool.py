@@ -18,6 +18,10 @@ way, and that job's result is None. While waiting, the parent hands each finishe
 `finished` as it comes, and beats (`queens.solvers.runtime.progress.beat`) so that a progress display
 shows the time going by.
 
+A daemonic process may start no workers (`queens.solvers.runtime.forking`): there the jobs run
+one after another in this process, each stopping by itself at the deadline; those not begun by
+the time the workers would be killed are None, as a killed worker's job is.
+
 >>> run_in_processes(pow, [(2, 10), (3, 3)], workers=2)
 [1024, 27]
 """
@@ -33,6 +37,7 @@ from typing import TypeVar
 
 from queens.solvers.runtime import interrupts
 from queens.solvers.runtime.deadline_child import BEAT, kill_group, kill_time, killed_at_deadline
+from queens.solvers.runtime.forking import may_fork
 from queens.solvers.runtime.progress import beat
 
 T = TypeVar("T")
@@ -48,6 +53,8 @@ def run_in_processes(function: Callable[..., T], jobs: Sequence[tuple[object, ..
     `start` is multiprocessing's start method: "spawn" (a fresh interpreter, nothing shared) or
     "fork" for jobs that only call a library with no threads of its own (no re-import of a
     script's `__main__`, which spawn needs guarded by `if __name__ == "__main__":`)."""
+    if not may_fork():
+        return _run_here(function, jobs, kill_time(deadline), finished)
     others = set(multiprocessing.active_children())
     pool = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context(start),
                                initializer=killed_at_deadline)
@@ -74,6 +81,21 @@ def run_in_processes(function: Callable[..., T], jobs: Sequence[tuple[object, ..
     if overran:
         _kill(others)
     pool.shutdown(wait=True)
+    return results
+
+
+def _run_here(function: Callable[..., T], jobs: Sequence[tuple[object, ...]], kill_at: float | None,
+              finished: Callable[[int, T], None] | None) -> list[T | None]:
+    """`run_in_processes` where no worker may start: the jobs in turn, in this process, until
+    `kill_at` (the jobs after it are None)."""
+    results: list[T | None] = [None] * len(jobs)
+    for index, job in enumerate(jobs):
+        if kill_at is not None and time.monotonic() >= kill_at:
+            break
+        results[index] = result = function(*job)
+        if finished is not None:
+            finished(index, result)
+        interrupts.check()
     return results
 
 
