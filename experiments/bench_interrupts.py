@@ -1,14 +1,16 @@
-"""Ctrl-C, measured: every backend x task as the real `queens` command, interrupted at work.
+"""Ctrl-C, measured: every backend x task as the real `queens` command, interrupted at work;
+and the commands whose long loops once ignored it (`EXTRAS`), by SIGINT and by SIGTERM.
 
 Each case starts `queens TASK ... -b BACKEND` in a session of its own, waits until the command
 has said what it is doing ("solving ...", "counting ...") and has computed `WORK` CPU seconds
 more (its children included), then sends SIGINT to its process group, as a terminal's Ctrl-C
-does. Recorded: the time from the signal to the exit, the exit code (130 is the contract), a
+does (an extra case: its own moment, and the signal to the command alone, as `kill` sends it).
+Recorded: the time from the signal to the exit, the exit code (130 is the contract), a
 traceback or C++ abort on stderr, and the processes left running, found by an environment marker
 every descendant inherits (as `tests/test_interrupt.py` finds them); those are then killed. A
 pair the backend refuses, or one that finishes before it could be interrupted, is a row saying so.
 
-    python -m queens.experiments.bench_interrupts [--backends sat cpsat] [--tasks count]
+    python -m queens.experiments.bench_interrupts [--backends sat cpsat] [--tasks count] [--extras why]
 
 Each task is one command whose answer takes far longer than a few seconds on every backend:
   solve     24-queens on a torus (none exists, 24 being even (Polya), but no backend knows it: each
@@ -16,7 +18,8 @@ Each task is one command whose answer takes far longer than a few seconds on eve
   count     every solution of 19-queens (4,968,057,848 of them: the native counters take 12 s or
             more on 2 cores; Q(17) ended within 1 s of the moment, before the signal)
   minimise  the fewest queens dominating 12 x 12 (proved optimal)
-The table goes to stdout and to experiments/results/interrupts.md.
+The extras are in `EXTRAS`, each with the loop that once kept the signal waiting.
+The tables go to stdout and to experiments/results/interrupts.md.
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ import sys
 import threading
 import time
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
@@ -47,7 +51,44 @@ GIVE_UP = 60.0
 """Seconds to wait for the moment to interrupt, and then for the exit, before killing the case."""
 LINGER = 5.0
 """Seconds the processes a case started may take to go after it exits, before they count as left."""
-BROKEN = ("Traceback", "terminate called", "leaked semaphore", "Abort", "core dumped")
+BROKEN = ("Traceback", "terminate called", "leaked semaphore", "Abort", "core dumped", "internal error")
+DATA = Path(__file__).resolve().parents[1] / "tests" / "data"
+
+
+def says_what_it_does(line: bytes) -> bool:
+    """The line a command prints as it starts its work: "solving ...", "counting ..."."""
+    return line.rstrip().endswith(b"...")
+
+
+def says_the_answer(line: bytes) -> bool:
+    """The line that gives a solve's answer ("optimal: ..."): --certify works after it."""
+    return line.startswith(b"optimal")
+
+
+@dataclass(frozen=True)
+class Case:
+    """A command and its moment: `work` CPU seconds after the stderr line `announced` picks (None:
+    after its start, for a command that says nothing while it works)."""
+
+    args: tuple[str, ...]
+    why: str
+    announced: Callable[[bytes], bool] | None = says_what_it_does
+    work: float = WORK
+
+
+EXTRAS = {
+    "line counter": Case(("count", "two-per-line", "-n", "8"),
+                         "the line counter's C loop (it ran to its end, 30 s and more)"),
+    "native optimum, line counter": Case(("solve", "peaceable", "-n", "6", "-b", "native"),
+                                         "the same loop, one value at a time (native/search on an optimum)"),
+    "--certify, the proof's solve": Case(("solve", "domination", "-n", "8", "--certify"),
+                                         "pysat on the main thread (it raised its own error, exit 1)", says_the_answer),
+    "--certify, the checks": Case(("solve", "domination", "-n", "8", "--certify"),
+                                  "the C trimmer, then drup's step workers", says_the_answer, 6.0),
+    "why": Case(("why", str(DATA / "why-hitting-sets.toml")),
+                "why's hitting sets and SAT questions (a 24-queens completion with 200 holes)", None, 3.0),
+}
+"""Commands whose long loops ignored the signals until issue 37: each must exit 130 like the rest."""
 
 
 @dataclass
@@ -92,29 +133,32 @@ def cpu_seconds(pids: list[int]) -> float:
 
 class Stderr(threading.Thread):
     """The case's stderr, read as it comes (so a full pipe never stalls it); `announced` is set
-    at the line that says what the command is doing."""
+    at the line `announces` picks (at once when None)."""
 
-    def __init__(self, process: subprocess.Popen[bytes]) -> None:
+    def __init__(self, process: subprocess.Popen[bytes], announces: Callable[[bytes], bool] | None) -> None:
         super().__init__(daemon=True)
         self.process, self.text, self.announced = process, "", threading.Event()
+        self.announces = announces
+        if announces is None:
+            self.announced.set()
 
     def run(self) -> None:
         assert self.process.stderr is not None
         for line in iter(self.process.stderr.readline, b""):
             self.text += line.decode(errors="replace")
-            if line.rstrip().endswith(b"..."):
+            if self.announces is not None and self.announces(line):
                 self.announced.set()
 
 
-def _at_work(process: subprocess.Popen[bytes], stderr: Stderr, marker: str) -> bool:
-    """Wait until the command has announced its work and computed `WORK` CPU seconds since;
+def _at_work(process: subprocess.Popen[bytes], stderr: Stderr, marker: str, work: float) -> bool:
+    """Wait until the command has announced its work and computed `work` CPU seconds since;
     False if it ended first (refused or finished) or never got there."""
     give_up = time.monotonic() + GIVE_UP
     while not stderr.announced.wait(0.05):
         if process.poll() is not None or time.monotonic() > give_up:
             return False
     base = cpu_seconds(marked(marker))
-    while cpu_seconds(marked(marker)) < base + WORK:
+    while cpu_seconds(marked(marker)) < base + work:
         if process.poll() is not None or time.monotonic() > give_up:
             return False
         time.sleep(0.02)
@@ -122,16 +166,25 @@ def _at_work(process: subprocess.Popen[bytes], stderr: Stderr, marker: str) -> b
 
 
 def interrupt(backend: str, task: str) -> Row:
-    """One case, run and interrupted (see the module docstring)."""
+    """One case of the grid, run and interrupted (see the module docstring)."""
+    return run_case(Case((*TASKS[task], "-b", backend), task), Row(backend, task), signal.SIGINT, group=True)
+
+
+def interrupt_extra(name: str, signum: signal.Signals) -> Row:
+    """One of `EXTRAS`, run and interrupted by `signum`, sent to the command alone."""
+    return run_case(EXTRAS[name], Row(name, signum.name), signum, group=False)
+
+
+def run_case(case: Case, row: Row, signum: signal.Signals, group: bool) -> Row:
+    """Run `case`, send `signum` (to its process group when `group`) at its moment, fill `row`."""
     marker = uuid.uuid4().hex
     env = {**os.environ, "QUEENS_BENCH_INTERRUPT": marker, "COLUMNS": "200"}
-    process = subprocess.Popen([str(SCRIPT), *TASKS[task], "-b", backend], env=env, stdin=subprocess.DEVNULL,
+    process = subprocess.Popen([str(SCRIPT), *case.args], env=env, stdin=subprocess.DEVNULL,
                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
-    stderr = Stderr(process)
+    stderr = Stderr(process, case.announced)
     stderr.start()
-    row = Row(backend, task)
     try:
-        if not _at_work(process, stderr, marker):
+        if not _at_work(process, stderr, marker, case.work):
             if process.poll() is None:
                 row.note = f"not at work within {GIVE_UP:g} s"
             else:
@@ -140,7 +193,10 @@ def interrupt(backend: str, task: str) -> Row:
                 said = "refused" if not stderr.announced.is_set() and process.returncode in (1, 2) else "finished"
                 row.note = f"{said} before the signal (exit {process.returncode}): {last.removeprefix('error: ')[:140]}"
             return row
-        os.killpg(process.pid, signal.SIGINT)
+        if group:
+            os.killpg(process.pid, signum)
+        else:
+            process.send_signal(signum)
         signalled = time.monotonic()
         try:
             process.wait(GIVE_UP)
@@ -166,8 +222,8 @@ def interrupt(backend: str, task: str) -> Row:
         process.wait()
 
 
-def table(rows: list[Row]) -> str:
-    lines = ["| backend | task | time to exit (s) | exit code | traceback | processes left | note |",
+def table(rows: list[Row], first: str = "backend", second: str = "task") -> str:
+    lines = [f"| {first} | {second} | time to exit (s) | exit code | traceback | processes left | note |",
              "|---|---|---:|---:|---|---:|---|"]
     lines += [f"| {r.backend} | {r.task} | {r.seconds} | {r.code} | {r.traceback} | {r.left} | {r.note} |"
               for r in rows]
@@ -176,30 +232,51 @@ def table(rows: list[Row]) -> str:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--backends", nargs="+", choices=list(BACKENDS), default=list(BACKENDS))
+    parser.add_argument("--backends", nargs="*", choices=list(BACKENDS), default=list(BACKENDS))
     parser.add_argument("--tasks", nargs="+", choices=list(TASKS), default=list(TASKS))
+    parser.add_argument("--extras", nargs="*", choices=list(EXTRAS), default=list(EXTRAS))
     parser.add_argument("--repeat", type=int, default=1, help="run each case this many times (a row each)")
     parser.add_argument("--no-save", action="store_true", help="print only; leave results/interrupts.md alone")
     args = parser.parse_args()
     before = os.getloadavg()
-    rows = []
+    rows, extras = [], []
     for backend in args.backends:
         for task in args.tasks:
             for _ in range(args.repeat):
                 rows.append(interrupt(backend, task))
                 print(table(rows[-1:]).splitlines()[-1], flush=True)
+    for name in args.extras:
+        for signum in (signal.SIGINT, signal.SIGTERM):
+            for _ in range(args.repeat):
+                extras.append(interrupt_extra(name, signum))
+                print(table(extras[-1:]).splitlines()[-1], flush=True)
     after = os.getloadavg()
     commands = "; ".join(f"{task}: `queens {' '.join(TASKS[task])} -b BACKEND`" for task in args.tasks)
     called = " ".join(["python -m queens.experiments.bench_interrupts", *sys.argv[1:]])
-    text = (f"# Ctrl-C: time to exit per backend and task\n\n`{called}`, "
-            f"{date.today()}, {platform.machine()}, {os.cpu_count()} cores, load average {before[0]:.2f} "
-            f"before, {after[0]:.2f} after. SIGINT to the process group once the command computes ({WORK:g} CPU s "
-            f"after its \"...\" line). Contract: exit 130 within 1 s, no traceback, nothing left running.\n"
-            f"Commands: {commands}.\n\n{table(rows)}")
+    text = (f"# Ctrl-C and SIGTERM: time to exit per backend and task, and where long loops ignored them\n\n"
+            f"`{called}`, {date.today()}, {platform.machine()}, {os.cpu_count()} cores, load average "
+            f"{before[0]:.2f} before, {after[0]:.2f} after. Contract: exit 130 within 1 s, no traceback, nothing "
+            f"left running.\n")
+    if rows:
+        text += (f"\nSIGINT to the process group once the command computes ({WORK:g} CPU s after its \"...\" "
+                 f"line). Commands: {commands}.\n\n{table(rows)}")
+    if extras:
+        cases = "\n".join(f"- {name}: `queens {' '.join(EXTRAS[name].args).replace(str(DATA), 'tests/data')}`, "
+                          f"{EXTRAS[name].work:g} CPU s after {_moment(EXTRAS[name])}: {EXTRAS[name].why}"
+                          for name in args.extras)
+        text += (f"\nThe commands whose long loops ignored the signals (issue 37), each signal sent to the "
+                 f"command alone:\n\n{cases}\n\n{table(extras, 'case', 'signal')}")
     print(text)
     if not args.no_save:
         save(RESULTS / "interrupts.md", text)
     return 0
+
+
+def _moment(case: Case) -> str:
+    """The moment a case counts its CPU seconds from, in words."""
+    if case.announced is None:
+        return "its start"
+    return "its answer's line" if case.announced is says_the_answer else 'its "..." line'
 
 
 if __name__ == "__main__":
