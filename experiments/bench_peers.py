@@ -4,8 +4,11 @@ Peers (experiments/peers/), each the puzzle written the way its own users write 
 - OR-Tools' n-queens example (`ortools_example.py`, from `nqueens_sat.py`): CP-SAT, AllDifferent;
 - CPMpy's n-queens (`cpmpy_model.py`) on its `ortools` and `pysat` solvers;
 - MiniZinc + Gecode on the hand-written `nqueens.mzn` (the MiniZinc tutorial's model).
-The suite's own MiniZinc export runs as the `minizinc` backend. A peer that is not installed
-(or cannot take the model) is skipped with its reason, never faked.
+The suite's own MiniZinc export runs as the `minizinc` backend. A second table sets cpsat's
+integer viewpoint (`queens count --backend cpsat --viewpoint alldifferent --no-symmetry`: the
+textbook model, `queens.models.row_viewpoint`) beside the model it stands for, OR-Tools' example,
+counting Q(10) and Q(12): the router's choice (it splits Q(12) over processes) and one process.
+A peer that is not installed (or cannot take the model) is skipped with its reason, never faked.
 
 Each backend's time is shown as a ratio to the best peer on the same puzzle and size (below 1:
 the suite is faster). Times are medians of REPEATS whole calls, wall and CPU seconds (threads and
@@ -42,11 +45,19 @@ from queens.solvers.runtime.deadline_child import call_until
 
 REPEATS = 3
 LIMIT = 30.0
+TEXTBOOK = (10, 12)
+"""The counts on which cpsat's integer viewpoint meets OR-Tools' example (issue 36: at most 2x)."""
+TEXTBOOK_LIMIT = 180.0
+"""Their time limit: OR-Tools' example counts Q(12) in 10-50 s, with the machine's load."""
+TEXTBOOK_ROWS: dict[str, str | None] = {
+    "`queens count --backend cpsat --viewpoint alldifferent --no-symmetry`": None,
+    "the same with `--method search` (one process)": "search",
+}
+"""The suite's rows of that table: label -> the method asked (None: the router's choice)."""
 PEERS_DIR = Path(__file__).resolve().parent / "peers"
 BACKENDS = ("cpsat", "sat", "csp", "minizinc")
 PUZZLES = [("count", 8), ("count", 10), ("solve", 50), ("solve", 100), ("solve", 200)]
 
-TIMED_OUT = f"no answer in {LIMIT:g} s"
 Job = Callable[[str, int], int | None]
 """(task, n) -> the count, or 1 for "found one", 0 for "none", None for a time limit."""
 
@@ -65,10 +76,10 @@ def _mzn_handwritten(task: str, n: int) -> int | None:
     return {minizinc.Status.SATISFIED: 1, minizinc.Status.UNSATISFIABLE: 0}.get(result.status)
 
 
-def _ortools_example(task: str, n: int) -> int | None:
+def _ortools_example(task: str, n: int, limit: float = LIMIT) -> int | None:
     from queens.experiments.peers.ortools_example import nqueens
 
-    return nqueens(n, count=task == "count", time_limit=LIMIT)
+    return nqueens(n, count=task == "count", time_limit=limit)
 
 
 def _cpmpy(solver: str) -> Job:
@@ -102,19 +113,19 @@ def versions() -> dict[str, str]:
     return found
 
 
-def timed(job: Callable[[], object]) -> tuple[float, float, object, str | None]:
+def timed(job: Callable[[], object], limit: float = LIMIT) -> tuple[float, float, object, str | None]:
     """Median wall and CPU seconds of REPEATS runs, the last answer, and the reason when the job cannot run.
 
-    Each run is a forked child killed LIMIT seconds on (`call_until`): a peer that honours its
+    Each run is a forked child killed `limit` seconds on (`call_until`): a peer that honours its
     time limit only while searching (CPMpy's pysat took minutes encoding 50 queens) cannot hold
-    up the bench; its answer is then TIMED_OUT, after one run."""
+    up the bench; its answer is then "no answer in `limit` s", after one run."""
     times, cpus, answer = [], [], None
     for _ in range(REPEATS):
         cpu, start = cpu_seconds(), time.perf_counter()
         try:
-            answer = call_until(time.monotonic() + LIMIT, job)
+            answer = call_until(time.monotonic() + limit, job)
         except TimeLimit:
-            return time.perf_counter() - start, cpu_seconds() - cpu, TIMED_OUT, None
+            return time.perf_counter() - start, cpu_seconds() - cpu, f"no answer in {limit:g} s", None
         except (ImportError, QueensError, RuntimeError) as error:
             return 0.0, 0.0, None, f"{type(error).__name__}: {str(error).splitlines()[0][:120]}"
         times.append(time.perf_counter() - start)
@@ -144,6 +155,14 @@ def _suite(task: str, n: int, backend: str) -> int | None:
         return result.count if result.status is Status.COMPLETE else None
     result = solve(NQueens(n), backend, time_limit=LIMIT)
     return {Status.SOLVED: 1, Status.INFEASIBLE: 0}.get(result.status)
+
+
+def _textbook(n: int, method: str | None) -> int | None:
+    """`queens count nqueens -n N --backend cpsat --viewpoint alldifferent --no-symmetry [--method M]`,
+    through the router as the command line calls it."""
+    result = count(NQueens(n), "cpsat", method=method, time_limit=TEXTBOOK_LIMIT, viewpoint="alldifferent",
+                   symmetry=False)
+    return result.count if result.status is Status.COMPLETE else None
 
 
 def _expected(task: str, n: int) -> int:
@@ -199,9 +218,35 @@ def table(lines: list[str]) -> None:
             ratio = f"{seconds / best:.2f}×" if best and answer == expected else "–"
             shown = answer if answer == expected else f"{answer} (limit or wrong) ✗"
             emit(f"| {label} | **{backend}** | {seconds:.3f} | {cpu:.3f} | {ratio} | {shown} |")
+    textbook(emit, notes)
     notes.append(minizinc_start_up())
     emit("\nNotes:\n" + "\n".join(f"- {note}" for note in notes))
     emit(f"\nEnded at {load()}.")
+
+
+def textbook(emit: Callable[[str], None], notes: list[str]) -> None:
+    """The integer viewpoint against OR-Tools' example, counting without symmetry breaking."""
+    emit(f"\n## The textbook model: cpsat's integer viewpoint against OR-Tools' example (seconds, medians of "
+         f"{REPEATS}; ratio = row / example)\n")
+    emit("| puzzle | who | seconds | CPU s | ratio to the example | answer |")
+    emit("|---|---|---:|---:|---:|---|")
+    for n in TEXTBOOK:
+        label, expected = f"count Q({n})", terms("A000170", n)
+        example, cpu, answer, reason = timed(partial(_ortools_example, "count", n, TEXTBOOK_LIMIT), TEXTBOOK_LIMIT)
+        if reason or answer != expected:
+            notes.append(f"OR-Tools example on {label}: {reason or answer}")
+            continue
+        emit(f"| {label} | peer: OR-Tools example (CP-SAT) | {example:.3f} | {cpu:.3f} | 1.00× | {answer} |")
+        for who, method in TEXTBOOK_ROWS.items():
+            seconds, cpu, answer, reason = timed(partial(_textbook, n, method), TEXTBOOK_LIMIT)
+            if reason:
+                notes.append(f"{who} on {label}: n/a ({reason})")
+                continue
+            shown = answer if answer == expected else f"{answer} (limit or wrong) ✗"
+            ratio = f"{seconds / example:.2f}×" if answer == expected else "–"
+            emit(f"| {label} | {who} | {seconds:.3f} | {cpu:.3f} | {ratio} | {shown} |")
+    notes.append("The textbook table's CPU column counts every process: the router's choice counts Q(12) by "
+                 "decomposition, in a process per core")
 
 
 def main(argv: list[str] | None = None) -> int:
