@@ -6,13 +6,22 @@ difference, since a line holding two armies always has two neighbours of differe
 
 >>> Army("white", goal="maximise").piece.name
 'queen'
+
+The puzzle file's keys are keywords too, so a file's [[army]] reads the same in Python:
+
+>>> Army(count=5).least, Army(count="maximise").goal, Army(piece="rook", count={"min": 1, "max": 3}).most
+(5, 'maximise', 3)
+>>> Army(piece="knight").name, Army(copies="minimise").copies is None
+('knights', True)
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Literal
 
+from queens.models.errors import InvalidBoard
 from queens.models.geometry import Coord
 from queens.models.pieces import PIECES, QUEEN, Piece
 
@@ -66,21 +75,75 @@ diagonals, 4 space diagonals), the rook along the axes, the bishop along the dia
 king one step along any of them, the knight (2, 1) in any plane of axes."""
 
 
-@dataclass(frozen=True)
+Count = int | Goal | Mapping[str, int]
+"""A puzzle file's `count`: a number, "maximise" or "minimise", or {min = a, max = b}."""
+
+
+@dataclass(frozen=True, init=False)
 class Army:
     """One army: its piece, how many (exactly `least` = `most`, a range, or a `goal`), pieces
     already placed, `copies` (None: as many identical armies as needed, fewest wins), and
     `line_cap`: the most of its pieces one of its own lines may hold under `within` (1: none
-    attack each other; 2 rooks per row and column is 2)."""
+    attack each other; 2 rooks per row and column is 2).
+
+    The puzzle file's keys (docs/puzzle-files.md) are accepted as they are written there: `count`
+    (a number, "maximise", "minimise" or {"min": a, "max": b}) instead of least/most/goal,
+    `piece` by name (a 2-D board's; a cube's are `piece_named(name, 3)`), `fixed` as lists,
+    `copies="minimise"`; a nameless army is called after its piece ("queens")."""
 
     name: str
-    piece: Moves = Moves.of(QUEEN)
-    least: int = 0
-    most: int | None = None
-    goal: Goal | None = None
-    fixed: frozenset[Coord] = field(default_factory=frozenset)
-    copies: int | None = 1
-    line_cap: int = 1
+    piece: Moves
+    least: int
+    most: int | None
+    goal: Goal | None
+    fixed: frozenset[Coord]
+    copies: int | None
+    line_cap: int
+
+    def __init__(self, name: str = "", piece: Moves | Piece | str = QUEEN, least: int = 0, most: int | None = None,
+                 goal: Goal | None = None, fixed: Iterable[Sequence[int]] = frozenset(),
+                 copies: int | Literal["minimise"] | None = 1, line_cap: int = 1, *,
+                 count: Count | None = None) -> None:
+        if count is not None:
+            if (least, most, goal) != (0, None, None):
+                raise TypeError("give count= (the puzzle file's key) or least=, most=, goal=, not both")
+            least, most, goal = _counted(count)
+        moves = _moves(piece)
+        set_ = object.__setattr__  # frozen: each field set once, here
+        set_(self, "name", name or f"{moves.name}s")
+        set_(self, "piece", moves)
+        set_(self, "least", least)
+        set_(self, "most", most)
+        set_(self, "goal", goal)
+        set_(self, "fixed", frozenset(tuple(cell) for cell in fixed))
+        set_(self, "copies", None if copies == "minimise" else copies)
+        set_(self, "line_cap", line_cap)
+
+
+def _moves(piece: Moves | Piece | str) -> Moves:
+    if isinstance(piece, str):
+        found = piece_named(piece, 2)
+        if found is None:
+            raise InvalidBoard(f"unknown piece {piece!r}; choose from {', '.join(PIECES)} "
+                               "(on a cube: queens.models.armies.piece_named(name, 3))")
+        return found
+    return Moves.of(piece)
+
+
+def _counted(count: Count) -> tuple[int, int | None, Goal | None]:
+    """least, most and goal from a puzzle file's `count`."""
+    if count == "maximise" or count == "minimise":
+        return 0, None, count
+    if isinstance(count, Mapping):
+        unknown = set(count) - {"min", "max"}
+        if unknown:
+            raise InvalidBoard(f"a count range has min and max, got {', '.join(sorted(unknown))}")
+        return count.get("min", 0), count.get("max"), None
+    if isinstance(count, int) and not isinstance(count, bool):
+        if count < 0:
+            raise InvalidBoard(f"a count is not negative, got {count}")
+        return count, count, None
+    raise InvalidBoard(f"count is a number, 'maximise', 'minimise' or {{'min': a, 'max': b}}, got {count!r}")
 
 
 def piece_named(name: str, dimensions: int) -> Moves | None:

@@ -137,6 +137,17 @@ def _colours(shape: str, army: int) -> tuple[str, str]:
     return ARMY_FILLS[army % len(ARMY_FILLS)], PIECE_EDGE
 
 
+def army_colour(puzzle: Puzzle, army: int) -> str:
+    """The fill army number `army`'s pieces are drawn in (pawns white, the others `ARMY_FILLS` in
+    army order): what a legend shows beside the army's name.
+
+    >>> from queens.models import NQueens
+    >>> army_colour(NQueens(4), 0) == PIECE_FILL
+    True
+    """
+    return _colours(puzzle.armies[army].piece.name, army)[0]
+
+
 def check_drawable(puzzle: Puzzle) -> None:
     canvas = Canvas.of(puzzle)
     if max(canvas.rows, canvas.cols) > MAX_DRAWN:

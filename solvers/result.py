@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import html
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from enum import Enum
 from functools import cache
@@ -19,7 +19,7 @@ if TYPE_CHECKING:  # the certificates import this module
 
 class Status(Enum):
     SOLVED = "solved"              # a solution was found
-    OPTIMAL = "optimal"            # a solution with provably fewest pieces
+    OPTIMAL = "optimal"            # a solution whose optimum is proved (fewest or most pieces, fewest copies)
     INFEASIBLE = "no solution"     # proved: no solution exists
     COMPLETE = "complete"          # counting finished: the count is exact
     LIMIT = "time limit"           # stopped at the time limit: a count is only a lower bound
@@ -61,20 +61,6 @@ class Result:
     def solution(self) -> Placement | None:
         return self.solutions[0] if self.solutions else None
 
-    def _repr_html_(self) -> str:
-        """How a result shows itself in Jupyter: status, count, time, statistics, first solution.
-        (A picture of the board needs the puzzle: `queens.models.drawing.Board.of(puzzle, result)`.)"""
-        rows: list[tuple[str, object]] = [("backend", self.backend), ("status", self.status.value)]
-        rows += [(label, value) for label, value in (("count", self.count), ("fewest pieces", self.objective))
-                 if value is not None]
-        rows.append(("wall time", f"{self.wall_time:.3f} s"))
-        rows += [(str(key), value) for key, value in self.stats.items()]
-        if self.solution is not None:
-            rows.append(("solution", " ".join(f"{r},{c}" for r, c in self.solution)))
-        cells = "".join(f"<tr><th style='text-align:left'>{html.escape(str(k))}</th>"
-                        f"<td>{html.escape(str(v))}</td></tr>" for k, v in rows)
-        return f"<table>{cells}</table>"
-
     @property
     def bound(self) -> str:
         """The count as text: exact, or a lower bound when the time limit stopped it.
@@ -99,13 +85,99 @@ class Result:
                            **details)
 
     def _repr_svg_(self) -> str | None:
-        """The first solution drawn, in Jupyter, when the result knows the puzzle it answers."""
+        """The first solution drawn, for a notebook that shows SVG (`_repr_html_` shows more)."""
         drawn = self.answered or self.puzzle
-        if drawn is None or self.solution is None:
+        if drawn is None or self.solution is None or not _drawable(drawn):
             return None
-        from queens.models.drawing import Board
+        from queens.models.drawing import Board  # lazy, as python-chess draws: no cost until shown
 
         return Board(drawn, self.solution).svg()
+
+    def _repr_html_(self) -> str:
+        """How a result shows itself in Jupyter: a line saying what was answered and by whom, its
+        board(s) with the armies in their colours (the first `NOTEBOOK_BOARDS` solutions), each
+        army's cells, and the statistics folded away."""
+        from queens.models.drawing import Board, army_colour
+
+        drawn = self.answered or self.puzzle
+        parts = [f"<p><b>{html.escape(self.summary())}</b></p>"]
+        if drawn is not None and self.solutions:
+            shown = self.solutions[:NOTEBOOK_BOARDS]
+            if _drawable(drawn):
+                size = 360 if len(shown) == 1 else 220
+                parts.append('<div style="display:flex;gap:12px;flex-wrap:wrap">'
+                             + "".join(Board(drawn, s, size=size).svg() for s in shown) + "</div>")
+            parts += [_cells_html(drawn, s, army_colour) for s in shown]
+            if len(self.solutions) > len(shown):
+                parts.append(f"<p>and {len(self.solutions) - len(shown):,} more</p>")
+        if self.stats:
+            rows = "".join(f"<tr><th style='text-align:left'>{html.escape(str(key))}</th>"
+                           f"<td>{html.escape(str(value))}</td></tr>" for key, value in self.stats.items())
+            parts.append(f"<details><summary>statistics</summary><table>{rows}</table></details>")
+        return "\n".join(parts)
+
+    def summary(self) -> str:
+        """One line: the puzzle, the status, the count or the optimum (named for what the goal
+        asks: fewest pieces, most pieces per army, fewest copies), who answered and in how long.
+
+        >>> from queens.models import NQueens
+        >>> Result("native", Status.COMPLETE, count=92, method="fast", puzzle=NQueens(8)).summary()
+        '8-queens: complete, 92 solutions, by native/fast in 0.000 s'
+        """
+        parts = [self.status.value]
+        if self.count is not None:
+            noun = "optimal placements" if self.objective is not None else "solutions"
+            parts.append(f"{self.bound} {noun}")
+        if self.objective is not None:
+            parts.append(f"{objective_label(self.puzzle or self.answered)} {self.objective}")
+        named = "" if self.puzzle is None else f"{self.puzzle.name}: "
+        return f"{named}{', '.join(parts)}, by {self.backend}/{self.method} in {self.wall_time:.3f} s"
+
+
+NOTEBOOK_BOARDS = 4
+"""Solutions a result draws in a notebook (every optimal placement of a small board can be many)."""
+
+
+def _drawable(puzzle: Puzzle) -> bool:
+    from queens.models.drawing import MAX_DRAWN, Canvas
+
+    canvas = Canvas.of(puzzle)
+    return max(canvas.rows, canvas.cols) <= MAX_DRAWN
+
+
+def _cells_html(puzzle: Puzzle, solution: Placement, colour: Callable[[Puzzle, int], str]) -> str:
+    """Each army's cells, after a swatch of its colour: 'white: 0,1 0,3', never the model's raw
+    (army, cell) pairs."""
+    lines = []
+    for index, (army, cells) in enumerate(zip(puzzle.armies, puzzle.per_army(solution), strict=True)):
+        swatch = (f'<span style="display:inline-block;width:0.8em;height:0.8em;border:1px solid #888;'
+                  f'background:{colour(puzzle, index)}"></span> ')
+        label = "cells" if len(puzzle.armies) == 1 else army.name
+        listed = " ".join(",".join(map(str, cell)) for cell in cells)
+        lines.append(f"{swatch}{html.escape(label)}: {html.escape(listed)}")
+    return "<p style='font-family:monospace'>" + "<br>".join(lines) + "</p>"
+
+
+def objective_label(puzzle: Puzzle | None) -> str:
+    """What an optimum counts, read from the puzzle's goal: "fewest pieces" (domination), "most
+    pieces" (a cube), "most pieces per army" (peaceable armies, kept equal), "fewest copies" (a
+    colouring), "most pieces in all" / "fewest pieces in all" (a goal on the total).
+
+    >>> from queens.models.armies import Army
+    >>> objective_label(Puzzle(shape=(4, 4), armies=(Army("w", count="maximise"), Army("b", count="maximise"))))
+    'most pieces per army'
+    """
+    if puzzle is None:
+        return "optimum"
+    if puzzle.copies_open:
+        return "fewest copies"
+    goal = puzzle.total or puzzle.goal
+    if goal is None:
+        return "optimum"
+    most = "most" if goal == "maximise" else "fewest"
+    if puzzle.total is not None:
+        return f"{most} pieces in all"
+    return f"{most} pieces per army" if sum(army.goal is not None for army in puzzle.armies) > 1 else f"{most} pieces"
 
 
 @cache

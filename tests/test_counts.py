@@ -100,4 +100,5 @@ def test_a_result_shows_itself_in_a_notebook():
     result = solve(NQueens(4), "native")
     page = result._repr_html_()
     shown = " ".join(f"{r},{c}" for r, c in result.solution)
-    assert page.startswith("<table>") and "solved" in page and shown in page and len(result.solution) == 4
+    assert "4-queens: solved" in page and f"cells: {shown}" in page and len(result.solution) == 4
+    assert page.count("<svg") == 1 and result._repr_svg_() in page  # the board, drawn

@@ -271,7 +271,7 @@ def every_answer(puzzle: Puzzle, backend: str | None = None, *, method: str | No
     value = None if not found or puzzle.goal is None else min(
         len(cells) for army, cells in zip(puzzle.armies, puzzle.per_army(found[0]), strict=True) if army.goal)
     return Result(choice.strategy.backend, status, tuple(found), count=len(found), objective=value,
-                  wall_time=time.perf_counter() - start, method=choice.strategy.method, why=choice.why)
+                  wall_time=time.perf_counter() - start, method=choice.strategy.method, why=choice.why, puzzle=puzzle)
 
 
 def run(choice: Choice, subject: Subject, task: Task, time_limit: float | None,
