@@ -112,7 +112,8 @@ BAD = [
      "unknown key 'independent' for /api/count; it reads backend, family, file, job, m, n, pawns, queens"),
     ("a misspelt key", post("complete", {**Q4, "queen": [[0, 1]]}), 400, "unknown key 'queen' for /api/complete"),
     ("a key of another call", post("count", {**Q4, "index": 3}), 400, "unknown key 'index' for /api/count"),
-    ("a backend for the board", post("board", {**Q4, "backend": "native"}), 400, "unknown key 'backend' for /api/board"),
+    ("a backend for the board", post("board", {**Q4, "backend": "native"}), 400,
+     "unknown key 'backend' for /api/board"),
     ("a key of 60,000 characters", post("board", {**Q4, "k" * 60_000: 1}), 400, "unknown key 'kkkkkkkkk"),
     # the user's own puzzle file: the file reader's one-line errors, and the explorer's bounds
     ("a file that is not TOML", post("board", {"file": "[board\nshape = 1", "n": 4}), 400,

@@ -1,12 +1,40 @@
-// queens explorer: the page's state, drawn on a grid of buttons, updated over the JSON API.
-// Plain JavaScript on purpose: no build step, nothing fetched from the network but our own server.
-"use strict";
+// queens explorer: the page's state, drawn on the board, updated over the JSON API.
+// Plain JavaScript modules on purpose: no build step, nothing fetched but our own server's files.
+//
+// The page in parts, one module each:
+//   board.js    the board as an ARIA grid (coordinates, keyboard, focus kept), painted from a view
+//   legend.js   the armies' colours and names, and what the marks mean
+//   address.js  the board in the address (#family=...&n=...&queens=...): links, back and forward
+//   calls.js    the JSON API, and the searches as named jobs (progress, cancel)
+//   app.js      (this file) the state, the actions behind the buttons, the search replayed
+// A panel beside the board (a search tree, say) is a module of its own: a <div class="pane"> in
+// index.html's .panes, and `onPaint(listener)` (board.js) to follow what the board shows.
 
-const GLYPHS = { queen: "♛", rook: "♜", bishop: "♝", knight: "♞", king: "♚", superqueen: "♛", pawn: "♟" };
+import { paint, clear as clearBoard, listen, onPress } from "./board.js";
+import { drawLegend } from "./legend.js";
+import { read, remember, replace } from "./address.js";
+import { call, searching, cancel } from "./calls.js";
+
+const FILE = "";  // the family menu's value for "your puzzle file"
+const EXAMPLE = `# Kings and knights: the most k such that k kings and k knights share the board, none attacked.
+title = "Kings and knights"
+[board]
+shape = ["n", "n"]
+[[army]]
+name = "kings"
+piece = "king"
+count = "maximise"
+[[army]]
+name = "knights"
+piece = "knight"
+count = "maximise"
+`;
 
 const state = {
   info: null,        // /api/info: families, backends, limits
   board: null,       // /api/board: the board as the user set it
+  family: "nqueens", // the family shown, or the one to return to when a file is open
+  file: null,        // the text of the user's own puzzle file, when one is open
   queens: [],        // pieces the user placed, as [r, c]
   pawns: [],         // pawns the user placed (nine queens)
   shown: null,       // a solver's solution on display, or null
@@ -17,10 +45,12 @@ const state = {
   trace: null,       // /api/trace reply: events and each cell's neighbours
   at: -1,            // the trace event on display
   timer: null,       // the play loop
+  busy: false,       // a call is on its way: the board waits
 };
 
 const $ = (id) => document.getElementById(id);
 const key = (cell) => `${cell[0]},${cell[1]}`;
+const BUTTONS = ["complete", "count", "next", "why", "clear", "play", "step", "rewind", "file-open"];
 
 function say(text, kind) {
   const message = $("message");
@@ -28,31 +58,35 @@ function say(text, kind) {
   message.className = "message" + (kind ? " " + kind : "");
 }
 
-async function call(route, body) {
-  let response;
-  try {
-    response = await fetch(`/api/${route}`, {
-      method: body === undefined ? "GET" : "POST",
-      headers: { "Content-Type": "application/json" },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-  } catch (error) {
-    throw new Error("the explorer does not answer: is `queens serve` still running?");
-  }
-  const reply = await response.json().catch(() => ({}));
-  if (!response.ok) throw new Error(reply.error || `the explorer answered HTTP ${response.status}`);
-  return reply;
+function timing(reply, what) {
+  if (reply.time === undefined) return;
+  const by = what || (reply.method ? `${reply.backend}/${reply.method}` : reply.backend);
+  $("timing").textContent = `${by}: ${(reply.time * 1000).toFixed(1)} ms`;
 }
 
-function request(extra) {
-  return Object.assign({
-    family: $("family").value, n: Number($("n").value), queens: state.queens, pawns: state.pawns,
-    backend: $("backend").value,
-  }, extra || {});
+// --- the board's state, in requests and in the address ------------------------------------
+
+function where() {
+  return { family: state.family, file: state.file, n: Number($("n").value), queens: state.queens,
+           pawns: state.pawns, backend: $("backend").value };
+}
+
+/** What every call reads: the puzzle (a family or the file) and the user's pieces. */
+function puzzleBody() {
+  const body = state.file !== null ? { file: state.file } : { family: state.family };
+  body.n = Number($("n").value);
+  body.queens = state.queens;
+  if (state.pawns.length) body.pawns = state.pawns;
+  return body;
+}
+
+function solvingBody(extra) {
+  return { ...puzzleBody(), backend: $("backend").value, ...(extra || {}) };
 }
 
 function busy(on) {
-  for (const id of ["complete", "count", "next", "why", "clear", "play", "step", "rewind"]) $(id).disabled = on;
+  state.busy = on;
+  for (const id of BUTTONS) $(id).disabled = on;
 }
 
 async function guarded(action) {
@@ -69,76 +103,18 @@ async function guarded(action) {
 
 // --- drawing ---------------------------------------------------------------------------
 
-function draw(view) {
-  const b = state.board;
-  const grid = $("board");
-  grid.style.gridTemplateColumns = `repeat(${b.cols}, 1fr)`;
-  grid.style.gridTemplateRows = `repeat(${b.rows}, 1fr)`;
-  grid.style.aspectRatio = `${b.cols} / ${b.rows}`;
-  grid.style.setProperty("--glyph", `${Math.max(0.7, 22 / Math.max(b.rows, b.cols))}rem`);
-  const armyOf = new Map(view.pieces.map((cell, i) => [key(cell), (view.armies || [])[i] || 0]));
-  const mine = new Set(state.queens.map(key));
-  const attacked = new Set(view.attacked.map(key));
-  const conflicts = new Set(view.conflicts.map(key));
-  const pawns = new Set((view.pawns || b.pawns).map(key));
-  const blocked = new Set(b.blocked.map(key));
-  const gaps = new Set((b.gaps || []).map(key));
-  const culprits = new Set((view.culprits || []).map(key));
-  grid.replaceChildren();
-  for (let r = 0; r < b.rows; r++) {
-    for (let c = 0; c < b.cols; c++) {
-      const k = `${r},${c}`;
-      const cell = document.createElement("button");
-      cell.type = "button";
-      cell.dataset.r = r;
-      cell.dataset.c = c;
-      cell.className = "cell " + ((r + c) % 2 === 0 ? "light" : "dark");
-      let label = `row ${r} column ${c}`;
-      if (gaps.has(k)) {
-        cell.className = "cell gap";
-        cell.disabled = true;
-        cell.setAttribute("aria-hidden", "true");
-        grid.appendChild(cell);
-        continue;
-      }
-      if (armyOf.has(k)) {
-        const army = armyOf.get(k);
-        const piece = (b.armies[army] || b.armies[0]).piece;
-        cell.classList.add("queen", `army${army % 8}`);
-        if (!mine.has(k)) cell.classList.add("solver");
-        cell.textContent = GLYPHS[piece] || piece.slice(0, 1).toUpperCase();
-        label += `: ${piece}` + (b.armies.length > 1 ? ` of ${b.armies[army].name}` : "");
-      } else if (pawns.has(k)) {
-        cell.classList.add("pawn");
-        cell.textContent = GLYPHS.pawn;
-        label += ": pawn";
-      } else if (blocked.has(k)) {
-        cell.classList.add("blocked");
-      } else if (attacked.has(k)) {
-        cell.classList.add("attacked");
-        label += ": attacked";
-      }
-      if (conflicts.has(k)) cell.classList.add("conflict");
-      if (culprits.has(k)) {
-        cell.classList.add("culprit");
-        label += ": one of the givens that have no solution together";
-      }
-      if (view.tried && view.tried === k) cell.classList.add("tried");
-      cell.setAttribute("aria-label", label);
-      cell.addEventListener("click", () => guarded(() => clicked([r, c])));
-      grid.appendChild(cell);
-    }
-  }
+function show(view) {
+  const full = paint(state.board, view, state.queens);
+  drawLegend(state.board, full);
 }
 
 function drawBoard() {
   const b = state.board;
   if (state.shown) {
-    draw({ pieces: state.shown, armies: state.shownArmies, pawns: state.shownPawns, attacked: [], conflicts: [] });
+    show({ pieces: state.shown, armies: state.shownArmies, pawns: state.shownPawns, attacked: [], conflicts: [] });
     return;
   }
-  const conflicts = b.conflicts.flat();
-  draw({ pieces: b.queens, attacked: b.attacked, conflicts, culprits: state.culprits });
+  show({ pieces: b.queens, attacked: b.attacked, conflicts: b.conflicts.flat(), culprits: state.culprits });
 }
 
 function describeBoard() {
@@ -152,6 +128,11 @@ function describeBoard() {
     const goal = b.pieces === null ? "" : ` of ${b.pieces}`;
     say(`${b.name}: ${b.queens.length}${goal} ${b.piece}s placed`);
   }
+}
+
+function showAsks() {
+  const source = state.file !== null ? "your puzzle file" : state.family;
+  $("asks").textContent = state.board ? `${source}: ${state.board.asks}` : "";
 }
 
 // --- actions ---------------------------------------------------------------------------
@@ -176,21 +157,31 @@ function offerWhy(noSolution) {
   $("reasons").replaceChildren();
 }
 
-async function refresh() {
-  state.board = await call("board", request());
+/** Ask for the board as it now is and draw it; `step` records it in the history (a new step, or
+ * "replace" for the first board and one the history restored). */
+async function refresh(step) {
+  state.board = await call("board", puzzleBody());
   drawBoard();
   describeBoard();
+  showAsks();
+  if (step === "replace") replace(where());
+  else remember(where());
 }
 
-async function clicked(cell) {
+function place(cell) {
+  if (state.busy || !state.board) return;
+  guarded(() => placed(cell));
+}
+
+async function placed(cell) {
   const k = key(cell);
-  const mode = document.querySelector("input[name=mode]:checked").value;
+  const pawnMode = !$("mode").hidden && document.querySelector("input[name=mode]:checked").value === "pawn";
   if (state.board.blocked.some((b) => key(b) === k)) return;
-  if (!state.board.placeable && !(document.querySelector("input[name=mode]:checked").value === "pawn")) {
-    say(`${state.board.name}: the solver places these pieces; use solve, count or next solution`, "none");
+  if (!state.board.placeable && !pawnMode) {
+    say(`${state.board.name}: the solver places these pieces; use complete, count or next solution`, "none");
     return;
   }
-  if (mode === "pawn" && !$("mode").hidden) {
+  if (pawnMode) {
     if (state.queens.some((q) => key(q) === k)) return;
     state.pawns = toggle(state.pawns, cell);
   } else {
@@ -214,31 +205,57 @@ function showReply(reply) {
     state.shownPawns = reply.pawns || null;
     drawBoard();
   }
-  const kind = reply.status === "solved" || reply.status === "optimal" || reply.status === "complete" ? "ok" : "none";
+  const kind = ["solved", "optimal", "complete"].includes(reply.status) ? "ok" : "none";
   say(reply.message, kind);
   offerWhy(reply.status === "no solution" && !reply.index);  // not "no solution number 5": there are 4
-  if (reply.time !== undefined) $("timing").textContent = `${reply.backend}: ${(reply.time * 1000).toFixed(1)} ms`;
+  timing(reply);
+}
+
+// --- searches: progress and cancel ------------------------------------------------------
+
+function progressed(report) {
+  const parts = [report.strategy || "starting"];
+  if (report.total) parts.push(`${report.done.toLocaleString("en")} of ${report.total.toLocaleString("en")} parts`);
+  if (report.solutions !== undefined) parts.push(`${report.solutions.toLocaleString("en")} solutions so far`);
+  if (report.bound !== undefined) parts.push(`at least ${report.bound} proved`);
+  parts.push(`${report.elapsed.toFixed(1)} s`);
+  $("progress-text").textContent = parts.join(" · ");
+  const bar = $("bar");
+  if (report.total) bar.value = report.done / report.total;
+  else bar.removeAttribute("value");  // indeterminate: no parts to count
+}
+
+/** A call that searches, with its progress shown and a cancel button while it runs. */
+async function searched(route, body, what) {
+  say(what);
+  $("bar").removeAttribute("value");
+  $("progress-text").textContent = "";
+  $("progress").hidden = false;
+  $("cancel").disabled = false;
+  try {
+    return await searching(route, body, progressed);
+  } finally {
+    $("progress").hidden = true;
+  }
 }
 
 async function complete() {
   forgetSolver();
   drawBoard();
-  say("solving…");
-  showReply(await call("complete", request()));
+  showReply(await searched("complete", solvingBody(), "solving…"));
 }
 
 async function countSolutions() {
-  say("counting…");
-  const reply = await call("count", request());
+  const reply = await searched("count", solvingBody(), "counting…");
   say(reply.message, reply.status === "complete" && reply.count > 0 ? "ok" : "none");
   offerWhy(reply.status === "complete" && reply.count === 0);
-  if (reply.time !== undefined) $("timing").textContent = `${reply.backend}: ${(reply.time * 1000).toFixed(1)} ms`;
+  timing(reply);
 }
 
 async function nextSolution() {
   stopTrace();
   state.trace = null;
-  const reply = await call("solution", request({ index: state.index + 1 }));
+  const reply = await searched("solution", solvingBody({ index: state.index + 1 }), "looking for the next solution…");
   if (reply.status === "solved") state.index += 1;
   else if (state.index >= 0) reply.message += "; starting again from the first";
   if (reply.status !== "solved") state.index = -1;
@@ -248,10 +265,11 @@ async function nextSolution() {
 // The fewest givens with no solution (as `queens why` finds them), ringed on the board and listed
 // in the command's words: the first line as the message, one line per given below it.
 async function whyNot() {
-  say("looking for the fewest givens with no solution…");
-  const body = request();
-  delete body.backend;  // answered from a SAT solver's cores whichever backend is chosen
-  const reply = await call("why", body);
+  const reply = await searched("why", puzzleBody(), "looking for the fewest givens with no solution…");
+  if (reply.status === "cancelled") {
+    say(reply.message, "none");
+    return;
+  }
   state.shown = null;
   state.culprits = reply.subset.filter((given) => given.cell).map((given) => given.cell);  // a count has no square
   drawBoard();
@@ -265,7 +283,7 @@ async function whyNot() {
   if (reply.time !== undefined) $("timing").textContent = `why: ${reply.calls} SAT calls, ${(reply.time * 1000).toFixed(1)} ms`;
 }
 
-async function clearBoard() {
+async function clearPieces() {
   state.queens = [];
   state.pawns = [];
   forgetSolver();
@@ -273,16 +291,58 @@ async function clearBoard() {
   await refresh();
 }
 
-// A new family or size starts from nothing: no pieces, no pawns, no result, no board until the
-// server has drawn the new one (so an error never leaves the previous family's board on show).
-async function newBoard() {
-  const family = state.info.families.find((f) => f.name === $("family").value);
-  $("mode").hidden = !family.pawns;
-  document.querySelector(`input[name=mode][value=${family.pawns ? "pawn" : "queen"}]`).checked = true;
+// A new family, size or file starts from nothing: no pieces, no pawns, no result, no board until
+// the server has drawn the new one (so an error never leaves the previous board on show).
+async function newBoard(step) {
+  const family = state.info.families.find((f) => f.name === state.family);
+  const pawns = state.file === null && family !== undefined && family.pawns;
+  $("mode").hidden = !pawns;
+  document.querySelector(`input[name=mode][value=${pawns ? "pawn" : "queen"}]`).checked = true;
+  $("family").value = state.file !== null ? FILE : state.family;
+  $("file-option").hidden = state.file === null;
   state.board = null;
-  $("board").replaceChildren();
+  clearBoard();
+  $("legend").replaceChildren();
+  $("asks").textContent = family && state.file === null ? `${state.family}: ${family.description}` : "";
   say("");
-  await clearBoard();
+  forgetSolver();
+  $("timing").textContent = "";
+  await refresh(step);
+}
+
+async function chooseFamily() {
+  if ($("family").value === FILE) return;
+  state.family = $("family").value;
+  state.file = null;
+  state.queens = [];
+  state.pawns = [];
+  await newBoard();
+}
+
+async function resize() {
+  state.queens = [];
+  state.pawns = [];
+  await newBoard();
+}
+
+// --- the user's own puzzle file ------------------------------------------------------------
+
+async function openFile(text) {
+  state.file = text;
+  state.queens = [];
+  state.pawns = [];
+  await newBoard();
+}
+
+async function chooseFile() {
+  const chosen = $("file-choose").files[0];
+  if (!chosen) return;
+  if (chosen.size > 4 * state.info.limits.file_chars) {  // UTF-8: at most 4 bytes a character
+    throw new Error(`${chosen.name}: ${chosen.size.toLocaleString("en")} bytes; the explorer reads puzzle files ` +
+                    `of at most ${state.info.limits.file_chars.toLocaleString("en")} characters`);
+  }
+  $("file-text").value = await chosen.text();
+  await openFile($("file-text").value);
 }
 
 // --- the search, replayed ---------------------------------------------------------------
@@ -290,7 +350,7 @@ async function newBoard() {
 async function loadTrace() {
   if (state.trace) return true;
   say("recording the search…");
-  state.trace = await call("trace", request());
+  state.trace = await call("trace", puzzleBody());
   state.at = -1;
   if (!state.trace.events.length) {
     say(state.trace.message, "none");
@@ -307,12 +367,12 @@ function showEvent() {
   for (const piece of event.placement) for (const cell of near[key(piece)] || []) attacked.add(key(cell));
   for (const piece of event.placement) attacked.delete(key(piece));
   state.shown = null;
-  draw({
+  paint(state.board, {
     pieces: event.placement,
     attacked: [...attacked].map((k) => k.split(",").map(Number)),
     conflicts: event.attacker ? [event.attacker] : [],
     tried: event.step === "conflict" ? key(event.cell) : null,
-  });
+  }, state.queens);
   const what = {
     place: `place (${event.cell})`,
     conflict: `(${event.cell}) is attacked by (${event.attacker})`,
@@ -365,22 +425,41 @@ function rewindTrace() {
   describeBoard();
 }
 
-// --- start -------------------------------------------------------------------------------
+// --- start, and the history ----------------------------------------------------------------
 
-async function start() {
-  state.info = await call("info");
-  for (const family of state.info.families) $("family").add(new Option(family.name, family.name));
-  for (const backend of state.info.backends) $("backend").add(new Option(backend, backend));
-  $("n").max = state.info.limits.side;
-  $("family").addEventListener("change", () => guarded(newBoard));
-  $("n").addEventListener("change", () => guarded(newBoard));
-  $("complete").addEventListener("click", () => guarded(complete));
-  $("count").addEventListener("click", () => guarded(countSolutions));
-  $("next").addEventListener("click", () => guarded(nextSolution));
-  $("why").addEventListener("click", () => guarded(whyNot));
-  $("clear").addEventListener("click", () => guarded(clearBoard));
-  $("play").addEventListener("click", () => guarded(playTrace));
-  $("step").addEventListener("click", () => guarded(stepTrace));
+/** Take the board the address describes (a shared link, or back and forward). */
+function restore(hash) {
+  const found = read(hash);
+  state.file = found.file;
+  if (found.family !== null) state.family = found.family;
+  if (found.n !== null) $("n").value = found.n;
+  if (found.backend !== null) $("backend").value = found.backend;
+  state.queens = found.queens;
+  state.pawns = found.pawns;
+  if (found.file !== null) $("file-text").value = found.file;
+}
+
+function wire() {
+  const on = (id, event, action) => $(id).addEventListener(event, () => guarded(action));
+  on("family", "change", chooseFamily);
+  on("n", "change", resize);
+  on("backend", "change", () => refresh());
+  on("complete", "click", complete);
+  on("count", "click", countSolutions);
+  on("next", "click", nextSolution);
+  on("why", "click", whyNot);
+  on("clear", "click", clearPieces);
+  on("play", "click", playTrace);
+  on("step", "click", stepTrace);
+  on("file-open", "click", () => openFile($("file-text").value));
+  on("file-choose", "change", chooseFile);
+  $("file-example").addEventListener("click", () => {
+    $("file-text").value = EXAMPLE;
+  });
+  $("cancel").addEventListener("click", () => {
+    $("cancel").disabled = true;
+    cancel().catch((error) => say(error.message, "error"));
+  });
   $("rewind").addEventListener("click", rewindTrace);
   $("speed").addEventListener("input", () => {
     if (state.timer) {
@@ -388,7 +467,23 @@ async function start() {
       playTrace();
     }
   });
-  await newBoard();
+  window.addEventListener("popstate", () => guarded(async () => {
+    restore(location.hash);
+    await newBoard("replace");
+  }));
+  onPress(place);
+  listen();
+}
+
+async function start() {
+  state.info = await call("info");
+  for (const family of state.info.families) $("family").add(new Option(family.name, family.name));
+  for (const backend of state.info.backends) $("backend").add(new Option(backend, backend));
+  $("n").max = state.info.limits.side;
+  $("file-text").maxLength = state.info.limits.file_chars;
+  wire();
+  restore(location.hash);
+  await newBoard("replace");
 }
 
 guarded(start);
