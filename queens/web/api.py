@@ -21,7 +21,7 @@ from collections.abc import Iterable
 from itertools import combinations
 
 from queens.models import AttackingQueens, Cell, Placement, Puzzle, QueensError, TimeLimit
-from queens.models.drawing import ARMY_FILLS, Canvas, attacked_cells
+from queens.models.drawing import ARMY_FILLS, Canvas, army_colour, attacked_cells
 from queens.models.families import FAMILIES, FamilyOptions, build, reason_for_none
 from queens.models.givens import Given, givens_of
 from queens.models.layouts import layout_form
@@ -241,7 +241,7 @@ def board(request: Json, time_limit: float = TIME_LIMIT) -> Json:
     gaps = [(r, c) for r in range(b.canvas.rows) for c in range(b.canvas.cols) if (r, c) not in on_board]
     attacked = attacked_cells(puzzle, b.queens) if puzzle.plain else frozenset()
     return {"name": puzzle.name, "rows": b.canvas.rows, "cols": b.canvas.cols, "piece": puzzle.piece.name,
-            "armies": [{"name": army.name, "piece": army.piece.name, "colour": ARMY_FILLS[a % len(ARMY_FILLS)]}
+            "armies": [{"name": army.name, "piece": army.piece.name, "colour": army_colour(puzzle, a)}
                        for a, army in enumerate(puzzle.armies)],
             "palette": list(ARMY_FILLS), "asks": b.asks, "layer": b.canvas.layer,
             "pieces": puzzle.pieces, "queens": _pairs(b.queens),
