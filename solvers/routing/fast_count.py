@@ -47,12 +47,12 @@ class FastCount(LedgeredCount):
             from queens.solvers.native.distributed import count_classes_on_dask
 
             classes = count_classes_on_dask(n, str(options["dask"]), workers=options.get("threads"), ledger=ledger,
-                                            resume=resume, progress=progress, deadline=deadline, stats=stats)
+                                            resume=resume, progress=progress(stats), deadline=deadline, stats=stats)
         else:
             from queens.solvers.native.counting import count_classes
 
             classes = count_classes(n, threads=options.get("threads"), ledger=ledger, resume=resume,
-                                    progress=progress, deadline=deadline, stats=stats)
+                                    progress=progress(stats), deadline=deadline, stats=stats)
         stats["counter"] = "fast (symmetry classes)"
         stats.update({name: getattr(classes, name) for name in CLASSES})  # counted anyway: said
         if options.get("unique"):

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import time
 from abc import abstractmethod
+from collections.abc import Callable
 from contextlib import ExitStack
 from dataclasses import dataclass
 from pathlib import Path
@@ -114,9 +115,12 @@ class LedgeredCount(Strategy):
         return ledger
 
 
-def progress(done: int, total: int, solutions: int) -> None:
-    """A counter's progress (subproblems done of how many, solutions so far), to the listeners."""
-    report(Progress(solutions=solutions, done=done, total=total))
+def progress(stats: Stats) -> Callable[[int, int, int], None]:
+    """A counter's progress (subproblems done of how many, solutions so far), to the listeners,
+    with the subproblems it resumed from its ledger (`stats["resumed"]`, set before its first report)."""
+    def reported(done: int, total: int, solutions: int) -> None:
+        report(Progress(solutions=solutions, done=done, total=total, resumed=int(stats.get("resumed", 0))))
+    return reported
 
 
 def _held(ledger: Ledger, n: int, resume: bool, version: str, keys: list[str]) -> str:

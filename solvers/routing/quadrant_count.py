@@ -71,8 +71,8 @@ class QuadrantCount(LedgeredCount):
             from queens.solvers.native.distributed import count_total_on_dask
 
             return count_total_on_dask(n, str(options["dask"]), workers=options.get("threads"), ledger=ledger,
-                                       resume=resume, progress=progress, deadline=deadline, stats=stats)
+                                       resume=resume, progress=progress(stats), deadline=deadline, stats=stats)
         from queens.solvers.native.quadrant import count_total
 
-        return count_total(n, threads=options.get("threads"), ledger=ledger, resume=resume, progress=progress,
+        return count_total(n, threads=options.get("threads"), ledger=ledger, resume=resume, progress=progress(stats),
                            deadline=deadline, stats=stats)
