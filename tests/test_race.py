@@ -7,9 +7,11 @@ here; the racers are the real backends, each answer re-checked by the independen
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 import time
 from itertools import product
+from multiprocessing.connection import Connection
 
 import pytest
 from queens.models import NQueens, TimeLimit
@@ -104,8 +106,18 @@ def test_the_safe_squares_race_reaches_the_brute_force(n: int) -> None:
     assert (found.status, found.objective) == (Status.OPTIMAL, safest(n))
 
 
+def _doubted(sending: Connection) -> None:
+    sending.send(doubt(Subject(published("A260113-attacking-at-most-one", 5)), Task.OPTIMISE) is None)
+
+
 def test_no_race_in_a_daemonic_process_nor_on_a_search_over_models() -> None:
     """The explorer's workers are daemonic: they may start no racers (the choice runs alone)."""
+    assert doubt(Subject(published("A260113-attacking-at-most-one", 5)), Task.OPTIMISE) is not None
+    receiving, sending = multiprocessing.get_context("fork").Pipe(duplex=False)
+    worker = multiprocessing.get_context("fork").Process(target=_doubted, args=(sending,), daemon=True)
+    worker.start()
+    assert receiving.recv() is True
+    worker.join()
     colouring = build("colouring", FamilyOptions(4))
     assert doubt(Subject(colouring), Task.OPTIMISE) is None  # open copies: no one model
 
