@@ -78,9 +78,10 @@ def reported(progress: Progress) -> dict[str, object]:
             if (value := getattr(progress, key)) is not None}
 
 
-def _forwarder(connection: Connection) -> Callable[[Progress], None]:
+def _forwarder(connection: Connection, sending: threading.Lock) -> Callable[[Progress], None]:
     """A listener that sends the reports to the server: the chosen strategy at once, the others
-    at most every `PROGRESS_EVERY` seconds."""
+    at most every `PROGRESS_EVERY` seconds. `sending` is held for each message, since a solver
+    may report from a thread of its own while the reply is sent."""
     next_at = 0.0
 
     def forward(progress: Progress) -> None:
@@ -88,7 +89,7 @@ def _forwarder(connection: Connection) -> Callable[[Progress], None]:
         now = time.monotonic()
         if isinstance(progress, Chosen) or now >= next_at:
             next_at = now + PROGRESS_EVERY
-            with contextlib.suppress(OSError):  # the server is gone: the next recv says so
+            with sending, contextlib.suppress(OSError):  # the server is gone: the next recv says so
                 connection.send(("progress", reported(progress)))
     return forward
 
@@ -99,6 +100,7 @@ def _serve(connection: Connection) -> None:
     Ctrl-C in the terminal reaches the whole process group; the server decides when workers
     stop, so they ignore SIGINT (and never print a KeyboardInterrupt traceback)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    sending = threading.Lock()
     warm_up()
     connection.send(("ready",))  # the imports are done: from now on a job's time limit is its own
     while True:
@@ -107,7 +109,7 @@ def _serve(connection: Connection) -> None:
         except (EOFError, OSError):
             return
         try:
-            with listening(_forwarder(connection)):
+            with listening(_forwarder(connection, sending)):
                 reply: Reply = ("ok", answer(route, request, time_limit))
         except BadRequest as error:
             reply = ("bad", str(error))
@@ -118,7 +120,8 @@ def _serve(connection: Connection) -> None:
         except Exception as error:  # a bug: reported, and the worker keeps serving
             reply = ("bug", f"internal error: {type(error).__name__}: {error}")
         try:
-            connection.send(reply)
+            with sending:
+                connection.send(reply)
         except OSError:
             return
 
