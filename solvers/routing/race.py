@@ -8,20 +8,22 @@ hide (issue 37, measured in experiments/results/published.md, "Default against t
 backend"):
 
 - **bounds on attacks under a goal** ("the most queens attacking at most one other", A260113,
-  and "exactly three", A051756): CP-SAT proves A260113 n = 6 fastest and n = 8 not within
-  120 s, where sat proves it in seconds; A051756 n = 6 is CP-SAT's, n = 7 sat's;
+  and "exactly three", A051756): CP-SAT proves some sizes first and finds no proof of others
+  within minutes, where sat proves them in seconds;
 - **armies that share lines, one of them under a goal** ("the most safe squares with one queen":
   a queen army and an army of pieces that must stand where the queen does not attack): the
   router's measured rules send it to native (CP-SAT is not worth it where armies share lines:
   peaceable queens, whose armies are all under the goal, are sat's by far, frontier.md), and
-  native finds no proof in 120 s where CP-SAT answers in 0.04 s and mip in 0.4 s;
+  native finds no proof where CP-SAT and mip answer at once;
 - **the fewest pieces that cover a board** (domination, total knight domination A261752): the
-  winner moves between native, sat and mip from one n to the next (frontier.md's γ(Q_n) row).
+  winner moves between native, sat and mip from one n to the next (frontier.md's γ(Q_n) rows),
+  and mip proves A261752 far ahead of the order's first choice.
 
 Each `Doubt` reads the structure (never a family's name) and lists its contenders, most promising
-first; the race takes those that support the puzzle, at most `RACERS`. On a machine with fewer
-cores than racers they share the cores: each then runs at a fraction of its speed, but the race
-still ends with the fastest, where a wrong single choice does not end at all.
+first; the race takes those that support the puzzle, no more than the cores (`entries`: each
+racer then has a core to itself, and its threads are set to its share), but at least 2, at most
+`RACERS`. Starting and stopping the racers costs a fraction of a second (the start-up measured
+beside the table), which is why the router races only where it is unsure.
 
 The racers are forked worker processes (`queens.solvers.runtime.process_pool`, which kills them
 all on any exception in the parent, and at the deadline): the first complete answer raises
