@@ -318,10 +318,11 @@ def panels(title: str, names: Iterable[str]) -> list[Panel]:
     boxes = []
     for backend, chosen in sorted(by_backend.items()):
         parts = math.ceil(len(chosen) / MAX_SERIES)
+        size = math.ceil(len(chosen) / parts)  # even panels: 7 lines as 4 and 3, not 6 and 1
         for part in range(parts):
             suffix = f" ({part + 1} of {parts})" if parts > 1 else ""
-            boxes.append(Panel(f"{title}{backend}{suffix}", {name: [] for name in
-                                                             chosen[part * MAX_SERIES:(part + 1) * MAX_SERIES]}))
+            lines: dict[str, Points] = {name: [] for name in chosen[part * size:(part + 1) * size]}
+            boxes.append(Panel(f"{title}{backend}{suffix}", lines))
     return boxes
 
 
