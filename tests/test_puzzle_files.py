@@ -355,7 +355,7 @@ def _queen(r: int, c: int, r2: int, c2: int) -> bool:
     ("rook", _rook, 5, ("rotate 270",)),
     ("rook", _rook, 7, ("transpose", "anti-transpose")),
     ("queen", _queen, 8, ("half turn",)),
-    ("queen", _queen, 9, ("half turn",)),
+    pytest.param("queen", _queen, 9, ("half turn",), marks=pytest.mark.slow),  # 9! permutations
 ])
 def test_unique_counts_classes_under_every_symmetry_that_keeps_the_invariant(
         piece: str, attacks: Callable[[int, int, int, int], bool], n: int, invariant: tuple[str, ...]) -> None:

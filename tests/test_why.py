@@ -240,11 +240,25 @@ def test_placed_queens_against_a_region_named_and_minimal_on_random_puzzles() ->
         subset = list(why_not_puzzle(puzzle).subset)
         assert set(subset) <= set(givens_of(puzzle))
         assert_minimal(puzzle, subset)
-        oracle = lambda gs, p=puzzle: puzzle_oracle.has_solution(with_givens(p, gs))  # noqa: E731
-        assert len(subset) == fewest_by_brute_force(givens_of(puzzle), oracle)
         with_region += any(g.kind == "region" for g in subset)
         checked += 1
     assert with_region >= 2
+
+
+@pytest.mark.slow
+def test_the_fewest_with_regions_equals_a_brute_force_over_every_subset() -> None:
+    """The random region puzzles above: the subset is as small as the smallest any subset of the
+    givens gives, by the puzzle oracle over all of them (slow: the oracle searches each)."""
+    rng = random.Random(2022)
+    checked = 0
+    while checked < 8:
+        puzzle = random_region_completion(rng)
+        if puzzle_oracle.has_solution(puzzle):
+            continue
+        answer = why_not_puzzle(puzzle)
+        oracle = lambda gs, p=puzzle: puzzle_oracle.has_solution(with_givens(p, gs))  # noqa: E731
+        assert (len(answer.subset), answer.fewest) == (fewest_by_brute_force(givens_of(puzzle), oracle), True)
+        checked += 1
 
 
 def test_an_attack_bound_is_a_given() -> None:
