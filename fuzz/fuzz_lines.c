@@ -80,10 +80,18 @@ static int lines_hold(const Drawn *m, const unsigned char *piece) {
     return 1;
 }
 
+/* A board of the accepted model's variables, the fixed ones holding a piece (the binding took
+ * every value as below nvars, which may be past MOST_VARS when drawn as "anything"). */
+static unsigned char *fixed_board(const Drawn *m) {
+    unsigned char *piece = calloc((size_t)m->nvars, 1);
+    if (!piece) fuzz_fail("out of memory checking an answer");
+    for (int i = 0; i < m->nfixed; i++) piece[m->fixed[i]] = 1;
+    return piece;
+}
+
 /* One solution: variables of the order, each once, and with the fixed ones every line's bounds hold. */
 static void check_solution(PyObject *cells, const Drawn *m) {
-    unsigned char piece[MOST_VARS] = {0};
-    for (int i = 0; i < m->nfixed; i++) piece[m->fixed[i]] = 1;
+    unsigned char *piece = fixed_board(m);
     for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(cells); i++) {
         long v = PyLong_AsLong(PyTuple_GET_ITEM(cells, i));
         int in_order = 0;
@@ -92,17 +100,19 @@ static void check_solution(PyObject *cells, const Drawn *m) {
         piece[v] = 1;
     }
     if (!lines_hold(m, piece)) fuzz_fail("a solution breaks a line's bounds");
+    free(piece);
 }
 
-/* The solutions by brute force: every subset of the ordered variables, with the fixed ones. */
+/* The solutions by brute force: every subset of the ordered variables (never fixed: the binding
+ * refuses that), with the fixed ones. */
 static unsigned long long brute_force(const Drawn *m) {
     unsigned long long count = 0;
+    unsigned char *piece = fixed_board(m);
     for (unsigned long subset = 0; subset < 1ul << m->norder; subset++) {
-        unsigned char piece[MOST_VARS] = {0};
-        for (int i = 0; i < m->nfixed; i++) piece[m->fixed[i]] = 1;
         for (int d = 0; d < m->norder; d++) piece[m->order[d]] = subset >> d & 1;
         count += lines_hold(m, piece);
     }
+    free(piece);
     return count;
 }
 
