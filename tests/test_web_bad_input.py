@@ -6,9 +6,12 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from queens.web.api import MAX_SIDE, MAX_WHY_GIVENS
 from queens.web.server import MAX_BODY
@@ -198,3 +201,46 @@ def test_bad_request(address, what, request_bytes, status, fragment):
     got, payload = _reply(exchange(*address, request_bytes))
     text = payload.get("error") if got >= 400 else payload.get("message")
     assert got == status and fragment in text, payload
+
+
+SQUARED = "[parameters]\n" + "".join(f'p{i} = "p{i - 1}*p{i - 1}"\n' if i else 'p0 = "n"\n' for i in range(40))
+COSTLY_FILES = {
+    "a parameter squared forty times (n^(2^40))": SQUARED + "[board]\n[[army]]\ncount = \"p39\"\n",
+    "a billion copies of an army": "[board]\n[[army]]\ncopies = 1000000000\n",
+}
+"""Short files that ask for more than any machine has: read in a child with a deadline and a
+memory bound (`queens.web.user_file`), answered with one line while the server stays up."""
+
+
+@pytest.mark.parametrize("text", COSTLY_FILES.values(), ids=list(COSTLY_FILES))
+def test_a_file_that_asks_too_much_is_refused_in_seconds(address, text):
+    got, payload = _reply(exchange(*address, post("board", {"file": text, "n": 4})))
+    assert got == 400 and payload["error"].startswith("your puzzle file: "), payload
+    assert "not read within" in payload["error"] or "needs over" in payload["error"]
+    got, payload = _reply(exchange(*address, post("board", F4)))
+    assert got == 200 and payload["name"] == "kings"
+
+
+PUZZLES = Path(__file__).resolve().parents[1] / "models" / "puzzles"
+SHIPPED = sorted(path.read_text() for path in PUZZLES.glob("*.toml"))
+"""The shipped puzzle files: cut anywhere, they make files that are nearly right."""
+
+
+@st.composite
+def damaged_files(draw: st.DrawFn) -> str:
+    """A shipped file with a piece cut out of it or text put into it, or any text at all."""
+    if draw(st.integers(0, 3)) == 0:
+        return draw(st.text(max_size=200))
+    text = draw(st.sampled_from(SHIPPED))
+    start = draw(st.integers(0, len(text)))
+    end = draw(st.integers(start, min(len(text), start + 30)))
+    return text[:start] + draw(st.sampled_from(["", "=", "[", "]", '"', "n", "-1", "0", "\n", "{", "x"])) + text[end:]
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(text=damaged_files(), route=st.sampled_from(["board", "board", "count"]))
+def test_any_file_text_gets_an_answer_or_one_line_naming_the_mistake(address, text, route):
+    got, payload = _reply(exchange(*address, post(route, {"file": text, "n": 4})))
+    assert got in (200, 400), payload
+    if got == 400:
+        assert payload["error"] and "\n" not in payload["error"] and "internal error" not in payload["error"], payload

@@ -2,10 +2,13 @@
 
 The text arrives in a request (`"file": "..."`) and is parsed by `queens.models.puzzle_file`,
 the reader `queens solve FILE` uses, so a mistake gets the same one-line error naming the key or
-the line. Two bounds come first, because the board call runs in the server's own thread:
-the text's length (`MAX_FILE_CHARS`), and the board's sides, read before anything else of the
-file (`sides`): cell sets such as `holes = "r == c"` are evaluated over the whole board, and a
-file may ask for a 100,000 x 100,000 one.
+the line. The board call runs in the server's own thread, and a short file can ask for a lot:
+a 100,000 x 100,000 board (cell sets such as `holes = "r == c"` are evaluated over all of it),
+a parameter squared forty times (n^(2^40), a number no machine holds), a billion copies of an
+army (each written out). So the text's length is bounded (`MAX_FILE_CHARS`), the board's sides
+are read before anything else of the file (`sides`), and the whole reading runs in a forked
+child with a deadline (`READ_SECONDS`) and a memory bound (`READ_MEMORY`): whatever the file
+asks, the server answers in seconds with one line.
 
 >>> spec = read_text('title = "Kings"\\n[board]\\n[[army]]\\npiece = "king"', 5, side=20)
 >>> spec.puzzle.shape, spec.task
@@ -16,16 +19,24 @@ file may ask for a 100,000 x 100,000 one.
 
 from __future__ import annotations
 
+import os
+import time
 import tomllib
 from typing import Any
 
-from queens.models import QueensError
+from queens.models import QueensError, TimeLimit
 from queens.models.puzzle_file import PuzzleSpec, loads, parse
+from queens.solvers.runtime.deadline_child import call_until
 from queens.web.schema import BadRequest
 
 MAX_FILE_CHARS = 32_000
 """The longest file the page sends: every shipped file is under 2,000 characters, and a request
 body (64 KB) holds this much with room for JSON's escapes."""
+READ_SECONDS = 5.0
+"""Seconds reading one file may take (the shipped files: milliseconds; a custom piece with 1,500
+leap vectors on 20 x 20: about 3 s on a loaded machine)."""
+READ_MEMORY = 512 * 2**20
+"""Bytes of memory reading one file may take beyond what the server holds."""
 ASKS_CHARS = 200
 """The longest line `asks` gives: one line under the page's title."""
 WHERE = "your puzzle file"
@@ -42,6 +53,19 @@ def read_text(text: object, n: int, *, side: int) -> PuzzleSpec:
     if not text.strip():
         raise BadRequest(f"{WHERE} is empty: paste a puzzle file (docs/puzzle-files.md) or choose one")
     try:
+        return call_until(time.monotonic() + READ_SECONDS, _read, text, n, side)
+    except TimeLimit:
+        raise BadRequest(f"{WHERE}: not read within {READ_SECONDS:g} s (a number too large to compute, "
+                         "or too many copies or cells?)") from None
+    except MemoryError:
+        raise BadRequest(f"{WHERE}: reading it needs over {READ_MEMORY >> 20} MB (a number too large, "
+                         "or too many copies?)") from None
+
+
+def _read(text: str, n: int, side: int) -> PuzzleSpec:
+    """`read_text`'s reading, in the child: the sides first, then the whole file."""
+    _bound_memory()
+    try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError:
         return loads(text, n, where=WHERE)  # raises the parser's own message, with the line
@@ -50,6 +74,21 @@ def read_text(text: object, n: int, *, side: int) -> PuzzleSpec:
         raise BadRequest(f"{WHERE}: the board is {'x'.join(map(str, shape))}; the explorer draws sides up to "
                          f"{side} (the CLI takes larger: queens solve FILE)")
     return parse(data, n, where=WHERE)
+
+
+def _bound_memory() -> None:
+    """Let this process (the reading child) allocate at most `READ_MEMORY` bytes beyond what it
+    holds now: past that an allocation fails (MemoryError) instead of taking the machine's
+    memory. Linux: the data segment's limit, which counts the heap and private mappings."""
+    try:
+        import resource
+
+        with open("/proc/self/statm") as statm:
+            data_pages = int(statm.read().split()[5])
+        limit = data_pages * os.sysconf("SC_PAGE_SIZE") + READ_MEMORY
+        resource.setrlimit(resource.RLIMIT_DATA, (limit, limit))
+    except (ImportError, OSError, ValueError, IndexError):  # not Linux: the deadline still holds
+        return
 
 
 def sides(data: dict[str, Any], n: int) -> tuple[int, ...] | None:
