@@ -257,6 +257,7 @@ async function nextSolution() {
   state.trace = null;
   const reply = await searched("solution", solvingBody({ index: state.index + 1 }), "looking for the next solution…");
   if (reply.status === "solved") state.index += 1;
+  else if (reply.status === "cancelled") return say(reply.message, "none");  // the same solution comes next
   else if (state.index >= 0) reply.message += "; starting again from the first";
   if (reply.status !== "solved") state.index = -1;
   showReply(reply);
