@@ -10,10 +10,10 @@ STAMP  := $(VENV)/.installed
 help: ## this list
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
 
-$(STAMP): pyproject.toml setup.py solvers/native/*.c solvers/native/*.h
+$(STAMP): pyproject.toml requirements/lock.txt setup.py solvers/native/*.c solvers/native/*.h
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip setuptools==84.2.1  # the build's own pin: setup.py runs in the venv too (make test-asan)
-	$(BIN)/python -m pip install --quiet -e '.[test,dask,minizinc,peers]'
+	$(BIN)/python -m pip install --quiet -c requirements/lock.txt -e '.[test,certify,plots,pictures,dask,minizinc,peers]'  # the tested versions
 	touch $(STAMP)
 
 install: $(STAMP) ## create .venv and install the package (compiles the C extension)
