@@ -47,7 +47,9 @@ def _ids(items: list[tuple[tuple[str, ...], click.Command]]) -> list[str]:
 
 
 def _examples() -> list[tuple[tuple[str, ...], str]]:
-    return [(path, line) for path, command in COMMANDS for line in getattr(command, "examples", ())]
+    """Every example line: the top help's (each names its command) and each command's."""
+    top = [((_argv(line)[0][1][0],), line) for line in cli.examples]
+    return top + [(path, line) for path, command in COMMANDS for line in getattr(command, "examples", ())]
 
 
 def _argv(example: str) -> list[tuple[dict[str, str], list[str]]]:
