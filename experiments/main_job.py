@@ -282,9 +282,8 @@ def report(rows: list[Row], seconds: float, console: Console) -> int:
     width = console.width
     console.print("Every family on every backend, each count checked against the native counter", style="bold",
                   width=width)
-    console.print("count: solutions (optimal placements for a puzzle with a goal); per backend: its seconds, "
-                  "✗ and its count if it disagrees, n/a¹ if it cannot count (note ¹ says why)", style="dim",
-                  width=width)
+    console.print("count: solutions (with a goal: the optimal ones). Per backend: its seconds, or ✗ and "
+                  "its count if it disagrees, or n/a¹ if it cannot count (note ¹ says why)", style="dim", width=width)
     console.print()
     console.print(grid)
     console.print()
