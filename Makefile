@@ -109,14 +109,17 @@ fuzz-http: install ## the explorer's contract on many drawn HTTP requests to a r
 	QUEENS_FUZZ_EXAMPLES=$${QUEENS_FUZZ_EXAMPLES:-100000} nice -n 10 $(BIN)/python -m pytest -q -p no:cacheprovider \
 	  tests/test_http_fuzz.py
 
-lint: install ## ruff (complexity at most 12); the import layers (tests/layers.py); mypy --strict over the whole queens package
+lint: install ## ruff (complexity at most 12); the import layers (tests/layers.py); mypy --strict over the whole queens package and tests/
 	$(BIN)/ruff check models solvers experiments queens tests
 	$(BIN)/python tests/layers.py
-	@# mypy knows no package-dir mapping: it reads a tree of links laid out as the wheel is
+	@# mypy knows no package-dir mapping: it reads a tree of links laid out as the wheel is, tests/ beside it;
+	@# its cache is kept outside that tree, so that a second run reads only what changed
 	@rm -rf build/typecheck && mkdir -p build/typecheck/queens && \
 	for f in queens/*; do ln -s "$(CURDIR)/$$f" build/typecheck/queens/; done && \
-	for d in models solvers experiments; do ln -s "$(CURDIR)/$$d" build/typecheck/queens/$$d; done
-	cd build/typecheck && $(abspath $(BIN))/mypy --config-file $(CURDIR)/pyproject.toml -p queens
+	for d in models solvers experiments; do ln -s "$(CURDIR)/$$d" build/typecheck/queens/$$d; done && \
+	ln -s "$(CURDIR)/tests" build/typecheck/tests
+	cd build/typecheck && $(abspath $(BIN))/mypy --config-file $(CURDIR)/pyproject.toml --cache-dir $(CURDIR)/build/mypy-cache \
+	  -p queens -p tests
 	@# stubtest: the C extensions' stubs (solvers/native/_*.pyi) against the built modules, in a tree of
 	@# the stubs alone laid out as the wheel is (empty parents: it reads no other module of the package);
 	@# -P: the modules are imported as installed, not from that tree

@@ -10,6 +10,7 @@ cube), and exhaustive searches small enough to be obviously right.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from itertools import combinations, product
 from math import comb
 
@@ -38,7 +39,7 @@ def board(n: int, dimensions: int = 2) -> list[Cell]:
 def attacked_by(piece: str, cell: Cell, n: int) -> set[Cell]:
     """The cells a `piece` on `cell` attacks on an empty board of side n (any dimension)."""
     dimensions = len(cell)
-    inside = lambda c: all(0 <= x < n for x in c)  # noqa: E731
+    inside: Callable[[Cell], bool] = lambda c: all(0 <= x < n for x in c)  # noqa: E731
     found: set[Cell] = set()
     if piece in ("queen", "rook", "bishop"):
         for d in _queen_directions(dimensions):
@@ -106,9 +107,10 @@ def peaceable_classes(n: int, m: int) -> int:
     """Classes of those placements under the square's 8 symmetries and the swap of colours."""
     cells = board(n)
     reach = {c: attacked_by("queen", c, n) | {c} for c in cells}
-    images = [lambda r, c: (r, c), lambda r, c: (c, n - 1 - r), lambda r, c: (n - 1 - r, n - 1 - c),
-              lambda r, c: (n - 1 - c, r), lambda r, c: (c, r), lambda r, c: (n - 1 - c, n - 1 - r),
-              lambda r, c: (n - 1 - r, c), lambda r, c: (r, n - 1 - c)]
+    images: list[Callable[[int, int], tuple[int, int]]] = [
+        lambda r, c: (r, c), lambda r, c: (c, n - 1 - r), lambda r, c: (n - 1 - r, n - 1 - c),
+        lambda r, c: (n - 1 - c, r), lambda r, c: (c, r), lambda r, c: (n - 1 - c, n - 1 - r),
+        lambda r, c: (n - 1 - r, c), lambda r, c: (r, n - 1 - c)]
     classes = set()
     for white in combinations(cells, m):
         free = [c for c in cells if c not in set().union(*(reach[w] for w in white))]

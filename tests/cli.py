@@ -12,6 +12,7 @@ import subprocess
 import sys
 from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
+from typing import Any
 
 SCRIPT = Path(sys.executable).parent / "queens"
 
@@ -23,23 +24,24 @@ def _environment() -> dict[str, str]:
 
 
 def run_cli(*args: str, timeout: float = 120, input: str | None = None,
-            cwd: Path | None = None) -> subprocess.CompletedProcess:
+            cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
     return subprocess.run([str(SCRIPT), *args], capture_output=True, text=True, timeout=timeout, input=input,
                           cwd=cwd, env=_environment())
 
 
-def error_line(result: subprocess.CompletedProcess) -> str:
+def error_line(result: subprocess.CompletedProcess[str]) -> str:
     """The one line an error prints (never a traceback)."""
     assert "Traceback" not in result.stderr
     return [line for line in result.stderr.splitlines() if line.strip()][-1]
 
 
-def start_cli(*args: str, **popen: object) -> subprocess.Popen:
-    """The command started and left running (to interrupt or kill it)."""
+def start_cli(*args: str, **popen: Any) -> subprocess.Popen[Any]:
+    """The command started and left running (to interrupt or kill it). `popen`: Popen's own
+    keywords (Any: their types depend on each other, as Popen's overloads spell out)."""
     return subprocess.Popen([str(SCRIPT), *args], env=_environment(), **popen)
 
 
-def run_main(*args: str) -> subprocess.CompletedProcess:
+def run_main(*args: str) -> subprocess.CompletedProcess[str]:
     """`queens.cli.main` run in this process, as `run_cli` runs the script: exit code, stdout and
     stderr (the same messages and codes, without starting an interpreter per row of a table)."""
     from queens.cli import main

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from queens.solvers import get_backend
@@ -18,12 +19,13 @@ REFERENCE = REPO / "tests" / "data" / "sequences.json"
 class Reference:
     """OEIS terms by sequence id, indexed the way the sequence is (its offset respected)."""
 
-    def __init__(self, data: dict) -> None:
+    def __init__(self, data: dict[str, Any]) -> None:
         self._data = data
 
     def term(self, sequence: str, n: int) -> int:
         entry = self._data[sequence]
-        return entry["terms"][n - entry["offset"]]
+        term: int = entry["terms"][n - entry["offset"]]
+        return term
 
     def known(self, sequence: str) -> range:
         entry = self._data[sequence]
@@ -54,7 +56,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     if unknown:
         raise pytest.UsageError(f"--backend {', '.join(sorted(unknown))}: not registered; choose from "
                                 f"{', '.join(BACKENDS)}")
-    kept, dropped = [], []
+    kept: list[pytest.Item] = []
+    dropped: list[pytest.Item] = []
     for item in items:
         params = getattr(getattr(item, "callspec", None), "params", {})
         named = {value for value in params.values() if isinstance(value, str) and value in BACKENDS}

@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypedDict, Unpack
 
 from queens.web.server import make_server
 from tests.cli import start_cli
@@ -21,8 +22,15 @@ STARTUP = 60.0
 """Seconds `queens serve` may take to print its address on a loaded machine."""
 
 
+class ExplorerOptions(TypedDict, total=False):
+    """make_server's keywords a test may set."""
+
+    workers: int
+    time_limit: float
+
+
 @contextmanager
-def running_explorer(**options: object) -> Iterator[str]:
+def running_explorer(**options: Unpack[ExplorerOptions]) -> Iterator[str]:
     """Serve in a background thread; yield the base URL (http://127.0.0.1:PORT); stop on exit."""
     server = make_server(port=0, **options)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
@@ -41,7 +49,7 @@ class Served:
     """A running `queens serve`: its process, address, the line it printed at start and, once
     it has ended, everything else it printed on stderr."""
 
-    process: subprocess.Popen
+    process: subprocess.Popen[str]
     host: str
     port: int
     banner: str
@@ -66,8 +74,9 @@ def serving(*args: str) -> Iterator[Served]:
     served.stderr = stderr
 
 
-def _first_line(process: subprocess.Popen) -> str:
+def _first_line(process: subprocess.Popen[str]) -> str:
     """The server's first line on stderr, waiting for it at most `STARTUP` seconds."""
+    assert process.stderr is not None  # started with stderr=PIPE
     with selectors.DefaultSelector() as selector:
         selector.register(process.stderr, selectors.EVENT_READ)
         if not selector.select(STARTUP):

@@ -12,6 +12,7 @@ def rows(path: Path) -> int:
         return 0
     try:
         with sqlite3.connect(path, timeout=5) as db:
-            return db.execute("SELECT count(*) FROM subproblems").fetchone()[0]
+            finished: int = db.execute("SELECT count(*) FROM subproblems").fetchone()[0]
+            return finished
     except sqlite3.OperationalError:  # created, table not yet
         return 0

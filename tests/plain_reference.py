@@ -39,6 +39,7 @@ def count_model(model: ConstraintModel) -> int:
         start -= conflicts[cell]
     primary = next((family for family in model.families if family.exactly_one), None)
     branch = [] if primary is None else [set(line.cells) for line in primary.lines if not fixed & set(line.cells)]
+    assert model.size is not None, "kernelcore.c counts placements of a fixed size"
     target = model.size - len(fixed)
 
     def covered(chosen: list[Cell]) -> bool:
@@ -127,7 +128,7 @@ def classes_by_prefix(n: int, depth: int) -> dict[tuple[int, ...], tuple[int, in
             continue
         size = 8 // variants.count(board)
         counts[board[:depth]][{2: 0, 4: 1, 8: 2}[size]] += 1
-    return {prefix: tuple(c) for prefix, c in counts.items()}
+    return {prefix: (c[0], c[1], c[2]) for prefix, c in counts.items()}
 
 
 def fixed_by(board: tuple[int, ...], turns: int) -> bool:

@@ -191,11 +191,11 @@ def test_the_real_script_agrees(args, code, message, tmp_path):
     assert message in error_line(result)
 
 
-API = [
-    (lambda: NQueens("8"), InvalidBoard, "must be a whole number, got '8' (str)"),
-    (lambda: NQueens(2.5), InvalidBoard, "(float)"),
+API = [  # the wrong types on purpose (type: ignore): what a caller without a type checker passes
+    (lambda: NQueens("8"), InvalidBoard, "must be a whole number, got '8' (str)"),  # type: ignore[arg-type]
+    (lambda: NQueens(2.5), InvalidBoard, "(float)"),  # type: ignore[arg-type]
     (lambda: NQueens(True), InvalidBoard, "(bool)"),
-    (lambda: NQueens(None), InvalidBoard, "(NoneType)"),
+    (lambda: NQueens(None), InvalidBoard, "(NoneType)"),  # type: ignore[arg-type]
     (lambda: NQueens(0), InvalidBoard, "positive number of rows, got 0"),
     (lambda: NQueens(-1), InvalidBoard, "positive number of rows"),
     (lambda: Puzzle(rows=4, cols=5, wrap=True, pieces=4), InvalidBoard, "must be square"),
@@ -211,8 +211,9 @@ API = [
     (lambda: parse_vector("x"), MalformedInput, "whole numbers"),
     (lambda: count(NQueens(8), "gurobi"), QueensError, "unknown backend 'gurobi'"),
     (lambda: count(NQueens(8), "cpsat", viewpoint="x"), BadOption, "viewpoint must be one of"),
-    (lambda: count(NQueens(8), "sat", nonsense=1), BadOption, "nonsense: not an option of sat"),
-    (lambda: search_count(NQueens(8), "sat", nonsense=1), BadOption, "does not take these options"),
+    (lambda: count(NQueens(8), "sat", nonsense=1), BadOption, "nonsense: not an option of sat"),  # type: ignore[call-arg]
+    (lambda: search_count(NQueens(8), "sat", nonsense=1), BadOption,  # type: ignore[call-arg]
+     "does not take these options"),
     (lambda: count(NQueens(1000), "cpsat"), Unsupported, "counts boards of at most 400 cells"),
     (lambda: count_split(NQueens(1000), "cpsat"), Unsupported, "counts boards of at most 400 cells"),
     (lambda: count(NQueens(8), "native", time_limit=0), Unsupported, "time limit must be positive"),

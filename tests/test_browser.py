@@ -79,6 +79,7 @@ def _warm(url: str) -> None:
 @pytest.fixture(scope="module")
 def browser() -> Iterator[webdriver.Chrome]:
     options = webdriver.ChromeOptions()
+    assert CHROMIUM is not None  # the module is skipped without it
     options.binary_location = CHROMIUM
     for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
                      "--window-size=900,1100"):
@@ -128,8 +129,15 @@ def _wait_message(browser: webdriver.Chrome, text: str, wait: float = WAIT) -> s
     return _message(browser)
 
 
+def _attribute(element: WebElement, name: str) -> str:
+    """An attribute the page always sets (None: a broken page)."""
+    value = element.get_attribute(name)
+    assert value is not None, f"no {name} on {element}"
+    return value
+
+
 def _queens(browser: webdriver.Chrome) -> list[tuple[int, int]]:
-    return sorted((int(e.get_attribute("data-r")), int(e.get_attribute("data-c")))
+    return sorted((int(_attribute(e, "data-r")), int(_attribute(e, "data-c")))
                   for e in browser.find_elements(By.CSS_SELECTOR, "#board .cell.queen"))
 
 
@@ -146,7 +154,8 @@ def _keys(browser: webdriver.Chrome, *keys: str) -> None:
 
 
 def _hash(browser: webdriver.Chrome) -> str:
-    return browser.execute_script("return location.hash")
+    found: str = browser.execute_script("return location.hash")
+    return found
 
 
 def _colour(element: WebElement) -> str:
@@ -163,7 +172,7 @@ def test_place_by_clicking_then_complete(browser, page):
     _open(browser, page, 6)
     _cell(browser, 0, 1).click()
     _wait_message(browser, "1 of 6 queens placed")
-    assert "attacked" in _cell(browser, 0, 4).get_attribute("class")
+    assert "attacked" in _attribute(_cell(browser, 0, 4), "class")
     _cell(browser, 1, 2).click()  # on the diagonal of (0, 1): both are ringed
     _wait_message(browser, "attack each other")
     assert len(browser.find_elements(By.CSS_SELECTOR, "#board .cell.conflict")) == 2
@@ -195,7 +204,9 @@ def test_blocked_completion_message(browser, page):
 
 def _completions(cells: list[tuple[int, int]]) -> int:
     """8-queens solutions through these queens, by the native counter (no SAT, no MUS code)."""
-    return count(NQueens(8).with_fixed(cells), "native").count
+    found = count(NQueens(8).with_fixed(cells), "native").count
+    assert found is not None
+    return found
 
 
 def test_why_rings_the_givens_that_have_no_solution(browser, page):
@@ -300,7 +311,7 @@ def test_the_keyboard_moves_places_and_keeps_the_focus(browser, page):
     assert _cell(browser, 1, 2).get_attribute("aria-label") == "row 1, column 2, queen"
     _keys(browser, Keys.END, Keys.SPACE)  # (1, 7): on the queen's row
     _wait_message(browser, "attack each other")
-    assert _focused(browser) == (1, 7) and "attacks another piece" in _cell(browser, 1, 7).get_attribute("aria-label")
+    assert _focused(browser) == (1, 7) and "attacks another piece" in _attribute(_cell(browser, 1, 7), "aria-label")
     _keys(browser, Keys.SPACE)
     _wait_message(browser, "1 of 8 queens placed")
     _keys(browser, Keys.HOME, Keys.PAGE_DOWN, Keys.ARROW_UP, Keys.ARROW_LEFT, Keys.ENTER)  # (6, 0): the left edge holds
@@ -414,7 +425,7 @@ def test_a_pasted_puzzle_file_is_drawn_counted_and_kept_in_the_address(browser, 
     assert _hash(browser).startswith("#file=%23%20Amazons") and _hash(browser).endswith("&n=10")
     _cell(browser, 0, 1).click()
     _wait_message(browser, "1 of 10 amazons placed")
-    assert "attacked" in _cell(browser, 1, 3).get_attribute("class")  # a knight's leap away
+    assert "attacked" in _attribute(_cell(browser, 1, 3), "class")  # a knight's leap away
     _load(browser, page + _hash(browser))  # the link reopens the file's board
     _wait_message(browser, "Amazons: 1 of 10 amazons placed")
     assert browser.find_element(By.ID, "file-text").get_attribute("value") == AMAZONS
@@ -452,10 +463,11 @@ def _choose_family(browser: webdriver.Chrome, family: str) -> None:
 
 def _in_viewport(browser: webdriver.Chrome, element_id: str) -> bool:
     """Whether the element is wholly inside the window as it is (no scrolling done)."""
-    return browser.execute_script(
+    inside: bool = browser.execute_script(
         "const r = document.getElementById(arguments[0]).getBoundingClientRect();"
         "return r.height > 0 && r.top >= 0 && r.left >= 0 && r.bottom <= window.innerHeight"
         " && r.right <= window.innerWidth && window.scrollY === 0;", element_id)
+    return inside
 
 
 def _emulate(browser: webdriver.Chrome, size: tuple[int, int], mobile: bool) -> None:

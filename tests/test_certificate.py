@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from pysat.solvers import Solver
-from queens.models import Completion, Puzzle, lower, symmetry_group, verify
+from queens.models import Completion, ConstraintModel, Puzzle, lower, symmetry_group, verify
 from queens.models.domination import Domination
 from queens.models.puzzle_file import SHIPPED, load
 from queens.models.symmetry import lex_leader
@@ -55,9 +55,10 @@ def test_no_solution_is_proved_by_both_checkers(n: int, queens: list[tuple[int, 
     assert hashlib.sha256(cnf_file.read_bytes()).hexdigest() == certificate.cnf_sha256
     assert hashlib.sha256(proof_file.read_bytes()).hexdigest() == certificate.proof_sha256
     assert proof_file.stat().st_size == certificate.proof_bytes
-    shape = certificate.to_json()
-    assert shape["trusted"]["encoder"] == "queens.solvers.formats.cnf.cnf"
-    assert shape["trusted"]["cardinality"] == ["pairwise"]
+    trusted = certificate.to_json()["trusted"]
+    assert isinstance(trusted, dict)
+    assert trusted["encoder"] == "queens.solvers.formats.cnf.cnf"
+    assert trusted["cardinality"] == ["pairwise"]
 
 
 def test_the_proof_is_written_pairwise_only_for_lines_of_at_most_one() -> None:
@@ -83,7 +84,7 @@ def test_domination_optimum_matches_oeis(n: int, reference) -> None:
     assert witness is not None
     certificate = certify_optimum(model, witness, len(witness), lambda p: verify(puzzle, p))
     _both_accept(certificate)
-    assert certificate.value == reference.term("A075458", n)
+    assert certificate.value is not None and certificate.value == reference.term("A075458", n)
     assert certificate.refuted == f"at most {certificate.value - 1} pieces"
 
 
@@ -106,7 +107,7 @@ def test_a_witness_with_another_value_is_refused() -> None:
         certify_optimum(lower(puzzle), ((0, 0), (1, 2), (3, 3)), 2, lambda p: verify(puzzle, p))
 
 
-def _clique_colours(puzzle: Puzzle, colours: int) -> tuple[object, Reduction]:
+def _clique_colours(puzzle: Puzzle, colours: int) -> tuple[ConstraintModel, Reduction]:
     """`colours` armies with the first row's queens (a clique) given armies 0, 1, 2, ... in order."""
     model = lower(puzzle.with_copies(colours))
     row = [(c, (0, c)) for c in range(min(colours, puzzle.shape[1]))]
@@ -248,7 +249,7 @@ def test_a_wrong_trim_makes_drup_refuse(tmp_path: Path, monkeypatch: pytest.Monk
     refutation, cnf_file, proof_file = _proof_of((6, 2), tmp_path)
     right = trim_files(cnf_file, proof_file)
     assert [v.verdict for v in check_files(right.cnf_file, right.proof_file)] == ["valid", "valid"]
-    found = proof.trim_lines
+    found = trim_lines  # the real trimmer, before each wrong one stands in for it
 
     def short_of_lemmas(formula: list[str], lemmas: list[str]) -> Trim:
         whole = found(formula, lemmas)
@@ -352,7 +353,8 @@ def test_the_c_trimmer_follows_its_python_twin_on_a_puzzle_proof(tmp_path: Path)
 def _raw_hints(hints: bytes) -> list[tuple[int, int | None, int | None, list[int]]]:
     """The C core's hints as they come (trimcore.h): per lemma checked, its number and its hints;
     per unit, its trail place, its literal, the lemmas before it and its hints."""
-    flat, steps, at = array("i"), [], 0
+    flat, at = array("i"), 0
+    steps: list[tuple[int, int | None, int | None, list[int]]] = []
     flat.frombytes(hints)
     while at < len(flat):
         step, count = flat[at], flat[at + 1]

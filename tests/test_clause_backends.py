@@ -13,6 +13,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, replace
 from functools import cache
+from typing import Literal
 
 import pytest
 from queens.models import NQueens, Unsupported, lower
@@ -164,7 +165,7 @@ def _armies(rows: int, cols: int) -> tuple[tuple[Var, ...], tuple[tuple[Var, ...
     return groups[0] + groups[1], groups
 
 
-def _peaceable_with_blocking(sense: str) -> Case:
+def _peaceable_with_blocking(sense: Literal["maximise", "minimise"]) -> Case:
     """Two armies of rooks, each cell one piece at most; a white and a black rook on one row or
     column may not see each other unless a piece stands between them (`Clause(between, pair)`)."""
     rows, cols = 2, 4
@@ -327,7 +328,7 @@ def test_native_never_counts_a_model_with_clauses_fast():
 def test_the_trace_refuses_a_model_with_counts(monkeypatch):
     import queens.solvers.learn.trace as trace
 
-    plain = trace.lower
+    plain = lower  # what the trace lowers with, before the stand-in
     counted = (CountIf((0, 0), (((1, 2),),), 1, 1),)
     monkeypatch.setattr(trace, "lower", lambda puzzle: replace(plain(puzzle), counts=counted))
     with pytest.raises(Unsupported, match="attack counts"):

@@ -23,7 +23,7 @@ from pathlib import Path
 import pytest
 from ortools.sat.python import cp_model
 from pysat.solvers import Solver
-from queens.models import NQueens, QueensError, Unsupported, symmetry_group
+from queens.models import NQueens, QueensError, Unsupported, lower, symmetry_group
 from queens.models.errors import BackendUnavailable
 from queens.models.ir import Clause, ConstraintModel, CountIf, Line, LineFamily, Objective, Var
 from queens.solvers.api import breaking, optimal_model
@@ -394,7 +394,9 @@ def opb_placements(text: str, model: ConstraintModel) -> Placements:
     cp = cp_model.CpModel()
     x: dict[int, cp_model.IntVar] = {}
     objective = None
-    declared = int(re.search(r"#variable= (\d+)", text).group(1))
+    header = re.search(r"#variable= (\d+)", text)
+    assert header, "an OPB file declares its variables"
+    declared = int(header.group(1))
     for line in text.splitlines():
         if line.startswith("*"):
             continue
@@ -407,7 +409,9 @@ def opb_placements(text: str, model: ConstraintModel) -> Placements:
         if line.startswith("min:"):
             objective = expr
             continue
-        relation, bound = re.search(r"(>=|=) (-?\d+) ;$", line).groups()
+        constraint = re.search(r"(>=|=) (-?\d+) ;$", line)
+        assert constraint, line
+        relation, bound = constraint.groups()
         cp.add(expr >= int(bound) if relation == ">=" else expr == int(bound))
     solver = cp_model.CpSolver()
     if objective is not None:
@@ -445,7 +449,9 @@ def minizinc_placements(model: ConstraintModel, folder: Path) -> Placements:
     found: Placements = set()
     for block in run.stdout.split("----------")[:-1]:
         if "q = " in block:  # the row viewpoint: the column of each row's piece
-            columns = [int(c) for c in re.search(r"q = \[(.*)\]", block).group(1).split(",")]
+            listed = re.search(r"q = \[(.*)\]", block)
+            assert listed, block
+            columns = [int(c) for c in listed.group(1).split(",")]
             found.add(frozenset(enumerate(columns)))
         else:
             rows = [row.split() for row in block.strip().splitlines()]
@@ -462,7 +468,7 @@ def test_the_minizinc_export_holds_the_solutions(model: str, tmp_path: Path):
 def test_the_conflict_graph_refuses_them(monkeypatch):
     import queens.solvers.formats.dimacs as export
 
-    plain = export.lower
+    plain = lower  # what the exporter lowers with, before the stand-in
     monkeypatch.setattr(export, "lower", lambda puzzle: replace(plain(puzzle), clauses=(Clause(((0, 0),)),)))
     with pytest.raises(Unsupported, match="1 clauses"):
         export.dimacs_col(NQueens(4))
@@ -473,7 +479,8 @@ def test_no_solution_is_certified_and_a_solution_is_not(tmp_path: Path):
     (pairwise writes bounds of one only), whatever its lines say."""
     certificate = certify_none(MODELS["no solution: a cell both empty and held"], proof_dir=tmp_path)
     assert certificate.proved and certificate.checked_by_both
-    assert certificate.to_json()["trusted"]["cardinality"][0] == "seqcounter"
+    trusted = certificate.to_json()["trusted"]
+    assert isinstance(trusted, dict) and trusted["cardinality"][0] == "seqcounter"
     with pytest.raises(NotProved):
         certify_none(MODELS["queens attacking one or two, five of them"])
 
@@ -485,7 +492,7 @@ def test_an_optimum_is_certified(model: str):
     assert value is not None
     witness = tuple(sorted(next(iter(optimal))))
 
-    def check(found: tuple[Var, ...]) -> None:
+    def check(found: Sequence[Var]) -> None:
         assert model_oracle.holds(MODELS[model], frozenset(found))
     certificate = certify_optimum(MODELS[model], witness, value, check)
     assert certificate.proved and certificate.value == value
@@ -494,7 +501,8 @@ def test_an_optimum_is_certified(model: str):
 def test_why_not_finds_a_minimal_set_of_clauses():
     """Which of a model's clauses and counts make it impossible, through the CNF's cores."""
     base = MODELS["counts alone: each king touches exactly one other"]
-    givens = [*sight_clauses(3, 3)[:6], Clause(present=((1, 1),)), Clause(present=((0, 0),)), *base.counts[:2]]
+    givens: list[Clause | CountIf] = [*sight_clauses(3, 3)[:6], Clause(present=((1, 1),)), Clause(present=((0, 0),)),
+                                      *base.counts[:2]]
 
     def build(subset: Sequence[Clause | CountIf]) -> ConstraintModel:
         return replace(base, clauses=tuple(g for g in subset if isinstance(g, Clause)),

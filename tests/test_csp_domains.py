@@ -57,5 +57,5 @@ def test_counts_over_indexed_domains_match_oeis(n, symmetry, reference, monkeypa
 @pytest.mark.parametrize("n", [48, 150])
 def test_one_solution_on_long_rows(n):
     result = solve(NQueens(n), "csp")
-    assert result.status is Status.SOLVED
+    assert result.status is Status.SOLVED and result.solution is not None
     assert verify(NQueens(n), result.solution) == result.solution

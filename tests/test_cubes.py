@@ -42,6 +42,7 @@ def test_the_split_lines_are_the_longest_nearest_the_centre():
     """On 5 x 5: the middle row and column, then the two long diagonals."""
     puzzle = load(SHIPPED / "peaceable.toml", 5)
     engine = get_backend("sat", encoding="seqcounter")
+    assert isinstance(engine, sat_module.Sat)
     model = lower(puzzle)
     engine._cnf(model)
     chosen = central_sides(model, engine.sides)

@@ -20,6 +20,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from importlib.util import find_spec
 from pathlib import Path
+from typing import Any
 
 import pytest
 from queens.solvers.routing.ledgered_count import LedgeredCount
@@ -43,7 +44,8 @@ COUNTERS = [pytest.param(method, SIZE[method], len(strategy.ledgered(SIZE[method
 def free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
+        port: int = probe.getsockname()[1]
+        return port
 
 
 def workers_alive(address: str) -> int:
@@ -57,14 +59,14 @@ def workers_alive(address: str) -> int:
 @dataclass
 class Cluster:
     address: str
-    workers: list[subprocess.Popen]
+    workers: list[subprocess.Popen[bytes]]
 
 
 @pytest.fixture
 def cluster() -> Iterator[Cluster]:
     """A scheduler and two single-threaded workers without nannies (a killed worker stays dead)."""
     address = f"tcp://127.0.0.1:{free_port()}"
-    quiet = {"stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL}
+    quiet: dict[str, Any] = {"stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL}
     started = [subprocess.Popen([str(DASK), "scheduler", "--host", "127.0.0.1", "--port", address.rsplit(":", 1)[1],
                                  "--no-dashboard"], **quiet)]
     try:
@@ -81,7 +83,7 @@ def cluster() -> Iterator[Cluster]:
             process.wait()
 
 
-def count_until_rows(address: str, ledger: Path, method: str, n: int) -> subprocess.Popen:
+def count_until_rows(address: str, ledger: Path, method: str, n: int) -> subprocess.Popen[Any]:
     """Q(n) by `method` on the cluster, returned running once the ledger holds a finished subproblem."""
     counting = start_cli("count", "nqueens", "-n", str(n), "--method", method, "--dask", address, "--ledger",
                          str(ledger), "--json", stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)

@@ -14,6 +14,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import NoReturn
 
 import pytest
 from queens.models import AttackingQueens, BackendError, TimeLimit
@@ -26,9 +27,11 @@ from queens.solvers.runtime.progress import Progress, listening, report
 FOREVER = 3600.0
 
 
-def _sleep_after_reporting(solutions: int | None, bound: int | None = None) -> None:
+def _sleep_after_reporting(solutions: int | None, bound: int | None = None) -> NoReturn:
+    """Stands in for a Result-returning search that is killed before it answers."""
     report(Progress(solutions=solutions, bound=bound))
     time.sleep(FOREVER)
+    raise AssertionError(f"not killed within {FOREVER:g} s")
 
 
 def _raise_attacking() -> None:

@@ -57,7 +57,7 @@ def test_tutorial_runs(tutorial, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     (tmp_path / "img").mkdir()
     text = tutorial.read_text(encoding="utf-8")
-    namespace: dict = {}
+    namespace: dict[str, object] = {}
     checker = doctest.OutputChecker()
     blocks = BLOCK.findall(text)
     assert any(kind == "pycon" for kind, _ in blocks), "a tutorial shows the Python API"

@@ -15,7 +15,7 @@ import pytest
 from tests.cli import SCRIPT, _environment, error_line, run_cli
 
 
-def _without_stderr(*args: str) -> subprocess.CompletedProcess:
+def _without_stderr(*args: str) -> subprocess.CompletedProcess[str]:
     """`queens ARGS 2>&-`: the command starts with descriptor 2 closed."""
     return subprocess.run(["sh", "-c", 'exec "$0" "$@" 2>&-', str(SCRIPT), *args], stdout=subprocess.PIPE,
                           text=True, timeout=120, env=_environment())

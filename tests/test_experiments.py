@@ -25,6 +25,7 @@ from queens.solvers.routing.split_count import subproblems
 
 from tests.cli import run_cli, start_cli
 from tests.conftest import able
+from tests.typed_results import number
 
 REPO = Path(__file__).resolve().parents[1]
 TINY = REPO / "experiments" / "specs" / "tiny.toml"
@@ -56,8 +57,9 @@ def test_tiny_spec_runs_end_to_end_into_sqlite(tiny_db: Path, reference) -> None
     for row in rows:
         if row.task == "count":
             assert row.answer == row.expected == reference.term("A000170", row.n)
-        assert row.wall is not None and row.cpu is not None and row.peak_mib > 0
-        assert row.versions["python-sat"] and row.machine["cpus"] >= 1
+        assert row.wall is not None and row.cpu is not None and row.peak_mib is not None and row.peak_mib > 0
+        cpus = row.machine["cpus"]
+        assert row.versions["python-sat"] and cpus is not None and cpus >= 1
     sat_sizes = [row for row in rows if row.backend == "sat" and row.task == "count" and row.method == "search"]
     assert all(row.variables and row.clauses for row in sat_sizes)
     assert store.truth("minimise", "domination", 4) == (True, reference.term("A075458", 4))
@@ -96,6 +98,7 @@ backends = ["csp", "sat"]
     db = tmp_path / "results.sqlite"
     process = start_cli("bench", "run", str(spec_path), "--db", str(db),
                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    assert process.stderr is not None
     for line in process.stderr:
         if line.startswith("[2/"):  # two runs stored: kill the runner in the middle of the grid
             process.kill()
@@ -137,7 +140,7 @@ def test_symmetry_off_and_on_count_the_same_and_the_report_says_which_each_row_u
                          {})[bool(row.symmetry)] = row.answer
         assert row.symmetry_used == ("lex-leader" if row.symmetry else "off"), row.stats
         if row.symmetry:  # one solution per class enumerated: fewer than the count whenever a class has two
-            assert row.stats["enumerated"] < row.answer
+            assert row.answer is not None and number(row.stats, "enumerated") < row.answer
     assert len(pairs) == 6  # sat x 2 encodings and csp, n = 5 and 6
     for (_, n), answers in pairs.items():
         assert answers == {False: reference.term("A000170", n), True: reference.term("A000170", n)}
@@ -181,6 +184,7 @@ def test_a_stored_count_that_differs_from_ground_truth_is_flagged(tiny_db: Path,
     db.write_bytes(tiny_db.read_bytes())
     store = Store(db)
     right = next(row for row in store.rows() if row.task == "count" and row.n == 6)
+    assert right.expected is not None
     assert flagged(store.rows()) == []
     wrong = dataclasses.asdict(right) | {"key": right.key + " (a wrong answer)", "answer": right.expected + 1}
     del wrong["finished"]
@@ -266,7 +270,7 @@ def test_split_counts_equal_oeis(backend: str, reference) -> None:
 def test_split_in_parallel_processes_counts_q9(reference) -> None:
     result = count(NQueens(9), "sat", split=True, processes=2)
     assert result.count == reference.term("A000170", 9)
-    assert result.stats["processes"] == 2 and result.stats["subproblems"] > 1
+    assert result.stats["processes"] == 2 and number(result.stats, "subproblems") > 1
 
 
 def test_the_left_right_flip_halves_the_first_row() -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from math import comb
+from typing import Any
 
 import pytest
 from queens.models import NQueens, lower
@@ -57,8 +58,9 @@ def test_large_boards_are_described_but_not_compiled():
 
 @pytest.mark.parametrize("family", list(FAMILIES))
 def test_every_family_is_explained(family):
-    options = {"completion": {"queens": "0,0", "given": frozenset({"queens"})},
-               "ninequeens": {"pawn": ((2, 2),), "given": frozenset({"pawn"})}}.get(family, {})
+    per_family: dict[str, dict[str, Any]] = {"completion": {"queens": "0,0", "given": frozenset({"queens"})},
+                                             "ninequeens": {"pawn": ((2, 2),), "given": frozenset({"pawn"})}}
+    options = per_family.get(family, {})
     target = build(family, FamilyOptions(n=5, **options))
     text = explain(target).text()
     assert "Variables" in text and "What each backend compiles it to" in text

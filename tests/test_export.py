@@ -165,7 +165,9 @@ def _count_opb(text: str) -> tuple[int, int | None]:
         if body.startswith("min:"):
             objective = expr
             continue
-        operator, bound = re.search(r"(>=|=) (-?\d+)$", body).groups()
+        constraint = re.search(r"(>=|=) (-?\d+)$", body)
+        assert constraint, body
+        operator, bound = constraint.groups()
         model.add(expr >= int(bound) if operator == ">=" else expr == int(bound))
     solver = cp_model.CpSolver()
     best = None

@@ -29,6 +29,7 @@ from queens.solvers.backend import Task
 
 from tests.conftest import able
 from tests.plain_reference import count_model
+from tests.typed_results import counted
 
 BACKENDS = list(REGISTERED)
 COUNTING = able(BACKENDS, Task.COUNT)
@@ -41,7 +42,7 @@ def counts_everywhere(puzzle, backends=COUNTING) -> int:
     assert all(r.status is Status.COMPLETE for r in found.values())
     values = {b: r.count for b, r in found.items()}
     assert len(set(values.values())) == 1, values
-    return values["native"]
+    return counted(found["native"])
 
 
 # --- families with an OEIS sequence ------------------------------------------------------
@@ -135,7 +136,7 @@ def test_completion_with_no_extension_is_a_proved_no():
 def test_completion_counts_partition_the_full_count(reference):
     """Fixing row 0 in each column splits Q(8) exactly: a check of fixed cells on every backend."""
     for backend in COUNTING:
-        total = sum(count(Completion(8, [(0, c)]), backend).count for c in range(8))
+        total = sum(counted(count(Completion(8, [(0, c)]), backend)) for c in range(8))
         assert total == reference.term("A000170", 8)
 
 
@@ -234,11 +235,11 @@ def test_a_new_piece_runs_everywhere(n):
 
 def test_ir_shapes_of_each_family():
     families = {f.name: f for f in lower(Toroidal(5)).families}
-    assert all(f.exactly_one and f.key.modulus == 5 for f in families.values())
+    assert all(f.exactly_one and f.key is not None and f.key.modulus == 5 for f in families.values())
 
-    nine = lower(NineQueens(8, [(3, 3)]))
-    assert nine.family("rows").exactly_one and len(nine.family("rows").lines) == 9
-    assert nine.family("rows").key is None  # cut by the pawn: no row viewpoint
+    nine_rows = lower(NineQueens(8, [(3, 3)])).family("rows")
+    assert nine_rows is not None and nine_rows.exactly_one and len(nine_rows.lines) == 9
+    assert nine_rows.key is None  # cut by the pawn: no row viewpoint
 
     dom = lower(Domination(5))
     assert dom.minimise and len(dom.covers) == 25 and not list(dom.lines)
@@ -251,7 +252,9 @@ def test_ir_shapes_of_each_family():
     assert completion.fixed == {(0, 1)}
 
     rect = lower(RectangularQueens(4, 6))
-    assert rect.family("rows").exactly_one and not rect.family("columns").exactly_one
+    rect_rows, rect_columns = rect.family("rows"), rect.family("columns")
+    assert rect_rows is not None and rect_columns is not None
+    assert rect_rows.exactly_one and not rect_columns.exactly_one
 
     superq = lower(Superqueens(6))
     assert [f.name for f in superq.families][-1] == "superqueen leaps"
@@ -267,4 +270,4 @@ def test_symmetry_group_is_found_from_the_model():
 def test_every_family_solution_passes_the_checker():
     for puzzle in [Superqueens(10), Toroidal(7), Kings(6), Bishops(4), Knights(4), NineQueens(8, [(2, 5)])]:
         result = solve(puzzle, "cpsat")
-        assert verify(puzzle, result.solution) == result.solution
+        assert result.solution is not None and verify(puzzle, result.solution) == result.solution

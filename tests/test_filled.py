@@ -49,4 +49,4 @@ def test_a_board_with_a_given_piece_fills_the_rows_it_leaves():
     assert moves is not None
     puzzle = Puzzle(shape=(8, 8), armies=(Army("queen", moves, goal="maximise", fixed=frozenset({(0, 0)})),))
     result = queens.optimise(puzzle, "native", time_limit=60)
-    assert result.objective == 8 and (0, (0, 0)) in result.solution
+    assert result.objective == 8 and result.solution is not None and (0, (0, 0)) in result.solution

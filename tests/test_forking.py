@@ -46,7 +46,7 @@ def _split_early() -> None:
     so that a small board takes the path of cube and conquer (the real solver, the real split)."""
     from queens.solvers.backends import sat
 
-    sat.SPLIT_AFTER = 50
+    sat.SPLIT_AFTER = 50  # type: ignore[attr-defined]  # the name sat imported, and reads, from cube_and_conquer
 
 
 def _peaceable_by_sat(n: int) -> tuple[int | None, str, Any]:

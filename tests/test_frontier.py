@@ -32,7 +32,9 @@ SEQUENCE = {"γ(Q_n), proved": "A075458", "χ(queen n_n)": "A088202", "peaceable
 
 
 def size(instance: Instance) -> int:
-    return int(instance.peer[1][-1])  # type: ignore[call-overload]  # the peers' last argument is n
+    n = instance.peer[1][-1]  # the peers' last argument is n
+    assert isinstance(n, int | str), instance.peer
+    return int(n)
 
 
 @pytest.mark.parametrize("instance", SMALL, ids=lambda i: f"{i.row} {i.label}")

@@ -30,6 +30,7 @@ import json
 import os
 import re
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, event, example, given, settings
@@ -167,7 +168,7 @@ def _parsed(reply: bytes) -> tuple[int, dict[str, str], bytes]:
     return int(found.group(1)), headers, body
 
 
-def _placement(request: dict, reply: dict) -> None:
+def _placement(request: dict[str, Any], reply: dict[str, Any]) -> None:
     """The reply's placement, read back from the page's canvas onto the puzzle the request
     describes, passes the independent checker (every army, the queens placed, the pawns the
     solver placed, a colouring's copies)."""
@@ -219,7 +220,9 @@ def _check(served: Served, request: bytes) -> None:
     if "status" in payload:
         event(f"answer: {payload['status']}")
     if payload.get("status") in ("solved", "optimal") and payload.get("solution"):
-        _placement(_sent_json(request), payload)
+        sent = _sent_json(request)
+        assert isinstance(sent, dict), sent  # the server answered it: an object
+        _placement(sent, payload)
 
 
 def _still_serving(served: Served) -> None:

@@ -70,7 +70,7 @@ def children(pid: int, marker: str) -> list[int]:
     return [p for p in processes_marked(marker) if p != pid]
 
 
-def wait_for(condition: Callable[[], bool], process: subprocess.Popen) -> None:
+def wait_for(condition: Callable[[], bool], process: subprocess.Popen[bytes]) -> None:
     """Poll until `condition` holds; fail if the process ended first or it never comes."""
     give_up = time.monotonic() + GIVE_UP
     while not condition():
@@ -80,35 +80,35 @@ def wait_for(condition: Callable[[], bool], process: subprocess.Popen) -> None:
         time.sleep(0.02)  # polling, not a timed assertion
 
 
-def started(process: subprocess.Popen, marker: str, tmp: Path) -> None:
+def started(process: subprocess.Popen[bytes], marker: str, tmp: Path) -> None:
     """At once: the interpreter is starting or still importing."""
 
 
-def importing(process: subprocess.Popen, marker: str, tmp: Path) -> None:
+def importing(process: subprocess.Popen[bytes], marker: str, tmp: Path) -> None:
     """Python is up and loading the CLI's imports (click, rich, numpy, OR-Tools: most of a second)."""
     wait_for(lambda: cpu_seconds(process.pid) > 0.15, process)
 
 
-def counting_natively(process: subprocess.Popen, marker: str, tmp: Path) -> None:
+def counting_natively(process: subprocess.Popen[bytes], marker: str, tmp: Path) -> None:
     wait_for(lambda: rows(tmp / "ledger.sqlite") > 0, process)
 
 
-def pool_starting(process: subprocess.Popen, marker: str, tmp: Path) -> None:
+def pool_starting(process: subprocess.Popen[bytes], marker: str, tmp: Path) -> None:
     """The split pool's workers are being spawned (importing): where `timeout`'s signals hung it."""
     wait_for(lambda: len(children(process.pid, marker)) >= 2, process)
 
 
-def pool_counting(process: subprocess.Popen, marker: str, tmp: Path) -> None:
+def pool_counting(process: subprocess.Popen[bytes], marker: str, tmp: Path) -> None:
     """The split pool's workers have started and are at work (importing, then searching)."""
     wait_for(lambda: sum(cpu_seconds(child) for child in children(process.pid, marker)) > 1, process)
 
 
-def child_working(process: subprocess.Popen, marker: str, tmp: Path) -> None:
+def child_working(process: subprocess.Popen[bytes], marker: str, tmp: Path) -> None:
     """The forked child that a time limit puts the search in (its own process group) is at work."""
     wait_for(lambda: sum(cpu_seconds(child) for child in children(process.pid, marker)) > 0.5, process)
 
 
-def enumerating(process: subprocess.Popen, marker: str, tmp: Path) -> None:
+def enumerating(process: subprocess.Popen[bytes], marker: str, tmp: Path) -> None:
     """CP-SAT enumerates in this process: past the "counting" line, and computing."""
     assert process.stderr is not None
     while b"counting" not in (line := process.stderr.readline()):
@@ -118,7 +118,7 @@ def enumerating(process: subprocess.Popen, marker: str, tmp: Path) -> None:
     wait_for(lambda: cpu_seconds(process.pid) > base + 0.5, process)
 
 
-def working(process: subprocess.Popen, marker: str, tmp: Path) -> None:
+def working(process: subprocess.Popen[bytes], marker: str, tmp: Path) -> None:
     """The command said what it is doing ("solving ...", "counting ...") and computes on."""
     assert process.stderr is not None
     while not (line := process.stderr.readline()).rstrip().endswith(b"..."):
@@ -128,13 +128,13 @@ def working(process: subprocess.Popen, marker: str, tmp: Path) -> None:
     wait_for(lambda: cpu_seconds(process.pid) > base + 0.5, process)
 
 
-def deep_in_work(process: subprocess.Popen, marker: str, tmp: Path) -> None:
+def deep_in_work(process: subprocess.Popen[bytes], marker: str, tmp: Path) -> None:
     """A command that says nothing while it works (`why`) has used 3 s of CPU: its imports take
     one, so it is well into the work."""
     wait_for(lambda: cpu_seconds(process.pid) > 3.0, process)
 
 
-def answered(process: subprocess.Popen) -> None:
+def answered(process: subprocess.Popen[bytes]) -> None:
     """Past the line that says the answer was found ("optimal: ..."): certifying comes next."""
     assert process.stderr is not None
     while not (line := process.stderr.readline()).startswith(b"optimal"):
@@ -142,14 +142,14 @@ def answered(process: subprocess.Popen) -> None:
             pytest.fail("the command ended before it answered")
 
 
-def certifying(process: subprocess.Popen, marker: str, tmp: Path) -> None:
+def certifying(process: subprocess.Popen[bytes], marker: str, tmp: Path) -> None:
     """--certify: the answer is in, and the proof's solve (pysat, in this process) is under way."""
     answered(process)
     base = cpu_seconds(process.pid)
     wait_for(lambda: cpu_seconds(process.pid) > base + 0.5, process)
 
 
-def checking_steps(process: subprocess.Popen, marker: str, tmp: Path) -> None:
+def checking_steps(process: subprocess.Popen[bytes], marker: str, tmp: Path) -> None:
     """--certify: the trimmed proof's steps are shared by drup's forked workers (a proof of 27,077
     steps on 2 cores), which are at work; the racers that found the answer are gone."""
     answered(process)
@@ -158,7 +158,7 @@ def checking_steps(process: subprocess.Popen, marker: str, tmp: Path) -> None:
              process)
 
 
-def writing(process: subprocess.Popen, marker: str, tmp: Path) -> None:
+def writing(process: subprocess.Popen[bytes], marker: str, tmp: Path) -> None:
     """The output has begun (and, unread, fills the pipe)."""
     assert process.stdout is not None
     process.stdout.read(4096)

@@ -4,7 +4,9 @@ docs/json.md), whichever strategy answered; the counts it carries are checked ag
 from __future__ import annotations
 
 import json
+import subprocess
 from pathlib import Path
+from typing import Any
 
 import jsonschema
 import pytest
@@ -17,9 +19,9 @@ SCHEMA = json.loads((Path(__file__).resolve().parents[1] / "docs" / "queens-outp
 TWENTY_ONE = "0,3 1,5 2,7 3,9 4,11 5,13 6,15 7,17 8,19 9,1"
 
 
-def _valid(result) -> dict:
+def _valid(result: subprocess.CompletedProcess[str]) -> dict[str, Any]:
     assert result.returncode in (0, 1), result.stderr
-    payload = json.loads(result.stdout)
+    payload: dict[str, Any] = json.loads(result.stdout)
     jsonschema.validate(payload, SCHEMA)
     return payload
 

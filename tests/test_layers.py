@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import layers
+from tests import layers
 
 
 def test_no_import_goes_up_a_layer() -> None:

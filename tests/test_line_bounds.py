@@ -64,7 +64,7 @@ def test_at_most_two_queens_per_line_counts_like_a_plain_search():
     puzzle = Puzzle(rows=3, cols=3, pieces=4, per_line=2)
     cells = [(r, c) for r in range(3) for c in range(3)]
 
-    def fine(chosen: tuple) -> bool:
+    def fine(chosen: tuple[tuple[int, int], ...]) -> bool:
         keys = [lambda p: p[0], lambda p: p[1], lambda p: p[0] - p[1], lambda p: p[0] + p[1]]
         return all(max([sum(1 for p in chosen if key(p) == key(q)) for q in chosen]) <= 2 for key in keys)
     expected = sum(1 for chosen in combinations(cells, 4) if fine(chosen))

@@ -6,7 +6,10 @@ job, 27 puzzles on every backend, is `test_the_whole_job_fits_80_columns` (slow)
 
 from __future__ import annotations
 
+import os
 import re
+import shutil
+import sys
 
 import pytest
 from queens.experiments import main_job
@@ -89,8 +92,8 @@ def test_every_family_is_a_row_the_file_families_on_a_small_board():
                                                ("", True, None)])
 def test_the_width_is_the_terminals_held_to_80_to_200(columns, tty, width, monkeypatch):
     monkeypatch.setenv("COLUMNS", columns)
-    monkeypatch.setattr(main_job.sys.stdout, "isatty", lambda: tty, raising=False)
-    monkeypatch.setattr(main_job.shutil, "get_terminal_size", lambda: main_job.os.terminal_size((150, 40)))
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: tty, raising=False)  # the modules main_job reads
+    monkeypatch.setattr(shutil, "get_terminal_size", lambda: os.terminal_size((150, 40)))
     assert main_job._width() == (150 if width is None else width)
 
 

@@ -17,6 +17,7 @@ from queens.solvers.backend import Task
 from queens.solvers.native import _mitm
 from queens.solvers.native.counting import count_classes
 from queens.solvers.native.quadrant import KERNEL_VERSION, check_size, count_total, memory_limit, ranges
+from queens.solvers.options import Options
 from queens.solvers.routing.router import answer, route
 from queens.solvers.routing.strategy import Subject
 from queens.solvers.runtime.ledger import Ledger
@@ -114,8 +115,9 @@ def test_the_router_keeps_it_for_ledgers_resumes_and_dask_but_not_classes(tmp_pa
     ledger = tmp_path / "ledger.sqlite"
     Ledger(ledger).close()
     subject = Subject(NQueens(16))
-    for options in ({"ledger": str(ledger)}, {"ledger": str(ledger), "resume": True}, {"dask": "local"},
-                    {"dask": "tcp://127.0.0.1:8786"}, {"threads": 1}):
+    kept: list[Options] = [{"ledger": str(ledger)}, {"ledger": str(ledger), "resume": True}, {"dask": "local"},
+                           {"dask": "tcp://127.0.0.1:8786"}, {"threads": 1}]
+    for options in kept:
         assert route(Task.COUNT, subject, options=options).strategy.name == "native/quadrant", options
     assert route(Task.COUNT, subject, options={"unique": True, "ledger": str(ledger)}).strategy.name == "native/fast"
     with pytest.raises(BadOption, match=r"native/quadrant: counts totals only; .*\(--unique\) are native/fast's"):

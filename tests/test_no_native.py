@@ -14,7 +14,7 @@ import pytest
 from tests.cli import SCRIPT
 
 
-def _run(*args: str) -> subprocess.CompletedProcess:
+def _run(*args: str) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "QUEENS_NO_NATIVE": "1", "COLUMNS": "200"}
     env.pop("QUEENS_DEBUG", None)
     return subprocess.run([str(SCRIPT), *args], capture_output=True, text=True, timeout=120, env=env)

@@ -67,11 +67,13 @@ def test_cells_are_pairs_on_the_board_or_refused(value):
         assert type(row) is int and type(col) is int and 0 <= row < 8 and 0 <= col < 8
 
 
-@pytest.mark.parametrize("make", [
-    lambda: Knights(8, 2.5), lambda: Knights(math.nan), lambda: RectangularQueens(8, 2**64 - 1),
-    lambda: Completion(8, [(0.0, 1.0)]), lambda: Completion(8, [(0, True)]), lambda: Completion(math.inf, []),
-    lambda: build("knights", FamilyOptions(8, pieces=2.5)), lambda: FamilyOptions(8, pawn=(("a", 1),)),
-    lambda: FamilyOptions(""),
+@pytest.mark.parametrize("make", [  # the wrong kinds of number on purpose (type: ignore)
+    lambda: Knights(8, 2.5), lambda: Knights(math.nan), lambda: RectangularQueens(8, 2**64 - 1),  # type: ignore[arg-type]
+    lambda: Completion(8, [(0.0, 1.0)]), lambda: Completion(8, [(0, True)]),  # type: ignore[list-item]
+    lambda: Completion(math.inf, []),  # type: ignore[arg-type]
+    lambda: build("knights", FamilyOptions(8, pieces=2.5)),  # type: ignore[arg-type]
+    lambda: FamilyOptions(8, pawn=(("a", 1),)),  # type: ignore[arg-type]
+    lambda: FamilyOptions(""),  # type: ignore[arg-type]
 ])
 def test_constructors_refuse_numbers_of_the_wrong_kind(make):
     with pytest.raises(InvalidNumber):

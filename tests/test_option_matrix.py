@@ -14,6 +14,7 @@ import json
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 from queens.models.families import FAMILIES, FamilyOptions
@@ -58,11 +59,11 @@ PUZZLES = ([pytest.param(_family_args(name), id=name) for name in FAMILIES]
 Check = Callable[[dict[str, object] | None, Path], None]
 
 
-def _json(result_stdout: str) -> dict[str, object]:
-    data = json.loads(result_stdout)
+def _json(result_stdout: str) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads(result_stdout)
     jsonschema = pytest.importorskip("jsonschema")
     jsonschema.validate(data, json.loads((REPO / "docs" / "queens-output.schema.json").read_text()))
-    return data  # type: ignore[no-any-return]
+    return data
 
 
 def _wrote(name: str) -> Check:
@@ -122,6 +123,6 @@ def test_every_option_is_honoured_or_refused(puzzle, command, options, check, tm
     assert result.returncode in (0, 1), (result.returncode, result.stderr)
     data = _json(result.stdout)
     if result.returncode == 1:  # a time limit, on the answer or on one backend's row
-        rows = data["details"].get("results", [])  # type: ignore[union-attr]
+        rows = data["details"].get("results", [])
         assert data["status"] == "time limit" or any(row["status"] == "time limit" for row in rows), data
     check(data, tmp_path)

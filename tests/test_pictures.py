@@ -21,7 +21,7 @@ def test_svg_is_well_formed_with_one_square_per_cell():
     root = ET.fromstring(Board(NQueens(4), FOUR).svg())
     assert root.tag == f"{SVG}svg"
     assert len(root.findall(f"{SVG}rect")) == 16
-    assert root.find(f"{SVG}title").text == "4-queens"
+    assert root.findtext(f"{SVG}title") == "4-queens"
     assert len(root.findall(f"{SVG}polygon")) == 4 * 2  # each crown: points and base
 
 
@@ -62,7 +62,8 @@ def test_heat_map_counts_cell_use(reference):
     assert sum(heat.counts.values()) == heat.total * n
     # the board's symmetry shows in the map: a quarter turn changes nothing
     assert all(heat.counts.get((r, c), 0) == heat.counts.get((c, n - 1 - r), 0) for r in range(n) for c in range(n))
-    assert ET.fromstring(heat.svg()).find(f"{SVG}title").text.endswith(f"{heat.total} solutions")
+    title = ET.fromstring(heat.svg()).findtext(f"{SVG}title")
+    assert title is not None and title.endswith(f"{heat.total} solutions")
     assert heat.png().startswith(b"\x89PNG")
     assert isinstance(heat, HeatMap) and "<figure" in heat._repr_html_()
 

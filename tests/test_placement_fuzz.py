@@ -36,7 +36,7 @@ def test_any_text_file_is_verified_or_refused(tmp_path_factory, lines: list[str]
     except QueensError as error:
         assert str(error)
         return
-    cells = [tuple(map(int, cell)) for cell in placement.cells()]
+    cells = [(int(r), int(c)) for r, c in placement.cells()]
     assert queens == len(cells) and all(0 <= r < n and 0 <= c < n for r, c in cells)
     assert not _attacks(cells)
 

@@ -18,10 +18,10 @@ empty clause from lines 3 and 4 and the lemma."""
 
 
 def _check(tmp_path: Path, proof: str, hints: str, core: str = CORE, seconds: float = 30.0, workers: int = 1) -> str:
-    files = [tmp_path / name for name in ("core.cnf", "proof.drup", "proof.hints")]
+    files = core_file, proof_file, hints_file = tmp_path / "core.cnf", tmp_path / "proof.drup", tmp_path / "proof.hints"
     for file, text in zip(files, (core, proof, hints), strict=True):
         file.write_text(text)
-    return check_steps(*files, time.monotonic() + seconds, workers=workers)
+    return check_steps(core_file, proof_file, hints_file, time.monotonic() + seconds, workers=workers)
 
 
 def test_a_proof_whose_steps_follow_from_their_hints_is_valid(tmp_path: Path) -> None:

@@ -149,7 +149,7 @@ _DOCUMENTS = st.fixed_dictionaries({}, optional={
 
 @settings(max_examples=400, deadline=None)
 @given(_DOCUMENTS, st.one_of(st.none(), st.integers(1, 6)))
-def test_any_document_is_a_puzzle_or_one_clear_error(document: dict, n: int | None) -> None:
+def test_any_document_is_a_puzzle_or_one_clear_error(document: dict[str, object], n: int | None) -> None:
     """Fuzzing the reader: whatever the document, a PuzzleSpec or a QueensError, nothing else."""
     try:
         spec = parse(document, n)

@@ -14,7 +14,7 @@ import inspect
 import random
 from collections.abc import Callable
 from itertools import product
-from typing import Any
+from typing import Any, Literal, TypedDict
 
 import pytest
 from queens.models import KNIGHT, ROOK, InvalidBoard, InvalidPlacement, Puzzle, lower, verify
@@ -120,10 +120,21 @@ def _edges(rng: random.Random, rows: int, cols: int, twisted: bool) -> tuple[tup
     kind = rng.choice(["plane", "plane", "cylinder", "torus"])
     if kind == "cylinder":
         return rng.choice([(False, True), (True, False)]), (False, False)
-    return (square and kind == "torus",) * 2, (False, False)  # type: ignore[return-value]
+    return (square and kind == "torus",) * 2, (False, False)
 
 
-def _board(rng: random.Random, twisted: bool, armies: int) -> dict[str, object]:
+class Board(TypedDict):
+    """A random board: its shape, its edges and its closed squares, as Puzzle's keywords."""
+
+    shape: tuple[int, int]
+    wrap: tuple[bool, bool]
+    twist: tuple[bool, bool]
+    holes: set[tuple[int, int]]
+    missing: set[tuple[int, int]]
+    blockers: set[tuple[int, int]]
+
+
+def _board(rng: random.Random, twisted: bool, armies: int) -> Board:
     """A 2x2 to 4x4 board with squares closed (holes, blockers, missing) until its model is small
     (no blockers on a twisted board: the puzzle refuses them there)."""
     rows, cols = rng.randint(2, 4), rng.randint(2, 4)
@@ -135,7 +146,8 @@ def _board(rng: random.Random, twisted: bool, armies: int) -> dict[str, object]:
     rng.shuffle(cells)
     while cells and (len(cells) * armies > budget or _maybe(rng, 0.15)):
         closed[rng.choice(kinds)].add(cells.pop())
-    return {"shape": (rows, cols), "wrap": wrap, "twist": twist, **closed}
+    return {"shape": (rows, cols), "wrap": wrap, "twist": twist, "holes": closed["holes"], "missing": closed["missing"],
+            "blockers": closed["blockers"]}
 
 
 def _army(rng: random.Random, name: str, goal: str | None, room: list[tuple[int, int]], loose: bool) -> Army:
@@ -163,17 +175,18 @@ def _bounds(rng: random.Random) -> tuple[int, int | None]:
     return least, rng.choice([None, least, least + 1, least + 2])
 
 
-def _rules(rng: random.Random, board: dict[str, object], armies: int, goal: bool) -> dict[str, object]:
+def _rules(rng: random.Random, board: Board, armies: int, goal: bool) -> dict[str, object]:
     """Random rules; combinations the puzzle refuses are left for it to refuse, but pieces that
     block on a twisted board, which it always refuses."""
-    shape: tuple[int, int] = board["shape"]  # type: ignore[assignment]
-    flat = not any(board["wrap"])  # type: ignore[call-overload]
+    shape = board["shape"]
+    flat = not any(board["wrap"])
     army = lambda: rng.choice([None, *range(armies)])  # noqa: E731
     rules: dict[str, object] = {"within": _maybe(rng, 0.8), "between": _maybe(rng, 0.7),
-                                "blocking": not any(board["twist"]) and _maybe(rng, 0.35)}  # type: ignore[call-overload]
+                                "blocking": not any(board["twist"]) and _maybe(rng, 0.35)}
     rules["regions"] = tuple(Region(_cells(rng, shape, 0.4), *_bounds(rng), army()) for _ in range(rng.randint(0, 2)))
     if _maybe(rng, 0.4) and not (rules["blocking"] and not flat):
-        of = "any" if rules["blocking"] and armies > 1 else rng.choice(["any", "own", "other"])
+        of: Literal["any", "own", "other"] = "any" if rules["blocking"] and armies > 1 else \
+            rng.choice(["any", "own", "other"])
         rules["attack_bounds"] = (AttackBound(*_bounds(rng), army(), of),)
     if _maybe(rng, 0.3) and not rules["blocking"]:
         rules |= {"cover": True, "cover_kind": rng.choice(["occupied or attacked", "attacked"]),
@@ -191,13 +204,13 @@ def _rules(rng: random.Random, board: dict[str, object], armies: int, goal: bool
     return rules
 
 
-def _plain(rng: random.Random, board: dict[str, object]) -> Puzzle:
+def _plain(rng: random.Random, board: Board) -> Puzzle:
     """One army with no rule but its own attacks and a cover (missing squares made holes): the
     form `queens.models.lowering` lowers itself, on a plane or a torus."""
     cover = _maybe(rng, 0.4)
-    return Puzzle(shape=board["shape"], piece=PIECES[rng.choice(PIECE_NAMES)],  # type: ignore[arg-type]
+    return Puzzle(shape=board["shape"], piece=PIECES[rng.choice(PIECE_NAMES)],
                   pieces=None if cover and _maybe(rng, 0.5) else rng.randint(0, 4), wrap=board["wrap"],
-                  holes=board["holes"] | board["missing"], blockers=board["blockers"],  # type: ignore[operator]
+                  holes=board["holes"] | board["missing"], blockers=board["blockers"],
                   cover=cover, within=_maybe(rng, 0.8))
 
 
@@ -208,8 +221,9 @@ def random_puzzle(seed: int, twisted: bool = False) -> Puzzle:
     board = _board(rng, twisted, armies)
     if not twisted and _maybe(rng, 0.1):
         return _plain(rng, board)
-    closed = set().union(board["holes"], board["blockers"], board["missing"])  # type: ignore[call-overload]
-    room = [cell for cell in product(*map(range, board["shape"])) if cell not in closed]  # type: ignore[call-overload]
+    closed = board["holes"] | board["blockers"] | board["missing"]
+    rows, cols = board["shape"]
+    room = [cell for cell in product(range(rows), range(cols)) if cell not in closed]
     rng.shuffle(room)
     goal = rng.choice(["maximise", "minimise"]) if _maybe(rng, 0.25) else None
     rules = _rules(rng, board, armies, goal is not None)

@@ -29,6 +29,7 @@ from queens.solvers.runtime.progress import report
 
 import queens
 from queens.commands.answer import answered_by
+from tests.typed_results import number, text
 
 SAFE_SQUARES = """
 [board]
@@ -93,11 +94,11 @@ def test_a_race_answers_with_its_winner_verified_and_the_others_effort(reference
     the race in stats (who raced, how each ended, their CPU seconds together)."""
     found = queens.optimise(published("A260113-attacking-at-most-one", 5))
     assert (found.status, found.objective) == (Status.OPTIMAL, reference.term("A260113", 5))
-    raced = found.stats["race"].split(", ")
+    raced = text(found.stats, "race").split(", ")
     assert f"{found.backend}/{found.method}" in raced and len(raced) >= 2
-    assert all(name in found.stats["race_effort"] for name in raced)
-    assert f"{found.backend}/{found.method} answered first" in found.stats["race_effort"]
-    assert found.stats["race_cpu_s"] >= 0 and found.why.startswith("unsure on bounds on attacks")
+    assert all(name in text(found.stats, "race_effort") for name in raced)
+    assert f"{found.backend}/{found.method} answered first" in text(found.stats, "race_effort")
+    assert number(found.stats, "race_cpu_s") >= 0 and found.why.startswith("unsure on bounds on attacks")
 
 
 @pytest.mark.parametrize("n", (4, 5, 6))
@@ -163,7 +164,7 @@ def test_a_child_killed_at_the_deadline_names_the_strategy_it_chose_and_the_limi
         os.close(write_end)
     assert (result.status, result.backend, result.method, result.why) == (
         Status.LIMIT, "cpsat", "search", "the measured order")
-    assert result.stats["time_limit"] == 0.5 and "cpsat/search" in result.stats["stopped"]
+    assert result.stats["time_limit"] == 0.5 and "cpsat/search" in text(result.stats, "stopped")
     assert answered_by(result).startswith("cpsat/search, stopped by the 0.5 s time limit, in ")
 
 

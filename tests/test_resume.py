@@ -10,6 +10,7 @@ import sqlite3
 import subprocess
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 from queens.models import NQueens, QueensError
@@ -28,7 +29,7 @@ LEDGERED = {strategy.method: strategy for strategy in registered() if isinstance
 """The counters that keep a ledger, by method: each is killed, interrupted and resumed below."""
 
 
-def count_until_first_row(ledger: Path, method: str, **popen: object) -> subprocess.Popen:
+def count_until_first_row(ledger: Path, method: str, **popen: Any) -> subprocess.Popen[Any]:
     """A real n = 17 count by `method`, returned running once the ledger holds a finished subproblem."""
     counting = start_cli("count", "nqueens", "-n", "17", "--method", method, "--threads", "1", "--ledger",
                          str(ledger), **popen)
@@ -99,7 +100,7 @@ def test_resuming_from_part_of_the_work_is_bit_identical(tmp_path: Path) -> None
     with Ledger(tmp_path / "l.sqlite") as ledger:
         keys = subproblems(12)
         half = keys[::2]
-        counted = _fast.count(12, half)
+        counted = [c for c in _fast.count(12, half) if c is not None]  # None: stopped (then zip's lengths differ)
         ledger.record(12, KERNEL_VERSION, [(subproblem_key(k), c[:3]) for k, c in zip(half, counted, strict=True)])
         ledger.record(12, "fast-0", [(subproblem_key(keys[1]), (10**6, 0, 0))])   # an older counter: ignored
         ledger.record(11, KERNEL_VERSION, [(subproblem_key(keys[1]), (10**6, 0, 0))])  # another n: ignored

@@ -64,11 +64,12 @@ def test_outline_of_any_small_puzzle_equals_the_lowered_models(rows, cols, piece
 def test_a_hand_written_puzzle_gets_the_completion_solver():
     """300 queens of a solution on 1000 x 1000, written as a plain Puzzle: no family name."""
     columns = construct(1000)
+    assert columns is not None
     rows = np.random.default_rng(1).choice(1000, 300, replace=False)
     puzzle = Puzzle(rows=1000, cols=1000, pieces=1000, fixed=frozenset((int(r), int(columns[r])) for r in rows))
     found = answer(Task.SOLVE, puzzle)
     assert (found.backend, found.method, found.status) == ("native", "complete", Status.SOLVED)
-    assert verify_columns(found.columns) == 1000
+    assert found.columns is not None and verify_columns(found.columns) == 1000
     assert all(found.columns[r] == c for r, c in puzzle.fixed)
 
 

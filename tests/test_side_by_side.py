@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from typing import Any
 
 import jsonschema
 import pytest
@@ -20,10 +21,10 @@ from tests.conftest import able
 from tests.test_json_schema import SCHEMA
 
 
-def _rows(*args: str) -> tuple[dict, list[dict]]:
+def _rows(*args: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     result = run_main(*args, "--json")
     assert result.returncode == 0, result.stderr
-    payload = json.loads(result.stdout)
+    payload: dict[str, Any] = json.loads(result.stdout)
     jsonschema.validate(payload, SCHEMA)
     rows = payload["details"]["results"]
     assert [row["backend"] for row in rows] == list(BACKENDS)  # every backend, in the registry's order

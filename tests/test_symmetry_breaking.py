@@ -25,6 +25,7 @@ from queens.solvers.routing.split_count import subproblems
 from tests.cli import run_main
 from tests.conftest import able
 from tests.oracle import two_per_line_count
+from tests.typed_results import number
 
 ENUMERATING = [name for name in able(BACKENDS, Task.COUNT) if type(get_backend(name)).count is Backend.count]
 MAX_CELLS = 64
@@ -68,8 +69,9 @@ def _breaks(backend: str, puzzle: Puzzle) -> bool:
 @pytest.mark.parametrize("puzzle", CASES)
 def test_every_family_counts_alike_with_and_without_symmetry_breaking(puzzle, backend):
     engine = get_backend(backend)
-    if engine.supports(lower(puzzle)) is not None:
-        pytest.skip(engine.supports(lower(puzzle)))
+    refused = engine.supports(lower(puzzle))
+    if refused is not None:
+        pytest.skip(refused)
     if not _breaks(backend, puzzle):
         pytest.skip(f"{backend} compiles no lex chains: {get_backend(backend).supports(_leading(puzzle))}")
     if backend == "csp" and lower(puzzle).row_family is None and puzzle.rows * puzzle.cols > MAX_BOOLEAN_CSP:
@@ -82,7 +84,7 @@ def test_every_family_counts_alike_with_and_without_symmetry_breaking(puzzle, ba
     group = symmetry_group(lower(puzzle))
     if len(group) > 1:
         assert str(broken.stats["symmetry"]).startswith(f"lex-leader over a group of {len(group)}")
-        assert broken.stats["enumerated"] <= plain.stats["enumerated"]
+        assert number(broken.stats, "enumerated") <= number(plain.stats, "enumerated")
 
 
 @pytest.mark.parametrize("backend", ENUMERATING)

@@ -165,8 +165,8 @@ def test_explain_symmetry_prints_the_chains_the_backend_receives(backend: str) -
     assert [[[list(a), list(b)] for a, b in chain] for chain in received.chains] == \
         [chain["pairs"] for chain in shown["chains"]]
     assert [list(cell) for cell in received.order] == shown["order"]
-    for chain in shown["chains"]:  # each chain is its named symmetry: every cell against its image
-        assert all(tuple(b) == SQUARE[chain["symmetry"]](*a, 5) for a, b in chain["pairs"])
+    for named in shown["chains"]:  # each chain is its named symmetry: every cell against its image
+        assert all(tuple(image) == SQUARE[named["symmetry"]](r, c, 5) for (r, c), image in named["pairs"])
     unasked = breaking(engine, model, None).note
     assert posting["unasked"] == unasked and posting["posts"] == unasked.startswith("lex-leader")
 
@@ -176,7 +176,8 @@ def test_explain_symmetry_for_an_optimum_names_the_chains_it_searches_under() ->
     found = symmetry_breaking(domination, ("sat",))
     assert found.task == "optimum" and found.postings[0].posts
     model = lower(domination)
-    assert [chain.pairs for chain in found.chains] == list(lex_leader(model, symmetry_group(model)).lex.chains)
+    lex = lex_leader(model, symmetry_group(model)).lex
+    assert lex is not None and [chain.pairs for chain in found.chains] == list(lex.chains)
     assert "searching for the optimum" in run_main("explain", "domination", "-n", "5", "--symmetry", "-b",
                                                    "sat").stdout
 

@@ -16,7 +16,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from queens.models import NQueens, Puzzle, lower
 from queens.models.geometry import Coord, Topology, attacks
-from queens.models.pieces import BISHOP, KING, KNIGHT, NIGHTRIDER, QUEEN, ROOK, Piece
+from queens.models.pieces import BISHOP, KING, KNIGHT, NIGHTRIDER, QUEEN, ROOK, Cell, Piece
 
 from tests.conftest import Reference
 
@@ -113,15 +113,15 @@ def oracle_attacked(rows: int, cols: int, klein: bool, piece: Piece, cell: Coord
     return {x for x in found if x is not None and x != cell}
 
 
-def cells_of(rows: int, cols: int) -> list[Coord]:
+def cells_of(rows: int, cols: int) -> list[Cell]:
     return [(r, c) for r in range(rows) for c in range(cols)]
 
 
-def independent_sets(size: int, cells: list[Coord], attacked: Callable[[Coord, Coord], bool]) -> int:
+def independent_sets(size: int, cells: list[Cell], attacked: Callable[[Cell, Cell], bool]) -> int:
     """How many `size`-subsets of `cells` hold no two cells that attack each other."""
     conflict = {a: {b for b in cells if attacked(a, b) or attacked(b, a)} for a in cells}
 
-    def extend(chosen: list[Coord], rest: list[Coord]) -> int:
+    def extend(chosen: list[Cell], rest: list[Cell]) -> int:
         if len(chosen) == size:
             return 1
         return sum(extend([*chosen, x], [y for y in rest[i + 1:] if y not in conflict[x]])
@@ -230,9 +230,10 @@ def test_twisted_lines_hold_every_cell_once_along_each_direction(
             line = topology.line(cell, direction)
             assert line[0] == cell or cell in line[1:]
             assert len(set(line)) == len(line) and frozenset(line) in lines
-            state: tuple[Coord, Coord] | None = (cell, direction)
-            while (state := topology.move(*state)) is not None and state != (cell, direction):
+            state = topology.move(cell, direction)
+            while state is not None and state != (cell, direction):
                 assert set(topology.line(*state)) == set(line)
+                state = topology.move(*state)
 
 
 UNTWISTED = [((rows, cols), wrap) for rows, cols in ((1, 1), (2, 2), (3, 5), (4, 4), (5, 3), (6, 6))

@@ -53,7 +53,7 @@ def test_steps_are_consistent():
         if previous is not None:
             assert event.nodes >= previous.nodes and event.solutions >= previous.solutions
         previous = event
-    assert previous.backtracks == previous.nodes  # every placement is undone at the end
+    assert previous is not None and previous.backtracks == previous.nodes  # every placement is undone at the end
 
 
 def test_max_solutions_stops_early():

@@ -35,6 +35,7 @@ def test_import_queens_imports_nothing_heavy_until_asked():
 def test_the_five_tasks_with_one_import(reference):
     assert queens.count(queens.NQueens(8)).count == reference.term("A000170", 8)
     solved = queens.solve(queens.family("completion", 8, queens="0,0"))
+    assert solved.solution is not None
     queens.verify(queens.family("completion", 8, queens="0,0"), solved.solution)  # raises when it is not one
     peaceable = queens.Puzzle(shape=(5, 5), armies=(queens.Army("white", count="maximise"),
                                                     queens.Army("black", count="maximise")), within=False)
@@ -110,11 +111,13 @@ def test_a_result_draws_its_board_with_each_armys_cells_in_jupyter():
     result = queens.optimise(queens.family("peaceable", 5))
     page = result._repr_html_()
     assert page.count("<svg") == 1
+    assert result.puzzle is not None and result.solution is not None
     white, black = result.puzzle.per_army(result.solution)
     for name, cells in (("white", white), ("black", black)):
         assert f"{name}: " + " ".join(f"{r},{c}" for r, c in cells) in page
     assert "(0, (" not in page and "0,(0" not in page  # never the model's (army, cell) pairs
-    assert result._repr_svg_() is not None and result._repr_svg_().startswith("<svg")
+    drawn = result._repr_svg_()
+    assert drawn is not None and drawn.startswith("<svg")
 
 
 def test_several_solutions_are_drawn_side_by_side():

@@ -16,7 +16,8 @@ from ortools.sat import cp_model_pb2
 from queens.models import NQueens, Puzzle, lower
 from queens.models.families import FAMILIES, FamilyOptions, build
 from queens.solvers import Status, count, get_backend
-from queens.solvers.viewpoint import Viewpoint, viewpoint_settings, viewpoints
+from queens.solvers.backends.cpsat import CpSat
+from queens.solvers.viewpoint import Describes, Viewpoint, viewpoint_settings, viewpoints
 
 from tests.cli import error_line, run_cli
 from tests.conftest import REPO
@@ -32,8 +33,10 @@ def _only(shown: Iterable[Viewpoint], backend: str) -> Viewpoint:
 
 def _proto(puzzle: Puzzle) -> cp_model_pb2.CpModelProto:
     """The CP-SAT model the cpsat backend builds in its integer viewpoint, read back as protobuf."""
-    built = get_backend("cpsat", viewpoint="alldifferent").proto(lower(puzzle))
-    return text_format.Parse(str(built), cp_model_pb2.CpModelProto())
+    engine = get_backend("cpsat", viewpoint="alldifferent")
+    assert isinstance(engine, CpSat)
+    read: cp_model_pb2.CpModelProto = text_format.Parse(str(engine.proto(lower(puzzle))), cp_model_pb2.CpModelProto())
+    return read
 
 
 def _permutations(n: int, *, torus: bool = False, given: dict[int, int] | None = None,
@@ -156,6 +159,7 @@ def test_the_printed_counts_are_the_built_models(family, setting):
     if engine.supports(model):
         assert _only(viewpoints(model, name, backend), backend).refusal
         return
+    assert isinstance(engine, Describes)
     shown = engine.describe(model)
     assert (shown.variable_count, shown.constraint_count) == (engine.stats["variables"], engine.stats["constraints"])
 
@@ -185,7 +189,7 @@ def test_toroidal_counts_match_oeis(n, symmetry, reference):
 @pytest.mark.parametrize("n,queens", [(6, "0,1"), (7, "0,0 1,2"), (8, "0,0"), (8, "3,3 4,6"), (8, "0,0 2,5")])
 @pytest.mark.parametrize("symmetry", [False, True])
 def test_completion_counts_match_a_brute_force(n, queens, symmetry):
-    given = dict(tuple(map(int, cell.split(","))) for cell in queens.split())
+    given = {int(r): int(c) for r, c in (cell.split(",") for cell in queens.split())}
     puzzle = build("completion", FamilyOptions(n, queens=queens))
     result = count(puzzle, "cpsat", viewpoint="alldifferent", symmetry=symmetry, method="search")
     assert result.count == _permutations(n, given=given)

@@ -9,6 +9,7 @@ import urllib.error
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from queens.models import NQueens, verify
@@ -20,6 +21,7 @@ from queens.cli import main
 from queens.web.api import MAX_SIDE
 from queens.web.server import MAX_BODY
 from tests.explorer_server import running_explorer
+from tests.typed_results import counted
 
 PUZZLES = Path(__file__).resolve().parents[1] / "models" / "puzzles"
 
@@ -38,7 +40,7 @@ def _get(base: str, path: str) -> tuple[int, str, str]:
         return error.code, error.headers["Content-Type"], error.read().decode()
 
 
-def _post(base: str, route: str, body: object, raw: bytes | None = None) -> tuple[int, dict]:
+def _post(base: str, route: str, body: object, raw: bytes | None = None) -> tuple[int, dict[str, Any]]:
     data = raw if raw is not None else json.dumps(body).encode()
     request = urllib.request.Request(f"{base}/api/{route}", data=data, method="POST",
                                      headers={"Content-Type": "application/json"})
@@ -162,7 +164,7 @@ STUCK = [[3, 0], [4, 7], [6, 4], [1, 3], [0, 6]]
 
 def _completions(cells: list[tuple[int, int]]) -> int:
     """8-queens solutions through these queens, by the native counter (no SAT, no MUS code)."""
-    return count(NQueens(8).with_fixed(cells), "native").count
+    return counted(count(NQueens(8).with_fixed(cells), "native"))
 
 
 def test_why_names_a_minimal_subset_in_the_commands_words(base, capsys):
@@ -299,8 +301,8 @@ def test_a_malformed_file_gets_the_readers_one_line_error(base):
     assert "\n" not in reply["error"]
 
 
-def _count_in_thread(base: str, body: dict) -> tuple[threading.Thread, list]:
-    replies: list = []
+def _count_in_thread(base: str, body: dict[str, Any]) -> tuple[threading.Thread, list[tuple[int, dict[str, Any]]]]:
+    replies: list[tuple[int, dict[str, Any]]] = []
     thread = threading.Thread(target=lambda: replies.append(_post(base, "count", body)))
     thread.start()
     return thread, replies
@@ -311,7 +313,7 @@ def test_a_named_count_reports_progress_and_can_be_cancelled(reference):
     answers the count at once with the solutions found by then, and the server goes on."""
     with running_explorer(workers=1, time_limit=600) as url:
         thread, replies = _count_in_thread(url, {"family": "nqueens", "n": 20, "job": "q20"})
-        progress: dict = {}
+        progress: dict[str, Any] = {}
         while thread.is_alive() and not (progress.get("strategy") and progress.get("total")):
             _, progress = _post(url, "progress", {"job": "q20"})
         assert progress["running"] and progress["strategy"].startswith("native/"), progress

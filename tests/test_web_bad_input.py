@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
@@ -181,15 +182,17 @@ BAD = [
 def address() -> Iterator[tuple[str, int]]:
     with running_explorer(time_limit=2.0) as url:
         parts = urlsplit(url)
+        assert parts.hostname is not None and parts.port is not None
         yield parts.hostname, parts.port
 
 
-def _reply(data: bytes) -> tuple[int, dict]:
+def _reply(data: bytes) -> tuple[int, dict[str, Any]]:
     """Status and JSON payload of a raw HTTP reply; it must be JSON, whatever the request."""
     head, _, body = data.partition(b"\r\n\r\n")
     lines = head.decode("latin-1").split("\r\n")
     assert "content-type: application/json" in (line.lower() for line in lines), data[:300]
-    return int(lines[0].split()[1]), json.loads(body)
+    payload: dict[str, Any] = json.loads(body)
+    return int(lines[0].split()[1]), payload
 
 
 def test_the_table_is_long_enough():
@@ -197,10 +200,10 @@ def test_the_table_is_long_enough():
 
 
 @pytest.mark.parametrize(("what", "request_bytes", "status", "fragment"), BAD, ids=[row[0] for row in BAD])
-def test_bad_request(address, what, request_bytes, status, fragment):
+def test_bad_request(address: tuple[str, int], what, request_bytes, status, fragment):
     got, payload = _reply(exchange(*address, request_bytes))
     text = payload.get("error") if got >= 400 else payload.get("message")
-    assert got == status and fragment in text, payload
+    assert got == status and text is not None and fragment in text, payload
 
 
 SQUARED = "[parameters]\n" + "".join(f'p{i} = "p{i - 1}*p{i - 1}"\n' if i else 'p0 = "n"\n' for i in range(40))
@@ -213,7 +216,7 @@ memory bound (`queens.web.user_file`), answered with one line while the server s
 
 
 @pytest.mark.parametrize("text", COSTLY_FILES.values(), ids=list(COSTLY_FILES))
-def test_a_file_that_asks_too_much_is_refused_in_seconds(address, text):
+def test_a_file_that_asks_too_much_is_refused_in_seconds(address: tuple[str, int], text):
     got, payload = _reply(exchange(*address, post("board", {"file": text, "n": 4})))
     assert got == 400 and payload["error"].startswith("your puzzle file: "), payload
     assert "not read within" in payload["error"] or "needs over" in payload["error"]
@@ -239,7 +242,7 @@ def damaged_files(draw: st.DrawFn) -> str:
 
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(text=damaged_files(), route=st.sampled_from(["board", "board", "count"]))
-def test_any_file_text_gets_an_answer_or_one_line_naming_the_mistake(address, text, route):
+def test_any_file_text_gets_an_answer_or_one_line_naming_the_mistake(address: tuple[str, int], text, route):
     got, payload = _reply(exchange(*address, post(route, {"file": text, "n": 4})))
     assert got in (200, 400), payload
     if got == 400:

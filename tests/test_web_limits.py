@@ -9,6 +9,7 @@ import signal
 import socket
 import struct
 import threading
+from typing import Any
 
 from tests.cli import run_cli
 from tests.explorer_server import Served, exchange, occupy, serving
@@ -20,15 +21,16 @@ STUCK_WHY = {"family": "ninequeens", "n": 20, "pawns": [[0, 0], [0, 19], [19, 0]
 SAT solver seconds (measured: 1.2 s at 14 x 14, over 3 s at 20 x 20)."""
 
 
-def _request(route: str, body: dict) -> bytes:
+def _request(route: str, body: dict[str, Any]) -> bytes:
     data = json.dumps(body).encode()
     return b"POST /api/%s HTTP/1.1\r\nContent-Length: %d\r\n\r\n%s" % (route.encode(), len(data), data)
 
 
-def _post(served: Served, route: str, body: dict) -> tuple[int, dict]:
+def _post(served: Served, route: str, body: dict[str, Any]) -> tuple[int, dict[str, Any]]:
     reply = exchange(served.host, served.port, _request(route, body))
     head, _, payload = reply.partition(b"\r\n\r\n")
-    return int(head.split()[1]), json.loads(payload)
+    answer: dict[str, Any] = json.loads(payload)
+    return int(head.split()[1]), answer
 
 
 def test_time_limit_gives_a_bound_and_the_server_goes_on():

@@ -59,7 +59,7 @@ HANG_UPS = [
 ]
 
 
-def _client(served: Served, number: int, start: threading.Barrier, outcomes: Counter) -> None:
+def _client(served: Served, number: int, start: threading.Barrier, outcomes: Counter[str]) -> None:
     """One client: every fifth hangs up, every fourth of the rest is malformed; the answer's status."""
     start.wait()
     if number % 5 == 0:
@@ -93,8 +93,8 @@ def _memory(pid: int) -> tuple[int, int, int]:
     return _rss(pid), sum(_rss(child) for child in workers), len(workers)
 
 
-def _round(served: Served) -> Counter:
-    outcomes: Counter = Counter()
+def _round(served: Served) -> Counter[str]:
+    outcomes: Counter[str] = Counter()
     start = threading.Barrier(CLIENTS)
     clients = [threading.Thread(target=_client, args=(served, number, start, outcomes)) for number in range(CLIENTS)]
     for client in clients:
@@ -131,7 +131,7 @@ SLOW_CLIENTS = 100
 """More than the connections the explorer reads at once (`MAX_READING`) and answers at once."""
 
 
-def _slow_client(served: Served, started: threading.Barrier, stop: threading.Event, closed: Counter) -> None:
+def _slow_client(served: Served, started: threading.Barrier, stop: threading.Event, closed: Counter[str]) -> None:
     """A client that sends its request a byte at a time, never finishing it (slowloris)."""
     try:
         with socket.create_connection((served.host, served.port), timeout=30) as connection:
@@ -151,7 +151,7 @@ def test_slow_clients_never_lock_out_a_well_behaved_one():
     have everyone else told 503 until they hung up); a client that sends its request at once is
     answered, each time, and the server stops cleanly afterwards."""
     with serving("--workers", "1") as served:
-        stop, closed = threading.Event(), Counter()
+        stop, closed = threading.Event(), Counter[str]()
         started = threading.Barrier(SLOW_CLIENTS + 1, timeout=60)
         slow = [threading.Thread(target=_slow_client, args=(served, started, stop, closed), daemon=True)
                 for _ in range(SLOW_CLIENTS)]

@@ -10,12 +10,12 @@ import json
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import replace
-from functools import cache
+from functools import cache, partial
 from pathlib import Path
 
 import jsonschema
 import pytest
-from queens.models import Completion, Puzzle, lower, verify
+from queens.models import Completion, ConstraintModel, Placement, Puzzle, lower, verify
 from queens.models.givens import Given, givens_of, stated_rules, with_givens
 from queens.models.ninequeens import FreePawns
 from queens.models.puzzle_file import SHIPPED, loads
@@ -57,6 +57,18 @@ def random_infeasible(rng: random.Random, n: int, holes: int) -> Puzzle | None:
     return None if solvable(n, givens_of(puzzle)) else puzzle
 
 
+def _model(puzzle: Puzzle, givens: Sequence[Given]) -> ConstraintModel:
+    return lower(with_givens(puzzle, givens))
+
+
+def _guarded(puzzle: Puzzle, givens: Sequence[Given]) -> ConstraintModel:
+    return lower(with_givens(puzzle, [*givens, *stated_rules(puzzle)]), guarded=True)
+
+
+def _checked(puzzle: Puzzle, givens: Sequence[Given], placement: Placement) -> object:
+    return verify(with_givens(puzzle, givens), placement)
+
+
 def test_the_subset_is_minimal_on_50_random_infeasible_completions() -> None:
     rng = random.Random(22)
     checked = 0
@@ -65,9 +77,8 @@ def test_the_subset_is_minimal_on_50_random_infeasible_completions() -> None:
         if puzzle is None:
             continue
         givens = givens_of(puzzle)
-        answer = why_not(givens, lambda gs, p=puzzle: lower(with_givens(p, gs)), fixes=lambda g: g.literal(plain=True),
-                         guarded=lambda gs, p=puzzle: lower(with_givens(p, [*gs, *stated_rules(p)]), guarded=True),
-                         check=lambda gs, placement, p=puzzle: verify(with_givens(p, gs), placement))
+        answer = why_not(givens, partial(_model, puzzle), fixes=lambda g: g.literal(plain=True),
+                         guarded=partial(_guarded, puzzle), check=partial(_checked, puzzle))
         subset = list(answer.subset)
         assert set(subset) <= set(givens)
         assert not solvable(puzzle.rows, subset)
@@ -98,7 +109,7 @@ def test_the_subset_is_the_smallest_on_60_random_infeasible_completions() -> Non
         givens, n = givens_of(puzzle), puzzle.rows
         answer = why_not_puzzle(puzzle)
         subset = list(answer.subset)
-        fewest = fewest_by_brute_force(givens, lambda gs, n=n: solvable(n, gs))
+        fewest = fewest_by_brute_force(givens, partial(solvable, n))
         assert (len(subset), answer.fewest, answer.bound) == (fewest, True, fewest), (puzzle, subset)
         assert not solvable(n, subset)
         assert all(solvable(n, subset[:i] + subset[i + 1:]) for i in range(len(subset)))
