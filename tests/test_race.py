@@ -14,6 +14,7 @@ from itertools import product
 from multiprocessing.connection import Connection
 
 import pytest
+from queens.experiments.bench_published import SAFE_SQUARES  # issue 37's case, as the bench measures it
 from queens.models import NQueens, TimeLimit
 from queens.models.families import FamilyOptions, build
 from queens.models.puzzle_file import PUBLISHED, loads, read
@@ -30,20 +31,6 @@ from queens.solvers.runtime.progress import report
 import queens
 from queens.commands.answer import answered_by
 from tests.typed_results import number, text
-
-SAFE_SQUARES = """
-[board]
-shape = ["n", "n"]
-[[army]]
-name = "queen"
-piece = "queen"
-count = 1
-[[army]]
-name = "safe"
-piece = "pawn"
-count = "maximise"
-"""
-"""Issue 37's "most safe squares with one queen": the router's native/search found no proof in 120 s."""
 
 
 def safest(n: int) -> int:
