@@ -64,9 +64,12 @@ def test_the_base_install_leaves_out_what_only_some_features_need():
 
 
 def test_make_install_installs_the_locked_versions():
-    install = next(line for line in (REPO / "Makefile").read_text().splitlines() if "pip install" in line and "-e" in line)
+    install = next(line for line in (REPO / "Makefile").read_text().splitlines()
+                   if "pip install" in line and "-e" in line)
     assert "-c requirements/lock.txt" in install
-    extras = re.search(r"\.\[([a-z,]+)\]", install).group(1).split(",")
+    listed = re.search(r"\.\[([a-z,]+)\]", install)
+    assert listed, install
+    extras = listed.group(1).split(",")
     assert set(extras) >= {"test", *EXTRAS}  # development tests every feature
 
 

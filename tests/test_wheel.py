@@ -163,7 +163,9 @@ def _lowest() -> list[str]:
                                             project["optional-dependencies"][extra])]
     pins = []
     for requirement in declared:
-        name, operator, bound = re.match(r"([A-Za-z0-9_.-]+)\s*(>=|==)\s*([^,;\s]+)", requirement).groups()
+        parsed = re.match(r"([A-Za-z0-9_.-]+)\s*(>=|==)\s*([^,;\s]+)", requirement)
+        assert parsed, f"a requirement with no lower bound: {requirement}"
+        name, operator, bound = parsed.groups()
         release = operator == "==" or bound.count(".") >= 2  # 1.2.1 is a release; 9.15 a series
         pins.append(f"{name}=={bound}" if release else f"{name}=={bound}.*")
     return pins
