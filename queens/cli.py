@@ -33,6 +33,7 @@ from queens.commands.export import export_command
 from queens.commands.info import info_command
 from queens.commands.placements import generate_command, verify_command
 from queens.commands.run import run_command
+from queens.commands.search import search_command
 from queens.commands.serve import serve_command
 from queens.commands.solve import show_command, solve_command
 from queens.commands.trace import trace_command
@@ -90,6 +91,7 @@ cli.add_command(run_command)
 cli.add_command(show_command)
 cli.add_command(explain_command)
 cli.add_command(trace_command)
+cli.add_command(search_command)
 cli.add_command(export_command)
 cli.add_command(serve_command)
 cli.add_command(bench_command)

@@ -127,6 +127,11 @@ class Backend(ABC):
             return f"{self.name} builds models of at most {self.cell_limit:,} cells; {rows}x{cols} has {cells:,}"
         return None
 
+    picked_unasked: ClassVar[bool] = True
+    """Whether the router may choose this backend when no backend is named at all; False keeps it
+    to those who ask for it by name (`--backend`), whatever the puzzle: the teaching engine,
+    which is written to be read, not to be fast (`queens.solvers.routing.strategies.unasked`)."""
+
     def worth(self, model: ConstraintModel) -> bool:
         """Whether the router should pick this backend for `model` unasked: it can answer, but is
         it measured to answer well? (It still answers when asked by name.)"""

@@ -19,6 +19,7 @@ BACKENDS: dict[str, tuple[str, str, str]] = {
     "minizinc": ("queens.solvers.backends.minizinc", "MiniZinc",
                  "pip install 'queens[minizinc]' and the MiniZinc binary (make minizinc)"),
     "mip": ("queens.solvers.backends.mip", "Mip", "pip install ortools (SCIP and HiGHS come with it)"),
+    "teaching": ("queens.solvers.learn.teaching", "Teaching", "nothing: it is plain Python (solvers/learn/)"),
 }
 
 

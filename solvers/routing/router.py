@@ -27,7 +27,7 @@ from queens.solvers.options import Options, search_options
 from queens.solvers.registry import BACKENDS
 from queens.solvers.result import Result, Status
 from queens.solvers.routing.race import Race, doubt, racers
-from queens.solvers.routing.strategies import registered
+from queens.solvers.routing.strategies import registered, unasked
 from queens.solvers.routing.strategy import Strategy, Subject
 from queens.solvers.runtime.progress import report
 
@@ -90,7 +90,7 @@ def route(task: Task, subject: Subject, backend: str | None = None, method: str 
     unrelated: list[tuple[Strategy, str]] = []  # methods for other kinds of puzzle: said only if all are
     spare: Strategy | None = None
     for strategy in tried:
-        reason = strategy.supports(subject, task)
+        reason = (None if backend else unasked(strategy)) or strategy.supports(subject, task)
         if reason is not None:
             if strategy.relevant(subject, task):
                 refused.append((strategy, reason))

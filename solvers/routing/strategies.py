@@ -53,6 +53,15 @@ def _asked(backend: str, entry: tuple[str, str, str] | None) -> tuple[Backend | 
         return None, str(error)
 
 
+def unasked(strategy: Strategy) -> str | None:
+    """Why the router may not choose `strategy` when no backend is named, or None: its backend
+    says so (`Backend.picked_unasked`: the teaching engine answers only those who name it)."""
+    engine, _ = _engine(strategy.backend)
+    if engine is None or engine.picked_unasked:
+        return None
+    return f"answers only when named (--backend {strategy.backend})"
+
+
 def _does(backend: str, task: Task) -> bool:
     """Whether `backend` does `task` at all (mip never counts): a refusal from one that never does
     is noise beside the others' reasons."""
