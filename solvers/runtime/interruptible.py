@@ -19,7 +19,8 @@ process in a C++ destructor ("terminate called without an active exception", exi
 8 runs). So after a halt the wait goes on until the process has no more threads than before
 the call (Linux: /proc/self/task), for at most `SETTLE` seconds.
 
-pysat's solvers are one such library: `solve_interruptibly` runs a solve this way.
+pysat's solvers are one such library: `solve_interruptibly` runs their solves so, on one
+thread kept for them.
 
 >>> interruptible(lambda: 6 * 7, halt=lambda: True)
 42
@@ -27,11 +28,12 @@ pysat's solvers are one such library: `solve_interruptibly` runs a solve this wa
 
 from __future__ import annotations
 
+import queue
 import threading
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Protocol, TypeVar
+from typing import Protocol, TypeVar, cast
 
 from queens.solvers.runtime import interrupts
 from queens.solvers.runtime.deadline_child import BEAT
@@ -99,17 +101,9 @@ class SatSolver(Protocol):
 
     def solve_limited(self, assumptions: list[int] = ..., expect_interrupt: bool = ...) -> bool | None: ...
 
-    def conf_budget(self, budget: int = ...) -> None: ...
-
     def interrupt(self) -> None: ...
 
     def clear_interrupt(self) -> None: ...
-
-
-FIRST_CONFLICTS = 1_000
-"""Conflicts a solve may take on the calling thread before it moves to a worker thread: most
-questions (`why` asks hundreds) take a few conflicts, and a thread of their own cost each of
-them more than the question itself."""
 
 
 def solve_interruptibly(solver: SatSolver, assumptions: Sequence[int] = (),
@@ -120,12 +114,16 @@ def solve_interruptibly(solver: SatSolver, assumptions: Sequence[int] = (),
     On the main thread pysat swaps in a SIGINT handler of its own for each solve, which jumps
     out of the solver and raises pysat's own error, "Caught keyboard interrupt": `queens solve
     domination -n 8 --certify` ended "internal error", exit 1, and the command never heard of
-    the signal; SIGTERM waited for the solve's end. So the solve runs `FIRST_CONFLICTS`
-    conflicts here (a signal meanwhile is raised as it returns), and the rest in the worker
-    thread `interruptible` runs it in, where pysat leaves the signals alone and releases the GIL
-    (`expect_interrupt`): its `interrupt()` stops the solve from here, at an interruption or at
-    the deadline. An interrupt left over from an earlier call (its deadline came as that solve
-    ended) is cleared first.
+    the signal; SIGTERM waited for the solve's end. So the main thread hands the solve to a
+    helper thread (`_SOLVER_THREAD`), where pysat leaves the signals alone and releases the GIL
+    (`expect_interrupt`), and waits a beat at a time: at a signal or at the deadline, the
+    solver's `interrupt()` stops it. Glucose looks at that request only between two restarts,
+    which may be the whole solve apart (the proof's solve of `--certify` on queen domination
+    n = 8: one restart in 30,261 conflicts), so a solve that has not stopped `HALT_WAIT` seconds
+    after a signal is abandoned, as HiGHS is (`abandon`), and the signal goes on. Any other
+    thread gets no signals: it solves itself, a timer interrupting it at the deadline. An
+    interrupt left over from an earlier call (its deadline came as that solve ended) is cleared
+    first.
 
     >>> from pysat.solvers import Solver
     >>> with Solver(name="glucose4", bootstrap_with=[[1, 2], [-1], [-2]]) as sat:
@@ -133,22 +131,105 @@ def solve_interruptibly(solver: SatSolver, assumptions: Sequence[int] = (),
     (False, False)
     """
     solver.clear_interrupt()
-    solver.conf_budget(FIRST_CONFLICTS)
-    answer = solver.solve_limited(assumptions=list(assumptions), expect_interrupt=True)
-    solver.conf_budget(-1)  # no budget for the rest
-    if answer is not None:
-        return answer
-    interrupts.check()
-    if deadline is not None and time.monotonic() >= deadline:
-        return None
-    alarm = None
-    if deadline is not None:
-        alarm = threading.Timer(max(0.0, deadline - time.monotonic()), solver.interrupt)
-        alarm.daemon = True
-        alarm.start()
+
+    def solve() -> bool | None:
+        return solver.solve_limited(assumptions=list(assumptions), expect_interrupt=True)
+
+    if threading.current_thread() is not threading.main_thread():
+        return _solve_with_alarm(solve, solver, deadline)
+    done, outcome = _SOLVER_THREAD.submit(solve)
     try:
-        return interruptible(lambda: solver.solve_limited(assumptions=list(assumptions), expect_interrupt=True),
-                             halt=solver.interrupt)
+        while not done.wait(BEAT if deadline is None else max(0.0, min(BEAT, deadline - time.monotonic()))):
+            if deadline is not None and time.monotonic() >= deadline:
+                solver.interrupt()  # the solve returns None; asked again at each beat until it has
+            interrupts.check()
+            beat()
+    except BaseException:
+        give_up = time.monotonic() + HALT_WAIT
+        while not done.wait(0.05):  # asked again and again: a request just before the solve began is lost
+            solver.interrupt()
+            if time.monotonic() > give_up:
+                _abandon(solver)
+                break
+        raise
+    return _SOLVER_THREAD.result(outcome)
+
+
+HALT_WAIT = 0.5
+"""Seconds an interrupted solve may take to stop before it is abandoned (`solve_interruptibly`)."""
+_ABANDONED: list[SatSolver] = []
+"""Solvers still solving in an abandoned thread: kept, and kept from being deleted under it."""
+
+
+def _abandon(solver: SatSolver) -> None:
+    """Leave `solver` solving in the solver thread: it is kept alive and its `delete` (which a
+    `with` block calls as the signal passes through it) does nothing, so the thread never runs on
+    a freed solver; later solves get a thread of their own; the console script ends the process
+    without finalising beside it (`queens.solvers.runtime.interrupts.abandon`)."""
+    _ABANDONED.append(solver)
+    setattr(solver, "delete", lambda: None)  # noqa: B010 - an instance attribute over pysat's method
+    _SOLVER_THREAD.forget()
+    interrupts.abandon()
+
+
+def _solve_with_alarm(solve: Callable[[], bool | None], solver: SatSolver, deadline: float | None) -> bool | None:
+    """`solve()` on this thread, `solver.interrupt()` called by a timer at the deadline."""
+    if deadline is None:
+        return solve()
+    alarm = threading.Timer(max(0.0, deadline - time.monotonic()), solver.interrupt)
+    alarm.daemon = True
+    alarm.start()
+    try:
+        return solve()
     finally:
-        if alarm is not None:
-            alarm.cancel()
+        alarm.cancel()
+
+
+Outcome = list[tuple[bool, object]]
+"""What a job of the solver thread left: (True, its value) or (False, the exception it raised)."""
+
+
+class _SolverThread:
+    """One daemon thread that runs the main thread's solves in turn: a thread of their own cost
+    each more than most solves take (`why` asks hundreds of questions of a few conflicts each).
+    Started when first needed, and again in a forked child (which has no thread but the one
+    that forked)."""
+
+    def __init__(self) -> None:
+        self._thread: threading.Thread | None = None
+        self._jobs: queue.SimpleQueue[tuple[Callable[[], object], threading.Event, Outcome]] = queue.SimpleQueue()
+
+    def forget(self) -> None:
+        """Leave the current thread to its job (abandoned): the next job starts a new one."""
+        self._thread = None
+
+    def submit(self, job: Callable[[], object]) -> tuple[threading.Event, Outcome]:
+        """Queue `job`: the event is set when it has finished, leaving its outcome in the list."""
+        if self._thread is None or not self._thread.is_alive():
+            self._jobs = queue.SimpleQueue()
+            self._thread = threading.Thread(target=self._serve, args=(self._jobs,), name="pysat", daemon=True)
+            self._thread.start()
+        done, outcome = threading.Event(), []
+        self._jobs.put((job, done, outcome))
+        return done, outcome
+
+    @staticmethod
+    def result(outcome: Outcome) -> bool | None:
+        """The finished job's value, or its exception raised here."""
+        finished, value = outcome[0]
+        if not finished:
+            raise cast(BaseException, value)
+        return cast(bool | None, value)
+
+    @staticmethod
+    def _serve(jobs: queue.SimpleQueue[tuple[Callable[[], object], threading.Event, Outcome]]) -> None:
+        while True:
+            job, done, outcome = jobs.get()
+            try:
+                outcome.append((True, job()))
+            except BaseException as error:  # handed to the waiting thread, raised there
+                outcome.append((False, error))
+            done.set()
+
+
+_SOLVER_THREAD = _SolverThread()
