@@ -166,11 +166,13 @@ def race(entrants: Sequence[Strategy], subject: Subject, task: Task, time_limit:
         if outcome[0] is not None and outcome[0].status in COMPLETE:
             raise _Won(index)
 
-    share = max(1, default_threads() // len(entrants))
-    jobs = [(entrant.name, subject, task, time_limit, _sharing(entrant, options, share)) for entrant in entrants]
-    # the racers stop themselves at the deadline; those that do not are killed a little before
-    # the process this race runs in would be (`queens.solvers.api.within` kills it SLACK later)
+    # the racers stop themselves SLACK before the deadline, each with what it had (the best found,
+    # the bound); one that does not is killed a little later, and still before the process this
+    # race runs in would be (`queens.solvers.api.within` kills it SLACK after the deadline)
     stop = None if deadline is None else deadline - SLACK
+    given = None if stop is None else max(0.001, stop - time.monotonic())
+    share = max(1, default_threads() // len(entrants))
+    jobs = [(entrant.name, subject, task, given, _sharing(entrant, options, share)) for entrant in entrants]
     winner = None
     try:
         run_in_processes(_run_racer, jobs, workers=len(jobs), deadline=stop, finished=finished, start="fork")
