@@ -12,15 +12,21 @@ import json
 import sys
 import time
 from collections.abc import Iterator
+from dataclasses import replace
+from pathlib import Path
 
 import click
 from rich.live import Live
 from rich.text import Text
 
-from queens.commands.common import command, err, make_puzzle, out, puzzle_options
+from queens.commands.common import SuggestingChoice, command, err, make_puzzle, out, puzzle_options
 from queens.commands.number_options import Count, Seconds
 from queens.models import Puzzle, QueensError, Unsupported
 from queens.models.drawing import Board
+from queens.models.errors import BadOption
+from queens.solvers.learn.orders import VALUE_ORDERS, VARIABLE_ORDERS
+from queens.solvers.learn.propagation import LEVELS
+from queens.solvers.learn.steps import steps_of
 from queens.solvers.learn.trace import Trace, TraceEvent, traceable
 
 MAX_TRACE_CELLS = 400
@@ -62,10 +68,25 @@ def _frame(puzzle: Puzzle, number: int, event: TraceEvent) -> str:
 @click.option("--solutions", "max_solutions", type=Count(0), default=1, show_default=True,
               help="Stop after this many solutions (0: search the whole tree).")
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per step.")
+@click.option("--propagate", type=SuggestingChoice(list(LEVELS)), is_flag=False, flag_value="forward", default=None,
+              help="Trace the teaching engine's search instead: each decision, each value removed and by which "
+                   "constraint, each forced value, each wipe-out (a level, forward checking when none is given).")
+@click.option("--var", type=SuggestingChoice(list(VARIABLE_ORDERS)), default="input_order", show_default=True,
+              help="With --propagate: which variable next (MiniZinc's names).")
+@click.option("--val", type=SuggestingChoice(list(VALUE_ORDERS)), default="indomain_min", show_default=True,
+              help="With --propagate: which value first.")
+@click.option("--svg", "svg_folder", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="With --propagate: write the board after each node's propagation as FOLDER/node-N.svg.")
 def trace_command(family_or_file: str, n: int | None, m: int | None, delay: float, stepwise: bool, animate: bool | None,
-                  max_solutions: int, as_json: bool) -> int:
-    """Replay the backtracking search: place, conflict, backtrack, solution."""
+                  max_solutions: int, as_json: bool, propagate: str | None, var: str, val: str,
+                  svg_folder: Path | None) -> int:
+    """Replay the backtracking search: place, conflict, backtrack, solution; or, with --propagate,
+    the teaching engine's search with its propagation step by step."""
     puzzle = make_puzzle(family_or_file, n, m)
+    if propagate is not None:
+        return _propagation(puzzle, propagate, var, val, max_solutions, as_json, svg_folder)
+    if svg_folder is not None:
+        raise BadOption("--svg draws the propagation's steps: give --propagate too")
     refusal = traceable(puzzle)
     if refusal:
         raise Unsupported(f"trace: {refusal}")
@@ -82,6 +103,31 @@ def trace_command(family_or_file: str, n: int | None, m: int | None, delay: floa
     last = _animate(puzzle, events, delay) if animate else _log(puzzle, events, stepwise)
     if last is None or last.solutions == 0:
         out.print(f"{puzzle.name}: no solution", markup=False)
+    return 0
+
+
+def _propagation(puzzle: Puzzle, level: str, var: str, val: str, solutions: int, as_json: bool,
+                 svg_folder: Path | None) -> int:
+    """The teaching engine's steps: one line each, and the board after each node's propagation
+    (`queens.solvers.learn.steps`); as JSON, one object per step."""
+    if puzzle.rows * puzzle.cols > MAX_TRACE_CELLS:
+        raise QueensError(f"trace draws boards of at most {MAX_TRACE_CELLS} cells; this one has "
+                          f"{puzzle.rows * puzzle.cols}")
+    steps = list(steps_of(puzzle, var=var, val=val, propagate=level, solutions=solutions or None))
+    if svg_folder is not None:
+        svg_folder.mkdir(parents=True, exist_ok=True)
+    lost: list[tuple[int, int]] = []  # what the node's decision and propagation removed so far
+    for step, after in zip(steps, [*steps[1:], None], strict=True):
+        if as_json:
+            click.echo(json.dumps(step.to_json()))
+            continue
+        out.print(step.text if step.kind in ("root", "decision", "backtrack") else f"  {step.text}", markup=False)
+        lost = list(step.lost) if step.kind in ("decision", "backtrack") else lost + list(step.lost)
+        if after is None or after.kind in ("decision", "backtrack"):  # the node's propagation is over
+            shown = replace(step, lost=tuple(lost))
+            out.print(shown.board_text(puzzle) + "\n", markup=False)
+            if svg_folder is not None:
+                shown.board(puzzle).save(svg_folder / f"node-{step.node}.svg")
     return 0
 
 
