@@ -209,7 +209,7 @@ class _SolverThread:
             self._jobs = queue.SimpleQueue()
             self._thread = threading.Thread(target=self._serve, args=(self._jobs,), name="pysat", daemon=True)
             self._thread.start()
-        done, outcome = threading.Event(), []
+        done, outcome = threading.Event(), Outcome()
         self._jobs.put((job, done, outcome))
         return done, outcome
 
