@@ -12,7 +12,6 @@ import json
 import sys
 import time
 from collections.abc import Iterator
-from dataclasses import replace
 from pathlib import Path
 
 import click
@@ -26,7 +25,7 @@ from queens.models.drawing import Board
 from queens.models.errors import BadOption
 from queens.solvers.learn.orders import VALUE_ORDERS, VARIABLE_ORDERS
 from queens.solvers.learn.propagation import LEVELS
-from queens.solvers.learn.steps import steps_of
+from queens.solvers.learn.steps import trace_steps
 from queens.solvers.learn.trace import Trace, TraceEvent, traceable
 
 MAX_TRACE_CELLS = 400
@@ -110,23 +109,23 @@ def _propagation(puzzle: Puzzle, level: str, var: str, val: str, solutions: int,
                  svg_folder: Path | None) -> int:
     """The teaching engine's steps: one line each, and the board after each node's propagation
     (`queens.solvers.learn.steps`); as JSON, one object per step."""
+    if not puzzle.plain:
+        raise Unsupported(f"trace draws one army on a 2-D board; {puzzle.name} is not one")
     if puzzle.rows * puzzle.cols > MAX_TRACE_CELLS:
         raise QueensError(f"trace draws boards of at most {MAX_TRACE_CELLS} cells; this one has "
                           f"{puzzle.rows * puzzle.cols}")
-    steps = list(steps_of(puzzle, var=var, val=val, propagate=level, solutions=solutions or None))
+    steps = trace_steps(puzzle, var=var, val=val, propagate=level, solutions=solutions or None)
     if svg_folder is not None:
         svg_folder.mkdir(parents=True, exist_ok=True)
-    lost: list[tuple[int, int]] = []  # what the node's decision and propagation removed so far
     for step, after in zip(steps, [*steps[1:], None], strict=True):
         if as_json:
             click.echo(json.dumps(step.to_json()))
             continue
         out.print(step.text if step.kind in ("root", "decision", "backtrack") else f"  {step.text}", markup=False)
-        lost = list(step.lost) if step.kind in ("decision", "backtrack") else lost + list(step.lost)
         if after is None or after.kind in ("decision", "backtrack"):  # the node's propagation is over
-            shown = replace(step, lost=tuple(lost))
+            shown = step if step.kind == "backtrack" else steps.after(step.node)
             out.print(shown.board_text(puzzle) + "\n", markup=False)
-            if svg_folder is not None:
+            if svg_folder is not None and step.kind != "backtrack":
                 shown.board(puzzle).save(svg_folder / f"node-{step.node}.svg")
     return 0
 

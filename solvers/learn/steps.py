@@ -27,11 +27,10 @@ Q ~ ~ ~
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from typing import Any
 
-from queens.models import Cell, Puzzle, QueensError
+from queens.models import Cell, Puzzle
 from queens.models.drawing import ATTACKED_DARK, ATTACKED_LIGHT, Board
 from queens.solvers.learn.constraints import Constraint
 from queens.solvers.learn.domains import fixed_value, values
@@ -121,6 +120,11 @@ class Steps(list[Step]):
         self.last = -1
         self.pending: Decision | None = None
 
+    def after(self, node: int) -> Step:
+        """The last step of `node`'s decision and propagation, every value they removed marked."""
+        mine = [step for step in self if step.node == node and step.kind != "backtrack"]
+        return replace(mine[-1], lost=tuple(pair for step in mine for pair in step.lost))
+
     def follow(self, engine: Engine) -> None:
         """Read the domains from `engine`'s store (it changes them, and undoes them)."""
         self.dom = engine.store.dom
@@ -181,10 +185,3 @@ def trace_steps(puzzle: Puzzle, *, var: str = "input_order", val: str = "indomai
         if solutions is not None and found >= solutions:
             break
     return steps
-
-
-def steps_of(puzzle: Puzzle, **strategy: Any) -> Iterator[Step]:
-    """`trace_steps` one at a time (for a terminal that draws each as it comes)."""
-    if not puzzle.plain:
-        raise QueensError(f"the steps are drawn on one army's 2-D board; {puzzle.name} is not one")
-    yield from trace_steps(puzzle, **strategy)
