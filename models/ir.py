@@ -329,12 +329,12 @@ class ConstraintModel:
     def family(self, name: str) -> LineFamily | None:
         return next((f for f in self.families if f.name == name), None)
 
-    @property
+    @cached_property
     def row_family(self) -> LineFamily | None:
         """The rows, when every row holds exactly one piece: the row viewpoint's variables.
 
         Recognised by structure: an exactly-one family with one line per board row, each line
-        inside a single row."""
+        inside a single row (a look at every cell: kept, since the backends ask more than once)."""
         if self.numbering:
             return None
         return next((f for f in self.families if f.exactly_one and len(f.lines) == self.rows
