@@ -18,6 +18,8 @@ What the common tasks need is one import away, typed (the wheel ships `py.typed`
 - answers: `solve`, `count`, `optimise`, `solutions`, each a `Result` (with `Status`) that draws
   its board(s) in Jupyter; `verify` checks a placement;
 - pictures: `Board` (text, SVG, PNG), `HeatMap` and `heat_map`;
+- teaching: `search`, one search by the teaching engine with MiniZinc's orders and a propagation
+  level, its effort counted and its tree drawn (docs/search-strategies.md);
 - `QueensError`, the base of every error the suite raises on purpose; `__version__`.
 
 Names are imported when first used (`__getattr__`), so `import queens` costs nothing until then
@@ -67,6 +69,7 @@ if TYPE_CHECKING:
     from queens.models.toroidal import Toroidal as Toroidal
     from queens.solvers.api import solutions as solutions
     from queens.solvers.learn.heat_map import heat_map as heat_map
+    from queens.solvers.learn.teaching import search as search
     from queens.solvers.result import Result as Result
     from queens.solvers.result import Status as Status
 
@@ -82,6 +85,7 @@ _HOME = {
     **dict.fromkeys(("Bishops", "Kings", "Knights", "RectangularQueens", "Rooks"), "queens.models.pieces_families"),
     "Puzzle": "queens.models.puzzle", "Superqueens": "queens.models.superqueens", "Toroidal": "queens.models.toroidal",
     "solutions": "queens.solvers.api", "heat_map": "queens.solvers.learn.heat_map",
+    "search": "queens.solvers.learn.teaching",
     "Result": "queens.solvers.result", "Status": "queens.solvers.result",
 }
 """Where each name of the user API lives: imported when first asked for (PEP 562)."""
