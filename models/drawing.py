@@ -31,6 +31,7 @@ from typing import ClassVar
 
 from queens.models.check import Placement
 from queens.models.errors import MissingExtra, QueensError
+from queens.models.output import write_file
 from queens.models.pieces import Cell
 from queens.models.puzzle import Puzzle
 
@@ -256,19 +257,19 @@ class _Picture:
         check_drawable(self.puzzle)
         return _png(Canvas.of(self.puzzle), self._layers(), self.size)
 
-    def save(self, path: str | Path) -> Path:
-        """Write the picture; the suffix chooses the format: .svg, .png or .txt."""
+    def save(self, path: str | Path, kind: str | None = None) -> Path:
+        """Write the picture to exactly `path` as `kind` (svg, png or txt; by default the path's
+        suffix: .svg, .png or .txt). A failure is one OutputError naming the path and the reason
+        (`queens.models.output`)."""
         path = Path(path)
-        suffix = path.suffix.lower()
+        suffix = f".{kind}" if kind else path.suffix.lower()
         if suffix == ".svg":
-            path.write_text(self.svg(), encoding="utf-8")
-        elif suffix == ".png":
-            path.write_bytes(self.png())
-        elif suffix == ".txt":
-            path.write_text(self.text() + "\n", encoding="utf-8")
-        else:
-            raise QueensError(f"cannot tell the picture format of {path.name!r}: use .svg, .png or .txt")
-        return path
+            return write_file(path, self.svg())
+        if suffix == ".png":
+            return write_file(path, self.png())
+        if suffix == ".txt":
+            return write_file(path, self.text() + "\n")
+        raise QueensError(f"cannot tell the picture format of {path.name!r}: use .svg, .png or .txt")
 
     def text(self) -> str:
         raise NotImplementedError

@@ -91,6 +91,12 @@ class TimeLimit(QueensError):
         self.bound = bound
 
 
+class OutputError(QueensError):
+    """An answer, a file or a picture could not be written: the message names the path (or
+    stdout) and the reason the system gave ("cannot write /proc/version: Input/output error").
+    Raised by `queens.models.output`, the one writer; exit 1."""
+
+
 class InvalidNumber(MalformedInput):
     """A number that is not of its kind (a count, a size, seconds, a cell) or outside its range:
     NaN, infinity, 2^64 - 1, 2.5 pieces. Raised once, at the boundary, by `queens.models.numbers`,

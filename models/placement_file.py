@@ -25,10 +25,11 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TextIO
+from typing import IO, TextIO
 
 import numpy as np
 from queens.models.errors import InvalidPlacement, MalformedInput
+from queens.models.output import is_stdout, opened
 
 FORMATS = ("npy", "text", "perm")
 CHUNK = 65535
@@ -50,23 +51,24 @@ Chunk = tuple[np.ndarray, np.ndarray]
 
 
 def write_placement(target: Path | TextIO, columns: np.ndarray, fmt: str) -> None:
-    """Write `columns` (column of each row, -1 = empty) in `fmt`; text formats stream in chunks."""
+    """Write `columns` (column of each row, -1 = empty) in `fmt` to a stream, or to the file named
+    (`queens.models.output`: "-" is the standard output); text formats stream in chunks."""
     columns = np.asarray(columns)
     if fmt not in FORMATS:
         raise MalformedInput(f"format must be one of {', '.join(FORMATS)}, got {fmt!r}")
-    if fmt == "npy":
-        if not isinstance(target, Path):
-            raise MalformedInput("the npy format needs a file (--out FILE)")
-        np.save(target, columns.astype(np.int32))
-        return
-    if isinstance(target, Path):
-        with target.open("w") as stream:
-            _write_text(stream, columns, fmt)
-    else:
+    if fmt == "npy" and (not isinstance(target, Path) or is_stdout(target)):
+        raise MalformedInput("the npy format is binary: it needs a file (--out FILE)")
+    if not isinstance(target, Path):
         _write_text(target, columns, fmt)
+        return
+    with opened(target, binary=fmt == "npy") as stream:  # the file named, never FILE.npy
+        if fmt == "npy":
+            np.save(stream, columns.astype(np.int32))
+        else:
+            _write_text(stream, columns, fmt)
 
 
-def _write_text(stream: TextIO, columns: np.ndarray, fmt: str) -> None:
+def _write_text(stream: IO[str], columns: np.ndarray, fmt: str) -> None:
     if fmt == "text":
         stream.write(f"# n={len(columns)}\n")
     for start in range(0, len(columns), CHUNK):

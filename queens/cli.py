@@ -26,7 +26,7 @@ import sys
 import click
 
 from queens.commands.bench import bench_command
-from queens.commands.common import QueensGroup, err
+from queens.commands.common import QueensGroup, echo, err
 from queens.commands.count import count_command
 from queens.commands.explain import explain_command
 from queens.commands.export import export_command
@@ -39,7 +39,8 @@ from queens.commands.solve import show_command, solve_command
 from queens.commands.trace import trace_command
 from queens.commands.why import why_command
 from queens.models import NativeMissing, QueensError
-from queens.models.errors import BadOption
+from queens.models.errors import BadOption, OutputError
+from queens.models.output import STANDARD_OUTPUT, stdout_closed
 from queens.solvers import BACKENDS
 from queens.solvers.result import suite_version
 
@@ -69,7 +70,7 @@ class QueensCLI(QueensGroup):
 
 def _print_version(ctx: click.Context, param: click.Parameter, value: bool) -> None:
     if value and not ctx.resilient_parsing:
-        click.echo(f"queens {suite_version()}")
+        echo(f"queens {suite_version()}")
         ctx.exit()
 
 
@@ -104,7 +105,10 @@ cli.add_command(why_command)
 def main(argv: list[str] | None = None) -> None:
     """Run the CLI and turn every failure into a message and an exit code."""
     try:
+        if stdout_closed():  # refused before any work: every answer goes there
+            raise OutputError("cannot write to stdout: it is closed (redirect it to a file, or to /dev/null)")
         code = cli.main(args=argv, prog_name="queens", standalone_mode=False)
+        STANDARD_OUTPUT.flush()  # a full disk or a closed pipe said here, not lost at exit
     except click.ClickException as error:  # usage errors: exit 2
         error.show()
         code = error.exit_code

@@ -58,9 +58,11 @@ def main() -> None:
 
 
 def _reopen_closed_streams() -> None:
-    """Descriptors 0 and 2, when closed, get /dev/null (read for 0, write for 2), and
-    the matching sys stream, None when Python started without it, gets a file on it."""
-    for fd, name in ((0, "stdin"), (2, "stderr")):  # a closed stdout stays an error: the answer goes there
+    """Descriptors 0, 1 and 2, when closed, get /dev/null (read for 0, write for 1 and 2), and
+    the matching sys stream, None when Python started without it, gets a file on it; but for
+    stdout: a closed stdout stays an error (`sys.stdout` None, refused by `queens.cli.main`: the
+    answer goes there), its descriptor only kept from the next file opened."""
+    for fd, name in ((0, "stdin"), (1, "stdout"), (2, "stderr")):
         try:
             os.fstat(fd)
             continue
@@ -70,7 +72,7 @@ def _reopen_closed_streams() -> None:
         if null != fd:  # the lowest free descriptor: another closed standard one
             os.dup2(null, fd)
             os.close(null)
-        if getattr(sys, name) is None:
+        if getattr(sys, name) is None and fd != 1:
             setattr(sys, name, open(fd, "r" if fd == 0 else "w", closefd=False))  # noqa: SIM115 - for the whole run
 
 

@@ -12,8 +12,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-import click
-
+from queens.commands.common import echo
 from queens.models import Puzzle
 from queens.solvers import Result
 from queens.solvers.result import answer_json
@@ -27,7 +26,7 @@ def payload(command: str, target: Puzzle | None, result: Result | None, *, verif
 
 
 def print_payload(data: dict[str, Any]) -> None:
-    click.echo(json.dumps(data, indent=2))
+    echo(json.dumps(data, indent=2))
 
 
 def answered_by(result: Result) -> str:

@@ -15,6 +15,7 @@ from rich.console import Console
 from queens.commands.number_options import Count, Seconds
 from queens.models import Cell, Puzzle
 from queens.models.families import FAMILIES, FamilyOptions, build, reason_for_none
+from queens.models.output import STANDARD_OUTPUT
 from queens.models.puzzle_file import PUBLISHED, read
 from queens.solvers import BACKENDS
 from queens.solvers.backend import Task
@@ -22,10 +23,17 @@ from queens.solvers.formats.minizinc import VALUE_CHOICES, VARIABLE_CHOICES
 from queens.solvers.options import Options
 from queens.solvers.routing.strategies import registered
 
-out = Console(highlight=False, soft_wrap=True)
-"""Results go to stdout..."""
+out = Console(file=STANDARD_OUTPUT, highlight=False, soft_wrap=True)
+"""Results go to stdout, through the one writer (`queens.models.output`: a closed or full stdout
+is an error, never an answer lost)..."""
 err = Console(stderr=True, highlight=False, soft_wrap=True)
 """...progress, logs and errors to stderr."""
+
+
+def echo(text: str) -> None:
+    """A line of text on stdout as it is (no markup, no wrapping): JSON, an export, a placement."""
+    STANDARD_OUTPUT.write(text + "\n")
+    STANDARD_OUTPUT.flush()
 
 
 def _cell(text: str) -> Cell:

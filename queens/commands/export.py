@@ -9,10 +9,11 @@ from types import ModuleType
 
 import click
 
-from queens.commands.common import command, err, make_puzzle, puzzle_options
+from queens.commands.common import command, echo, err, make_puzzle, puzzle_options
 from queens.commands.number_options import Count
-from queens.models import BackendUnavailable, QueensError, Unsupported
+from queens.models import BackendUnavailable, Unsupported
 from queens.models.errors import BadOption
+from queens.models.output import check_writable, is_stdout, write_file
 from queens.solvers.formats.cpsat import ProtoBuilder
 from queens.solvers.formats.minizinc import VALUE_CHOICES, VARIABLE_CHOICES
 
@@ -63,31 +64,25 @@ class _LazyChoice(click.Choice[str]):
 @click.option("--size", type=Count(0), default=None,
               help="Exactly this many pieces (needed for DIMACS and CP-SAT of a minimising family such as domination).")
 @click.option("--output", "-o", type=click.Path(dir_okay=False, path_type=Path), default=None,
-              help="Write to this file (mzn: the model here, the data beside it as .dzn); default stdout.")
+              help="Write to this file (mzn: the model here, the data beside it as .dzn); default (or -) stdout.")
 def export_command(family_or_file: str, n: int | None, m: int | None, format_name: str, encoding: str | None,
                    var: str | None, val: str | None, viewpoint: str | None, size: int | None,
                    output: Path | None) -> int:
     """Write the puzzle for another solver; cell (r, c) is variable r*cols + c + 1 in every format but
     CP-SAT's (its own variables), and the MiniZinc textbook model's q[i] counts rows and columns from 1."""
     export = _exporters()
+    check_writable(output, "--output")
     puzzle = make_puzzle(family_or_file, n, m)
     if viewpoint is not None and format_name != "cpsat":
         raise BadOption("--viewpoint applies to --format cpsat only")
     builder = _cpsat(viewpoint or "boolean") if format_name == "cpsat" else None
     written = export.exported(puzzle, format_name, encoding, size, var=var, val=val, builder=builder)
-    if output is None:  # MiniZinc accepts data assignments inside a model: on stdout the files make one
-        files: dict[Path | None, str] = {None: "\n".join(written.values())}
-    else:
-        files = {output.with_suffix(suffix) if suffix else output: text for suffix, text in written.items()}
+    if output is None or is_stdout(output):  # MiniZinc accepts data assignments inside a model: one on stdout
+        echo("\n".join(written.values()))
+        return 0
+    files = {output.with_suffix(suffix) if suffix else output: text for suffix, text in written.items()}
     for path, text in files.items():
-        if path is None:
-            click.echo(text)
-        else:
-            try:
-                path.write_text(text + ("" if text.endswith("\n") else "\n"), encoding="utf-8")
-            except OSError as error:
-                raise QueensError(f"cannot write {path}: {error.strerror}") from None
-            err.print(f"wrote {path}")
+        err.print(f"wrote {write_file(path, text + ('' if text.endswith(chr(10)) else chr(10)))}", markup=False)
     return 0
 
 

@@ -6,7 +6,6 @@ never becomes a Python list of cells or a drawn board.
 
 from __future__ import annotations
 
-import os
 import time
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
@@ -19,7 +18,9 @@ from queens.commands.answer import payload, print_payload
 from queens.commands.common import command, err, group, json_option, out
 from queens.commands.number_options import Count, Size
 from queens.models import NQueens, Puzzle, QueensError
+from queens.models.errors import BadOption
 from queens.models.generate import planted, random_placement
+from queens.models.output import STANDARD_OUTPUT, STDOUT, check_writable, is_stdout
 from queens.models.placement_file import FORMATS, write_placement
 from queens.solvers import Result, native
 from queens.solvers.backend import Task
@@ -34,22 +35,23 @@ def output_options(command: F) -> F:
     """--seed, --out, --format: added to `queens solve`."""
     command = click.option("--format", "fmt", type=click.Choice(FORMATS), default=None,
                            help="--out format: npy (int32 columns), text ('row col' lines), perm "
-                                "(one line of columns). Default: npy for *.npy, else text.")(command)
+                                "(one line of columns). Default: npy for *.npy, else text. Without --out: "
+                                "the solution on stdout in this format, instead of the board.")(command)
     command = click.option("--out", "out_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
-                           help="Write the solution to FILE (streamed; for large boards).")(command)
+                           help="Write the solution to FILE (streamed; for large boards); - for stdout.")(command)
     return click.option("--seed", type=Count(0, 2**64 - 1), default=None,
                         help="random, complete: the random seed [default: 0].")(command)
 
 
-def check_writable(out_path: Path | None) -> None:
-    """Refuse an --out that cannot be written, before any work is done."""
-    if out_path is None:
-        return
-    folder = out_path.parent if str(out_path.parent) else Path(".")
-    if not folder.is_dir():
-        raise QueensError(f"--out {out_path}: no such folder {folder}")
-    if not os.access(folder, os.W_OK) or (out_path.exists() and not os.access(out_path, os.W_OK)):
-        raise QueensError(f"--out {out_path}: not writable")
+def placement_target(out_path: Path | None, fmt: str | None) -> Path | None:
+    """Where a placement goes: --out FILE, or stdout for `--out -` and for a --format given
+    without --out (a format asked for is never ignored). Refused at once when it cannot be
+    written (`queens.models.output.check_writable`) or is binary on stdout."""
+    target = Path(STDOUT) if out_path is None and fmt is not None else out_path
+    check_writable(target, "--out")
+    if target is not None and is_stdout(target) and _format_for(target, fmt) == "npy":
+        raise BadOption("--format npy is binary: give --out FILE")
+    return target
 
 
 def _format_for(path: Path, fmt: str | None) -> str:
@@ -57,10 +59,11 @@ def _format_for(path: Path, fmt: str | None) -> str:
 
 
 def save_columns(columns: np.ndarray, out_path: Path, fmt: str | None) -> None:
-    """Write a solution (column of each row) to `out_path`, saying where on stderr."""
+    """Write a solution (column of each row) to exactly `out_path` ("-": stdout), saying where on stderr."""
     start = time.perf_counter()
     write_placement(out_path, columns, _format_for(out_path, fmt))
-    err.print(f"wrote {out_path} ({_format_for(out_path, fmt)}) in {time.perf_counter() - start:.3f} s")
+    where = "stdout" if is_stdout(out_path) else out_path
+    err.print(f"wrote {where} ({_format_for(out_path, fmt)}) in {time.perf_counter() - start:.3f} s", markup=False)
 
 
 def _columns(n: int, cells: Iterable[tuple[int, int]]) -> np.ndarray:
@@ -105,14 +108,14 @@ def generate_command() -> None:
                    "Nightingale's generator (may have no completion).")
 @click.option("--seed", type=Count(0, 2**64 - 1), default=0, show_default=True, help="Random seed.")
 @click.option("--out", "out_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
-              help="Write to FILE instead of stdout.")
+              help="Write to FILE instead of stdout (- is stdout).")
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default=None,
               help="text ('row col' lines, default), npy or perm (-1 = empty row).")
 def generate_completion(n: int, k: int, kind: str, seed: int, out_path: Path | None, fmt: str | None) -> int:
     """k pre-placed queens on an n x n board: input for `solve completion --queens FILE`."""
     if k > n:
         raise click.UsageError(f"-k {k}: at most n = {n} queens fit on an n x n board")
-    check_writable(out_path)
+    target = placement_target(out_path, fmt or "text")
     native.require("_localsearch")
     from queens.solvers.native.local_search import random_solution
 
@@ -126,10 +129,10 @@ def generate_completion(n: int, k: int, kind: str, seed: int, out_path: Path | N
     else:
         queens = random_placement(n, k, seed)
     columns = _columns(n, queens)
-    if out_path is None:
-        write_placement(click.get_text_stream("stdout"), columns, fmt or "text")
-    else:
-        save_columns(columns, out_path, fmt)
+    if target is not None and is_stdout(target):
+        write_placement(STANDARD_OUTPUT, columns, fmt or "text")
+    elif target is not None:
+        save_columns(columns, target, fmt)
     return 0
 
 

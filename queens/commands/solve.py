@@ -27,11 +27,12 @@ from queens.commands.common import (
     puzzle_options,
 )
 from queens.commands.compare import SOLVE, compare, refuse_for_all
-from queens.commands.placements import check_writable, output_options, save_result
+from queens.commands.placements import output_options, placement_target, save_result
 from queens.commands.progress import progress_option, progress_shown
 from queens.models import Puzzle
 from queens.models.drawing import MAX_DRAWN, Board, Canvas, Sheet
 from queens.models.errors import BadOption
+from queens.models.output import check_writable, is_stdout
 from queens.solvers import Result, Status
 from queens.solvers.backend import Task
 from queens.solvers.learn.heat_map import heat_map
@@ -67,7 +68,7 @@ def refuse_out(puzzle: Puzzle, out_path: Path | None) -> None:
     once for a puzzle whose answers may not be that (armies, a cube, pieces that share rows)."""
     one_per_row = puzzle.within and puzzle.line_cap == 1 and (0, 1) in puzzle.piece.rays
     if out_path is not None and not (puzzle.plain and puzzle.square and one_per_row):
-        raise BadOption(f"--out writes one piece per row of a square board; the answers of {puzzle.name} "
+        raise BadOption(f"--out and --format write one piece per row of a square board; the answers of {puzzle.name} "
                         "need not be that: use --json")
 
 
@@ -100,7 +101,10 @@ def solve_command(family_or_file: str, n: int | None, m: int | None, backend: st
     """Find one solution (the optimum of a puzzle with a goal: the fewest pieces for domination,
     the most for peaceable armies, the fewest copies for a colouring), by the fastest strategy
     that can; --backend all asks every backend and sets their answers side by side."""
-    check_writable(out_path)
+    out_path = placement_target(out_path, fmt)
+    if as_json and is_stdout(out_path):
+        raise BadOption("--json and a placement on stdout (--out - or --format without --out) cannot share it: "
+                        "give --out FILE")
     options = backend_settings(viewpoint, encoding, solver)
     if seed is not None:
         options["seed"] = seed
@@ -129,9 +133,10 @@ def solve_command(family_or_file: str, n: int | None, m: int | None, backend: st
                               out=None if out_path is None else str(out_path),
                               certificate=None if proof is None else proof.to_json()))
         return _exit_code(result)
-    _print_solutions(puzzle, result, out_path)
-    if proof is not None:
-        out.print(f"certificate: {proof.refuted} has no solution; " + ", ".join(
+    if not is_stdout(out_path):  # stdout holds the placement file alone
+        _print_solutions(puzzle, result, out_path)
+    if proof is not None:  # beside a placement on stdout, on stderr
+        (err if is_stdout(out_path) else out).print(f"certificate: {proof.refuted} has no solution; " + ", ".join(
             f"{check.checker} {check.verdict} in {check.seconds:.2f} s" for check in proof.checks), markup=False)
     return _exit_code(result)
 
@@ -203,12 +208,14 @@ def show_command(family_or_file: str, n: int | None, m: int | None, backend: str
     """Draw one answer as a board (and as pictures with --svg/--png/--heat-map): armies in their
     colours, a cube as its layers side by side; with --symmetries, its images under the board's
     symmetries."""
-    for path in (svg_path, png_path, heat_path):
-        check_writable(None if path is None else Path(path))
+    for option, path in (("--svg", svg_path), ("--png", png_path), ("--heat-map", heat_path)):
+        check_writable(path, option)
     puzzle = make_puzzle(family_or_file, n, m)
     canvas = Canvas.of(puzzle)
     if max(canvas.rows, canvas.cols) > MAX_DRAWN:
         raise click.UsageError(f"show draws boards up to {MAX_DRAWN} wide; use solve for larger ones")
+    if heat_path and Path(heat_path).suffix.lower() not in (".svg", ".png", ".txt"):
+        raise BadOption(f"--heat-map writes .svg, .png or .txt; {heat_path!r} is none of them")
     if heat_path and not puzzle.plain:
         raise BadOption(f"--heat-map counts one army's pieces on a 2-D board; {puzzle.name} is not one")
     group = group_of(puzzle) if symmetries else ()  # a puzzle the kit cannot name is refused before any work
@@ -220,9 +227,9 @@ def show_command(family_or_file: str, n: int | None, m: int | None, backend: str
     if group and result.solution is not None:
         found = images(puzzle, result.solution)
         board = image_sheet(puzzle, result.solution)
-    for path in (svg_path, png_path):
+    for path, kind in ((svg_path, "svg"), (png_path, "png")):
         if path:
-            err.print(f"wrote {board.save(path)}", markup=False)
+            err.print(f"wrote {board.save(path, kind)}", markup=False)
     if heat_path:
         err.print(f"wrote {heat_map(puzzle, backend or 'native', time_limit=time_limit).save(heat_path)}",
                   markup=False)

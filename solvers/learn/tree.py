@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from queens.models import QueensError
+from queens.models.output import write_file
 from queens.solvers.learn.constraints import Constraint
 from queens.solvers.learn.domains import values
 from queens.solvers.learn.orders import Decision
@@ -158,8 +159,7 @@ class SearchTree:
             text = {".dot": dot, ".svg": svg, ".tex": tikz}[suffix](self, collapse)
         else:
             raise QueensError(f"cannot tell the tree's format from {path.name!r}: use {', '.join(FORMATS)}")
-        path.write_text(text, encoding="utf-8")
-        return path
+        return write_file(path, text)
 
     def _repr_svg_(self) -> str:
         """The tree, drawn in Jupyter."""
