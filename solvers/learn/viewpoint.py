@@ -36,7 +36,17 @@ from queens.models import ConstraintModel, LineFamily, Placement, Unsupported
 from queens.models.ir import Var
 from queens.models.row_viewpoint import AllDifferent as RowAllDifferent
 from queens.models.row_viewpoint import RowViewpoint, row_refusal, row_viewpoint
-from queens.solvers.learn.constraints import ONE, ZERO, AllDifferent, Clause, Conflicts, Constraint, Count, LexChain, Test
+from queens.solvers.learn.constraints import (
+    ONE,
+    ZERO,
+    AllDifferent,
+    Clause,
+    Conflicts,
+    Constraint,
+    Count,
+    LexChain,
+    Test,
+)
 from queens.solvers.learn.domains import each_value, highest
 
 VIEWPOINTS = ("integer", "boolean")
