@@ -29,6 +29,7 @@ repeats to the digit.
 
 from __future__ import annotations
 
+import sys
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -91,6 +92,14 @@ class Listener(Protocol):
     def wiped_out(self, var: int, by: Constraint | None) -> None: ...
 
 
+def _deep_enough(problem: Problem) -> None:
+    """Let Python's stack hold the deepest path of left branches: one a variable for `x = v`, up
+    to log2 of the values for `x <= m` (a 40 x 40 Boolean board nests 1,600 generators)."""
+    deepest = sum(max(1, mask.bit_length()).bit_length() for mask in problem.domains)
+    if sys.getrecursionlimit() < deepest + 1000:
+        sys.setrecursionlimit(deepest + 1000)
+
+
 class _Limit(Exception):
     """A node or failure limit reached: the search stops where it is, without an error."""
 
@@ -112,6 +121,7 @@ class Engine:
         self.store = Store(problem.domains, listener)
         self.effort = Effort()
         self.complete = False
+        _deep_enough(problem)
 
     def solutions(self) -> Iterator[Placement]:
         """Every solution in the order the search meets them (with a limit, those found
