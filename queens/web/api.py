@@ -33,6 +33,7 @@ from queens.solvers.routing.router import answer as routed
 from queens.solvers.routing.router import route, task_of
 from queens.solvers.routing.strategy import Subject
 from queens.web.schema import BadRequest, Json, checked
+from queens.web.search_view import Settings, choices, ladder, search_view
 from queens.web.user_file import MAX_FILE_CHARS, asks, read_text
 
 MAX_SIDE = 20
@@ -76,6 +77,7 @@ def info(time_limit: float = TIME_LIMIT) -> Json:
         "backends": list(backends),
         "limits": {"side": MAX_SIDE, "trace_cells": MAX_TRACE_CELLS, "trace_events": MAX_TRACE_EVENTS,
                    "time_limit": time_limit, "file_chars": MAX_FILE_CHARS},
+        "search": choices(),
     }
 
 
@@ -427,6 +429,28 @@ def _why_reply(b: _Board, status: str, subset: Iterable[Given], lines: list[str]
                         "name": g.name} for g in subset]}
 
 
+def _searched(b: _Board) -> Puzzle:
+    """The puzzle the search view and the ladder search: the board with the user's queens."""
+    try:
+        return b.puzzle()
+    except AttackingQueens as error:
+        raise BadRequest(f"{error}: the search starts from pieces that do not attack each other") from None
+
+
+def search_request(request: Json, time_limit: float = TIME_LIMIT) -> Json:
+    """The teaching engine's search of the board (its givens included) with MiniZinc's orders and
+    a propagation level: the tree, each node's domains, the steps (`queens.web.search_view`)."""
+    b = _Board(request)
+    settings = Settings.of(request)
+    return search_view(_searched(b), b.canvas, settings, time_limit)
+
+
+def ladder_request(request: Json, time_limit: float = TIME_LIMIT) -> Json:
+    """The ladder for the board: the nodes of each rung, generate and test to the native search."""
+    b = _Board(request)
+    return ladder(_searched(b), time_limit)
+
+
 def warm_up() -> None:
     """Load every backend's solver library now, with a 4 x 4 board: importing OR-Tools alone
     takes seconds on a busy machine, and a request's time limit is for searching, not importing."""
@@ -439,7 +463,7 @@ def warm_up() -> None:
 
 
 ROUTES = {"board": board, "complete": complete, "count": count_request, "solution": solution,
-          "trace": trace_request, "why": why_request}
+          "trace": trace_request, "why": why_request, "search": search_request, "ladder": ladder_request}
 
 
 def answer(route: str, request: Json, time_limit: float = TIME_LIMIT) -> Json:

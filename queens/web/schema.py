@@ -43,6 +43,8 @@ KEYS: dict[str, frozenset[str]] = {
     "solution": SOLVING | {"index"},
     "trace": BOARD | {"solutions", "job"},
     "why": SOLVING,  # 'backend' is read to be refused with its reason: why? is answered from SAT cores
+    "search": BOARD | {"var", "val", "propagate", "all", "seed", "job"},  # the teaching engine's own names
+    "ladder": BOARD | {"job"},
     "progress": frozenset({"job"}),
     "cancel": frozenset({"job"}),
 }

@@ -14,6 +14,7 @@ import { paint, clear as clearBoard, listen, onPress } from "./board.js";
 import { drawLegend } from "./legend.js";
 import { read, remember, replace } from "./address.js";
 import { call, searching, cancel } from "./calls.js";
+import { searchPanel, offerChoices } from "./tree.js";
 
 const FILE = "";  // the family menu's value for "your puzzle file"
 const EXAMPLE = `# Kings and knights: the most k such that k kings and k knights share the board, none attacked.
@@ -474,6 +475,7 @@ function wire() {
   }));
   onPress(place);
   listen();
+  searchPanel({ body: puzzleBody, board: () => state.board, mine: () => state.queens, searched, guarded, say });
 }
 
 async function start() {
@@ -482,6 +484,7 @@ async function start() {
   for (const backend of state.info.backends) $("backend").add(new Option(backend, backend));
   $("n").max = state.info.limits.side;
   $("file-text").maxLength = state.info.limits.file_chars;
+  offerChoices(state.info.search);
   wire();
   restore(location.hash);
   await newBoard("replace");

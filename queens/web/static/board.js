@@ -175,6 +175,9 @@ function describe(board, view, k, r, c) {
   if (view.conflictSet.has(k)) words.push("attacks another piece");
   if (view.culpritSet.has(k)) words.push("one of the givens that have no solution together");
   if (view.tried === k) words.push("tried here");
+  if (view.possibleSet.has(k)) words.push("still possible");
+  if (view.removedSet.has(k)) words.push(view.struckSet.has(k) ? "removed by this step" : "removed");
+  if (view.decided === k) words.push("the decision");
   return words.join(", ");
 }
 
@@ -197,7 +200,8 @@ function pieces(board, view, mine) {
 }
 
 /**
- * Paint `view` on the board's squares: { pieces, armies, pawns, attacked, conflicts, culprits, tried },
+ * Paint `view` on the board's squares: { pieces, armies, pawns, attacked, conflicts, culprits, tried }, and a
+ * search's domains (tree.js): { possible, removed, struck (removed by the step shown), decided (a key "r,c") },
  * cells as [r, c] on the canvas; `mine` the user's own pieces (drawn in their army's colour).
  */
 export function paint(board, view, mine) {
@@ -210,6 +214,9 @@ export function paint(board, view, mine) {
     attackedSet: new Set((view.attacked || []).map(key)),
     conflictSet: new Set((view.conflicts || []).map(key)),
     culpritSet: new Set((view.culprits || []).map(key)),
+    possibleSet: new Set((view.possible || []).map(key)),
+    removedSet: new Set((view.removed || []).map(key)),
+    struckSet: new Set((view.struck || []).map(key)),
   };
   for (const cell of grid().querySelectorAll(".cell:not(.gap)")) {
     const r = Number(cell.dataset.r);
@@ -238,7 +245,12 @@ function paintSquare(cell, board, view, r, c) {
     classes.push("blocked");
   } else if (view.attackedSet.has(k)) {
     classes.push("attacked");
+  } else if (view.possibleSet.has(k)) {
+    classes.push("possible");
+  } else if (view.removedSet.has(k)) {
+    classes.push("removed", ...(view.struckSet.has(k) ? ["struck"] : []));
   }
+  if (view.decided === k) classes.push("decided");
   if (view.conflictSet.has(k)) classes.push("conflict");
   if (view.culpritSet.has(k)) classes.push("culprit");
   if (view.tried === k) classes.push("tried");

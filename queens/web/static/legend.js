@@ -48,6 +48,12 @@ export function drawLegend(board, view) {
     items.push(item("", "pieces that attack each other", "", "conflict"));
   }
   if (view.culpritSet.size) items.push(item("", "givens with no solution together", "", "culprit"));
+  if (view.search) {  // a search's domains (tree.js)
+    items.push(item("", "still possible", "", "possible"));
+    items.push(item("", "removed", "", "removed"));
+    items.push(item("", "removed by this step", "", "removed struck"));
+    if (view.decided) items.push(item("", "the decision", "", "decided"));
+  }
   if (board.layer) {
     const layers = (board.cols + 1) / (board.layer + 1);
     items.push(item("", `a cube: its layers x = 0 to ${layers - 1}, left to right`));
