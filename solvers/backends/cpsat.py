@@ -3,10 +3,18 @@
 - `boolean` (default): one Boolean per cell, AddExactlyOne/AddAtMostOne per line (a linear
   sum between its bounds for any other per-line bound), a clause per cover, a linear sum for
   the size or the objective.
-- `alldifferent`: the classic integer viewpoint, q[r] = column of the piece in row r, with
-  one AllDifferent per line family that has a linear key (columns q[r], diagonals q[r] - r,
-  anti-diagonals q[r] + r; modulo n on a torus). Lines without a key (knight pairs, lines cut
-  by pawns) and covers go through Booleans channelled to q. It needs one piece per row.
+- `alldifferent`: the textbook model (`queens.models.row_viewpoint`): q[r] = the column of the
+  piece in row r over the row's open columns (a given piece's one column), and one AllDifferent
+  per keyed family of lines (columns q[r], diagonals q[r] - r, anti-diagonals q[r] + r): for
+  n-queens n variables and 3 constraints, what OR-Tools' own example posts. On a torus the keys
+  differ modulo n: AllDifferent over the keys and the keys + n (`_post_alldifferent`). Booleans
+  channelled to q only for what the keys cannot say (lines without a key: knight pairs, lines
+  cut by pawns; covers, clauses, counts, lex chains, an objective). It needs one piece per row.
+  Before issue 36 it channelled every cell: Q(10) counted 49x slower than OR-Tools' example,
+  now 0.35x (experiments/results/viewpoints-before-after.md).
+
+Each viewpoint is written down as it is posted (`_Built`, `queens.solvers.viewpoint.Recorder`):
+`describe` returns it, and `queens explain --viewpoint` prints it.
 
 In both, the model's clauses are BoolOr and its attack counts a linear sum enforced by the
 counting cell (`_post_clauses`, `_post_counts`), over the same cell Booleans.
@@ -23,7 +31,10 @@ proofs need probing) the portfolio of branching heuristics (`search="portfolio"`
 Enumeration branches on the cells in board order (FIXED_SEARCH), a plain depth-first search
 that counted Q(12) in 5.4 s against 8.4 s with CP-SAT's default search; with lex chains (counting one
 solution per symmetry class) in the chains' order, middle rows first (Q(13): 2.0 s against 6.0 s
-in board order, experiments/results/symmetry.md).
+in board order, experiments/results/symmetry.md). The integer viewpoint branches likewise on q,
+the rows in that order, the smallest column first: the textbook model in plain CP-SAT counted
+Q(10) in 0.27x and Q(12) in 0.58x the CPU time of CP-SAT's own search, presolve on or off alike
+(experiments/results/viewpoints.md).
 
 Minimisation uses the generic iterative bound (Backend.minimise), not CP-SAT's objective:
 measured on 8x8 queen domination, proving optimality by `minimize` took 24.6 s against
@@ -228,7 +239,7 @@ class CpSat(Backend):
         CP-SAT's bound on the optimum."""
         objective = model.objective
         assert objective is not None
-        cp, decode = self._build(model)  # the objective is posted here, over the cells' Booleans
+        cp, decode = self._build(model)  # the model with its objective: the integer viewpoint channels the cells
         value = cp.new_int_var(objective.least, objective.top, "m")
         for chosen in literals(model, objective.groups, self._number):
             cp.add(sum(cp.get_bool_var_from_proto_index(i) for i in chosen[chosen >= 0].tolist()) == value)
@@ -359,9 +370,10 @@ def _post_alldifferent(built: _Built, view: RowViewpoint, alldifferent: AllDiffe
     key is taken modulo m, which CP-SAT's AllDifferent cannot say: when the keys span less than
     k*m, two of them are equal modulo m exactly when they are equal after adding multiples of m
     below k, so AllDifferent over each key plus 0, m, ..., (k - 1)*m says it with no variable
-    more (n-queens on a torus: q[r] + r and q[r] + r + n). Measured against CP-SAT's
-    AddModuloEquality (a variable and a constraint per row) and a linear quotient: toroidal
-    n = 13 counted in 2.7-3.3 s of CPU against 4.0-4.8 and 7.7 (experiments/results/viewpoints.md)."""
+    more (n-queens on a torus: q[r] + r and q[r] + r + n). Against CP-SAT's AddModuloEquality
+    (a variable and a constraint per row) and a linear quotient, in plain CP-SAT: toroidal
+    n = 11 counted in 0.22 s of CPU against 0.84 and 1.00, n = 13 in 2.4 s against 3.1 and 6.5
+    (experiments/results/viewpoints.md)."""
     terms = [alldifferent.scale * var + alldifferent.shift * r for r, var in zip(view.rows, q, strict=True)]
     modulus = alldifferent.modulus
     copies = 1 if modulus is None else _span(view, alldifferent) // modulus + 1
@@ -431,14 +443,14 @@ def _post_beyond(built: _Built, model: ConstraintModel, size: bool) -> None:
             _post_clauses(cp, model, number)
     if model.counts:
         with built.record.posting("x[w] ⇒ lo ≤ Σ held(group) ≤ hi", "for each attack count", "attack counts",
-                           "held(group) = max(x[p] : p ∈ group)"):
+                                  "held(group) = max(x[p] : p ∈ group)"):
             _post_counts(cp, model, number)
     if size:
         with built.record.posting(f"Σ x[r,c] = {model.size}", "", "size"):
             _post_line(cp, number[number >= 0].tolist(), model.size or 0, model.size or 0)
     if model.lex:
         with built.record.posting("x ≥lex x∘g, clause by clause", "for each symmetry g", "lex-leader chains",
-                           "e[i]: the chain equal up to pair i"):
+                                  "e[i]: the chain equal up to pair i"):
             _post_lex(cp, model.lex, _by_cell(model, number))
 
 

@@ -1,7 +1,8 @@
 """The `csp` backend: python-constraint2's backtracking solver, in two viewpoints.
 
-- `rows` (default when every row holds one piece): q[r] = column. The families whose lines
-  a `LinearKey` names (columns, diagonals: whole board lines) go into one `KeyedLines` over
+- `rows` (default when every row holds one piece): q[r] = column, the row viewpoint of
+  `queens.models.row_viewpoint` (a given piece's row has its one column). The families whose
+  lines a `LinearKey` names (its AllDifferent: columns, diagonals) go into one `KeyedLines` over
   every row, which hides the conflicting columns of the rows left in one call per node; each
   other family (knight pairs, lines cut by pawns) into one binary `RowPairConflicts` per pair
   of rows sharing one of its lines, which forward checking reads directly. Measured on
@@ -11,6 +12,8 @@
   `KeyedLines` instead of the pairs' tables: Q(13) 4.0 -> 3.2 s of CPU, single process.
 - `boolean`: one 0/1 variable per cell with sum constraints per line (between its bounds),
   cover and size; it handles every model, slowly.
+Each is written down as it is posted (`queens.solvers.viewpoint.Recorder`): `describe` returns
+it, and `queens explain --viewpoint` prints it.
 Both read a cell as a test on one variable (`CellTest`: row r holds column c, or cell x holds
 1), and the constraints written over cells, the same in either viewpoint, are posted through it
 (`_over_cells`): the lex chains, the clauses and the attack counts. A clause or a count is a
