@@ -20,6 +20,11 @@ the task never runs again, and closing the loop printed "aclose(): asynchronous 
 already running" tracebacks (1 CI run of `queens count nqueens -n 16 -b minizinc` under SIGINT).
 The signal is raised instead by `interrupts.check` between two slices, in this module's code.
 
+A thread that already runs an event loop cannot run another (a Jupyter notebook's kernel runs one:
+`count(puzzle, "minizinc")` in a notebook failed with "Cannot run the event loop while another loop
+is running"), so there the call runs on a thread of its own, and an interrupt of the waiting thread
+(the notebook's *interrupt kernel*) stops it as a signal would.
+
 Imported by `queens.solvers.backends.minizinc` only once the `minizinc` package is known to be there.
 """
 
@@ -27,8 +32,10 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import threading
 import time
 from asyncio.subprocess import Process
+from concurrent.futures import ThreadPoolExecutor
 from contextvars import ContextVar
 from pathlib import Path
 from typing import Any
@@ -64,7 +71,31 @@ def driver() -> minizinc.Driver:
 
 def solve(instance: minizinc.Instance, **options: object) -> minizinc.Result:
     """`instance.solve(**options)` (an instance made with `driver()`), stopped with everything it
-    started when an exception, KeyboardInterrupt included, comes while it runs."""
+    started when an exception, KeyboardInterrupt included, comes while it runs; on a thread of its
+    own when this one already runs an event loop (see the module docstring)."""
+    if not _loop_running():
+        return _solve(instance, options, None)
+    stop = threading.Event()
+    with ThreadPoolExecutor(1, thread_name_prefix="minizinc") as pool:
+        call = pool.submit(_solve, instance, options, stop)
+        try:
+            return call.result()
+        except BaseException:
+            stop.set()  # the call stops what it started; leaving the pool waits for that
+            raise
+
+
+def _loop_running() -> bool:
+    """Whether this thread runs an event loop already."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return False
+    return True
+
+
+def _solve(instance: minizinc.Instance, options: dict[str, object], stop: threading.Event | None) -> minizinc.Result:
+    """`solve` on a new event loop, in this thread; `stop`, once set, interrupts it as a signal does."""
     loop = asyncio.new_event_loop()
     started: list[Process] = []
     token = _started.set(started)
@@ -78,6 +109,8 @@ def solve(instance: minizinc.Instance, **options: object) -> minizinc.Result:
             with interrupts.deferred():
                 loop.run_until_complete(asyncio.wait({call}, timeout=SLICE))
             interrupts.check()
+            if stop is not None and stop.is_set():
+                raise KeyboardInterrupt
             if time.monotonic() - last_beat >= BEAT:
                 beat()
                 last_beat = time.monotonic()
