@@ -1,10 +1,16 @@
 """Shared fixtures: the OEIS ground truth in tests/data/sequences.json, each term with its source
-(the real CLI: tests/cli.py)."""
+(the real CLI: tests/cli.py), and the set-ups that take seconds, shared by the tests that need
+them: the tiny experiment spec's results and their report, built once per test session however
+many xdist workers ask (`built_once`), and a local Dask cluster, one per worker at most."""
 
 from __future__ import annotations
 
+import fcntl
 import json
-from collections.abc import Iterable
+import logging
+import os
+import shutil
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +20,7 @@ from queens.solvers.backend import Task
 
 REPO = Path(__file__).resolve().parents[1]
 REFERENCE = REPO / "tests" / "data" / "sequences.json"
+TINY = REPO / "experiments" / "specs" / "tiny.toml"
 
 
 class Reference:
@@ -64,6 +71,66 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         (dropped if named and not named & chosen else kept).append(item)
     items[:] = kept
     config.hook.pytest_deselected(items=dropped)
+
+
+@pytest.fixture(scope="session")
+def dask_cluster() -> Iterator[str]:
+    """A local Dask cluster as `--dask local` starts it on two cores (two single-threaded worker
+    processes), for the tests that count on Dask in-process: its scheduler's address. The CLI's
+    own `--dask local` is run end to end by tests/test_dask.py and tests/test_interrupt.py."""
+    pytest.importorskip("distributed", reason="Dask is an optional extra: pip install -e '.[dask]'")
+    from distributed import LocalCluster
+
+    with LocalCluster(  # type: ignore[no-untyped-call]  # distributed: no hints
+            n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
+            silence_logs=logging.CRITICAL, preload=["queens.solvers.native.dask_worker"]) as cluster:
+        address: str = cluster.scheduler_address
+        yield address
+
+
+def built_once(tmp_path_factory: pytest.TempPathFactory, name: str, build: Callable[[Path], object]) -> Path:
+    """The folder `name` that `build(folder)` fills, once per test session: under xdist the
+    first worker to ask builds it in the session's own temporary folder, which all its workers
+    share, holding a lock while it does; the others wait on the lock and read what it built
+    (pytest-xdist's recipe: its --dist loadgroup would send the tests to one worker instead, but
+    it does not group on pytest 9.2, pytest-xdist issue 1386)."""
+    root = tmp_path_factory.getbasetemp()
+    if "PYTEST_XDIST_WORKER" in os.environ:
+        root = root.parent  # popen-gwN's parent: this session's, not another session's
+    folder = root / name
+    with open(root / f"{name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not (folder / ".built").exists():
+            shutil.rmtree(folder, ignore_errors=True)  # a build that failed half-way
+            folder.mkdir()
+            build(folder)
+            (folder / ".built").touch()
+    return folder
+
+
+def _run_tiny_spec(folder: Path) -> None:
+    from queens.experiments.runner import run_grid
+    from queens.experiments.spec import load
+    from queens.experiments.store import Store
+
+    store = Store(folder / "results.sqlite")
+    run_grid(load(TINY), store)
+    store.close()
+
+
+@pytest.fixture(scope="session")
+def tiny_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The tiny spec (experiments/specs/tiny.toml), run once into a fresh database, read only."""
+    return built_once(tmp_path_factory, "tiny-spec", _run_tiny_spec) / "results.sqlite"
+
+
+@pytest.fixture(scope="session")
+def tiny_report(tiny_db: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The report of the tiny spec's results (report.md with its tables and plots), rendered once."""
+    from queens.experiments.report import write
+    from queens.experiments.store import Store
+
+    return built_once(tmp_path_factory, "tiny-report", lambda folder: write(Store(tiny_db), folder)) / "report.md"
 
 
 def able(backends: Iterable[str], task: Task) -> list[str]:

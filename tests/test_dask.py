@@ -29,9 +29,9 @@ def test_without_dask_the_error_says_what_to_install(monkeypatch: pytest.MonkeyP
 
 
 @needs_dask
-def test_a_local_cluster_matches_the_threaded_count(tmp_path: Path) -> None:
+def test_a_local_cluster_matches_the_threaded_count(tmp_path: Path, dask_cluster: str) -> None:
     with Ledger(tmp_path / "ledger.sqlite") as ledger:
-        on_dask = count_classes_on_dask(13, "local", workers=2, ledger=ledger)
+        on_dask = count_classes_on_dask(13, dask_cluster, ledger=ledger)
         assert on_dask == count_classes(13, threads=2)
         assert len(ledger.finished(13, KERNEL_VERSION)) == len(subproblems(13))
         # the same ledger resumes on threads: nothing left to count, same classes
@@ -59,7 +59,7 @@ def test_cli_dask_local_counts_by_meeting_in_the_middle(n: int, reference) -> No
 
 
 @needs_dask
-def test_a_quadrant_ledger_passes_between_threads_and_dask(tmp_path: Path, reference) -> None:
+def test_a_quadrant_ledger_passes_between_threads_and_dask(tmp_path: Path, reference, dask_cluster: str) -> None:
     """Threads count Q(14) and a third of their ranges is kept, as if killed; Dask resumes that
     ledger, counting only the rest; threads then resume the ledger Dask completed, counting nothing."""
     expected = reference.term("A000170", 14)
@@ -69,7 +69,7 @@ def test_a_quadrant_ledger_passes_between_threads_and_dask(tmp_path: Path, refer
     with Ledger(tmp_path / "ledger.sqlite") as ledger:
         ledger.record(14, QUADRANT_VERSION, kept.items())
         stats: dict[str, int | float | str] = {}
-        assert count_total_on_dask(14, "local", workers=2, ledger=ledger, resume=True, stats=stats) == expected
+        assert count_total_on_dask(14, dask_cluster, ledger=ledger, resume=True, stats=stats) == expected
         assert stats["resumed"] == len(kept) and len(ledger.finished(14, QUADRANT_VERSION)) == len(ranges(14))
         assert count_total(14, threads=1, ledger=ledger, resume=True, stats=stats) == expected
         assert stats["resumed"] == len(ranges(14))

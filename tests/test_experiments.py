@@ -24,21 +24,10 @@ from queens.solvers.backend import Task
 from queens.solvers.routing.split_count import subproblems
 
 from tests.cli import run_cli, start_cli
-from tests.conftest import able
+from tests.conftest import REPO, TINY, able
 from tests.typed_results import number
 
-REPO = Path(__file__).resolve().parents[1]
-TINY = REPO / "experiments" / "specs" / "tiny.toml"
-
-
-@pytest.fixture(scope="module")
-def tiny_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The tiny spec, run once into a fresh database (shared by the tests that read it)."""
-    path = tmp_path_factory.mktemp("tiny") / "results.sqlite"
-    store = Store(path)
-    run_grid(load(TINY), store)
-    store.close()
-    return path
+# tiny_db (the tiny spec run once) and tiny_report (its report, rendered once): tests/conftest.py
 
 
 def _spec(tmp_path: Path, text: str, name: str = "spec.toml") -> Path:
@@ -119,19 +108,18 @@ backends = ["csp", "sat"]
 
 
 # --- reports and flagging ----------------------------------------------------------------------
-def test_a_report_is_written_from_stored_results(tiny_db: Path, tmp_path: Path) -> None:
-    path = write(Store(tiny_db), tmp_path / "report")
-    text = path.read_text()
+def test_a_report_is_written_from_stored_results(tiny_report: Path) -> None:
+    text = tiny_report.read_text()
     assert "## count: nqueens" in text and "| configuration | symmetry | n = 5 | n = 6 |" in text
     assert "machine:" in text and "ortools" in text
     assert "agrees (" in text
     for stem in ("time-count-nqueens", "cactus-count", "size-count-nqueens"):
         assert f"({stem}.png)" in text
         for suffix in ("png", "svg"):
-            assert (tmp_path / "report" / f"{stem}.{suffix}").stat().st_size > 1000
+            assert (tiny_report.parent / f"{stem}.{suffix}").stat().st_size > 1000
 
 
-def test_symmetry_off_and_on_count_the_same_and_the_report_says_which_each_row_used(tiny_db: Path, tmp_path: Path,
+def test_symmetry_off_and_on_count_the_same_and_the_report_says_which_each_row_used(tiny_db: Path, tiny_report: Path,
                                                                                      reference) -> None:
     rows = [row for row in Store(tiny_db).rows("tiny") if row.task == "count" and row.symmetry is not None]
     pairs: dict[tuple[str, int], dict[bool, int | None]] = {}
@@ -144,15 +132,15 @@ def test_symmetry_off_and_on_count_the_same_and_the_report_says_which_each_row_u
     assert len(pairs) == 6  # sat x 2 encodings and csp, n = 5 and 6
     for (_, n), answers in pairs.items():
         assert answers == {False: reference.term("A000170", n), True: reference.term("A000170", n)}
-    text = write(Store(tiny_db), tmp_path / "report").read_text()
+    text = tiny_report.read_text()
     for configuration in ("csp", "sat encoding=pairwise", "sat encoding=seqcounter"):
         assert f"| {configuration} symmetry=off | off |" in text
         assert f"| {configuration} symmetry=on | lex-leader |" in text
 
 
-def test_the_report_has_each_backends_own_effort_counters(tiny_db: Path, tmp_path: Path) -> None:
+def test_the_report_has_each_backends_own_effort_counters(tiny_db: Path, tiny_report: Path) -> None:
     rows = Store(tiny_db).rows("tiny")
-    text = write(Store(tiny_db), tmp_path / "report").read_text()
+    text = tiny_report.read_text()
     effort = text.split("Effort (each backend's own counters, median):", 1)[1]
     for row in rows:
         if row.backend == "sat" and row.task == "count" and row.method == "search" and row.n == 6:
@@ -241,11 +229,11 @@ def test_the_default_spec_is_valid() -> None:
 
 # --- Dask ----------------------------------------------------------------------------------------
 @pytest.mark.skipif(importlib.util.find_spec("distributed") is None, reason="the dask extra is not installed")
-def test_the_grid_runs_on_a_local_dask_cluster(tmp_path: Path) -> None:
+def test_the_grid_runs_on_a_local_dask_cluster(tmp_path: Path, dask_cluster: str) -> None:
     from queens.experiments.dask_grid import dask_executor
 
     store = Store(tmp_path / "results.sqlite")
-    with dask_executor("local") as executor:
+    with dask_executor(dask_cluster) as executor:
         tally = run_grid(load(TINY), store, executor)
     assert tally == {"ok": len(load(TINY).runs)}
 
