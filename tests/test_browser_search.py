@@ -161,17 +161,22 @@ def test_the_9_queens_story_step_by_step(browser: webdriver.Chrome, page: str) -
 
 def test_the_ladder_for_6_queens(browser: webdriver.Chrome, page: str) -> None:
     """The ladder's counts, each rung against the brute force of tests/test_ladder.py."""
-    _load(browser, f"{page}#family=nqueens&n=6")
-    browser.find_element(By.CSS_SELECTOR, "#search-panel summary").click()
-    browser.find_element(By.ID, "ladder-run").click()
-    WebDriverWait(browser, 120).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#ladder-rows tr"))
-    rows = {e.get_attribute("data-level"): [td.text for td in e.find_elements(By.CSS_SELECTOR, "td")]
-            for e in browser.find_elements(By.CSS_SELECTOR, "#ladder-rows tr")}
-    for level, propagate in RUNGS.items():
-        nodes, solutions = two_way(6, propagate)
-        assert rows[level] == [f"{nodes:,} nodes", str(solutions)]
-    assert rows["native"] == [f"{placements(6)} placements", "4"]
-    _shot(browser, "ladder")
+    _emulate(browser, DESKTOP, mobile=False)
+    try:
+        _load(browser, f"{page}#family=nqueens&n=6")
+        browser.find_element(By.CSS_SELECTOR, "#search-panel summary").click()
+        browser.find_element(By.ID, "ladder-run").click()
+        WebDriverWait(browser, 120).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#ladder-rows tr"))
+        rows = {e.get_attribute("data-level"): [td.text for td in e.find_elements(By.CSS_SELECTOR, "td")]
+                for e in browser.find_elements(By.CSS_SELECTOR, "#ladder-rows tr")}
+        for level, propagate in RUNGS.items():
+            nodes, solutions = two_way(6, propagate)
+            assert rows[level] == [f"{nodes:,} nodes", str(solutions)]
+        assert rows["native"] == [f"{placements(6)} placements", "4"]
+        assert "every solution" in _wait_message(browser, "one rung after another")
+        _shot(browser, "ladder")
+    finally:
+        browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
 
 
 def test_a_changed_board_makes_the_tree_stale(browser: webdriver.Chrome, page: str) -> None:
