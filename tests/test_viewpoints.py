@@ -20,7 +20,7 @@ from queens.solvers.backends.cpsat import CpSat
 from queens.solvers.viewpoint import Describes, Viewpoint, viewpoint_settings, viewpoints
 
 from tests.cli import error_line, run_cli
-from tests.conftest import REPO
+from tests.conftest import REPO, Reference
 
 SETTINGS = viewpoint_settings()
 """Every (backend, viewpoint, options) the registry's backends declare."""
@@ -60,7 +60,7 @@ def _permutations(n: int, *, torus: bool = False, given: dict[int, int] | None =
 
 # --- what is printed ----------------------------------------------------------------------
 
-def test_eight_queens_integer_viewpoint_is_the_textbook_model():
+def test_eight_queens_integer_viewpoint_is_the_textbook_model() -> None:
     shown = viewpoints(lower(NQueens(8)), "alldifferent")
     cpsat = _only(shown, "cpsat")
     assert (cpsat.variable_count, cpsat.constraint_count) == (8, 3)
@@ -71,7 +71,7 @@ def test_eight_queens_integer_viewpoint_is_the_textbook_model():
     assert cpsat.text().splitlines()[0] == "cpsat alldifferent: 8 variables, 3 constraints"
 
 
-def test_eight_queens_other_viewpoints():
+def test_eight_queens_other_viewpoints() -> None:
     shown = viewpoints(lower(NQueens(8)))
     sizes = {(v.backend, v.name): (v.variable_count, v.constraint_count) for v in shown}
     assert sizes == {("cpsat", "boolean"): (64, 42), ("cpsat", "alldifferent"): (8, 3),
@@ -84,7 +84,7 @@ def test_eight_queens_other_viewpoints():
         ("AtMostOne(x[r,c] : r - c = k)", 13), ("AtMostOne(x[r,c] : r + c = k)", 13)]
 
 
-def test_toroidal_viewpoint_takes_its_keys_modulo_n():
+def test_toroidal_viewpoint_takes_its_keys_modulo_n() -> None:
     shown = viewpoints(lower(build("toroidal", FamilyOptions(5))))
     cpsat = _only([v for v in shown if v.name == "alldifferent"], "cpsat")
     assert (cpsat.variable_count, cpsat.constraint_count) == (5, 3)  # no variable for the remainders
@@ -97,7 +97,7 @@ def test_toroidal_viewpoint_takes_its_keys_modulo_n():
     assert sorted(e.offset for e in diagonals.exprs) == sorted(-r + s for r in range(5) for s in (0, 5))
 
 
-def test_a_completion_is_its_domains():
+def test_a_completion_is_its_domains() -> None:
     """Given queens restrict their rows' domains: no Boolean, no extra constraint."""
     puzzle = build("completion", FamilyOptions(8, queens="0,1 2,4"))
     cpsat = _only(viewpoints(lower(puzzle), "alldifferent"), "cpsat")
@@ -110,7 +110,7 @@ def test_a_completion_is_its_domains():
         "q[0] ∈ {1}", "q[1] ∈ 0..7", "q[2] ∈ {4}", "q[3..7] ∈ 0..7"]
 
 
-def test_a_hole_is_a_missing_column():
+def test_a_hole_is_a_missing_column() -> None:
     puzzle = Puzzle(rows=6, cols=6, pieces=6, holes=frozenset({(0, 0), (3, 2)}))
     cpsat = _only(viewpoints(lower(puzzle), "alldifferent"), "cpsat")
     assert [g.formula for g in cpsat.variables] == ["q[0] ∈ 1..5", "q[1..2] ∈ 0..5", "q[3] ∈ {0, 1, 3, 4, 5}",
@@ -119,7 +119,7 @@ def test_a_hole_is_a_missing_column():
 
 
 @pytest.mark.parametrize("n", [4, 8, 12])
-def test_the_integer_proto_has_n_variables_and_three_alldifferent(n):
+def test_the_integer_proto_has_n_variables_and_three_alldifferent(n: int) -> None:
     proto = _proto(NQueens(n))
     assert [list(v.domain) for v in proto.variables] == [[0, n - 1]] * n
     assert [c.WhichOneof("constraint") for c in proto.constraints] == ["all_diff"] * 3
@@ -127,7 +127,7 @@ def test_the_integer_proto_has_n_variables_and_three_alldifferent(n):
     assert offsets == [[0] * n, sorted(-r for r in range(n)), list(range(n))]
 
 
-def test_only_what_the_keys_cannot_say_goes_through_cell_booleans():
+def test_only_what_the_keys_cannot_say_goes_through_cell_booleans() -> None:
     """Superqueens' knight leaps have no key: the integer viewpoint channels one Boolean per cell."""
     cpsat = _only(viewpoints(lower(build("superqueens", FamilyOptions(6))), "alldifferent"), "cpsat")
     formulas = [g.formula for g in cpsat.constraints]
@@ -149,7 +149,7 @@ PLAIN = [family for family in sorted(FAMILIES) if _small(family).plain]
 
 @pytest.mark.parametrize("family", PLAIN)
 @pytest.mark.parametrize("setting", SETTINGS, ids=lambda s: f"{s[0]}-{s[1]}")
-def test_the_printed_counts_are_the_built_models(family, setting):
+def test_the_printed_counts_are_the_built_models(family: str, setting: tuple[str, str, dict[str, str]]) -> None:
     """One source of truth: each group is counted on the model as it is posted, so the totals are
     the backend's own sizes (CP-SAT's proto, python-constraint2's problem)."""
     puzzle = _small(family)
@@ -168,7 +168,7 @@ def test_the_printed_counts_are_the_built_models(family, setting):
 
 @pytest.mark.parametrize("symmetry", [False, True])
 @pytest.mark.parametrize("n", range(1, 11))
-def test_integer_viewpoint_counts_match_oeis(n, symmetry, reference):
+def test_integer_viewpoint_counts_match_oeis(n: int, symmetry: bool, reference: Reference) -> None:
     result = count(NQueens(n), "cpsat", viewpoint="alldifferent", symmetry=symmetry, method="search")
     assert result.status is Status.COMPLETE
     assert result.count == reference.term("A000170", n)
@@ -178,7 +178,7 @@ def test_integer_viewpoint_counts_match_oeis(n, symmetry, reference):
 
 @pytest.mark.parametrize("symmetry", [False, True])
 @pytest.mark.parametrize("n", range(1, 12))
-def test_toroidal_counts_match_oeis(n, symmetry, reference):
+def test_toroidal_counts_match_oeis(n: int, symmetry: bool, reference: Reference) -> None:
     result = count(build("toroidal", FamilyOptions(n)), "cpsat", viewpoint="alldifferent", symmetry=symmetry,
                    method="search")
     assert result.count == reference.term("A051906", n)
@@ -188,21 +188,21 @@ def test_toroidal_counts_match_oeis(n, symmetry, reference):
 
 @pytest.mark.parametrize("n,queens", [(6, "0,1"), (7, "0,0 1,2"), (8, "0,0"), (8, "3,3 4,6"), (8, "0,0 2,5")])
 @pytest.mark.parametrize("symmetry", [False, True])
-def test_completion_counts_match_a_brute_force(n, queens, symmetry):
+def test_completion_counts_match_a_brute_force(n: int, queens: str, symmetry: bool) -> None:
     given = {int(r): int(c) for r, c in (cell.split(",") for cell in queens.split())}
     puzzle = build("completion", FamilyOptions(n, queens=queens))
     result = count(puzzle, "cpsat", viewpoint="alldifferent", symmetry=symmetry, method="search")
     assert result.count == _permutations(n, given=given)
 
 
-def test_holes_count_as_a_brute_force():
+def test_holes_count_as_a_brute_force() -> None:
     holes = frozenset({(0, 0), (3, 2), (5, 5)})
     puzzle = Puzzle(rows=7, cols=7, pieces=7, holes=holes)
     assert count(puzzle, "cpsat", viewpoint="alldifferent", method="search").count == _permutations(7, holes=holes)
 
 
 @pytest.mark.parametrize("n", range(1, 9))
-def test_superqueens_through_the_channel(n, reference):
+def test_superqueens_through_the_channel(n: int, reference: Reference) -> None:
     puzzle = build("superqueens", FamilyOptions(n))
     for symmetry in (False, True):
         assert count(puzzle, "cpsat", viewpoint="alldifferent", symmetry=symmetry).count == reference.term("A051223", n)
@@ -210,7 +210,7 @@ def test_superqueens_through_the_channel(n, reference):
 
 # --- the command line ---------------------------------------------------------------------
 
-def test_cli_prints_one_viewpoint_or_every_one():
+def test_cli_prints_one_viewpoint_or_every_one() -> None:
     one = run_cli("explain", "nqueens", "-n", "8", "--viewpoint", "alldifferent")
     assert one.returncode == 0, one.stderr
     assert one.stdout.splitlines()[0] == "cpsat alldifferent: 8 variables, 3 constraints"
@@ -220,7 +220,7 @@ def test_cli_prints_one_viewpoint_or_every_one():
         f"{backend} {name}" for backend, name, _ in SETTINGS]
 
 
-def test_cli_viewpoint_json_fits_the_schema():
+def test_cli_viewpoint_json_fits_the_schema() -> None:
     jsonschema = pytest.importorskip("jsonschema")
     result = run_cli("explain", "toroidal", "-n", "5", "--viewpoint", "rows", "--json")
     data = json.loads(result.stdout)
@@ -235,7 +235,7 @@ def test_cli_viewpoint_json_fits_the_schema():
     (["--viewpoint", "rows", "--backend", "native"], "native has no viewpoints"),
     (["--viewpoint", "--symmetry"], "one at a time"),
 ])
-def test_cli_refuses_a_viewpoint_it_cannot_show(args, words):
+def test_cli_refuses_a_viewpoint_it_cannot_show(args: list[str], words: str) -> None:
     result = run_cli("explain", "nqueens", "-n", "6", *args)
     assert result.returncode == 2
     assert words in error_line(result)
