@@ -21,6 +21,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
+from queens.models import numbers
 from queens.models.errors import InvalidBoard
 from queens.models.geometry import Coord
 from queens.models.pieces import PIECES, QUEEN, Piece
@@ -75,6 +76,11 @@ diagonals, 4 space diagonals), the rook along the axes, the bishop along the dia
 king one step along any of them, the knight (2, 1) in any plane of axes."""
 
 
+MAX_ARMIES = 4096
+"""The most armies a puzzle holds once its copies are written out (each copy is a copy of the
+board's variables): `copies = 1000000000` hung the reader while it wrote them out, and a
+colouring needs no more copies than it has cells."""
+
 Count = int | Goal | Mapping[str, int]
 """A puzzle file's `count`: a number, "maximise" or "minimise", or {min = a, max = b}."""
 
@@ -108,19 +114,40 @@ class Army:
             if (least, most, goal) != (0, None, None):
                 raise TypeError("give count= (the puzzle file's key) or least=, most=, goal=, not both")
             least, most, goal = _counted(count)
+        if not isinstance(name, str):
+            raise InvalidBoard(f"an army's name is text, got {name!r} ({type(name).__name__})")
         moves = _moves(piece)
         set_ = object.__setattr__  # frozen: each field set once, here
         set_(self, "name", name or f"{moves.name}s")
         set_(self, "piece", moves)
-        set_(self, "least", least)
-        set_(self, "most", most)
+        set_(self, "least", numbers.count(least, f"the least pieces of {self.name}"))
+        set_(self, "most", None if most is None else numbers.count(most, f"the most pieces of {self.name}",
+                                                                   minimum=self.least))
+        if goal not in (None, "maximise", "minimise"):
+            raise InvalidBoard(f"an army's goal is 'maximise', 'minimise' or None, got {goal!r}")
         set_(self, "goal", goal)
-        set_(self, "fixed", frozenset(tuple(cell) for cell in fixed))
-        set_(self, "copies", None if copies == "minimise" else copies)
-        set_(self, "line_cap", line_cap)
+        set_(self, "fixed", _fixed(fixed, self.name))
+        set_(self, "copies", None if copies == "minimise" or copies is None else
+             numbers.count(copies, f"the copies of {self.name}", minimum=1, maximum=MAX_ARMIES))
+        set_(self, "line_cap", numbers.count(line_cap, f"the line cap of {self.name}", minimum=1))
+
+
+def _fixed(cells: Iterable[Sequence[int]], name: str) -> frozenset[Coord]:
+    """Pieces already placed: cells of whole numbers (the board checks where they stand)."""
+    if isinstance(cells, str) or not isinstance(cells, Iterable):
+        raise InvalidBoard(f"the fixed pieces of {name} are a list of cells, got {cells!r}")
+    found = set()
+    for cell in cells:
+        if isinstance(cell, str) or not isinstance(cell, Sequence) or not 2 <= len(cell) <= 3:
+            raise InvalidBoard(f"a fixed piece of {name} is a cell (row, col), got {cell!r}")
+        found.add(tuple(numbers.count(x, f"a fixed piece of {name}", minimum=-numbers.MAX_SIDE,
+                                      maximum=numbers.MAX_SIDE) for x in cell))
+    return frozenset(found)
 
 
 def _moves(piece: Moves | Piece | str) -> Moves:
+    if not isinstance(piece, Moves | Piece | str):
+        raise InvalidBoard(f"a piece is a name ({', '.join(PIECES)}) or a Piece, got {piece!r}")
     if isinstance(piece, str):
         found = piece_named(piece, 2)
         if found is None:
@@ -137,8 +164,8 @@ def _counted(count: Count) -> tuple[int, int | None, Goal | None]:
     if isinstance(count, Mapping):
         unknown = set(count) - {"min", "max"}
         if unknown:
-            raise InvalidBoard(f"a count range has min and max, got {', '.join(sorted(unknown))}")
-        return count.get("min", 0), count.get("max"), None
+            raise InvalidBoard(f"a count range has min and max, got {', '.join(sorted(map(str, unknown)))}")
+        return count.get("min", 0), count.get("max"), None  # checked as least and most
     if isinstance(count, int) and not isinstance(count, bool):
         if count < 0:
             raise InvalidBoard(f"a count is not negative, got {count}")

@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from queens.models import numbers
-from queens.models.errors import MalformedInput
+from queens.models.errors import InvalidNumber, MalformedInput
 from queens.models.pieces import QUEEN, Cell
 from queens.models.puzzle import Puzzle
 
@@ -38,10 +38,18 @@ def Completion(n: int, queens: Iterable[Cell]) -> Puzzle:  # noqa: N802 - a mode
 def _pair(tokens: list[str], where: str) -> Cell:
     if len(tokens) != 2:
         raise MalformedInput(f"{where}: expected a row and a column, got {' '.join(tokens)!r}")
-    try:
-        return int(tokens[0]), int(tokens[1])
-    except ValueError:
-        raise MalformedInput(f"{where}: {' '.join(tokens)!r} is not two whole numbers") from None
+    try:  # bounded as a board side is (a larger coordinate is on no board); off this board is Puzzle's to say
+        row, col = (numbers.count(token, "a coordinate", minimum=-numbers.MAX_SIDE, maximum=numbers.MAX_SIDE)
+                    for token in tokens)
+    except InvalidNumber:
+        raise MalformedInput(f"{where}: {' '.join(tokens)!r} is not two whole numbers (a row and a column, each "
+                             f"at most {numbers.MAX_SIDE})") from None
+    return row, col
+
+
+def _quoted(text: str) -> str:
+    """`text` quoted for a message, cut short when long."""
+    return repr(text) if len(text) <= 60 else repr(text[:57] + "...")
 
 
 def parse_cells(text: str) -> tuple[Cell, ...]:
@@ -51,10 +59,9 @@ def parse_cells(text: str) -> tuple[Cell, ...]:
 
 def parse_vector(text: str) -> tuple[Cell, ...]:
     """Grigoryan's vector form: entry i (1-indexed row) is the 1-indexed column, 0 if empty."""
-    try:
-        values = [int(v) for v in text.replace(",", " ").split()]
-    except ValueError:
-        raise MalformedInput(f"the vector {text!r} must hold whole numbers") from None
-    if any(v < 0 for v in values):
-        raise MalformedInput("vector entries are columns 1..n or 0 for an empty row")
+    try:  # bounded as a board side is: a larger column could not be on any board
+        values = [numbers.count(v, "a vector entry", maximum=numbers.MAX_SIDE) for v in text.replace(",", " ").split()]
+    except InvalidNumber as error:
+        raise MalformedInput(f"the vector {_quoted(text)} must hold whole numbers: vector entries are columns "
+                             f"1..n or 0 for an empty row ({error})") from None
     return tuple((i, v - 1) for i, v in enumerate(values) if v)

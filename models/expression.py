@@ -21,6 +21,7 @@ point with Python ints (`_Scalars`) or at every cell of a board at once with num
 
 from __future__ import annotations
 
+import math
 import operator
 import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -37,13 +38,17 @@ MAX_LENGTH = 500
 MAX_DEPTH = 24
 """Deeper nesting (parentheses, calls, unary minus, not) is refused, so that no text exhausts
 the parser's stack; a formula a person writes nests a handful deep."""
+MAX_CELLS = 2**24
+"""The largest board a condition is read on (a 4096 x 4096 board): it is read at every cell at
+once, as arrays of the board's size, so a 10^6 x 10^6 board asked for a terabyte."""
 AXES = {2: ("r", "c"), 3: ("x", "y", "z")}
 """The names of a cell's coordinates, by the board's number of sides."""
 FUNCTIONS = ("abs", "min", "max")
 RESERVED = ("and", "or", "not", "true", "false", *FUNCTIONS)
 """The language's own words: no parameter can take these names."""
 LARGEST = 2**62
-"""Over arrays, every number stays below this in size: numpy's int64 would wrap silently."""
+"""Every number stays below this in size: over arrays numpy's int64 would wrap silently, and at
+one point an unbounded int grows without end (a parameter squared forty times: 2**40 digits)."""
 
 _TOKEN = re.compile(r"\s*(?:(\d+)|([a-z_][a-z0-9_]*)|(//|==|!=|<=|>=|[-+*%()<>,]))")
 _NAME = re.compile(r"[a-z_][a-z0-9_]*")
@@ -65,6 +70,8 @@ def evaluate(text: str | int, names: Mapping[str, int]) -> int:
     if isinstance(text, bool) or not isinstance(text, int | str):
         raise MalformedInput(f"expected a whole number or an expression such as 2*n, got {text!r}")
     if isinstance(text, int):
+        if abs(text) >= LARGEST:
+            raise MalformedInput(f"{_short(text)} is too large a number (at most 2**62)")
         return text
     return int(_value(_parse(text, condition=False), _Scalars(text, _parameters(names, ()))))
 
@@ -94,6 +101,9 @@ def cells_where(text: str, shape: tuple[int, ...], names: Mapping[str, int]) -> 
     """
     if len(shape) not in AXES:
         raise MalformedInput(f"a board has 2 or 3 sides, got {shape}")
+    if math.prod(shape) > MAX_CELLS:
+        raise MalformedInput(f"a condition picks cells on boards of at most {MAX_CELLS:,} cells; this one has "
+                             f"{math.prod(shape):,} (list the cells instead)")
     axes = AXES[len(shape)]
     tree = _parse(text, condition=True)
     coordinates = dict(zip(axes, np.indices(shape, dtype=np.int64, sparse=True), strict=True))
@@ -213,19 +223,25 @@ def _value(node: Node, space: _Scalars) -> Any:
 
 
 class _Scalars:
-    """Values at one point: Python ints and bools, exact however large. `axes` names the
-    coordinates that `names` holds as arrays, when it does."""
+    """Values at one point: Python ints and bools, each below `LARGEST` in size (a parameter
+    squared forty times would otherwise take the reader hours and gigabytes to write out). `axes`
+    names the coordinates that `names` holds as arrays, when it does."""
 
     def __init__(self, text: str, names: Mapping[str, Any], axes: tuple[str, ...] = ()) -> None:
         self.text, self.names, self.axes = text, names, axes
 
     def constant(self, value: int, node: Node) -> Any:
+        if value >= LARGEST:
+            raise MalformedInput(f"{node.source!r} is too large a number (at most 2**62), in {self.text!r}")
         return value
 
     def lookup(self, name: str) -> Any:
         if name not in self.names:
             raise MalformedInput(self._unknown(name))
-        return self.names[name]
+        value = self.names[name]
+        if _size(value) >= LARGEST:
+            raise MalformedInput(f"{name} = {_short(value)} is too large (at most 2**62), in {self.text!r}")
+        return value
 
     def _unknown(self, name: str) -> str:
         if name == "n":
@@ -239,6 +255,10 @@ class _Scalars:
     def arithmetic(self, symbol: str, left: Any, right: Any, operand: Node) -> Any:
         if symbol in ("//", "%") and _zero_somewhere(right):
             raise MalformedInput(f"division by zero in {self.text!r}: {operand.source!r} is 0")
+        grows = {"+": operator.add, "-": operator.add, "*": operator.mul}.get(symbol)
+        if grows is not None and grows(_size(left), _size(right)) >= LARGEST:  # before the step: int64 wraps
+            raise MalformedInput(f"numbers grow too large in {self.text!r}, at '{symbol} {operand.source}' "
+                                 "(beyond 2**62)")
         return _ARITHMETIC[symbol](left, right)
 
     def call(self, function: str, values: Sequence[Any]) -> Any:
@@ -253,25 +273,7 @@ class _Scalars:
 
 class _Arrays(_Scalars):
     """Values at every cell at once: numpy arrays of int64 and bool (plain ints and bools where
-    no coordinate enters). Sizes are checked before each step, since int64 wraps silently."""
-
-    def constant(self, value: int, node: Node) -> Any:
-        if value >= LARGEST:
-            raise MalformedInput(f"{node.source!r} is too large a number for a condition on cells, in {self.text!r}")
-        return value
-
-    def lookup(self, name: str) -> Any:
-        value = super().lookup(name)
-        if _size(value) >= LARGEST:
-            raise MalformedInput(f"{name} = {value} is too large for a condition on cells, in {self.text!r}")
-        return value
-
-    def arithmetic(self, symbol: str, left: Any, right: Any, operand: Node) -> Any:
-        grows = {"+": operator.add, "-": operator.add, "*": operator.mul}.get(symbol)
-        if grows is not None and grows(_size(left), _size(right)) >= LARGEST:
-            raise MalformedInput(f"numbers grow too large for a condition on cells in {self.text!r}, "
-                                 f"at '{symbol} {operand.source}' (beyond 2**62)")
-        return super().arithmetic(symbol, left, right, operand)
+    no coordinate enters), within the same bound, checked before each step (int64 wraps silently)."""
 
     def call(self, function: str, values: Sequence[Any]) -> Any:
         if function == "abs":
@@ -283,6 +285,11 @@ class _Arrays(_Scalars):
 
     def logic(self, symbol: str, values: Sequence[Any]) -> Any:
         return reduce(np.logical_and if symbol == "and" else np.logical_or, values)
+
+
+def _short(value: Any) -> str:
+    text = str(value)
+    return text if len(text) <= 30 else f"{text[:12]}...({len(text)} digits)"
 
 
 def _size(value: Any) -> int:

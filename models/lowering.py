@@ -48,6 +48,8 @@ def lower(puzzle: Puzzle, guarded: bool = False) -> ConstraintModel:
     ['rows', 'columns', 'diagonals', 'anti-diagonals']
     """
     check_size(puzzle)
+    if not guarded and (reason := no_room(puzzle)):  # a count or a bound no line can hold is written by no backend
+        raise InvalidBoard(f"{reason}: no solution, by counting (the router answers it without a backend)")
     if puzzle.copies_open:
         raise InvalidBoard("the fewest copies is a search over models: fix their number first (Puzzle.with_copies)")
     if not puzzle.plain:
@@ -61,6 +63,35 @@ MAX_PAIRS = 20_000_000
 """Most two-cell lines the lowering writes for rules between armies (and leaps): each is an
 object of a few hundred bytes, so this is a few GB at most. Peaceable queens on 300 x 300 would
 need 2 x 10^8 (47 s and a MemoryError before this check)."""
+
+
+PER_LINE_SIDES = {"rows": 1, "cols": 0}
+"""The per-line families whose lines all have one length: a row is as long as the board is wide."""
+
+
+def no_room(puzzle: Puzzle) -> str | None:
+    """Why no placement of `puzzle` can exist by counting alone, or None when the count leaves
+    room: more pieces asked for than open cells, or more per row (column) than a row (column)
+    holds on a board without holes, blockers or missing squares (where every line is whole).
+    The router answers such a puzzle by this (0 solutions: `queens.solvers.routing.pigeonhole`);
+    the lowering refuses it, with this reason, to a backend named by the caller.
+
+    >>> no_room(Puzzle(rows=4, cols=4, pieces=17))
+    '17 pieces do not fit on the 16 open cells of the 4x4 board'
+    >>> no_room(Puzzle(rows=8, cols=8, pieces=8)) is None
+    True
+    """
+    open_cells = puzzle.cells - len(puzzle.holes | puzzle.blockers | puzzle.missing)
+    wanted = sum(army.least for army in puzzle.armies)
+    if wanted > open_cells:
+        return f"{wanted} pieces do not fit on the {open_cells} open cells of the {puzzle.size_text} board"
+    if puzzle.holes or puzzle.blockers or puzzle.missing or puzzle.dimensions != 2:
+        return None
+    for family, least, _ in puzzle.per_line:
+        side = puzzle.shape[PER_LINE_SIDES[family]] if family in PER_LINE_SIDES else None
+        if side is not None and least > side * len(puzzle.armies):
+            return f"{least} pieces per line of {family} do not fit on lines of {side} cells"
+    return None
 
 
 def check_size(puzzle: Puzzle) -> None:

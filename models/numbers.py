@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import math
 import operator
+import re
 
 from queens.models.errors import InvalidNumber, OffBoard
 
@@ -36,6 +37,11 @@ MAX_SECONDS = 10.0**8
 """About three years: beyond it a limit means "none", and threading's TIMEOUT_MAX is near."""
 
 
+_DIGITS = re.compile(r"[-+]?[0-9]{1,4000}")
+"""A whole number as text: ASCII digits and a sign, no underscores (int("8_0") is 80), and no
+more digits than int() takes (4300)."""
+
+
 def _shown(value: object) -> str:
     text = repr(value)
     return text if len(text) <= 40 else text[:37] + "..."
@@ -45,11 +51,10 @@ def _whole(value: object, field: str) -> int:
     """`value` as an int: an int, a numpy integer or the text of one; never a bool or a float."""
     if isinstance(value, bool):
         raise InvalidNumber(f"{field} must be a whole number, got {value!r}")
-    if isinstance(value, str):
-        try:
-            return int(value.strip())
-        except ValueError:
-            raise InvalidNumber(f"{field} must be a whole number, got {_shown(value)}") from None
+    if isinstance(value, str):  # digits as written: int() would also take 8_0 (80) and other scripts' digits
+        if not _DIGITS.fullmatch(value.strip()):
+            raise InvalidNumber(f"{field} must be a whole number, got {_shown(value)}")
+        return int(value.strip())
     try:
         return operator.index(value)  # type: ignore[arg-type]  # refused below when it is no integer
     except TypeError:
@@ -74,7 +79,7 @@ def size(value: object, field: str, *, minimum: int | None = 1, maximum: int = M
     if minimum is None and number <= maximum:
         return number
     if not (minimum or 0) <= number <= maximum:
-        raise InvalidNumber(f"{field} must be a board side between {minimum} and {maximum}, got {_shown(number)}")
+        raise InvalidNumber(f"{field} must be a board side between {minimum or 1} and {maximum}, got {_shown(number)}")
     return number
 
 

@@ -33,12 +33,12 @@ The one-army keywords are a constructor of the same type, so today's spelling st
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from functools import cached_property
-from typing import Any
+from typing import Any, NoReturn
 
-from queens.models.armies import Army, Goal, Moves
+from queens.models.armies import MAX_ARMIES, Army, Goal, Moves
 from queens.models.errors import AttackingQueens, InvalidBoard, OffBoard
 from queens.models.geometry import Coord, Topology, attacks, first_attack
 from queens.models.pieces import QUEEN, Cell, Piece
@@ -56,6 +56,38 @@ def _whole(value: object, label: str) -> int:
     if not isinstance(value, int) or isinstance(value, bool):
         raise InvalidBoard(f"{label} must be a whole number, got {value!r} ({type(value).__name__})")
     return value
+
+
+def _refused(label: str, value: object, kind: str) -> NoReturn:
+    shown = repr(value) if len(repr(value)) <= 40 else repr(value)[:37] + "..."
+    raise InvalidBoard(f"{label} must be {kind}, got {shown} ({type(value).__name__})")
+
+
+def _flag(value: object, label: str) -> bool:
+    """True or False (numpy's too), never a string or a number read as one."""
+    return bool(value) if isinstance(value, bool) or type(value).__name__ == "bool_" else _refused(
+        label, value, "True or False")
+
+
+def _items(value: object, label: str, kind: type) -> tuple[Any, ...]:
+    """A sequence's items, each of `kind`: `Puzzle`'s keywords that take lists say which is wrong."""
+    if isinstance(value, str | bytes) or not isinstance(value, Iterable):
+        _refused(label, value, f"a list of {kind.__name__}")
+    items: tuple[Any, ...] = tuple(value)
+    for item in items:
+        if not isinstance(item, kind) or kind is int and isinstance(item, bool):
+            _refused(f"an item of {label}", item, f"a {kind.__name__}")
+    return items
+
+
+def _line_bounds(value: object) -> LineBounds:
+    """per_line's (family, least, most) triples, lists read as tuples."""
+    triples = _items(value, "per_line", Sequence)
+    for triple in triples:
+        if isinstance(triple, str) or len(triple) != 3 or not isinstance(triple[0], str):
+            _refused("an item of per_line", triple, "a (family, least, most) triple")
+    return tuple((family, _whole(least, "per_line's least"), _whole(most, "per_line's most"))
+                 for family, least, most in triples)
 
 
 def _side(side: object, label: str) -> int:
@@ -129,31 +161,31 @@ class Puzzle:
             shape = (_side(rows, "rows"), _side(cols, "columns"))
         elif rows is not None or cols is not None:
             raise InvalidBoard("give the board as rows and cols, or as shape, not both")
-        sides = tuple(_whole(side, "a board side") for side in shape)
+        sides = tuple(_whole(side, "a board side") for side in _items(shape, "shape", int))
         if armies is None:
             armies = (_one_army(piece, pieces, fixed, cover, per_line),)
         elif pieces is not None or fixed:
             raise InvalidBoard("give the pieces as armies, or as piece, pieces and fixed, not both")
         set_ = object.__setattr__
         set_(self, "shape", sides)
-        set_(self, "armies", _copied(tuple(armies)))
+        set_(self, "armies", _copied(_items(armies, "armies", Army)))
         set_(self, "wrap", _wrap(wrap, len(sides)))
         set_(self, "holes", _cells(holes, "hole"))
         set_(self, "blockers", _cells(blockers, "blocker"))
-        set_(self, "within", bool(within))
-        set_(self, "between", bool(between))
-        set_(self, "per_line", () if isinstance(per_line, int) else tuple(per_line))
-        set_(self, "cover", bool(cover))
-        set_(self, "partition", bool(partition))
-        set_(self, "title", str(title))
+        set_(self, "within", _flag(within, "within"))
+        set_(self, "between", _flag(between, "between"))
+        set_(self, "per_line", () if isinstance(per_line, int) else _line_bounds(per_line))
+        set_(self, "cover", _flag(cover, "cover"))
+        set_(self, "partition", _flag(partition, "partition"))
+        set_(self, "title", title if isinstance(title, str) else _refused("title", title, "text"))
         set_(self, "twist", _wrap(twist, len(sides)))
         set_(self, "missing", _cells(missing, "missing square"))
-        set_(self, "regions", tuple(regions))
-        set_(self, "blocking", bool(blocking))
-        set_(self, "attack_bounds", tuple(attack_bounds))
+        set_(self, "regions", _items(regions, "regions", Region))
+        set_(self, "blocking", _flag(blocking, "blocking"))
+        set_(self, "attack_bounds", _items(attack_bounds, "attack_bounds", AttackBound))
         set_(self, "cover_kind", cover_kind)
-        set_(self, "cover_by", cover_by)
-        set_(self, "invariant", tuple(invariant))
+        set_(self, "cover_by", None if cover_by is None else _whole(cover_by, "cover_by"))
+        set_(self, "invariant", _items(invariant, "invariant", str))
         set_(self, "total", total)
         self._check()
 
@@ -174,6 +206,10 @@ class Puzzle:
                                    f"{len(self.shape)}-D board (queens.models.armies.piece_named: the cube's)")
         if sum(army.copies is None for army in self.armies) > 1:
             raise InvalidBoard("one army at most may minimise its copies")
+        named = [army.name for army in self.armies]
+        if len(set(named)) != len(named):  # a rule names its army: two of one name would be read as one
+            twice = next(name for name in named if named.count(name) > 1)
+            raise InvalidBoard(f"two armies are named {twice!r}: an army's name says which one a rule means")
         for family, least, most in self.per_line:
             if family not in PER_LINE_FAMILIES or not 0 <= least <= most:
                 raise InvalidBoard(f"per-line bounds need a family of {PER_LINE_FAMILIES} and 0 <= least <= most")
@@ -247,8 +283,6 @@ class Puzzle:
                 raise InvalidBoard(f"pre-placed piece at {min(clash)} stands on a hole or blocker")
             if army.most is not None and len(army.fixed) > army.most:
                 raise InvalidBoard(f"{len(army.fixed)} pre-placed pieces but only {army.most} allowed")
-            if army.most is not None and army.most > self.cells:
-                raise InvalidBoard(f"{army.most} pieces do not fit on a {self.size_text} board")
         if self.plain and self.within and self.armies[0].line_cap == 1:
             clash_at = first_attack(self.piece, sorted(self.fixed), topology=board, pawns=self.blockers)
             if clash_at:
@@ -437,6 +471,9 @@ def _copied(armies: tuple[Army, ...]) -> tuple[Army, ...]:
     pieces already placed go to the first): every rule then reads one army at a time. An army
     whose copies are open (None) stays, for `Puzzle.with_copies`."""
     written: list[Army] = []
+    if sum(army.copies or 1 for army in armies) > MAX_ARMIES:
+        raise InvalidBoard(f"{sum(army.copies or 1 for army in armies):,} armies once the copies are written out; "
+                           f"a puzzle holds at most {MAX_ARMIES:,}")
     for army in armies:
         if army.copies is None or army.copies == 1:
             written.append(army)

@@ -28,10 +28,11 @@ from itertools import permutations, product
 from pathlib import Path
 from typing import Any
 
-from queens.models.armies import Army, Goal, Moves, piece_named
+from queens.models import numbers
+from queens.models.armies import MAX_ARMIES, Army, Goal, Moves, piece_named
 from queens.models.army_lowering import PER_LINE_DIRECTIONS
 from queens.models.errors import MalformedInput, QueensError
-from queens.models.expression import AXES, RESERVED, cells_where, evaluate
+from queens.models.expression import AXES, LARGEST, RESERVED, cells_where, evaluate
 from queens.models.pieces import PIECES, Cell, Piece
 from queens.models.puzzle import Puzzle
 from queens.models.rules import COVER_KINDS, SYMMETRIES, TARGETS, AttackBound, CoverKind, Region
@@ -75,8 +76,11 @@ class PuzzleSpec:
 
 def load(path: str | os.PathLike[str], n: int | None = None, **parameters: int) -> Puzzle:
     """The puzzle a file describes, for the parameter `n` and any others the file declares
-    (the Python API: `queens.load(path, n=8, m=5)`)."""
-    return read(path, n, parameters).puzzle
+    (the Python API: `queens.load(path, n=8, m=5)`): each a whole number, read as the command
+    line's -n and -p are (`queens.models.numbers`, bounded as the file's expressions are)."""
+    n = None if n is None else numbers.size(n, "n", minimum=None)
+    given = {name: numbers.count(value, name, minimum=-LARGEST, maximum=LARGEST) for name, value in parameters.items()}
+    return read(path, n, given).puzzle
 
 
 def read(path: str | os.PathLike[str], n: int | None = None,
@@ -288,8 +292,8 @@ class _Reader:
         copies = table.get("copies", 1)
         if copies != "minimise":
             copies = self._number(copies, f"{key}.copies")
-            if copies < 1:
-                raise MalformedInput(f"key '{key}.copies': at least 1 copy, got {copies}")
+            if not 1 <= copies <= MAX_ARMIES:  # each copy is written out: a billion of them hung the reader
+                raise MalformedInput(f"key '{key}.copies': from 1 to {MAX_ARMIES:,} copies, got {copies:,}")
         # docs/puzzle-files.md: n pieces, but a copy's count is any (copies share the board)
         least, most, goal = self._count(table.get("count", "n" if copies == 1 else {}), f"{key}.count")
         return Army(name, piece, least, most, goal, self._coords(table, "fixed", shape, key),

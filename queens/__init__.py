@@ -141,8 +141,10 @@ def family(name: str, n: int, m: int | None = None, **flags: Any) -> Puzzle:
     """The registry family `name` (`FAMILIES`: the CLI's FAMILY) on an n x n board (n x m with
     `m`), with its flags as keywords, as the command line gives them (`family("completion", 8,
     queens="0,0")`, `family("ninequeens", 8, pawns=1)`); a flag the family does not take is refused."""
-    from queens.models.families import FamilyOptions, build
+    from queens.models.families import FAMILIES, FamilyOptions, build
 
+    if not isinstance(name, str):
+        raise TypeError(f"name must be a family's name (one of {', '.join(FAMILIES)}), got {type(name).__name__}")
     given = frozenset(flags) | ({"m"} if m is not None else frozenset())
     return build(name, FamilyOptions(n, m, given=given, **flags))
 
@@ -153,6 +155,8 @@ def load(path: str | os.PathLike[str], n: int | None = None, **parameters: int) 
     family builds, ready for `queens.solve` / `count` / `optimise`."""
     from queens.models.puzzle_file import load as load_file
 
+    if not isinstance(path, str | os.PathLike):
+        raise TypeError(f"path must be a puzzle file's path (str or os.PathLike), got {type(path).__name__}")
     return load_file(path, n, **parameters)
 
 

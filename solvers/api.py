@@ -32,14 +32,38 @@ from queens.models import (
     verify,
 )
 from queens.models.errors import BadOption
+from queens.models.families import FAMILIES
 from queens.models.puzzle import Puzzle
 from queens.models.symmetry import Orbits, Transform, canonical_placement, leaders_only, lex_leader
 from queens.solvers.backend import Backend, Optimum, Task, deadline_after
-from queens.solvers.options import SearchOptions
+from queens.solvers.options import SearchOptions, checked
 from queens.solvers.registry import get_backend, preload
 from queens.solvers.result import Result, Status
 from queens.solvers.runtime.deadline_child import call_until
 from queens.solvers.runtime.progress import Progress, counted, listening
+
+
+def puzzle_argument(puzzle: object) -> Puzzle:
+    """`puzzle` when it is a `Puzzle`, else the TypeError that names the argument and how to get
+    one: every entry point of the API (`queens.solve`, `count`, `optimise`, `solutions`, the
+    router's) checks it first, so a family's name or None given by mistake is said at the call,
+    not met as an AttributeError deep inside.
+
+    >>> puzzle_argument("nqueens")
+    Traceback (most recent call last):
+    ...
+    TypeError: puzzle must be a queens.Puzzle, got str 'nqueens': queens.family('nqueens', n) builds ...
+    """
+    if isinstance(puzzle, Puzzle):
+        return puzzle
+    hint = ("queens.family(name, n) builds a family's puzzle, queens.load(path) a puzzle file's, queens.Puzzle(...) "
+            "any other")
+    if isinstance(puzzle, str) and puzzle in FAMILIES:
+        hint = f"queens.family({puzzle!r}, n) builds that family's"
+    elif isinstance(puzzle, str) or hasattr(puzzle, "__fspath__"):
+        hint = "queens.load(path) reads a puzzle file"
+    shown = repr(puzzle) if len(repr(puzzle)) <= 40 else repr(puzzle)[:37] + "..."
+    raise TypeError(f"puzzle must be a queens.Puzzle, got {type(puzzle).__name__} {shown}: {hint}")
 
 
 def solve(puzzle: Puzzle, backend: str = "cpsat", *, time_limit: float | None = None,
@@ -170,10 +194,15 @@ def solutions(puzzle: Puzzle, backend: str = "cpsat", *, time_limit: float | Non
               **options: Unpack[SearchOptions]) -> Iterator[Placement]:
     """Every solution once, lazily, each verified; raises TimeLimit if the deadline comes first.
 
-    A minimising puzzle yields its optimal solutions (the minimum is found first).
+    A minimising puzzle yields its optimal solutions (the minimum is found first). The arguments
+    are checked at the call, before the first solution is asked for; the clock starts then too.
     """
-    engine = get_backend(backend, **options)
+    engine = get_backend(backend, **checked(options))
     deadline = deadline_after(time_limit)
+    return _solutions(puzzle_argument(puzzle), engine, deadline)
+
+
+def _solutions(puzzle: Puzzle, engine: Backend, deadline: float | None) -> Iterator[Placement]:
     model, _ = optimal_model(engine, checked_model(engine, puzzle, Task.ENUMERATE), deadline)
     if model is None:
         return

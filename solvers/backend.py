@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import ClassVar
 
-from queens.models import ConstraintModel, Placement, TimeLimit, Unsupported
+from queens.models import ConstraintModel, Placement, TimeLimit, Unsupported, numbers
 from queens.solvers.runtime.progress import Progress, report
 
 MODEL_CELLS = 1_000_000
@@ -44,9 +44,12 @@ def deadline_after(time_limit: float | None) -> float | None:
     >>> deadline_after(None) is None
     True
     """
-    if time_limit is not None and time_limit <= 0:
+    if time_limit is None:
+        return None
+    seconds = numbers.seconds(time_limit, "time_limit", minimum=-numbers.MAX_SECONDS)  # 'x', NaN, 10**400: said here
+    if seconds <= 0:
         raise Unsupported(f"the time limit must be positive, got {time_limit}")
-    return None if time_limit is None else time.monotonic() + time_limit
+    return time.monotonic() + seconds
 
 
 def seconds_left(deadline: float | None, message: str) -> float:

@@ -39,7 +39,7 @@ def preload(name: str) -> None:
 
 def get_backend(name: str, **options: object) -> Backend:
     """A fresh backend instance; `options` are the backend's own (encoding, viewpoint, ...)."""
-    if name not in BACKENDS:
+    if not isinstance(name, str) or name not in BACKENDS:  # a list is no name (and no key: unhashable)
         raise QueensError(f"unknown backend {name!r}; choose from {', '.join(BACKENDS)}")
     module_name, class_name, remedy = BACKENDS[name]
     try:

@@ -22,6 +22,7 @@ from queens.models import (
     Puzzle,
     QueensError,
     Unsupported,
+    lower,
     parse_cells,
     parse_vector,
     verify,
@@ -47,7 +48,7 @@ TWENTY_ONE = "0,3 1,5 2,7 3,9 4,11 5,13 6,15 7,17 8,19 9,1"
 CLI = [
     # usage: the command line itself is wrong (exit 2)
     (["count", "nqueens"], USAGE, "Missing option"),
-    (["count", "nqueens", "-n", "eight"], USAGE, "not a valid integer"),
+    (["count", "nqueens", "-n", "eight"], USAGE, "must be a whole number, got 'eight'"),
     (["count", "hexqueens", "-n", "8"], USAGE, "hexqueens"),
     (["count", "nqueens", "-n", "8", "-b", "gurobi"], USAGE, "gurobi"),
     (["solve", "nqueens", "-n", "8", "--method", "fastest"], USAGE, "fastest"),
@@ -93,7 +94,7 @@ CLI = [
     (["frobnicate"], USAGE, "No such command"),
     (["count", "nqueens", "-n", "8", "--bogus"], USAGE, "No such option"),
     (["explain", "nqueens"], USAGE, "Missing option"),
-    (["trace", "nqueens", "-n", "x"], USAGE, "not a valid integer"),
+    (["trace", "nqueens", "-n", "x"], USAGE, "must be a whole number, got 'x'"),
     # errors: the request is understood, and cannot be met (exit 1)
     (["count", "nqueens", "-n", "0"], ERROR, "positive number of rows"),
     (["count", "nqueens", "-n", "-4", "-b", "native"], ERROR, "positive number of rows"),
@@ -121,7 +122,7 @@ CLI = [
     (["count", "rooks", "-n", "8", "-m", "3"], USAGE, "does not apply to rooks"),
     (["count", "toroidal", "-n", "7", "--independent"], USAGE, "--independent does not apply to toroidal"),
     (["count", "knights", "-n", "5", "--pieces", "0", "-b", "native"], ERROR, "--pieces 0 places no knights"),
-    (["count", "knights", "-n", "4", "--pieces", "17"], ERROR, "do not fit on a 4x4 board"),
+    (["count", "knights", "-n", "4", "--pieces", "17", "-b", "sat"], ERROR, "do not fit on the 16 open cells"),
     (["solve", "completion", "-n", "8", "--queens", ""], ERROR, "--queens is empty"),
     (["solve", "completion", "-n", "8", "--queens", "missing.txt"], ERROR, "no such file 'missing.txt'"),
     (["solve", "completion", "-n", "8", "--queens", "0;0"], ERROR, "no such file"),
@@ -199,7 +200,7 @@ API = [  # the wrong types on purpose (type: ignore): what a caller without a ty
     (lambda: NQueens(0), InvalidBoard, "positive number of rows, got 0"),
     (lambda: NQueens(-1), InvalidBoard, "positive number of rows"),
     (lambda: Puzzle(rows=4, cols=5, wrap=True, pieces=4), InvalidBoard, "must be square"),
-    (lambda: Puzzle(rows=4, cols=4, pieces=17), InvalidBoard, "do not fit"),
+    (lambda: lower(Puzzle(rows=4, cols=4, pieces=17)), InvalidBoard, "do not fit"),  # the router counts 0
     (lambda: Puzzle(rows=4, cols=4), InvalidBoard, "only a domination puzzle"),
     (lambda: Puzzle(rows=4, cols=4, pieces=4, fixed=frozenset({(5, 5)})), OffBoard, "off the 4x4 board"),
     (lambda: Puzzle(rows=4, cols=4, pieces=4, fixed=frozenset({(0, 0)}), blockers=frozenset({(0, 0)})), InvalidBoard,
@@ -225,7 +226,7 @@ API = [  # the wrong types on purpose (type: ignore): what a caller without a ty
     (lambda: answer(Task.COUNT, NQueens(1000), backend="sat"), Refused, "sat counts boards of at most"),
     (lambda: answer(Task.SOLVE, Domination(4), method="construct"), Refused, "needs n queens on a full"),
     (lambda: answer(Task.COUNT, NQueens(8), viewpoint="rows", encoding="ladder"), BadOption, "not an option"),
-    (lambda: Knights(4, 17), InvalidBoard, "do not fit"),
+    (lambda: count(Knights(4, 17), "sat"), InvalidBoard, "do not fit"),  # a backend named: lowered, refused
     (lambda: Domination(0), InvalidBoard, "positive number of rows"),
     (lambda: Toroidal(0), InvalidBoard, "positive number of rows"),
     (lambda: FreePawns(8, 4), InvalidBoard, "free pawns must be 0..3"),

@@ -421,5 +421,7 @@ def test_solve_certify_proves_a_no_and_an_optimum_whichever_backend_answered() -
     best = queens.solve(Domination(5), "cpsat", certify=True)
     assert best.certificate is not None and best.certificate.claim == "optimum" and best.certificate.value == 3
     assert best.certificate.checked_by_both
-    refused = run_main("solve", "colouring", "-n", "4", "--certify")
-    assert refused.returncode == 2 and "one answer of one model" in refused.stderr
+    fewest = json_module.loads(run_main("solve", "colouring", "-n", "4", "--certify", "--json").stdout)  # k - 1 refuted
+    assert fewest["objective"] == 5 and fewest["certificate"]["refuted"] == "4 copies"
+    assert fewest["certificate"]["checked_by_both"] and fewest["certificate"]["reductions"][0]["name"] == (
+        "clique colours fixed")

@@ -42,18 +42,23 @@ BOUND = 60
 EXIT_CODES = {0, 1, 2, 3, 130}
 LEFT_OUT_COMMANDS = {"serve": "serves until stopped", "bench": "runs whole experiment specs (minutes)"}
 LEFT_OUT_OPTIONS = {"--dask": "starts a cluster", "--step": "waits for Enter", "--animate": "redraws a live screen",
-                    "--help": "prints the help only", "--output": "writes where it is told",
-                    "--out": "writes where it is told", "--db": "a results database"}
-INTEGERS = ["-1", "0", "9223372036854775808", "18446744073709551615", "1e3", "2.5", "x",
+                    "--help": "prints the help only", "--db": "a results database"}
+INTEGERS = ["-1", "0", "9223372036854775808", "18446744073709551615", "1e3", "2.5", "x", "8_0", "+4", " 5",
             *["1", "2", "3", "4", "5", "6"] * 3]
 FLOATS = ["0", "-1", "nan", "inf", "1e400", "x", *["0.5", "1", "2"] * 3]
 """Edges, and (three times as often) ordinary values, so that most lines get past the parser."""
 TIME_LIMITS = ["0.5", "1", "2", "nan", "-1", "x"]
 """--time-limit is always given, so that a search is bounded: finite values, and refused ones
 (infinity is left out: "no limit" is a legitimate request for a long search)."""
-TEXT = ["0,0", "0,0 1,2", "1 3 0 2", "", "-1", "x", "3,3"]
+TEXT = ["0,0", "0,0 1,2", "1 3 0 2", "", "-1", "x", "3,3", "99999999999999999999999,1", "1_0,2", "m=3",
+        "m=99999999999999999999"]
 FILES = ["placement.txt", "ambiguous.txt", "columns.npy", "huge.npy", "puzzle.toml", "binary.bin", "missing.txt",
-         "folder"]
+         "folder", "squared.toml", "copies.toml"]
+OUTPUTS = ["-", "written.txt", "written.svg", "written.npy", "full-link.txt", "/dev/full", "/proc/version",
+           "missing/written.txt", "folder"]
+"""Where a file an option writes goes (--out, -o, --svg, --png, --heat-map, --tree, --ledger): stdout,
+a new file, paths that refuse (a full device, /proc, a missing folder, a folder)."""
+WRITTEN = {"out_path", "output", "svg_path", "png_path", "heat_path", "tree_path", "ledger"}
 
 
 class Hang(BaseException):
@@ -80,7 +85,7 @@ def _values(parameter: click.Parameter) -> st.SearchStrategy[str]:
     if isinstance(kind, click.Choice):
         return st.sampled_from([*map(str, kind.choices), "nope"])
     if isinstance(kind, click.Path):
-        return st.sampled_from(FILES)
+        return st.sampled_from(OUTPUTS if parameter.name in WRITTEN else FILES)
     name = getattr(kind, "name", "")
     if isinstance(kind, click.types.IntParamType) or name == "integer":
         return st.sampled_from(INTEGERS)
@@ -132,6 +137,11 @@ def workdir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     (folder / "puzzle.toml").write_text('[board]\nshape = ["n", "n"]\n[[army]]\npiece = "king"\ncount = "maximise"\n')
     (folder / "binary.bin").write_bytes(bytes(range(256)))
     (folder / "folder").mkdir()
+    (folder / "full-link.txt").symlink_to("/dev/full")
+    squared = "\n".join(f"a{i + 1} = 'a{i}*a{i}'" for i in range(40))  # hung the reader: now refused at once
+    (folder / "squared.toml").write_text(f"[parameters]\na0 = 'n'\n{squared}\n[board]\nshape = ['n', 'n']\n"
+                                         "[[army]]\ncount = 'a40'\n")
+    (folder / "copies.toml").write_text("[board]\nshape = ['n', 'n']\n[[army]]\ncopies = 1000000000\n")
     return folder
 
 
@@ -156,6 +166,14 @@ def _check(line: list[str]) -> None:
 @example(line=["count", "knights", "-n", "6", "--pieces", "2.5"])
 @example(line=["generate", "completion", "-n", "18446744073709551615", "-k", "1"])
 @example(line=["trace", "peaceable", "-n", "1", "--json"])  # found by this fuzzer: an AttributeError
+@example(line=["solve", "nqueens", "-n", "6", "--out", "/proc/version"])  # issue 37's raw edges, each one line now
+@example(line=["solve", "nqueens", "-n", "6", "--out", "full-link.txt"])
+@example(line=["show", "nqueens", "-n", "5", "--png", "/dev/full"])
+@example(line=["count", "completion", "-n", "8", "--queens", "99999999999999999999999,1"])
+@example(line=["count", "completion", "-n", "8", "--vector", "99999999999999999999999"])
+@example(line=["solve", "squared.toml", "-n", "4"])
+@example(line=["solve", "copies.toml", "-n", "4"])
+@example(line=["count", "two-per-line", "-n", "1"])
 def test_every_command_line_keeps_the_contract(line: list[str], workdir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(workdir)
     _check(line)

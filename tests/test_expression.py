@@ -28,7 +28,7 @@ NUMBERS = [  # (text, parameters, value)
     ("1 + 2 * 3 % 4", {}, 3),
     ("abs(3 - n)", {"n": 8}, 5),
     ("min(n, 3, 5) + max(1, n)", {"n": 2}, 4),
-    ("99999999999999999999 * 10", {}, 999999999999999999990),
+    ("999999999999999999 * 4", {}, 3999999999999999996),  # below 2**62: exact
     (12, {}, 12),
 ]
 
@@ -122,6 +122,9 @@ BAD = [  # (what reads the text: a number, cells of a 4x4 board or of a 3x3x3 cu
     ("cells", "r * 99999999999 * 99999999999 > 0", {}, "numbers grow too large"),
     ("cells", "r < 99999999999999999999", {}, "too large a number"),
     ("cells", "r < big", {"big": 2**70}, "too large"),
+    ("number", "99999999999999999999 * 10", {}, "too large a number"),  # at one point as over arrays: 2**62
+    ("number", "n * n * n * n", {"n": 2**20}, "numbers grow too large"),
+    ("number", "n", {"n": 2**70}, "too large"),
 ]
 
 

@@ -39,7 +39,8 @@ from queens.models import verify
 from queens.models.drawing import Canvas
 
 from queens.web.api import MAX_SIDE, MAX_SOLUTION_INDEX, ROUTES, _Board, catalogue
-from queens.web.server import MAX_BODY, PAGES
+from queens.web.schema import KEYS
+from queens.web.server import JOB_CALLS, MAX_BODY, PAGES
 from tests.explorer_server import Served, exchange, serving
 
 EXAMPLES = int(os.environ.get("QUEENS_FUZZ_EXAMPLES", "40"))
@@ -50,7 +51,8 @@ STATUSES = {200, 400, 404, 405, 411, 413, 414, 431, 503, 505}
 
 FAMILIES, BACKENDS = catalogue()
 GETS = [*PAGES, "/api/info"]
-POSTS = [f"/api/{route}" for route in ROUTES]
+POSTS = [f"/api/{route}" for route in (*ROUTES, *JOB_CALLS)]
+"""Every call the server takes: the solver calls and the job calls (progress, cancel)."""
 ODD_PATHS = ["/nothing", "/api/", "/api/nothing", "/api/info/", "/api", "/static/../../etc/passwd",
              "/../pyproject.toml", "/%2e%2e/%2e%2e/etc/passwd", "//etc/passwd", "/index.html/..", "/app.js?x=1",
              "/api/count?family=nqueens&n=8", "*", "http://127.0.0.1/api/info", "/%00", "/\u00e9",
@@ -95,9 +97,22 @@ FIELDS: dict[str, tuple[st.SearchStrategy[object], st.SearchStrategy[object]]] =
     "backend": (st.sampled_from(BACKENDS), st.sampled_from(["magic", "", "NATIVE", 3, ["native"], None])),
     "index": (st.sampled_from([0, 1, 3]), st.sampled_from(_whole(0, MAX_SOLUTION_INDEX))),
     "solutions": (st.sampled_from([0, 1, 2]), st.sampled_from(_whole(0, MAX_SOLUTION_INDEX))),
+    "job": (st.sampled_from(["fuzz-1", "fuzz_2"]), st.sampled_from(["", "a" * 65, "../x", "a b", 3, None])),
+    "file": (st.sampled_from(['[board]\nshape = ["n", "n"]\n[[army]]\npiece = "king"\ncount = "maximise"\n']),
+             st.sampled_from(["", "[board", "[board]\nshape = ['n', 'n']\n[[army]]\ncopies = 1000000000\n", 3])),
+    "var": (st.sampled_from(["input_order", "first_fail"]), st.sampled_from(["nope", "", 3])),
+    "val": (st.sampled_from(["indomain_min", "indomain_max"]), st.sampled_from(["nope", "", 3])),
+    "propagate": (st.sampled_from(["forward", "ac3"]), st.sampled_from(["nope", "", 3])),
+    "all": (st.booleans(), st.sampled_from(["yes", 1, None])),
+    "seed": (st.sampled_from([0, 1]), st.sampled_from(_whole(0, 2**64 - 1))),
 }
-"""Every field an API call reads (`queens.web.api`): (ordinary values, values at its edges).
-Every request draws from all of them: a call ignores the fields it does not read."""
+"""Every field an API call reads (`queens.web.schema.KEYS`): (ordinary values, values at its
+edges). A request to a call draws from the fields that call reads, and now and then one it
+does not (`UNKNOWN`), which the schema refuses (400)."""
+UNKNOWN = st.sampled_from(["independent", "x", "N", "index", "backend", ""])
+"""Keys some call does not read: the explorer once ignored them ({"independent": true} counted
+the plain domination)."""
+assert set().union(*KEYS.values()) <= set(FIELDS), "a key the schema reads is not fuzzed: add it to FIELDS"
 NEEDED = ("family", "n")
 """The fields every call needs: given in most requests, so that most reach the solvers."""
 
@@ -110,22 +125,27 @@ RAW_BODIES = [b"", b"{", b"\xff\xfe{}", b'{"family": "nqueens", "n": 4, "x": "\x
 
 
 @st.composite
-def bodies(draw: st.DrawFn) -> bytes:
-    """Mostly a JSON object of ordinary values with one or two fields at an edge (one edge at a
-    time is how a refusal is tested, and leaves many requests good enough to solve); sometimes a
-    field every call needs left out; sometimes any JSON value at all, or raw bytes."""
+def bodies(draw: st.DrawFn, route: str | None = None) -> bytes:
+    """Mostly a JSON object of ordinary values for the fields `route` reads (`KEYS`; all of them
+    for a path that is no call) with one or two fields at an edge (one edge at a time is how a
+    refusal is tested, and leaves many requests good enough to solve); sometimes a key the call
+    does not read; sometimes a field every call needs left out; sometimes any JSON value at all,
+    or raw bytes."""
     kind = draw(st.integers(0, 15))
     if kind < 2:
         return draw(st.sampled_from(RAW_BODIES))
     if kind == 2:
         return json.dumps(draw(JSON)).encode()
-    ordinary = {key: usual for key, (usual, _) in FIELDS.items()}
-    request = draw(st.fixed_dictionaries({key: ordinary[key] for key in NEEDED},
+    read = sorted(KEYS.get(route or "", FIELDS))
+    ordinary = {key: FIELDS[key][0] for key in read}
+    request = draw(st.fixed_dictionaries({key: ordinary[key] for key in NEEDED if key in ordinary},
                                          optional={k: v for k, v in ordinary.items() if k not in NEEDED}))
-    for key in draw(st.lists(st.sampled_from(sorted(FIELDS)), max_size=2, unique=True)):
+    for key in draw(st.lists(st.sampled_from(read), max_size=2, unique=True)):
         request[key] = draw(FIELDS[key][1] | JSON)
     if draw(st.integers(0, 7)) == 0:
-        del request[draw(st.sampled_from(NEEDED))]
+        request[draw(UNKNOWN)] = draw(JSON)
+    if draw(st.integers(0, 7)) == 0 and set(NEEDED) & set(request):
+        del request[draw(st.sampled_from(sorted(set(NEEDED) & set(request))))]
     return json.dumps(request).encode()  # NaN and Infinity as Python writes them: JSON that the server reads
 
 
@@ -136,7 +156,7 @@ def requests(draw: st.DrawFn) -> bytes:
     usual = POSTS if method == "POST" else GETS
     path = draw(st.sampled_from([*usual * 24, *GETS, *POSTS, *ODD_PATHS]))
     version = draw(st.sampled_from([*VERSIONS[:2] * 24, *VERSIONS]))
-    body = draw(bodies()) if method != "GET" or draw(st.integers(0, 7)) == 0 else b""
+    body = draw(bodies(path.removeprefix("/api/"))) if method != "GET" or draw(st.integers(0, 7)) == 0 else b""
     event(f"route: {method} {path[:40]}")
     length = draw(st.sampled_from([*[len(body)] * 40, None, 0, len(body) - 1, len(body) + 10, -1, "abc", "1e3",
                                    MAX_BODY + 1, "9" * 30, f" {len(body)} ", "\u00b3"]))
@@ -217,6 +237,10 @@ def _check(served: Served, request: bytes) -> None:
         assert set(payload) == {"error"} and isinstance(payload["error"], str) and payload["error"], payload
         assert "internal error" not in payload["error"], payload
         return
+    route = request.split(b" ")[1].decode("utf-8", "replace").removeprefix("/api/")
+    if request.startswith(b"POST ") and route in KEYS:  # the schema: a key the call does not read is refused
+        sent = _sent_json(request)
+        assert not isinstance(sent, dict) or set(sent) <= KEYS[route], (route, sent, payload)
     if "status" in payload:
         event(f"answer: {payload['status']}")
     if payload.get("status") in ("solved", "optimal") and payload.get("solution"):
@@ -250,6 +274,10 @@ def served() -> Iterator[Served]:
 @example(request=b"GET /api/info\r\n\r\n")  # the same, as HTTP/0.9's own request line
 @example(request=b"DELETE / HTTP/1.1\r\nX-A: " + b"b" * 70_000 + b"\r\n\r\n")  # found: a reset, not its 431
 @example(request=b"POST /api/board HTTP/1.1\r\nContent-Length: 65537\r\n\r\n" + b" " * 65_537)  # the same, 413
+@example(request=b'POST /api/count HTTP/1.1\r\nContent-Length: 53\r\n\r\n'  # issue 37: counted 86, the plain count
+                 b'{"family": "domination", "n": 7, "independent": true}')
+@example(request=b'POST /api/progress HTTP/1.1\r\nContent-Length: 18\r\n\r\n{"job": "nothing"}')
+@example(request=b'POST /api/cancel HTTP/1.1\r\nContent-Length: 10\r\n\r\n{"job": 3}')
 def test_every_request_keeps_the_contract(request: bytes, served: Served) -> None:
     _check(served, request)
     _still_serving(served)

@@ -96,7 +96,11 @@ BAD = [  # (file text, what the message names)
     ("[board]\nshape = [0, 8]\n[[army]]\ncount = 8", "sides must be positive"),
     ("[board]\nshape = [8, 8]\n[[army]]\ncount = '1 // 0'", "division by zero"),
     ("[board]\nshape = [8, 8]\n[[army]]\ncount = 8\nfixed = [[0, 0], [1, 1]]", "attack each other"),
-    ("[board]\nshape = [8, 8]\n[[army]]\ncount = 99", "do not fit"),
+    ("[board]\nshape = [8, 8]\n[[army]]\nname = 'a'\ncount = 1\n[[army]]\nname = 'a'\ncount = 1",
+     "two armies are named 'a'"),  # 99 on 8 x 8 is read: 0 solutions, by counting (test_boundaries.py)
+    ("[board]\nshape = [8, 8]\n[[army]]\ncount = 8\ncopies = 1000000000", "army.copies"),
+    ("[parameters]\na = 1000000\nb = 'a*a'\nc = 'b*b'\nd = 'c*c'\n[board]\nshape = [8, 8]\n[[army]]\n"
+     "count = 'd'", "grow too large"),
     ("[board]\nshape = [8, 8]\n[[army]]\ncount = true", "army.count"),
     ("[board]\nshape = [8, 8]\n[[army]]\ncount = 8\n[[army]]\ncount = 'maximum'", "army[1].count"),
     ("[board]\nshape = [8, 8]\n[[army]]\ncount = {min = 3, max = 2}", "army.count"),

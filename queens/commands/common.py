@@ -12,8 +12,10 @@ from typing import Any
 import click
 from rich.console import Console
 
-from queens.commands.number_options import Count, Seconds
-from queens.models import Cell, Puzzle
+from queens.commands.number_options import Count, Seconds, Size
+from queens.models import Cell, Puzzle, numbers
+from queens.models.errors import InvalidNumber
+from queens.models.expression import LARGEST as PARAMETER_BOUND
 from queens.models.families import FAMILIES, FamilyOptions, build, reason_for_none
 from queens.models.output import STANDARD_OUTPUT
 from queens.models.puzzle_file import PUBLISHED, read
@@ -38,10 +40,9 @@ def echo(text: str) -> None:
 
 def _cell(text: str) -> Cell:
     try:
-        r, c = (int(part) for part in text.split(","))
-    except ValueError:
+        return numbers.cell(text, "a cell")
+    except InvalidNumber:
         raise click.BadParameter(f"{text!r} is not a cell 'row,col'") from None
-    return r, c
 
 
 def _remember(ctx: click.Context, param: click.Parameter, value: object) -> object:
@@ -108,14 +109,19 @@ class FamilyChoice(SuggestingChoice):
 
 
 def _remember_parameters(ctx: click.Context, param: click.Parameter, value: tuple[str, ...]) -> None:
-    """-p NAME=VALUE, repeatable: a puzzle file's named parameters (docs/puzzle-files.md)."""
+    """-p NAME=VALUE, repeatable: a puzzle file's named parameters (docs/puzzle-files.md), each a
+    whole number as large as a puzzle file's expressions take (`PARAMETER_BOUND`), given once."""
     found: dict[str, int] = {}
     for text in value:
-        name, _, number = text.partition("=")
+        name, _, number = (part.strip() for part in text.partition("="))
+        if name in found:
+            raise click.BadParameter(f"{name} is given twice (-p {name}={found[name]} and {text!r}): give it once")
+        if name == "n":
+            raise click.BadParameter("n is the board size: give it as -n N")
         try:
-            found[name.strip()] = int(number)
-        except ValueError:
-            raise click.BadParameter(f"{text!r} is not NAME=VALUE with a whole number (e.g. -p m=5)") from None
+            found[name] = numbers.count(number, f"-p {name}", minimum=-PARAMETER_BOUND, maximum=PARAMETER_BOUND)
+        except InvalidNumber as error:
+            raise click.BadParameter(f"{text!r} is not NAME=VALUE with a whole number (e.g. -p m=5): {error}") from None
     ctx.meta["parameters"] = found
 
 
@@ -129,9 +135,9 @@ def puzzle_options(command: Command) -> Command:
     for flag in reversed(_FAMILY_FLAGS):
         command = flag(command)
     command = parameter_option(command)
-    command = click.option("-m", "m", type=int, default=None,
+    command = click.option("-m", "m", type=Size(minimum=None), default=None,
                            help="Columns, for rectangular boards (a puzzle file's parameter m).")(command)
-    command = click.option("-n", "n", type=int, default=None,
+    command = click.option("-n", "n", type=Size(minimum=None), default=None,
                            help="Board size (rows): required for a family; a puzzle file's parameter n.")(command)
     return click.argument("family_or_file", type=FamilyOrFile())(command)
 
@@ -254,6 +260,8 @@ def _file_parameters(m: int | None) -> dict[str, int]:
         raise click.UsageError(f"--{sorted(meta['family options'])[0]} applies to a family; a puzzle file says it all")
     parameters = dict(meta.get("parameters", {}))
     if m is not None:
+        if "m" in parameters and parameters["m"] != m:
+            raise click.UsageError(f"-m {m} and -p m={parameters['m']} give m twice: give it once")
         parameters["m"] = m
     return parameters
 

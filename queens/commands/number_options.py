@@ -38,8 +38,8 @@ def Count(minimum: int = 0, maximum: int = numbers.MAX_COUNT) -> Number:  # noqa
     return Number("integer", partial(numbers.count, minimum=minimum, maximum=maximum))
 
 
-def Size(minimum: int = 1, maximum: int = numbers.MAX_SIDE) -> Number:  # noqa: N802
-    """A board side in [minimum, maximum]."""
+def Size(minimum: int | None = 1, maximum: int = numbers.MAX_SIDE) -> Number:  # noqa: N802
+    """A board side in [minimum, maximum] (minimum None: a side <= 0 left to the board, which names it)."""
     return Number("integer", partial(numbers.size, minimum=minimum, maximum=maximum))
 
 

@@ -21,6 +21,7 @@ from queens.commands.common import (
     published_file,
 )
 from queens.commands.count import count_command
+from queens.commands.number_options import Size
 from queens.commands.solve import solve_command
 from queens.models import Puzzle
 from queens.models.drawing import Board
@@ -46,7 +47,7 @@ class PuzzleFile(click.Path):
     "queens run models/puzzles/peaceable.toml -n 5        # a puzzle file of the clone",
 ))
 @click.argument("path", type=PuzzleFile())
-@click.option("-n", "n", type=int, default=None, help="The parameter n of the file's expressions.")
+@click.option("-n", "n", type=Size(minimum=None), default=None, help="The parameter n of the file's expressions.")
 @parameter_option
 @backend_options(allow_all=False)
 @json_option

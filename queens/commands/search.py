@@ -55,7 +55,7 @@ ENGINES = ("teaching", "minizinc")
               help="Which value first: x = v | x != v (split: x <= m | x > m).")
 @click.option("--propagate", type=SuggestingChoice(list(LEVELS)), default="forward", show_default=True,
               help="The propagation level: generate and test, backtracking, forward checking, AC-3, AllDifferent.")
-@click.option("--seed", type=int, default=0, show_default=True, help="For the random orders.")
+@click.option("--seed", type=Count(0, 2**64 - 1), default=0, show_default=True, help="For the random orders.")
 @click.option("--all", "every", is_flag=True, help="Every solution (MiniZinc's -a); default: the first.")
 @click.option("--tree", "tree_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help=f"Write the search tree: {', '.join(FORMATS)}.")

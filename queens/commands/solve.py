@@ -68,7 +68,7 @@ def refuse_out(puzzle: Puzzle, out_path: Path | None) -> None:
     once for a puzzle whose answers may not be that (armies, a cube, pieces that share rows)."""
     one_per_row = puzzle.within and puzzle.line_cap == 1 and (0, 1) in puzzle.piece.rays
     if out_path is not None and not (puzzle.plain and puzzle.square and one_per_row):
-        raise BadOption(f"--out and --format write one piece per row of a square board; the answers of {puzzle.name} "
+        raise BadOption(f"--out writes one piece per row of a square board; the answers of {puzzle.name} "
                         "need not be that: use --json")
 
 
@@ -155,8 +155,8 @@ def refuse_certify(puzzle: Puzzle, certify: bool, proof_dir: Path | None, all_op
     """--certify proves one model's "no" or optimum: refused at once where there is none to prove."""
     if proof_dir is not None and not certify:
         raise BadOption("--proof-dir keeps a certificate's files: give --certify too")
-    if certify and (all_optimal or puzzle.copies_open):
-        raise BadOption("--certify proves one answer of one model; not with --all-optimal or open copies")
+    if certify and all_optimal:
+        raise BadOption("--certify proves one answer; not with --all-optimal")
     if certify:
         require("certify", "--certify")
 

@@ -7,6 +7,7 @@ as many models over the cell variables as the puzzle has solutions.
 from __future__ import annotations
 
 from queens.models import ConstraintModel, Puzzle, Unsupported, lower
+from queens.models.errors import BadOption
 from queens.models.pieces import Cell
 
 
@@ -26,9 +27,17 @@ WITHOUT_OBJECTIVE = {"dimacs": "DIMACS CNF cannot say 'fewest pieces'",
 
 
 def decision_model(puzzle: Puzzle, size: int | None, format_name: str) -> ConstraintModel:
-    """The lowered puzzle; a minimising one needs a size in formats without an objective."""
+    """The lowered puzzle; a minimising one needs a size in formats without an objective. A size
+    the puzzle cannot have (3 pieces of 5-queens) is refused: the file would be unsatisfiable
+    by the puzzle's own count, not by the question it asks."""
     model = lower(puzzle)
     if size is not None:
+        army = puzzle.armies[0]
+        least, most = army.least, len(model.cells) if army.most is None else min(army.most, len(model.cells))
+        if model.size is not None and size != model.size or not least <= size <= most:
+            can = f"exactly {model.size}" if model.size is not None else f"{least} to {most}"
+            raise BadOption(f"--size {size}: {puzzle.name} places {can} pieces; --size picks one count a puzzle "
+                            "leaves open (domination's fewest)")
         return model.with_size(size)
     if model.minimise and format_name in WITHOUT_OBJECTIVE:
         raise Unsupported(f"{WITHOUT_OBJECTIVE[format_name]}: give a size (--size K), "

@@ -262,17 +262,55 @@ def certify_answer(puzzle: Puzzle, result: Result, proof_dir: Path | None = None
     """The certificate of a routed answer, whichever backend gave it: a "no solution" re-proved
     through the CNF of the puzzle's model (no symmetry breaking), an optimum by its witness and a
     proof that nothing is better; None for an answer with nothing to prove (a solution is
-    already re-checked by the independent checker). An answer that is a search over models
-    (the fewest copies) is refused: its proof is one per model, not yet offered.
+    already re-checked by the independent checker). The fewest copies (a search over models) is
+    proved on the model with one copy fewer (`certify_copies`).
     A CNF that disagrees with the backend raises NotProved: a wrong answer, found."""
     if result.status not in (Status.INFEASIBLE, Status.OPTIMAL):
         return None
     if puzzle.copies_open:
-        raise Unsupported("--certify proves one model's answers; this puzzle is a search over several "
-                          "(open copies)")
+        return certify_copies(puzzle, result, proof_dir)
     model = lower(puzzle)
     if result.status is Status.INFEASIBLE:
         return certify_none(model, proof_dir=proof_dir)
     assert result.solution is not None and result.objective is not None
     return certify_optimum(model, result.solution, result.objective, lambda found: verify(puzzle, found),
                            proof_dir=proof_dir)
+
+
+def certify_copies(puzzle: Puzzle, result: Result, proof_dir: Path | None = None,
+                   drup_seconds: float = DRUP_SECONDS) -> Certificate | None:
+    """The certificate of the fewest copies k (a colouring's chromatic number): the witness with k
+    copies, checked by the independent checker, and a proof that k - 1 copies have no solution;
+    None when k is 1 (no fewer copies to refute); a search that found no optimum is refused.
+
+    Where one line of the first row is a clique (every cell holds a piece, `partition`; one piece
+    per line of a copy, `within`; the piece slides along rows; nothing on row 0 that is not a
+    square; no piece placed beforehand, which would set one copy apart), the copies being
+    interchangeable, any solution permutes to one whose first row takes
+    copies 1, 2, ... in order: those are fixed, and the reduction named (queen8_8's 8 colours in
+    seconds, not hours)."""
+    if result.status is not Status.OPTIMAL or result.objective is None or result.solution is None:
+        raise Unsupported("--certify proves the fewest copies of a solved puzzle; this search found no optimum")
+    k = result.objective
+    if k <= 1:
+        return None
+    full = puzzle.with_copies(k)
+    fewer = lower(puzzle.with_copies(k - 1))
+    reductions: list[Reduction] = []
+    if _first_row_is_clique(puzzle):
+        row = [(c, (0, c)) for c in range(min(k - 1, puzzle.cols))]
+        fewer = replace(fewer, fixed=fewer.fixed | frozenset(row))
+        reductions.append(Reduction("clique colours fixed",
+                                    f"row 0 is a clique of {puzzle.cols} pieces; copies are interchangeable, so its "
+                                    f"first {len(row)} pieces take copies 1..{len(row)} in order"))
+    return certify_optimum(lower(full), result.solution, k, lambda found: verify(full, found),
+                           better=fewer, refuted=f"{k - 1} copies", reductions=reductions, drup_seconds=drup_seconds,
+                           proof_dir=proof_dir)
+
+
+def _first_row_is_clique(puzzle: Puzzle) -> bool:
+    """Whether the first row's cells must hold pieces of pairwise different copies: see `certify_copies`."""
+    first_row = {(0, c) for c in range(puzzle.cols)}
+    return (len(puzzle.armies) == 1 and puzzle.partition and puzzle.within and puzzle.dimensions == 2
+            and (0, 1) in puzzle.armies[0].piece.rays and not any(puzzle.wrap)
+            and not puzzle.armies[0].fixed and not first_row & (puzzle.holes | puzzle.blockers | puzzle.missing))

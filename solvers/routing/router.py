@@ -20,10 +20,11 @@ from typing import Unpack
 
 from queens.models import NativeMissing, Placement, Puzzle, TimeLimit
 from queens.models.errors import BadOption, Refused
-from queens.solvers.api import Chosen, solutions, within
+from queens.models.lowering import no_room
+from queens.solvers.api import Chosen, puzzle_argument, solutions, within
 from queens.solvers.backend import Task, deadline_after
 from queens.solvers.native import REBUILD
-from queens.solvers.options import Options, search_options
+from queens.solvers.options import EVERY_OPTION, Options, checked, search_options
 from queens.solvers.registry import BACKENDS
 from queens.solvers.result import Result, Status
 from queens.solvers.routing.race import Race, doubt, racers
@@ -32,13 +33,15 @@ from queens.solvers.routing.strategy import Strategy, Subject
 from queens.solvers.runtime.progress import report
 
 PREFERENCE: dict[Task, tuple[str, ...]] = {
-    Task.COUNT: ("native/quadrant", "native/fast", "native/search", "native/layouts", "sat/layouts", "sat/split",
-                 "sat/search", "csp/layouts", "csp/split", "csp/search", "cpsat/layouts", "cpsat/split",
-                 "cpsat/search"),
-    Task.SOLVE: ("python/construct", "native/complete", "cpsat/search", "native/search", "sat/search", "csp/search"),
-    Task.COMPLETE: ("native/complete", "cpsat/search", "native/search", "sat/search", "csp/search"),
-    Task.OPTIMISE: ("cpsat/search", "native/search", "sat/search", "csp/search", "cpsat/copies", "sat/copies",
-                    "native/copies", "csp/copies"),
+    Task.COUNT: ("python/pigeonhole", "native/quadrant", "native/fast", "native/search", "native/layouts",
+                 "sat/layouts", "sat/split", "sat/search", "csp/layouts", "csp/split", "csp/search", "cpsat/layouts",
+                 "cpsat/split", "cpsat/search"),
+    Task.SOLVE: ("python/pigeonhole", "python/construct", "native/complete", "cpsat/search", "native/search",
+                 "sat/search", "csp/search"),
+    Task.COMPLETE: ("python/pigeonhole", "native/complete", "cpsat/search", "native/search", "sat/search",
+                    "csp/search"),
+    Task.OPTIMISE: ("python/pigeonhole", "cpsat/search", "native/search", "sat/search", "csp/search", "cpsat/copies",
+                    "sat/copies", "native/copies", "csp/copies"),
     Task.ENUMERATE: ("native/search", "cpsat/search", "sat/search", "csp/search"),
 }
 """Strategies in the order the router tries them, fastest first as measured: counting Q(12),
@@ -50,7 +53,9 @@ against 11 s; n = 6, csp 0.23 s against 40 s); finding, the whole model is the f
 cpsat/search 0.65 s, native/layouts 9.3 s, the early layouts having no solution). The fewest
 copies (colourings), proved: queen8_8 cpsat 0.22 s, sat 1.8 s, native 9.0 s; queen9_9 cpsat 3.3 s,
 sat 1.3 s, native none in 90 s; queen10_10 cpsat 32 s, sat none in 300 s. A registered
-strategy missing here is tried after these, in registry order (a new backend needs no edit)."""
+strategy missing here is tried after these, in registry order (a new backend needs no edit). The
+pigeonhole comes first: it reads the puzzle's numbers only, and answers what no search should
+be asked (more pieces than cells)."""
 
 
 @dataclass(frozen=True)
@@ -63,7 +68,8 @@ def candidates(task: Task, backend: str | None = None, method: str | None = None
                options: frozenset[str] = frozenset()) -> list[Strategy]:
     """The strategies answering `task`, in preference order, narrowed by backend, method and the
     options given (a --viewpoint narrows to the backends that take one)."""
-    if backend is not None and backend not in BACKENDS and not any(s.backend == backend for s in registered()):
+    if backend is not None and (not isinstance(backend, str)  # a list is no name, and no key of BACKENDS
+                                or backend not in BACKENDS and not any(s.backend == backend for s in registered())):
         raise BadOption(f"unknown backend {backend!r}; choose from {', '.join(BACKENDS)}")
     order = PREFERENCE.get(task, ())
     ranked = sorted((s for s in registered() if task in s.tasks),
@@ -74,9 +80,16 @@ def candidates(task: Task, backend: str | None = None, method: str | None = None
         raise BadOption(f"no strategy {task.value}s with {asked}; "
                         f"choose from {', '.join(s.name for s in ranked)}")
     fitting = [s for s in narrowed if options <= s.options()] if options else narrowed  # options import backends
-    if not fitting:
+    if all(ignores_options(s) for s in fitting):  # no strategy that searches takes them: refused before any work
         raise BadOption(f"{', '.join(sorted(options))}: not an option of {', '.join(s.name for s in narrowed)}")
     return fitting
+
+
+def ignores_options(strategy: Strategy) -> bool:
+    """Whether `strategy` takes every option because it searches nothing (the pigeonhole's
+    count): it answers whatever options are given, but its taking them says nothing about
+    whether they apply, so an option no other strategy takes is still refused."""
+    return strategy.options() >= EVERY_OPTION
 
 
 def route(task: Task, subject: Subject, backend: str | None = None, method: str | None = None,
@@ -114,8 +127,9 @@ def route(task: Task, subject: Subject, backend: str | None = None, method: str 
 
 def _taking(tried: list[Strategy], options: Options) -> list[Strategy]:
     """The strategies that take these option values (a --solver scip narrows to mip, glucose4 to
-    sat); when none does, each refusal, in one line, before any work (strategies that refuse for
-    the same reason, as both native counters do a --resume without a ledger, named together)."""
+    sat); when none does (but those that ignore every option, `ignores_options`), each refusal,
+    in one line, before any work (strategies that refuse for the same reason, as both native
+    counters do a --resume without a ledger, named together)."""
     taking: list[Strategy] = []
     refusals: dict[str, list[str]] = {}
     for strategy in tried:
@@ -125,7 +139,7 @@ def _taking(tried: list[Strategy], options: Options) -> list[Strategy]:
             refusals.setdefault(str(refusal), []).append(strategy.name)
         else:
             taking.append(strategy)
-    if not taking:
+    if all(ignores_options(strategy) for strategy in taking):
         raise BadOption("; ".join(f"{', '.join(names)}: {refusal}" for refusal, names in refusals.items()))
     return taking
 
@@ -155,6 +169,7 @@ def answer(task: Task, puzzle: Puzzle, *, backend: str | None = None, method: st
     >>> found.count, found.backend, found.method
     (92, 'native', 'fast')
     """
+    puzzle, options = puzzle_argument(puzzle), checked(options)  # the API's boundary: said here, before any work
     deadline = deadline_after(time_limit)
     result = within(deadline, backend or "-", _answer, task, puzzle, backend, method, deadline, announce, options,
                     counting=task is Task.COUNT, method=method or "-")
@@ -186,7 +201,7 @@ def _answer(task: Task, puzzle: Puzzle, backend: str | None, method: str | None,
 def racing(choice: Choice, task: Task, subject: Subject, options: Options) -> Choice:
     """The choice, or a race (`queens.solvers.routing.race`) when the puzzle's structure leaves
     the measured order unsure and two or more of the measured contenders can answer it."""
-    found = doubt(subject, task)
+    found = None if no_room(subject.puzzle) else doubt(subject, task)  # counting answered it: nothing to race
     if found is None:
         return choice
     entrants = racers(subject, task, options, found)
@@ -219,6 +234,7 @@ def solve(puzzle: Puzzle, backend: str | None = None, *, method: str | None = No
     >>> found.status.value, f"{found.backend}/{found.method}"
     ('solved', 'native/complete')
     """
+    puzzle = puzzle_argument(puzzle)  # before its goal is read
     return answer(task_of(puzzle), puzzle, backend=backend, method=method, time_limit=time_limit, **options)
 
 
@@ -245,7 +261,7 @@ def all_optimal(puzzle: Puzzle, backend: str | None = None, *, method: str | Non
                 time_limit: float | None = None, **options: Unpack[Options]) -> Result:
     """Every optimal placement of a puzzle with a goal (`every_answer`); a puzzle without a goal
     is refused at once (it has no optimum to list)."""
-    if puzzle.goal is None:
+    if puzzle_argument(puzzle).goal is None:
         raise BadOption(f"--all-optimal lists the optima of a puzzle with a goal; {puzzle.name} has none "
                         "(count its solutions instead)")
     return every_answer(puzzle, backend, method=method, time_limit=time_limit, **options)
@@ -256,6 +272,7 @@ def every_answer(puzzle: Puzzle, backend: str | None = None, *, method: str | No
     """Every answer, each verified: the optimal placements of a puzzle with a goal, every
     solution of one without, on the backend the router picks for enumerating (`count` is how
     many; at the time limit, those found so far). A search over models is refused at once."""
+    puzzle, options = puzzle_argument(puzzle), checked(options)
     refusal = Subject(puzzle).modelled
     if refusal:
         raise BadOption(f"--all-optimal lists one model's optima; here {refusal}")

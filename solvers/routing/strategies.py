@@ -28,6 +28,7 @@ from queens.solvers.result import Result, Status
 from queens.solvers.routing.blocker_layouts import Layouts
 from queens.solvers.routing.fast_count import FastCount
 from queens.solvers.routing.fewest_copies import Copies
+from queens.solvers.routing.pigeonhole import Pigeonhole
 from queens.solvers.routing.quadrant_count import QuadrantCount
 from queens.solvers.routing.strategy import Strategy, Subject, queen_graph
 
@@ -311,6 +312,8 @@ def _per_backend(name: str) -> tuple[Strategy, ...]:
 
 
 _METHODS: tuple[Strategy, ...] = (
+    Pigeonhole("python", "pigeonhole", frozenset({Task.COUNT, Task.SOLVE, Task.COMPLETE, Task.OPTIMISE}),
+               "more pieces asked for than the board's open cells or lines hold: no placement, by counting"),
     FastCount("native", "fast", frozenset({Task.COUNT}),
               "the D4 symmetry-class counter: the fastest exact count of plain n-queens "
               "(AVX2: 0.28x classic.c at n = 16, scalar 0.37x)"),
