@@ -101,9 +101,9 @@ fuzz-tools: ## Debian's clang and its sanitizer and libFuzzer runtimes for make 
 fuzz: install fuzz-tools ## the C extensions under ASan+UBSan: libFuzzer on the cores of _kernel, _completion, _localsearch and _lines, a Python driver on the extensions
 	nice -n 10 sh fuzz/run.sh $(abspath $(BIN))/python $(FUZZ_RUNS) $(FUZZ_CALLS)
 
-fuzz-cli: install ## the CLI's contract on many drawn command lines (QUEENS_FUZZ_EXAMPLES, default 100000)
+fuzz-cli: install ## the CLI's and the API's contracts, and the audit of new inputs against the brute force (QUEENS_FUZZ_EXAMPLES, default 100000)
 	QUEENS_FUZZ_EXAMPLES=$${QUEENS_FUZZ_EXAMPLES:-100000} nice -n 10 $(BIN)/python -m pytest -q -p no:cacheprovider \
-	  tests/test_contract_fuzz.py
+	  tests/test_contract_fuzz.py tests/test_boundaries.py tests/test_audit.py
 
 fuzz-http: install ## the explorer's contract on many drawn HTTP requests to a real server (QUEENS_FUZZ_EXAMPLES, default 100000)
 	QUEENS_FUZZ_EXAMPLES=$${QUEENS_FUZZ_EXAMPLES:-100000} nice -n 10 $(BIN)/python -m pytest -q -p no:cacheprovider \
