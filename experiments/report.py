@@ -14,6 +14,7 @@ every line's colour and marker can be found in its legend.
 
 from __future__ import annotations
 
+import io
 import json
 import math
 import statistics
@@ -24,6 +25,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from queens.experiments.store import Row, Store
+from queens.models.errors import OutputError
+from queens.models.output import write_file
 from queens.solvers.routing.side_by_side import EFFORT, effort
 from queens.solvers.runtime.extras import require
 
@@ -247,7 +250,10 @@ def _legend(rows: list[Row]) -> list[str]:
 def write(store: Store, out: Path, spec: str | None = None) -> Path:
     """Write report.md and its plots into `out`; returns the report's path."""
     rows = store.rows(spec)
-    out.mkdir(parents=True, exist_ok=True)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as error:  # a file of that name, /proc, no right: one line, as every write says it
+        raise OutputError(f"cannot write the report into {out}: {error.strerror or error}") from None
     specs = sorted({row.spec for row in rows})
     repetitions = max((row.repetition + 1 for row in rows), default=0)
     lines = [f"# Benchmark report: {', '.join(specs) or 'no runs'}", "",
@@ -277,9 +283,7 @@ def write(store: Store, out: Path, spec: str | None = None) -> Path:
         if name:
             lines += [f"![{task}: cactus plot]({name})", ""]
     lines += ["## Notes", "", *_notes(rows), ""]
-    path = out / "report.md"
-    path.write_text("\n".join(lines))
-    return path
+    return write_file(out / "report.md", "\n".join(lines))
 
 
 # --- plots ---------------------------------------------------------------------------------------
@@ -365,8 +369,10 @@ class Plots:
             axes.set_ylabel(ylabel)
         dashed = any("symmetry=off" in name for box in boxes for name in box.lines)
         figure.suptitle(title + ("; dashed: symmetry=off" if dashed else ""), fontsize=10)
-        for suffix in FORMATS:
-            figure.savefig(self.out / f"{stem}.{suffix}", dpi=110)
+        for suffix in FORMATS:  # drawn in memory, written by the one writer (the path and the reason on failure)
+            drawn = io.BytesIO()
+            figure.savefig(drawn, format=suffix, dpi=110)
+            write_file(self.out / f"{stem}.{suffix}", drawn.getvalue())
         self.pyplot.close(figure)
         return f"{stem}.png"
 

@@ -63,7 +63,7 @@ def test_no_solution_is_an_answer_not_an_error(n):
     (["count", "nqueens", "-n", "5000", "-b", "sat"], 2, "counts boards of at most"),
     (["count", "nqueens", "-n", "8", "-b", "gurobi"], 2, "gurobi"),
     (["count", "hexqueens", "-n", "8"], 2, "hexqueens"),
-    (["count", "nqueens", "-n", "eight"], 2, "not a valid integer"),
+    (["count", "nqueens", "-n", "eight"], 2, "must be a whole number"),
     (["count", "nqueens"], 2, "Missing option"),
     (["solve", "nqueens", "-n", "8", "--encoding", "pairwise", "-b", "cpsat"], 2, "encoding: not an option of cpsat"),
     (["solve", "nqueens", "-n", "8", "--viewpoint", "sideways", "-b", "cpsat"], 2, "viewpoint"),

@@ -122,3 +122,15 @@ def test_a_folder_is_no_file_to_write(tmp_path: Path) -> None:
     with pytest.raises(OutputError, match="Is a directory"):
         write_file(tmp_path, "x")
     assert tmp_path.is_dir()
+
+
+@linux_only
+@pytest.mark.parametrize(("folder", "message"), [
+    ("/proc/version", "error: cannot write the report into /proc/version: File exists"),
+    ("full-link", "error: cannot write the report into full-link: File exists"),
+])
+def test_a_report_where_no_folder_can_be(tiny_db: Path, tmp_path: Path, folder: str, message: str) -> None:
+    """`queens bench report --out` writes through the same writer: a path that is no folder is one line."""
+    (tmp_path / "full-link").symlink_to("/dev/full")
+    result = run_cli("bench", "report", "--db", str(tiny_db), "--out", folder, cwd=tmp_path)
+    assert (result.returncode, error_line(result)) == (1, message)

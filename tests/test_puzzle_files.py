@@ -99,7 +99,7 @@ BAD = [  # (file text, what the message names)
     ("[board]\nshape = [8, 8]\n[[army]]\nname = 'a'\ncount = 1\n[[army]]\nname = 'a'\ncount = 1",
      "two armies are named 'a'"),  # 99 on 8 x 8 is read: 0 solutions, by counting (test_boundaries.py)
     ("[board]\nshape = [8, 8]\n[[army]]\ncount = 8\ncopies = 1000000000", "army.copies"),
-    ("[parameters]\na = 1000000\nb = 'a*a'\nc = 'b*b'\nd = 'c*c'\n[board]\nshape = [8, 8]\n[[army]]\n"
+    ("[parameters]\na = 1000000\nb = 'a*a'\ne = 'b*b'\nd = 'e*e'\n[board]\nshape = [8, 8]\n[[army]]\n"
      "count = 'd'", "grow too large"),
     ("[board]\nshape = [8, 8]\n[[army]]\ncount = true", "army.count"),
     ("[board]\nshape = [8, 8]\n[[army]]\ncount = 8\n[[army]]\ncount = 'maximum'", "army[1].count"),

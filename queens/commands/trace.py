@@ -18,7 +18,7 @@ import click
 from rich.live import Live
 from rich.text import Text
 
-from queens.commands.common import SuggestingChoice, command, err, make_puzzle, out, puzzle_options
+from queens.commands.common import SuggestingChoice, command, echo, err, make_puzzle, out, puzzle_options
 from queens.commands.number_options import Count, Seconds
 from queens.models import Puzzle, QueensError, Unsupported
 from queens.models.drawing import Board
@@ -95,7 +95,7 @@ def trace_command(family_or_file: str, n: int | None, m: int | None, delay: floa
     events = Trace(puzzle).events(max_solutions or None)
     if as_json:
         for event in events:
-            click.echo(json.dumps(event.to_json()))
+            echo(json.dumps(event.to_json()))
         return 0
     if animate is None:
         animate = sys.stdout.isatty() and not stepwise
@@ -119,7 +119,7 @@ def _propagation(puzzle: Puzzle, level: str, var: str, val: str, solutions: int,
         svg_folder.mkdir(parents=True, exist_ok=True)
     for step, after in zip(steps, [*steps[1:], None], strict=True):
         if as_json:
-            click.echo(json.dumps(step.to_json()))
+            echo(json.dumps(step.to_json()))
             continue
         out.print(step.text if step.kind in ("root", "decision", "backtrack") else f"  {step.text}", markup=False)
         if after is None or after.kind in ("decision", "backtrack"):  # the node's propagation is over
