@@ -22,8 +22,9 @@ from contextlib import contextmanager
 
 from queens.experiments.bench_backends import terms
 from queens.models import Puzzle
-from queens.models.armies import Army, piece_named
+from queens.models.armies import Army
 from queens.models.families import of_size
+from queens.models.pieces import piece_named
 from queens.solvers import Result, Status
 from queens.solvers.api import solve
 from queens.solvers.backends import mip as mip_module

@@ -23,10 +23,11 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from itertools import combinations
 
-from queens.models.armies import Army, Moves, Vector
+from queens.models.armies import Army
 from queens.models.errors import InvalidPlacement
 from queens.models.geometry import Coord
 from queens.models.ir import Var
+from queens.models.pieces import Piece, Vector
 from queens.models.puzzle import Puzzle
 from queens.models.rules import SYMMETRIES
 
@@ -81,7 +82,7 @@ def _check_cells(puzzle: Puzzle, answer: ArmyPlacement) -> None:
 
 def _check_within(puzzle: Puzzle, army: Army, cells: tuple[Coord, ...], occupied: frozenset[Coord] | None) -> None:
     """No two pieces of one army attack; with a `line_cap` above 1, a slide may see that many."""
-    slides = Moves(army.piece.name, leaps=army.piece.leaps) if army.line_cap > 1 else army.piece
+    slides = Piece(army.piece.name, leaps=army.piece.leaps) if army.line_cap > 1 else army.piece
     own = frozenset(cells)
     pairs = [(min(x, y), max(x, y)) for x in cells for y in attacked(puzzle, slides, x, occupied) & own]
     if pairs:
@@ -134,7 +135,7 @@ def _move(puzzle: Puzzle, cell: Coord, vector: Vector) -> tuple[Coord, Vector] |
     return tuple(moved), tuple(going)
 
 
-def _reach(puzzle: Puzzle, moves: Moves, a: Coord, occupied: frozenset[Coord] | None) -> list[list[Coord]]:
+def _reach(puzzle: Puzzle, moves: Piece, a: Coord, occupied: frozenset[Coord] | None) -> list[list[Coord]]:
     """What a piece on `a` attacks: a list per half-line (its cells up to a blocker, or up to and
     including the first piece when pieces block) and one per leap."""
     found: list[list[Coord]] = []
@@ -156,7 +157,7 @@ def _reach(puzzle: Puzzle, moves: Moves, a: Coord, occupied: frozenset[Coord] | 
     return found
 
 
-def attacked(puzzle: Puzzle, moves: Moves, a: Coord, occupied: frozenset[Coord] | None = None) -> frozenset[Coord]:
+def attacked(puzzle: Puzzle, moves: Piece, a: Coord, occupied: frozenset[Coord] | None = None) -> frozenset[Coord]:
     """Every cell a piece with `moves` on `a` attacks: blockers stop slides, and so does the
     first piece when pieces block (`occupied`: the pieces on the board then). Walked once per
     piece, so a rule over pairs of pieces is one set lookup per pair (200 knights on 20 x 20:

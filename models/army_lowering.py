@@ -41,11 +41,12 @@ from collections.abc import Iterator
 from dataclasses import replace
 from itertools import combinations, product
 
-from queens.models.armies import Army, Moves, Vector
+from queens.models.armies import Army
 from queens.models.errors import InvalidBoard
 from queens.models.geometry import Coord, Topology
 from queens.models.givens import Given, stated_rules
 from queens.models.ir import Biclique, Clause, ConstraintModel, CountIf, Line, LineFamily, Objective, Var
+from queens.models.pieces import Piece, Vector
 from queens.models.puzzle import Puzzle
 from queens.models.rules import SYMMETRIES
 from queens.models.symmetry import transform_named
@@ -216,7 +217,7 @@ def _sight(puzzle: Puzzle, board: Topology, a: int, b: int) -> list[Clause]:
     return clauses
 
 
-def _leap_pairs(puzzle: Puzzle, board: Topology, moves: Moves) -> set[tuple[Coord, Coord]]:
+def _leap_pairs(puzzle: Puzzle, board: Topology, moves: Piece) -> set[tuple[Coord, Coord]]:
     pairs: set[tuple[Coord, Coord]] = set()
     blocked = puzzle.holes | puzzle.blockers | puzzle.missing
     for x in puzzle.board_cells:
@@ -228,7 +229,7 @@ def _leap_pairs(puzzle: Puzzle, board: Topology, moves: Moves) -> set[tuple[Coor
     return pairs
 
 
-def _attacked_pairs(puzzle: Puzzle, board: Topology, moves: Moves) -> set[tuple[Coord, Coord]]:
+def _attacked_pairs(puzzle: Puzzle, board: Topology, moves: Piece) -> set[tuple[Coord, Coord]]:
     """Unordered pairs of distinct open cells a piece with `moves` on one attacks the other."""
     pairs = _leap_pairs(puzzle, board, moves)
     for run in _lines_along(puzzle, board, moves.rays):
@@ -306,7 +307,7 @@ def _attack_counts(puzzle: Puzzle, board: Topology, cells: set[Coord], guarded: 
                     yield CountIf((a, cell), groups, bound.least, most, guard)
 
 
-def _attacked_groups(puzzle: Puzzle, board: Topology, moves: Moves, cell: Coord, cells: set[Coord],
+def _attacked_groups(puzzle: Puzzle, board: Topology, moves: Piece, cell: Coord, cells: set[Coord],
                      targets: list[int]) -> tuple[tuple[Var, ...], ...]:
     reached: list[list[Coord]] = []
     for ray in moves.rays:
@@ -412,7 +413,7 @@ def _covers(puzzle: Puzzle, board: Topology, cells: set[Coord]) -> tuple[tuple[V
     return tuple(tuple(sorted(found)) for _, found in sorted(reach.items()))
 
 
-def _reaching_holes(puzzle: Puzzle, board: Topology, moves: Moves) -> set[tuple[Coord, Coord]]:
+def _reaching_holes(puzzle: Puzzle, board: Topology, moves: Piece) -> set[tuple[Coord, Coord]]:
     """Pairs (piece cell, hole) the piece attacks: holes hold no piece but must be covered."""
     if not puzzle.holes:
         return set()

@@ -372,7 +372,7 @@ class Topology:
                 found.append(list(dict.fromkeys(cells)))
         return _distinct(found)
 
-    def line_keys(self, direction: Cell, cells: Sequence[Cell]) -> list[int]:
+    def line_keys(self, direction: Coord, cells: Sequence[Cell]) -> list[int]:
         """For each of `cells`, an integer that is the same for every cell of one line along
         `direction`: two cells share a line exactly when their keys are equal. All cells in one
         call, because the checker asks it of every solution an enumeration finds.
@@ -433,7 +433,7 @@ def attacks(piece: Piece, a: Cell, b: Cell, *, topology: Topology, pawns: frozen
     return False
 
 
-_LINE_NAMES = {(0, 1): "row", (1, 0): "column", (1, 1): "diagonal", (1, -1): "anti-diagonal"}
+_LINE_NAMES: dict[Coord, str] = {(0, 1): "row", (1, 0): "column", (1, 1): "diagonal", (1, -1): "anti-diagonal"}
 
 
 def first_attack(

@@ -20,12 +20,13 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Sequence
+from typing import cast
 
 from queens.models.errors import InvalidBoard
 from queens.models.geometry import Coord
 from queens.models.givens import Given, stated_rules
 from queens.models.ir import ConstraintModel, Line, LinearKey, LineFamily
-from queens.models.pieces import Cell
+from queens.models.pieces import Cell, Vector
 from queens.models.puzzle import Puzzle
 
 MAX_CELLS = 4_000_000
@@ -128,8 +129,8 @@ def _lower_plain(puzzle: Puzzle, guarded: bool) -> ConstraintModel:
     count = Given("count") if guarded and size is not None else None  # the one army's count, as a given
     families: list[LineFamily] = []
     if puzzle.within:
-        families += [family for direction in puzzle.piece.rays
-                     for family in _ray_families(puzzle, direction, board, count)]
+        families += [family for direction in puzzle.piece.rays  # a plain puzzle's rays are 2-D
+                     for family in _ray_families(puzzle, cast(Cell, direction), board, count)]
         if puzzle.piece.leaps:
             families.append(_leap_family(puzzle, set(cells)))
     if count is not None and size is not None and not any(line.guard is not None for f in families for line in f.lines):
@@ -153,7 +154,7 @@ def _lower_plain(puzzle: Puzzle, guarded: bool) -> ConstraintModel:
 def _occupancy(puzzle: Puzzle, board: tuple[Cell, ...]) -> tuple[tuple[tuple[Cell, ...], ...], ...]:
     """The runs along each of the piece's directions, of two cells or more (a lone cell's group
     counts as it holds), for a model that minimises its pieces (`ConstraintModel.occupancy`)."""
-    families = ([tuple(run) for run in _segments(puzzle, direction, board) if len(run) > 1]
+    families = ([tuple(run) for run in _segments(puzzle, cast(Cell, direction), board) if len(run) > 1]
                 for direction in puzzle.piece.rays)
     return tuple(tuple(runs) for runs in families if runs)
 
@@ -238,7 +239,7 @@ def _leap_family(puzzle: Puzzle, cells: set[Cell]) -> LineFamily:
     return LineFamily(f"{puzzle.piece.name} leaps", lines)
 
 
-def _parallel_to_ray(puzzle: Puzzle, leap: Cell) -> bool:
+def _parallel_to_ray(puzzle: Puzzle, leap: Vector) -> bool:
     return any(leap[0] * rc - leap[1] * rr == 0 for rr, rc in puzzle.piece.rays)
 
 

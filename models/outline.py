@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 from queens.models.ir import ConstraintModel, LineFamily, LineKind
 from queens.models.lowering import lower
-from queens.models.pieces import Cell
+from queens.models.pieces import Cell, Vector
 from queens.models.puzzle import Puzzle
 
 ORTHOGONAL = frozenset({(1, 0), (0, 1)})
@@ -131,7 +131,7 @@ def direct_outline(puzzle: Puzzle) -> Outline | None:
                    False, puzzle.fixed, puzzle.pieces, False)
 
 
-def _ray(puzzle: Puzzle, direction: Cell) -> FamilyOutline | None:
+def _ray(puzzle: Puzzle, direction: Vector) -> FamilyOutline | None:
     """A unit ray's family on the open flat board, as `lower` builds it (pigeonhole included);
     None when the lowering drops it (only one-cell lines that hold at most one piece)."""
     rows, cols = puzzle.rows, puzzle.cols

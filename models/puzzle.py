@@ -38,7 +38,7 @@ from dataclasses import dataclass, replace
 from functools import cached_property
 from typing import Any, NoReturn
 
-from queens.models.armies import MAX_ARMIES, Army, Goal, Moves
+from queens.models.armies import MAX_ARMIES, Army, Goal
 from queens.models.errors import AttackingQueens, InvalidBoard, OffBoard
 from queens.models.geometry import Coord, Topology, attacks, first_attack
 from queens.models.pieces import QUEEN, Cell, Piece
@@ -201,9 +201,9 @@ class Puzzle:
         if len({army.goal for army in self.armies} - {None}) > 1:
             raise InvalidBoard("armies may maximise or minimise, not both in one puzzle")
         for army in self.armies:
-            if any(len(v) != len(self.shape) for v in army.piece.rays + army.piece.leaps):
+            if not army.piece.fits(len(self.shape)):
                 raise InvalidBoard(f"{army.name} moves by vectors of another dimension than the "
-                                   f"{len(self.shape)}-D board (queens.models.armies.piece_named: the cube's)")
+                                   f"{len(self.shape)}-D board (queens.models.pieces.piece_named: the cube's)")
         if sum(army.copies is None for army in self.armies) > 1:
             raise InvalidBoard("one army at most may minimise its copies")
         named = [army.name for army in self.armies]
@@ -368,9 +368,8 @@ class Puzzle:
 
     @property
     def piece(self) -> Piece:
-        """The first army's piece as a 2-D `Piece`."""
-        moves = self.armies[0].piece
-        return Piece(moves.name, rays=moves.rays, leaps=moves.leaps)  # type: ignore[arg-type]
+        """The first army's piece."""
+        return self.armies[0].piece
 
     @property
     def pieces(self) -> int | None:
@@ -486,11 +485,11 @@ def _copied(armies: tuple[Army, ...]) -> tuple[Army, ...]:
     return tuple(written)
 
 
-def _one_army(piece: Piece | Moves, pieces: int | None, fixed: Iterable[Cell], cover: bool,
+def _one_army(piece: Piece, pieces: int | None, fixed: Iterable[Cell], cover: bool,
               per_line: int | LineBounds) -> Army:
     """The army the one-army keywords describe: `pieces` of `piece` (the fewest when None, which
     only a covering puzzle may ask: otherwise the answer would be no piece at all)."""
-    if not isinstance(piece, Piece | Moves):
+    if not isinstance(piece, Piece):
         raise InvalidBoard(f"piece must be a Piece (queens.models.PIECES), got {piece!r}")
     cap = per_line if isinstance(per_line, int) else 1
     if isinstance(cap, bool) or cap < 1:
@@ -499,8 +498,8 @@ def _one_army(piece: Piece | Moves, pieces: int | None, fixed: Iterable[Cell], c
     if pieces is None:
         if not cover:
             raise InvalidBoard("only a domination puzzle (cover = True) may leave the number of pieces open")
-        return Army("pieces", Moves.of(piece), fixed=placed, goal="minimise", line_cap=cap)
+        return Army("pieces", piece, fixed=placed, goal="minimise", line_cap=cap)
     count = _whole(pieces, "the number of pieces")
     if count < 0:
         raise InvalidBoard(f"the number of pieces must be 0 or more, got {count}")
-    return Army("pieces", Moves.of(piece), least=count, most=count, fixed=placed, line_cap=cap)
+    return Army("pieces", piece, least=count, most=count, fixed=placed, line_cap=cap)

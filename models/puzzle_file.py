@@ -29,11 +29,11 @@ from pathlib import Path
 from typing import Any
 
 from queens.models import numbers
-from queens.models.armies import MAX_ARMIES, Army, Goal, Moves, piece_named
+from queens.models.armies import MAX_ARMIES, Army, Goal
 from queens.models.army_lowering import PER_LINE_DIRECTIONS
 from queens.models.errors import MalformedInput, QueensError
 from queens.models.expression import AXES, LARGEST, RESERVED, cells_where, evaluate
-from queens.models.pieces import PIECES, Cell, Piece
+from queens.models.pieces import PIECES, Cell, Piece, piece_named
 from queens.models.puzzle import Puzzle
 from queens.models.rules import COVER_KINDS, SYMMETRIES, TARGETS, AttackBound, CoverKind, Region
 
@@ -287,7 +287,7 @@ class _Reader:
     def _army(self, table: Mapping[str, Any], key: str, shape: tuple[int, ...], index: int) -> Army:
         """One [[army]]; unnamed, it is called after its piece (alone) or its place ("army 2")."""
         _known(table, "army", key)
-        piece = self._moves(table.get("piece", "queen"), f"{key}.piece", shape)
+        piece = self._piece_on(table.get("piece", "queen"), f"{key}.piece", shape)
         name = _text(table, "name") or (f"army {index + 1}" if key != "army" else f"{piece.name}s")
         copies = table.get("copies", 1)
         if copies != "minimise":
@@ -314,9 +314,9 @@ class _Reader:
             raise MalformedInput(f"key '{key}': a count is not negative, got {exact}")
         return exact, exact, None
 
-    def _moves(self, value: object, key: str, shape: tuple[int, ...]) -> Moves:
+    def _piece_on(self, value: object, key: str, shape: tuple[int, ...]) -> Piece:
         if len(shape) == 2:
-            return Moves.of(self._piece(value, shape[0] == shape[1]))
+            return self._piece(value, shape[0] == shape[1])
         if isinstance(value, str):
             found = piece_named(value, len(shape))
             if found is None:
@@ -331,7 +331,7 @@ class _Reader:
             raise MalformedInput(f"key '{key}': a piece needs at least one ray or leap")
         if not _flag(value, "oriented", f"{key}.oriented"):
             rays, leaps = space_symmetrised(rays), space_symmetrised(leaps)
-        return Moves(_text(value, "name") or "piece", rays, leaps)
+        return Piece(_text(value, "name") or "piece", rays, leaps)
 
     def _coords(self, table: Mapping[str, Any], key: str, shape: tuple[int, ...],
                 where: str | None = None) -> frozenset[tuple[int, ...]]:

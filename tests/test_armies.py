@@ -11,8 +11,9 @@ from math import ceil
 
 import pytest
 from queens.models import KNIGHT, InvalidBoard, InvalidPlacement, Puzzle, Unsupported, lower
-from queens.models.armies import SPACE_PIECES, Army, Moves, piece_named
+from queens.models.armies import Army
 from queens.models.army_check import verify_armies
+from queens.models.pieces import piece_named
 from queens.models.puzzle_file import PUBLISHED, SHIPPED, read
 from queens.solvers import count, solve
 from queens.solvers.api import solutions
@@ -239,8 +240,8 @@ def test_dimacs_col_export_matches_the_published_headers(name):
 
 
 def cube(n: int, count: int | None = None) -> Puzzle:
-    army = Army("queens", SPACE_PIECES["queen"], goal="maximise") if count is None else \
-        Army("queens", SPACE_PIECES["queen"], least=count, most=count)
+    army = Army("queens", piece_named("queen", 3), goal="maximise") if count is None else \
+        Army("queens", piece_named("queen", 3), least=count, most=count)
     return Puzzle(shape=(n, n, n), armies=(army,))
 
 
@@ -393,9 +394,9 @@ def test_json_lists_every_army():
     assert all(len(cell) == 3 for entry in cubic["armies"][0] for cell in entry["cells"])
 
 
-def test_moves_of_a_plain_piece_are_its_rays_and_leaps():
-    assert Moves.of(KNIGHT).leaps == ((1, 2), (2, 1), (1, -2), (2, -1))
-    assert len(SPACE_PIECES["queen"].rays) == 13
+def test_a_piece_is_its_rays_and_leaps_in_any_dimension():
+    assert KNIGHT.leaps == ((1, 2), (2, 1), (1, -2), (2, -1))
+    assert len(piece_named("queen", 3).rays) == 13
 
 
 @pytest.mark.parametrize("path", sorted([*SHIPPED.glob("*.toml"), *PUBLISHED.glob("*.toml")]), ids=lambda p: p.stem)

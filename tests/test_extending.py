@@ -10,8 +10,9 @@ from itertools import combinations
 
 import pytest
 from queens.models import ROOK, ConstraintModel, Placement, Puzzle, TimeLimit
-from queens.models.armies import Army, piece_named
+from queens.models.armies import Army
 from queens.models.families import FAMILIES, Family, FamilyOptions
+from queens.models.pieces import piece_named
 from queens.solvers import count, solve
 from queens.solvers.backend import Backend, Task
 from queens.solvers.registry import BACKENDS, get_backend

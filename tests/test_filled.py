@@ -7,7 +7,8 @@ when the top is not reached."""
 import pytest
 from queens.experiments.bench_mip import independent
 from queens.models import Puzzle, lower
-from queens.models.armies import Army, piece_named
+from queens.models.armies import Army
+from queens.models.pieces import piece_named
 from queens.solvers.registry import get_backend
 
 import queens

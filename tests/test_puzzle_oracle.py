@@ -18,7 +18,7 @@ from typing import Any, Literal, TypedDict
 
 import pytest
 from queens.models import KNIGHT, ROOK, InvalidBoard, InvalidPlacement, Puzzle, lower, verify
-from queens.models.armies import Army, Moves
+from queens.models.armies import Army
 from queens.models.geometry import Topology
 from queens.models.ir import ConstraintModel
 from queens.models.pieces import PAWN, PIECES
@@ -78,7 +78,7 @@ def test_queens_attacking_exactly_three_a051756(n, reference):
 
 def queens_and_a_pawn(n: int) -> Puzzle:
     return Puzzle(shape=(n, n), armies=(Army("queens", least=n + 1, most=n + 1),
-                                        Army("pawn", Moves.of(PAWN), least=1, most=1)),
+                                        Army("pawn", PAWN, least=1, most=1)),
                   blocking=True, between=False)
 
 
@@ -153,7 +153,7 @@ def _board(rng: random.Random, twisted: bool, armies: int) -> Board:
 def _army(rng: random.Random, name: str, goal: str | None, room: list[tuple[int, int]], loose: bool) -> Army:
     """An army of a random piece: an exact number, a range, or the goal (`loose`: any number,
     as a cover needs); sometimes a piece placed."""
-    piece = Moves.of(PIECES[rng.choice(PIECE_NAMES)])
+    piece = PIECES[rng.choice(PIECE_NAMES)]
     fixed = frozenset([room.pop()]) if room and _maybe(rng, 0.15) else frozenset()
     line_cap = 2 if piece.rays and _maybe(rng, 0.1) else 1
     if goal:  # a goal within a range, sometimes
@@ -364,13 +364,13 @@ def _moebius(rows: int, cols: int, army: Army, **rules: object) -> Callable[[], 
 
 @pytest.mark.parametrize("build", [
     # a blocker that ends a line (or two side by side) makes no empty line for a per-line bound
-    lambda: Puzzle(shape=(2, 2), armies=(Army("rooks", Moves.of(ROOK)),), blockers={(1, 0)},
+    lambda: Puzzle(shape=(2, 2), armies=(Army("rooks", ROOK),), blockers={(1, 0)},
                    per_line=(("cols", 1, 1),)),
     # across a twist the way back is the mirrored leap: both ways are taken
-    pytest.param(_moebius(2, 3, Army("knights", Moves.of(KNIGHT), least=2, most=2)),
+    pytest.param(_moebius(2, 3, Army("knights", KNIGHT, least=2, most=2)),
                  marks=pytest.mark.skipif(not TWIST_READY, reason=NO_TWIST)),
     # a twisted line may cross the piece's own square: a piece does not attack itself
-    pytest.param(_moebius(4, 3, Army("bishops", Moves.of(PIECES["bishop"]), least=1, most=1), within=False,
+    pytest.param(_moebius(4, 3, Army("bishops", PIECES["bishop"], least=1, most=1), within=False,
                           attack_bounds=(AttackBound(most=0),)),
                  marks=pytest.mark.skipif(not TWIST_READY, reason=NO_TWIST)),
 ], ids=["per-line-least-beside-a-blocker", "leaps-both-ways-on-a-twist", "slide-does-not-attack-its-own-square"])
@@ -382,12 +382,12 @@ def test_mended_disagreements(build):
 
 def test_several_pieces_per_line_when_pieces_block_is_refused():
     with pytest.raises(InvalidBoard, match="pieces block"):
-        Puzzle(shape=(1, 3), armies=(Army("rooks", Moves.of(ROOK), least=2, most=2, line_cap=2),), blocking=True)
+        Puzzle(shape=(1, 3), armies=(Army("rooks", ROOK, least=2, most=2, line_cap=2),), blocking=True)
 
 
 def test_the_checker_counts_a_line_of_holes():
     """A row made only of holes is a line that holds no piece (the lowering refuses the puzzle as unfit)."""
-    puzzle = Puzzle(shape=(2, 2), armies=(Army("rooks", Moves.of(ROOK)),), holes={(1, 0), (1, 1)},
+    puzzle = Puzzle(shape=(2, 2), armies=(Army("rooks", ROOK),), holes={(1, 0), (1, 1)},
                     per_line=(("rows", 1, 1),))
     assert puzzle_oracle.broken_rule(puzzle, frozenset({(0, (0, 0))})) == "a line of rows"
     with pytest.raises(InvalidPlacement):

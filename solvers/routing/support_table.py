@@ -15,10 +15,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
-from queens.models.armies import SPACE_PIECES, Army, Moves
+from queens.models.armies import Army
 from queens.models.errors import Refused
 from queens.models.nqueens import NQueens
-from queens.models.pieces import KNIGHT, QUEEN, ROOK
+from queens.models.pieces import KNIGHT, PIECES_ON, QUEEN, ROOK
 from queens.models.puzzle import Puzzle
 from queens.models.puzzle_file import PUBLISHED, read
 from queens.models.rules import Region
@@ -35,13 +35,13 @@ CONSTRUCTS: dict[str, Callable[[], Puzzle]] = {
     "one army, pieces that do not attack": lambda: NQueens(6),
     "several armies": lambda: Puzzle(shape=(4, 4), armies=(Army("white", least=2, most=2),
                                                            Army("black", least=2, most=2)), within=False),
-    "a cube": lambda: Puzzle(shape=(3, 3, 3), armies=(Army("queens", SPACE_PIECES["queen"], least=4, most=4),)),
+    "a cube": lambda: Puzzle(shape=(3, 3, 3), armies=(Army("queens", PIECES_ON[3]["queen"], least=4, most=4),)),
     "cell sets by condition, bounds on regions (A007016)": _file("A007016-one-per-main-diagonal", 5),
     "missing squares": lambda: Puzzle(rows=4, cols=4, piece=KNIGHT, pieces=None, cover=True,
                                       missing={(1, 1), (2, 2)}),
     "a total cover (A261752)": _file("A261752-total-knight-domination", 4),
     "a cover by one army": lambda: Puzzle(shape=(4, 4), armies=(Army("queens", goal="minimise"),
-                                                                Army("rooks", Moves.of(ROOK), least=1, most=1)),
+                                                                Army("rooks", ROOK, least=1, most=1)),
                                           cover=True, cover_by=0, within=False, between=False),
     "pieces that block, placed by the solver (A103330)": _file("A103330-queens-and-a-pawn", 5),
     "bounds on attacks (A260113)": _file("A260113-attacking-at-most-one", 4),
