@@ -1,6 +1,6 @@
 """The independent checker of puzzles with armies: the rules read again from the puzzle.
 
-It shares no code with `queens.models.army_lowering`: moves are walked here cell by cell (with
+It shares no code with `queens.models.lowering`: moves are walked here cell by cell (with
 the board's own wrap arithmetic, twists included), lines for the per-line bounds are found by
 walking, attacks are counted piece by piece (stopping at the first piece when pieces block), a
 symmetry is checked by mapping the answer, and every rule is tested on the answer as the puzzle

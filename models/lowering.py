@@ -1,33 +1,69 @@
-"""Lower a `Puzzle` (what the user asks) to a `ConstraintModel` (what backends read).
+"""Lower a `Puzzle` (what the user asks) to a `ConstraintModel` (what backends read): the one lowering.
 
-The rules, each a small pure function:
-- a sliding piece makes one family of lines per ray direction; pawns cut lines into segments,
-  forbidden cells are dropped from lines but do not cut them;
-- a leaping piece makes a family of two-cell lines (the pairs one leap apart);
+Each rule is one small function over the board's runs of cells:
+- one piece per cell: at most one army per cell (exactly one under `partition`);
+- `within`: a sliding piece makes one family of lines per ray direction (pawns cut lines into
+  segments; holes and missing squares are left out of lines but do not cut them); a leaping
+  piece makes a family of two-cell lines (the pairs one leap apart); on a twisted board a line
+  turns at the twist, so an army's rays make one family;
 - pigeonhole: when a family's lines can hold exactly as many pieces as there are (lines times
-  `per_line`), every line holds exactly `per_line` pieces (this is how n-queens gets "one queen
-  per row and per column" without anyone writing it, and 2n rooks "two per row and column");
-- domination makes one cover per square: the square itself and every cell attacking it.
+  the line cap), every line holds exactly its cap (this is how n-queens gets "one queen per row
+  and per column" without anyone writing it, and 2n rooks "two per row and column"); under
+  `partition`, a line whose armies' caps add up to its cells is filled to every army's cap;
+- `between`: a piece of one army and of another on cells either attacks exclude each other
+  (two-cell lines, grouped by line as bicliques);
+- `blocking` (pieces block lines, as in chess): `within` and `between` become clauses: two pieces
+  on one line see each other unless a piece stands between them;
+- `per_line`, `regions`: lines with bounds over all armies' pieces (or one army's);
+- `attack_bounds`: a count for each (army, cell): when a piece stands there, so many of the
+  groups it attacks hold a piece (a group per cell it reaches; when pieces block, a group per
+  half-line, as only the first piece along it is attacked);
+- `invariant`: a clause per variable, "a piece here means a piece on the image" (the images
+  run round a cycle back to the cell, so that is equality along every orbit);
+- `cover`: one cover per square: the cells whose piece would occupy or attack it;
+- the armies' sizes: the model's size, a line over an army's cells, or the objective for a goal
+  (the armies marked "maximise" hold equal numbers, or `total`: all pieces together).
+
+The model's variables take one of two forms. When the puzzle is one army of one piece on a flat
+or toroidal 2-D board with no rule beyond its lines (`Puzzle.plain`, every board that gets
+large) a variable is the cell itself, and the fast path of the board's lines applies: each line
+is a slice of the board's own cells with its stride and its key (10^6 cells at 1000 x 1000
+without a new tuple), the families are named for the board's lines (rows, columns, ...), the
+count is the model's size and a minimised count its `minimise`. Otherwise a variable is (army,
+cell): army number `a` holds a piece on `cell`, and the families are named for their army.
 
 `guarded` (for "why not?", `queens.solvers.proofs.why`): each stated rule (`queens.models.givens`:
 an army's count, a per-line bound, a region, an attack bound) holds only under a literal of its
 own, so any subset of them can be assumed on one solver. What pigeonhole derives from the count
 (every row holds exactly one) is then two lines: at most one (the pieces do not attack), and at
 least one under the count's literal: the same model when every literal is assumed.
+
+>>> from queens.models.nqueens import NQueens
+>>> [f.name for f in lower(NQueens(4)).families]
+['rows', 'columns', 'diagonals', 'anti-diagonals']
+>>> from queens.models.armies import Army
+>>> model = lower(Puzzle(shape=(3, 3), armies=(Army("white", goal="maximise"), Army("black", goal="maximise")),
+...                      within=False))
+>>> len(model.cells), model.cells[0], model.objective.sense
+(18, (0, (0, 0)), 'maximise')
 """
 
 from __future__ import annotations
 
 import itertools
-from collections.abc import Sequence
-from typing import cast
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, replace
+from itertools import combinations, product
 
+from queens.models.armies import Army
 from queens.models.errors import InvalidBoard
-from queens.models.geometry import Coord
+from queens.models.geometry import Coord, Topology
 from queens.models.givens import Given, stated_rules
-from queens.models.ir import ConstraintModel, Line, LinearKey, LineFamily
-from queens.models.pieces import Cell, Vector
+from queens.models.ir import Biclique, Clause, ConstraintModel, CountIf, Line, LinearKey, LineFamily, Objective, Var
+from queens.models.pieces import Piece, Vector
 from queens.models.puzzle import Puzzle
+from queens.models.rules import SYMMETRIES
+from queens.models.symmetry import transform_named
 
 MAX_CELLS = 4_000_000
 """Boards beyond 2000 x 2000 are not lowered: n^2 cell variables would not fit a backend. At
@@ -35,35 +71,65 @@ MAX_CELLS = 4_000_000
 most 3.2 GB (experiments/results/bench_backends.md, defaults.md); each backend says in `Backend.cell_limit`
 how far it goes."""
 
-_FAMILY_NAMES = {(0, 1): "rows", (1, 0): "columns", (1, 1): "diagonals", (1, -1): "anti-diagonals"}
+MAX_PAIRS = 20_000_000
+"""Most two-cell lines the lowering writes for rules between armies (and leaps): each is an
+object of a few hundred bytes, so this is a few GB at most. Peaceable queens on 300 x 300 would
+need 2 x 10^8 (47 s and a MemoryError before this check)."""
+
+PER_LINE_DIRECTIONS: dict[str, tuple[Vector, ...]] = {
+    "rows": ((0, 1),), "cols": ((1, 0),), "diagonals": ((1, 1), (1, -1)),
+}
+"""The line families `per_line` may bound, by name (2-D boards)."""
+
+_FAMILY_NAMES: dict[Vector, str] = {(0, 1): "rows", (1, 0): "columns", (1, 1): "diagonals", (1, -1): "anti-diagonals"}
+
+Run = Sequence[Coord]
+"""Open cells along one line of the board, in walking order."""
 
 
 def lower(puzzle: Puzzle, guarded: bool = False) -> ConstraintModel:
-    """The constraint model of any puzzle: one plain army through the board's own lines (cells
-    are the variables, lines keep their strides and keys), anything else through
-    `queens.models.army_lowering` ((army, cell) variables). The size is checked first, before any
-    work. `guarded`: each stated rule under its own literal (see the module docstring).
-
-    >>> from queens.models.nqueens import NQueens
-    >>> [f.name for f in lower(NQueens(4)).families]
-    ['rows', 'columns', 'diagonals', 'anti-diagonals']
-    """
+    """The constraint model of any puzzle (see the module docstring). The size is checked first,
+    before any work; open copies must be fixed first (`Puzzle.with_copies`). `guarded`: each
+    stated rule under its own literal."""
     check_size(puzzle)
     if not guarded and (reason := no_room(puzzle)):  # a count or a bound no line can hold is written by no backend
         raise InvalidBoard(f"{reason}: no solution, by counting (the router answers it without a backend)")
     if puzzle.copies_open:
         raise InvalidBoard("the fewest copies is a search over models: fix their number first (Puzzle.with_copies)")
-    if not puzzle.plain:
-        from queens.models.army_lowering import lower_armies  # it imports this module's MAX_CELLS
-
-        return lower_armies(puzzle, guarded)
-    return _lower_plain(puzzle, guarded)
-
-
-MAX_PAIRS = 20_000_000
-"""Most two-cell lines the lowering writes for rules between armies (and leaps): each is an
-object of a few hundred bytes, so this is a few GB at most. Peaceable queens on 300 x 300 would
-need 2 x 10^8 (47 s and a MemoryError before this check)."""
+    board = _Board.of(puzzle)
+    total = _total(puzzle, len(board.cells))
+    count = Given("count") if guarded and total is not None and not puzzle.partition else None
+    armies = range(len(puzzle.armies))
+    families = [_one_per_cell(board)]
+    clauses: list[Clause] = []
+    if puzzle.within and puzzle.blocking:
+        clauses += [c for a in armies for c in _sight(board, a, a)]
+        families += [_leaps(board, a) for a in armies]
+    elif puzzle.within:
+        families += [family for a in armies for family in _within(board, a, total, count)]
+    if puzzle.between:
+        if puzzle.blocking:
+            clauses += [c for a, b in combinations(armies, 2) for c in _sight(board, a, b)]
+        families += [f for a, b in combinations(armies, 2) for f in _between(board, a, b)]
+    families += [_per_line(board, guarded), _regions(board, guarded), _sizes(board, guarded, count, families)]
+    families = [f for f in families if f.lines]
+    covers = _covers(board) if puzzle.cover else ()
+    guards = tuple(stated_rules(puzzle)) if guarded else ()
+    size = None if count else total  # a guarded count is a line under its literal (`_sizes`)
+    if board.by_cell:
+        return ConstraintModel(
+            rows=puzzle.rows, cols=puzzle.cols, cells=board.cells, families=tuple(families), covers=covers,
+            fixed=frozenset(board.var(0, c) for c in puzzle.armies[0].fixed), size=size,
+            size_implied=any(f.exact is not None for f in families), minimise=puzzle.goal == "minimise",
+            guards=guards, occupancy=_occupancy(board) if puzzle.goal == "minimise" else ())
+    return ConstraintModel(
+        rows=puzzle.shape[0], cols=len(puzzle.armies) * len(board.board) // puzzle.shape[0],
+        cells=tuple(board.var(a, c) for a in armies for c in board.cells), families=tuple(families),
+        covers=covers, fixed=frozenset(board.var(a, c) for a in armies for c in puzzle.armies[a].fixed),
+        objective=_objective(board, families), size=size,
+        size_implied=size is not None and any(f.exactly_one for f in families),
+        clauses=(*clauses, *_invariant(board)), counts=tuple(_attack_counts(board, guarded)),
+        numbering=tuple(board.var(a, c) for a in armies for c in board.board), guards=guards)
 
 
 PER_LINE_SIDES = {"rows": 1, "cols": 0}
@@ -110,79 +176,96 @@ def check_size(puzzle: Puzzle) -> None:
 
 
 def _pairs_bound(puzzle: Puzzle) -> int:
-    """An upper bound on the two-cell lines the army lowering writes: for each pair of armies,
-    every open cell times the cells its pieces reach (both ways); a plain puzzle writes none."""
-    if puzzle.plain:
-        return 0
+    """An upper bound on the two-cell lines written between armies: for each pair of armies,
+    every open cell times the cells its pieces reach (both ways); one army writes none."""
     armies = len(puzzle.armies)
-    cells = puzzle.variables // max(1, armies)
+    if armies == 1 or not puzzle.between:
+        return 0
+    cells = puzzle.variables // armies
     longest = max(puzzle.shape)
     reach = max(2 * longest * len(army.piece.rays) + 2 * len(army.piece.leaps) for army in puzzle.armies)
-    return cells * reach * (armies * (armies - 1)) // 2 if puzzle.between else 0
+    return cells * reach * (armies * (armies - 1)) // 2
 
 
-def _lower_plain(puzzle: Puzzle, guarded: bool) -> ConstraintModel:
-    blocked = puzzle.holes | puzzle.blockers
-    board = tuple(itertools.product(range(puzzle.rows), range(puzzle.cols)))
-    cells = tuple(cell for cell in board if cell not in blocked) if blocked else board
-    size = puzzle.pieces
-    count = Given("count") if guarded and size is not None else None  # the one army's count, as a given
-    families: list[LineFamily] = []
-    if puzzle.within:
-        families += [family for direction in puzzle.piece.rays  # a plain puzzle's rays are 2-D
-                     for family in _ray_families(puzzle, cast(Cell, direction), board, count)]
-        if puzzle.piece.leaps:
-            families.append(_leap_family(puzzle, set(cells)))
-    if count is not None and size is not None and not any(line.guard is not None for f in families for line in f.lines):
-        families.append(LineFamily("count", (Line(cells, size, size, guard=count),)))  # else its lines say it
-    families = [f for f in families if f.lines]
-    return ConstraintModel(
-        rows=puzzle.rows,
-        cols=puzzle.cols,
-        cells=cells,
-        families=tuple(families),
-        covers=_covers(puzzle, set(cells)) if puzzle.cover else (),
-        fixed=puzzle.fixed,
-        size=None if count else size,
-        size_implied=any(f.exact is not None for f in families),
-        minimise=puzzle.goal == "minimise",
-        guards=tuple(stated_rules(puzzle)) if guarded else (),
-        occupancy=_occupancy(puzzle, board) if puzzle.goal == "minimise" else (),
-    )
+@dataclass(frozen=True)
+class _Board:
+    """What every rule reads: the puzzle, its topology, every cell in row-major order (the
+    objects the lines are made of), the open cells (no hole, blocker or missing square), and
+    the form of the variables: `by_cell`, a piece is named by its cell (`Puzzle.plain`), else
+    by (army, cell)."""
+
+    puzzle: Puzzle
+    topology: Topology
+    board: tuple[Coord, ...]
+    cells: tuple[Coord, ...]
+    by_cell: bool
+
+    @classmethod
+    def of(cls, puzzle: Puzzle) -> _Board:
+        board = tuple(itertools.product(*(range(side) for side in puzzle.shape)))
+        closed = puzzle.holes | puzzle.blockers | puzzle.missing
+        cells = tuple(cell for cell in board if cell not in closed) if closed else board
+        return cls(puzzle, puzzle.topology, board, cells, puzzle.plain)
+
+    def var(self, army: int, cell: Coord) -> Var:
+        """The variable of a piece of army number `army` on `cell`."""
+        return cell if self.by_cell else (army, cell)
+
+    def vars(self, army: int, run: Run) -> tuple[Var, ...]:
+        """The variables of army `army`'s pieces on `run` (the run itself, uncopied, by cell)."""
+        return tuple(run) if self.by_cell else tuple((army, cell) for cell in run)
+
+    @property
+    def strided(self) -> bool:
+        """Whether lines keep their flat stride (`Line.flat`): cell variables on a board that does
+        not wrap, every cell open."""
+        puzzle = self.puzzle
+        return self.by_cell and not (puzzle.blockers or puzzle.holes or any(puzzle.wrap))
+
+    def key(self, direction: Vector) -> LinearKey | None:
+        """The line key of a family of cell variables along `direction` on a board without
+        pawns: what the row viewpoint reads (a*r + b*c, modulo the side on a torus)."""
+        puzzle = self.puzzle
+        if not self.by_cell or puzzle.blockers:
+            return None
+        return LinearKey(direction[1], -direction[0], puzzle.rows if puzzle.toroidal else None)
 
 
-def _occupancy(puzzle: Puzzle, board: tuple[Cell, ...]) -> tuple[tuple[tuple[Cell, ...], ...], ...]:
-    """The runs along each of the piece's directions, of two cells or more (a lone cell's group
-    counts as it holds), for a model that minimises its pieces (`ConstraintModel.occupancy`)."""
-    families = ([tuple(run) for run in _segments(puzzle, cast(Cell, direction), board) if len(run) > 1]
-                for direction in puzzle.piece.rays)
-    return tuple(tuple(runs) for runs in families if runs)
+# -- the runs of the board ----------------------------------------------------------------
 
 
-def _segments(puzzle: Puzzle, direction: Cell, board: tuple[Cell, ...]) -> list[Sequence[Cell]]:
-    """Every maximal run of cells along `direction`, cut at blockers, without holes;
-    made of `board`'s own cell objects where the topology can (see `Topology.lines`)."""
-    topology = puzzle.topology
-    runs: list[Sequence[Cell]] = []
-    for line in topology.lines(direction, board):
-        if not puzzle.blockers:
-            runs.append(line)
-            continue
-        closed = topology.step(line[-1], direction) == line[0]
-        runs += _cut_at_pawns(list(line), puzzle.blockers, cyclic=closed)
-    if not puzzle.holes:
-        return runs
-    return [[cell for cell in run if cell not in puzzle.holes] for run in runs]
+def _runs(board: _Board, direction: Vector) -> list[tuple[Run, bool]]:
+    """Every maximal run of open cells along `direction` on a board without a twist, in the order
+    of its least cell, each with whether it is closed (a line round a wrapped axis with no
+    blocker on it: its last cell and its first are neighbours). Blockers cut lines; holes and
+    missing squares are left out without cutting them, so a segment of holes is an empty run (a
+    line that holds no piece, which a bound on lines reads). On a board with nothing closed, a
+    line is a slice of the board's own cells (`Topology.lines`)."""
+    puzzle, topology = board.puzzle, board.topology
+    lines = topology.lines(direction, board.board)
+    if any(puzzle.wrap) and not all(puzzle.wrap) or puzzle.dimensions != 2:
+        lines = sorted(lines, key=min)  # laid out by their starts: put in the order of their least cells
+    passed, wraps = puzzle.holes | puzzle.missing, any(puzzle.wrap)
+    runs: list[tuple[Run, bool]] = []
+    for line in lines:
+        closed = wraps and len(line) > 1 and topology.step(line[-1], direction) == line[0]
+        pawned = bool(puzzle.blockers) and not puzzle.blockers.isdisjoint(line)
+        cut = _cut_at_pawns(list(line), puzzle.blockers, cyclic=closed) if pawned else [line]
+        closed = closed and not pawned
+        runs += [([cell for cell in run if cell not in passed] if passed else run, closed) for run in cut]
+    return runs
 
 
-def _cut_at_pawns(line: list[Cell], pawns: frozenset[Coord], *, cyclic: bool) -> list[list[Cell]]:
+def _cut_at_pawns(line: list[Coord], pawns: frozenset[Coord], *, cyclic: bool) -> list[list[Coord]]:
+    """The segments of `line` between pawns (a closed line starts right after its first pawn,
+    so that the run round the seam stays whole)."""
     cuts = [i for i, cell in enumerate(line) if cell in pawns]
     if not cuts:
         return [line]
-    if cyclic:  # start right after a pawn so that the wrap-around run stays whole
-        line = line[cuts[0] + 1 :] + line[: cuts[0] + 1]
-    runs: list[list[Cell]] = []
-    run: list[Cell] = []
+    if cyclic:
+        line = line[cuts[0] + 1:] + line[:cuts[0] + 1]
+    runs: list[list[Coord]] = []
+    run: list[Coord] = []
     for cell in line:
         if cell in pawns:
             runs.append(run)
@@ -190,32 +273,73 @@ def _cut_at_pawns(line: list[Cell], pawns: frozenset[Coord], *, cyclic: bool) ->
         else:
             run.append(cell)
     runs.append(run)
-    return runs
+    return [run for run in runs if run]
 
 
-def _ray_families(puzzle: Puzzle, direction: Cell, board: tuple[Cell, ...], count: Given | None) -> list[LineFamily]:
-    """The lines along `direction`; and when pigeonhole makes them exact and the count is a
-    guarded given (`count`), their lower bounds as a second family under its literal."""
-    runs = [run for run in _segments(puzzle, direction, board) if run]
-    most = puzzle.line_cap
-    exact = puzzle.pieces is not None and len(runs) * most == puzzle.pieces
-    implied = exact and count is not None
-    strided = not (puzzle.blockers or puzzle.holes or any(puzzle.topology.wrap))  # runs cut from the board
-    lines = tuple(Line(tuple(run), most, most if exact and not implied else 0,
-                       _stride(run, puzzle.cols) if strided else None)
-                  for run in runs if (exact and not implied) or len(run) > most)
-    key = None
-    if not puzzle.blockers:
-        key = LinearKey(direction[1], -direction[0], puzzle.rows if puzzle.toroidal else None)
-    name = _FAMILY_NAMES.get(direction, f"lines {direction}")
-    if not implied:
-        return [LineFamily(name, lines, key)]
-    by_count = tuple(Line(tuple(run), len(run), most, guard=count) for run in runs)
-    return [LineFamily(name, lines, key), LineFamily(f"{name}, by the count", by_count)]
+def _lines_along(board: _Board, rays: Sequence[Vector]) -> list[Run]:
+    """Every run of open cells along any of `rays`, each once. On a twisted board a line turns as
+    it crosses the twist, so the lines of several rays overlap: there they are the topology's
+    `ray_lines`, each set of cells once (no blockers there: the puzzle refuses them). A line of
+    holes is an empty run, as in `_runs`."""
+    puzzle = board.puzzle
+    if any(puzzle.twist):
+        passed = puzzle.holes | puzzle.missing
+        return [[cell for cell in line if cell not in passed] for line in board.topology.ray_lines(rays)]
+    return [run for ray in rays for run, _ in _runs(board, ray)]
 
 
-def _stride(run: Sequence[Cell], cols: int) -> range:
-    """The flat indices r * cols + c of a straight run of cells on a board without wrapping."""
+# -- each army's own lines ----------------------------------------------------------------
+
+
+def _within(board: _Board, a: int, size: int | None, count: Given | None) -> list[LineFamily]:
+    """One army's own lines, pigeonhole included: when the army is all the pieces and a
+    direction cuts the board into exactly that many runs (times the cap), each holds exactly
+    its cap (its lower bound a family of its own under `count`'s literal, when the count is
+    guarded). Under `partition`, a run that every army's line caps together fill exactly is
+    saturated: each army holds its cap there (n colours of the n x n queen graph: every colour
+    is one queen per row and per column, which turns "is queen9_9 9-colourable?" from out of
+    reach in 60 s into 0.2 s for CP-SAT)."""
+    puzzle = board.puzzle
+    army = puzzle.armies[a]
+    cap = army.line_cap
+    disjoint = not any(puzzle.twist)  # a twisted board's lines overlap: one family, no pigeonhole
+    families = []
+    for rays in [(ray,) for ray in army.piece.rays] if disjoint else [army.piece.rays]:
+        runs = [run for run in _lines_along(board, rays) if run]
+        every = disjoint and len(puzzle.armies) == 1 and size is not None and len(runs) * cap == size
+        implied = every and count is not None
+        exact = [not implied and (every or (disjoint and _saturated(puzzle, rays[0], len(run)))) for run in runs]
+        cols = puzzle.cols if board.strided else None
+        lines = tuple(Line(board.vars(a, run), cap, cap if full else 0, _stride(run, cols))
+                      for run, full in zip(runs, exact, strict=True) if full or len(run) > cap)
+        name = _family_name(board, army, rays if disjoint else None)
+        families.append(LineFamily(name, lines, board.key(rays[0]) if disjoint else None))
+        if implied:
+            families.append(LineFamily(f"{name}, by the count", tuple(
+                Line(board.vars(a, run), len(run), cap, guard=count) for run in runs)))
+    return [*families, _leaps(board, a)]
+
+
+def _family_name(board: _Board, army: Army, rays: tuple[Vector, ...] | None) -> str:
+    """A family of cell variables is named for the board's lines ("rows"), an army's for the army."""
+    if board.by_cell and rays is not None:
+        return _FAMILY_NAMES.get(rays[0], f"lines {rays[0]}")
+    return f"{army.name} lines {rays[0] if rays is not None else 'along its rays'}"
+
+
+def _saturated(puzzle: Puzzle, ray: Vector, cells: int) -> bool:
+    """Whether a run of `cells` open cells along `ray` must hold exactly every army's cap: every
+    cell holds a piece (`partition`), every army's pieces move along `ray`, and their caps on
+    the run add up to its cells, so none can hold fewer."""
+    return (puzzle.partition and all(ray in army.piece.rays for army in puzzle.armies)
+            and sum(army.line_cap for army in puzzle.armies) == cells)
+
+
+def _stride(run: Run, cols: int | None) -> range | None:
+    """The flat indices r * cols + c of a straight run of cells on a board without wrapping
+    (None: `cols` None, the lines keep no stride)."""
+    if cols is None:
+        return None
     first = run[0][0] * cols + run[0][1]
     if len(run) == 1:
         return range(first, first + 1)
@@ -223,42 +347,301 @@ def _stride(run: Sequence[Cell], cols: int) -> range:
     return range(first, first + len(run) * step, step)
 
 
-def _leap_family(puzzle: Puzzle, cells: set[Cell]) -> LineFamily:
-    """Two-cell lines for the leaps, skipping leaps that a ray already covers (a king's step)."""
-    leaps = [
-        leap for leap in puzzle.piece.leaps
-        if not (max(abs(leap[0]), abs(leap[1])) == 1 and _parallel_to_ray(puzzle, leap))
-    ]
-    pairs: set[tuple[Cell, Cell]] = set()
-    for a in sorted(cells):
+def _leaps(board: _Board, a: int) -> LineFamily:
+    """One army's leaps: two-cell lines (a leap jumps, so pieces that block do not stop it)."""
+    army = board.puzzle.armies[a]
+    pairs = _leap_pairs(board, army.piece, skip_steps=army.line_cap == 1)
+    name = f"{army.piece.name} leaps" if board.by_cell else f"{army.name} leaps"
+    return LineFamily(name, tuple(Line((board.var(a, x), board.var(a, y))) for x, y in sorted(pairs)))
+
+
+def _leap_pairs(board: _Board, piece: Piece, skip_steps: bool = False) -> set[tuple[Coord, Coord]]:
+    """The pairs of open cells one leap apart (either way: across a twist the way back is the
+    mirrored leap, not the opposite one). `skip_steps`: leave out a one-step leap along one of
+    the piece's rays (a king's step of a piece that slides that way): the ray's lines hold it."""
+    pairs: set[tuple[Coord, Coord]] = set()
+    leaps = [leap for leap in piece.leaps if not (skip_steps and _step_along_ray(piece, leap))]
+    if not leaps:
+        return pairs
+    topology, cells = board.topology, set(board.cells)
+    for x in board.cells:
         for leap in leaps:
-            b = puzzle.topology.step(a, leap)
-            if b in cells and b != a:
-                pairs.add((min(a, b), max(a, b)))
-    lines = tuple(Line(pair) for pair in sorted(pairs))
-    return LineFamily(f"{puzzle.piece.name} leaps", lines)
+            for sign in (1, -1):
+                y = topology.step(x, tuple(sign * d for d in leap))
+                if y is not None and y != x and y in cells:
+                    pairs.add((min(x, y), max(x, y)))
+    return pairs
 
 
-def _parallel_to_ray(puzzle: Puzzle, leap: Vector) -> bool:
-    return any(leap[0] * rc - leap[1] * rr == 0 for rr, rc in puzzle.piece.rays)
+def _step_along_ray(piece: Piece, leap: Vector) -> bool:
+    """Whether `leap` is one step along one of the piece's rays (either way)."""
+    return max(map(abs, leap)) == 1 and any(leap in (ray, tuple(-d for d in ray)) for ray in piece.rays)
 
 
-def _covers(puzzle: Puzzle, cells: set[Cell]) -> tuple[tuple[Cell, ...], ...]:
-    """For each square without a pawn: the cells whose piece would occupy or attack it."""
-    topology = puzzle.topology
-    covers = []
-    for square in ((r, c) for r in range(puzzle.rows) for c in range(puzzle.cols)):
-        if square in puzzle.blockers:
+def _sight(board: _Board, a: int, b: int) -> list[Clause]:
+    """When pieces block: a piece of army `a` and one of `b` on one line of either's rays see
+    each other unless a piece stands between them (either way round a closed line), so for
+    each pair of cells on a run, "not both, or a piece between"."""
+    puzzle = board.puzzle
+    rays = sorted(set(puzzle.armies[a].piece.rays) | set(puzzle.armies[b].piece.rays))
+    armies = range(len(puzzle.armies))
+    clauses: list[Clause] = []
+    for ray in rays:
+        for run, closed in _runs(board, ray):
+            for i, j in combinations(range(len(run)), 2):
+                arcs = [run[i + 1:j], *([[*run[j + 1:], *run[:i]]] if closed else [])]
+                ends = {(board.var(a, run[i]), board.var(b, run[j])), (board.var(b, run[i]), board.var(a, run[j]))}
+                for arc in arcs:
+                    between = tuple(board.var(c, cell) for cell in arc for c in armies)
+                    clauses += [Clause(between, pair) for pair in sorted(ends)]
+    return clauses
+
+
+# -- rules between armies and bounds ------------------------------------------------------
+
+
+def _one_per_cell(board: _Board) -> LineFamily:
+    """At most one army on each cell (exactly one under `partition`); nothing for one army."""
+    puzzle = board.puzzle
+    armies = range(len(puzzle.armies))
+    if len(puzzle.armies) == 1 and not puzzle.partition:
+        return LineFamily("one piece per cell", ())
+    least = 1 if puzzle.partition else 0
+    return LineFamily("one piece per cell",
+                      tuple(Line(tuple(board.var(a, c) for a in armies), 1, least) for c in board.cells))
+
+
+def _attacked_pairs(board: _Board, piece: Piece) -> set[tuple[Coord, Coord]]:
+    """Unordered pairs of distinct open cells a piece on one attacks the other."""
+    pairs = _leap_pairs(board, piece)
+    for run in _lines_along(board, piece.rays):
+        pairs.update((min(x, y), max(x, y)) for x, y in combinations(run, 2))
+    return pairs
+
+
+def _between(board: _Board, a: int, b: int) -> list[LineFamily]:
+    """Pieces of two armies that attack each other either way exclude each other (two-cell
+    lines): along their lines, one family that also carries each line as a `Biclique` (the
+    pieces of `a` on it against those of `b`), and by their leaps, another; when pieces block,
+    only the leaps here (`_sight` writes the lines)."""
+    puzzle = board.puzzle
+    first, second = puzzle.armies[a], puzzle.armies[b]
+    names = f"{first.name} and {second.name}"
+    pieces = () if puzzle.blocking else (first.piece, second.piece)
+    runs = list(dict.fromkeys(tuple(run) for piece in pieces for run in _lines_along(board, piece.rays)
+                              if len(run) > 1))  # direction by direction: the order lex chains read sides in
+    along = {(min(x, y), max(x, y)) for run in runs for x, y in combinations(run, 2)}
+    leaps = (_leap_pairs(board, first.piece) | _leap_pairs(board, second.piece)) - along
+
+    def lines(pairs: set[tuple[Coord, Coord]]) -> tuple[Line, ...]:
+        return tuple(Line((board.var(a, x), board.var(b, y))) for p in sorted(pairs) for x, y in (p, p[::-1]))
+
+    bicliques = tuple(Biclique(board.vars(a, run), board.vars(b, run)) for run in runs)
+    return [LineFamily(f"{names} along lines", lines(along), bicliques=bicliques),
+            LineFamily(f"{names} by leaps", lines(leaps))]
+
+
+def _per_line(board: _Board, guarded: bool) -> LineFamily:
+    """Per-line bounds; a bound that does not fit a line is an error, or, guarded (a given the
+    search may leave out), a line that cannot hold under its literal."""
+    puzzle = board.puzzle
+    armies = range(len(puzzle.armies))
+    lines = []
+    for i, (family, least, most) in enumerate(puzzle.per_line):
+        guard = Given("per line", index=i) if guarded else None
+        for run in _lines_along(board, PER_LINE_DIRECTIONS[family]):
+            if least > len(run) * len(puzzle.armies) and not guarded:
+                raise InvalidBoard(f"{least} pieces do not fit on a line of {family} with {len(run)} cells")
+            if run and (least > 0 or most < len(run) * len(puzzle.armies)):
+                lines.append(Line(tuple(board.var(a, c) for c in run for a in armies), most, least, guard=guard))
+    return LineFamily("per-line bounds", tuple(lines))
+
+
+def _regions(board: _Board, guarded: bool) -> LineFamily:
+    """A line with the region's bounds over its open cells, of its army or of every army (under
+    the region's literal when `guarded`; then a region without room is a line that cannot hold)."""
+    puzzle = board.puzzle
+    cells = set(board.cells) if puzzle.regions else set()
+    lines = []
+    for i, region in enumerate(puzzle.regions):
+        armies = range(len(puzzle.armies)) if region.army is None else (region.army,)
+        members = tuple(board.var(a, c) for c in sorted(region.cells & cells) for a in armies)
+        most = len(members) if region.most is None else min(region.most, len(members))
+        if region.least > most and not guarded:
+            raise InvalidBoard(f"region {region.name or sorted(region.cells)[:3]} has room for {most} pieces, "
+                               f"{region.least} asked")
+        if region.least > 0 or most < len(members):
+            lines.append(Line(members, most, region.least, guard=Given("region", index=i) if guarded else None))
+    return LineFamily("regions", tuple(lines))
+
+
+def _attack_counts(board: _Board, guarded: bool) -> Iterator[CountIf]:
+    """For each bound and each (army, cell) it reads: when a piece stands there, how many of
+    the groups it attacks hold a piece. A group is a cell it reaches (the pieces of the
+    targeted armies there), or, when pieces block, a whole half-line: only the first piece
+    along it is attacked, so the half-line counts once however many pieces stand on it."""
+    puzzle = board.puzzle
+    armies = range(len(puzzle.armies))
+    for i, bound in enumerate(puzzle.attack_bounds):
+        guard = Given("attacks", index=i) if guarded else None
+        for a in armies if bound.army is None else (bound.army,):
+            targets = [b for b in armies if bound.of == "any" or (b == a) == (bound.of == "own")]
+            piece = puzzle.armies[a].piece
+            for cell in sorted(board.cells):
+                groups = _attacked_groups(board, piece, cell, targets)
+                most = len(groups) if bound.most is None else min(bound.most, len(groups))
+                if bound.least > 0 or most < len(groups):
+                    yield CountIf(board.var(a, cell), groups, bound.least, most, guard)
+
+
+def _attacked_groups(board: _Board, piece: Piece, cell: Coord, targets: list[int]) -> tuple[tuple[Var, ...], ...]:
+    puzzle, topology, cells = board.puzzle, board.topology, set(board.cells)
+    reached: list[list[Coord]] = []
+    for ray in piece.rays:
+        for sign in (1, -1):
+            half: list[Coord] = []
+            for other in topology.walk(cell, tuple(sign * d for d in ray)):
+                if other in puzzle.blockers:
+                    break
+                if other in cells and other != cell:  # a twisted line may cross the piece's own square
+                    half.append(other)
+            reached += [half] if puzzle.blocking else [[other] for other in half]
+    for leap in piece.leaps:
+        for sign in (1, -1):
+            landed = topology.step(cell, tuple(sign * d for d in leap))
+            if landed is not None and landed != cell and landed in cells:
+                reached.append([landed])
+    groups: dict[frozenset[Var], tuple[Var, ...]] = {}
+    for found in reached:
+        group = tuple(board.var(b, c) for c in found for b in targets)
+        if group:
+            groups.setdefault(frozenset(group), group)  # a cell reached two ways is attacked once
+    return tuple(groups.values())
+
+
+def _invariant(board: _Board) -> Iterator[Clause]:
+    """A piece on a cell means the same army's piece on its image: round each orbit that is
+    equality. A cell whose image holds no piece (a hole) holds none either."""
+    puzzle = board.puzzle
+    cells = set(board.cells)
+    for name in puzzle.invariant:
+        transform = transform_named(SYMMETRIES[name])
+        for a, cell in product(range(len(puzzle.armies)), sorted(cells)):
+            image = transform((cell[0], cell[1]), puzzle.rows, puzzle.cols)
+            if image != cell:
+                yield Clause((board.var(a, image),) if image in cells else (), (board.var(a, cell),))
+
+
+# -- covers --------------------------------------------------------------------------------
+
+
+def _covers(board: _Board) -> tuple[tuple[Var, ...], ...]:
+    """For each square without a blocker, not missing: the pieces that would occupy or attack it
+    (only attack it, under a total cover; only the covering army's, if one is named)."""
+    puzzle = board.puzzle
+    cells = set(board.cells)
+    closed = puzzle.blockers | puzzle.missing
+    reach: dict[Coord, set[Var]] = {square: set() for square in board.board if square not in closed}
+    for a, army in enumerate(puzzle.armies):
+        if puzzle.cover_by is not None and a != puzzle.cover_by:
             continue
-        found = {square} & cells
-        for rr, rc in puzzle.piece.rays:
-            for direction in ((rr, rc), (-rr, -rc)):
-                for cell in topology.walk(square, direction):
-                    if cell in puzzle.blockers:
-                        break
-                    if cell in cells:
-                        found.add(cell)
-        for lr, lc in puzzle.piece.leaps:
-            found.update(cells.intersection(topology.step(square, (dr, dc)) for dr, dc in ((lr, lc), (-lr, -lc))))
-        covers.append(tuple(sorted(found)))
-    return tuple(covers)
+        for x, y in _attacked_pairs(board, army.piece) | _reaching_holes(board, army.piece):
+            if x in cells and y in reach:
+                reach[y].add(board.var(a, x))
+            if y in cells and x in reach:
+                reach[x].add(board.var(a, y))
+        if puzzle.cover_kind == "occupied or attacked":
+            for c in cells:
+                reach[c].add(board.var(a, c))
+    return tuple(tuple(sorted(found)) for _, found in sorted(reach.items()))
+
+
+def _reaching_holes(board: _Board, piece: Piece) -> set[tuple[Coord, Coord]]:
+    """Pairs (piece cell, hole) the piece attacks: holes hold no piece but must be covered."""
+    puzzle = board.puzzle
+    if not puzzle.holes:
+        return set()
+    open_board = _Board.of(replace(puzzle, holes=frozenset()))
+    holes = puzzle.holes
+    return {pair for pair in _attacked_pairs(open_board, piece) if (pair[0] in holes) != (pair[1] in holes)}
+
+
+def _occupancy(board: _Board) -> tuple[tuple[tuple[Var, ...], ...], ...]:
+    """The runs along each of the piece's directions, of two cells or more (a lone cell's group
+    counts as it holds), for a model of cell variables that minimises its pieces
+    (`ConstraintModel.occupancy`)."""
+    families = ([tuple(run) for run, _ in _runs(board, direction) if len(run) > 1]
+                for direction in board.puzzle.piece.rays)
+    return tuple(tuple(runs) for runs in families if runs)
+
+
+# -- the armies' sizes and goals ----------------------------------------------------------
+
+
+def _total(puzzle: Puzzle, cells: int) -> int | None:
+    """The number of pieces in all, when the rules fix it: one army of a fixed size, or a
+    partition (every open cell holds a piece)."""
+    if puzzle.partition:
+        return cells
+    army = puzzle.armies[0]
+    one = len(puzzle.armies) == 1 and army.goal is None and army.least == army.most
+    return army.least if one else None
+
+
+def _sizes(board: _Board, guarded: bool, count: Given | None, families: list[LineFamily]) -> LineFamily:
+    """Each army's count as a line over its cells, unless the model's size says it (a lone army's
+    exact count, unless `guarded`: then every count is a line under its literal). Of cell
+    variables, the one count is the model's size, or guarded a line under its literal when no
+    family "by the count" says it already."""
+    puzzle = board.puzzle
+    if board.by_cell:
+        size = puzzle.pieces
+        said = any(line.guard is not None for family in families for line in family.lines)
+        if count is None or size is None or said:
+            return LineFamily("count", ())
+        return LineFamily("count", (Line(board.cells, size, size, guard=count),))
+    cells = board.cells
+    lines = []
+    for a, army in enumerate(puzzle.armies):
+        if army.least > len(cells) and not guarded:
+            raise InvalidBoard(f"{army.least} pieces of {army.name} do not fit on {len(cells)} open cells")
+        most = len(cells) if army.most is None else army.most
+        is_size = len(puzzle.armies) == 1 and army.least == most == _total(puzzle, len(cells)) and not guarded
+        if army.goal is None and (army.least > 0 or most < len(cells)) and not is_size:
+            guard = Given("count", army=a, index=a) if guarded else None
+            lines.append(Line(board.vars(a, cells), most, army.least, guard=guard))
+    return LineFamily("army sizes", tuple(lines))
+
+
+def _objective(board: _Board, families: list[LineFamily]) -> Objective | None:
+    puzzle = board.puzzle
+    armies = range(len(puzzle.armies))
+    if puzzle.total is not None:
+        every = tuple(board.var(a, c) for a in armies for c in board.cells)
+        return Objective(puzzle.total, (every,), least=sum(len(army.fixed) for army in puzzle.armies))
+    goals: list[tuple[int, Army]] = [(a, army) for a, army in enumerate(puzzle.armies) if army.goal]
+    if not goals:
+        return None
+    sense = goals[0][1].goal
+    assert sense is not None
+    tops = [army.most for _, army in goals if army.most is not None]
+    tops += [capacity(family, board.vars(a, board.cells)) for a, _ in goals for family in families]
+    return Objective(sense, tuple(board.vars(a, board.cells) for a, _ in goals),
+                     least=max(max(len(army.fixed), army.least) for _, army in goals),
+                     most=min(tops) if tops else None)
+
+
+def capacity(family: LineFamily, group: tuple[Var, ...]) -> int:
+    """The most pieces `group` can hold by pigeonhole when the family's lines are disjoint and
+    inside the group (one army's rows): the lines' upper bounds plus one per cell on no line.
+    Otherwise the group's size (no bound). A maximiser that reaches it has its proof.
+
+    >>> rows = LineFamily("rows", (Line(((0, 0), (0, 1))), Line(((1, 0), (1, 1)))))
+    >>> capacity(rows, ((0, 0), (0, 1), (1, 0), (1, 1)))
+    2
+    """
+    members = set(group)
+    on_lines = [cell for line in family.lines for cell in line.cells]
+    if not family.lines or len(on_lines) != len(set(on_lines)) or not members.issuperset(on_lines):
+        return len(group)
+    return sum(line.at_most for line in family.lines) + len(members - set(on_lines))

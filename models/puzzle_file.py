@@ -30,9 +30,9 @@ from typing import Any
 
 from queens.models import numbers
 from queens.models.armies import MAX_ARMIES, Army, Goal
-from queens.models.army_lowering import PER_LINE_DIRECTIONS
 from queens.models.errors import MalformedInput, QueensError
 from queens.models.expression import AXES, LARGEST, RESERVED, cells_where, evaluate
+from queens.models.lowering import PER_LINE_DIRECTIONS
 from queens.models.pieces import PIECES, Cell, Piece, piece_named
 from queens.models.puzzle import Puzzle
 from queens.models.rules import COVER_KINDS, SYMMETRIES, TARGETS, AttackBound, CoverKind, Region

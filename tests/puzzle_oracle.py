@@ -1,11 +1,11 @@
 """A brute-force reading of a `Puzzle`: every placement of its pieces, kept when it keeps every
 rule, each rule written again here from its one-sentence statement.
 
-It shares no code with the lowering (`queens.models.lowering`, `queens.models.army_lowering`),
-the checker (`queens.models.army_check`) or the board geometry (`queens.models.geometry`): it
-reads the puzzle's fields and walks the board with its own step, so what the lowering compiles
-and what the checker accepts can both be compared with what the rules say. Small boards only
-(about 20 open cells, a few armies): it tries every cell empty or holding one army's piece.
+It shares no code with the lowering (`queens.models.lowering`), the checker
+(`queens.models.check`) or the board geometry (`queens.models.geometry`): it reads the puzzle's
+fields and walks the board with its own step, so what the lowering compiles and what the checker
+accepts can both be compared with what the rules say. Small boards only (about 20 open cells, a
+few armies): it tries every cell empty or holding one army's piece.
 
 The search goes cell by cell. Each rule is a `Rule`: the cells it reads and a test that answers
 "can this still hold, whatever the undecided cells become?". A rule is asked again whenever one

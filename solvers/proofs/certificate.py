@@ -40,7 +40,7 @@ from queens.solvers.proofs.unsat_proof import (
 from queens.solvers.result import Result, Status
 from queens.solvers.runtime.extras import require
 
-TRUSTED = ("the lowering (queens.models.lowering / army_lowering: the puzzle's rules as lines, covers, "
+TRUSTED = ("the lowering (queens.models.lowering: the puzzle's rules as lines, covers, "
            "fixed cells, clauses and attack counts)",
            "the CNF encoder (queens.solvers.formats.cnf.cnf) and pysat's cardinality encodings it names",
            "the DIMACS writer (queens.solvers.proofs.unsat_proof.to_dimacs)",
