@@ -1,6 +1,6 @@
 """WHAT to solve: puzzles as plain data, lowered once to a generic constraint model."""
 
-from queens.models.check import Placement, verify
+from queens.models.check import verify
 from queens.models.completion import Completion, parse_cells, parse_vector
 from queens.models.errors import (
     AttackingQueens,
@@ -19,6 +19,7 @@ from queens.models.ir import ConstraintModel, Line, LinearKey, LineFamily, LineK
 from queens.models.lowering import lower
 from queens.models.nqueens import NQueens
 from queens.models.pieces import BISHOP, KING, KNIGHT, PIECES, QUEEN, ROOK, SUPERQUEEN, Cell, Piece
+from queens.models.placement import PerArmy, Placed, Placement
 from queens.models.puzzle import Puzzle
 from queens.models.symmetry import symmetry_group
 
@@ -26,6 +27,6 @@ __all__ = [
     "AttackingQueens", "BackendError", "BackendUnavailable", "BISHOP", "Cell",
     "Completion", "ConstraintModel", "InvalidBoard", "InvalidPlacement", "KING", "KNIGHT", "Line",
     "LinearKey", "LineFamily", "LineKind", "lower", "MalformedInput", "NativeMissing", "NQueens", "OffBoard",
-    "parse_cells", "parse_vector", "Piece", "PIECES", "Placement", "Puzzle", "QUEEN", "QueensError",
-    "ROOK", "SUPERQUEEN", "symmetry_group", "TimeLimit", "Unsupported", "verify",
+    "parse_cells", "parse_vector", "PerArmy", "Piece", "PIECES", "Placed", "Placement", "Puzzle", "QUEEN",
+    "QueensError", "ROOK", "SUPERQUEEN", "symmetry_group", "TimeLimit", "Unsupported", "verify",
 ]

@@ -29,10 +29,12 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import ClassVar
 
-from queens.models.check import Placement
+from queens.models.check import attacked
 from queens.models.errors import MissingExtra, QueensError
+from queens.models.geometry import Coord
 from queens.models.output import write_file
 from queens.models.pieces import Cell
+from queens.models.placement import Placed, Placement
 from queens.models.puzzle import Puzzle
 
 LIGHT, DARK = "#f0d9b5", "#b58863"
@@ -97,14 +99,13 @@ def army_letters(puzzle: Puzzle, *, unicode: bool) -> list[str]:
     return [SYMBOLS[a % len(SYMBOLS)] for a in range(len(puzzle.armies))]
 
 
-def attacked_cells(puzzle: Puzzle, placement: Iterable[Cell]) -> frozenset[Cell]:
-    """Empty squares attacked by a placed piece (blockers cut rays): what a learner must avoid."""
-    pieces = tuple(placement)
-    occupied = set(pieces) | puzzle.blockers
-    return frozenset(
-        (r, c) for r in range(puzzle.rows) for c in range(puzzle.cols)
-        if (r, c) not in occupied and any(puzzle.attack(p, (r, c)) for p in pieces)
-    )
+def attacked_cells(puzzle: Puzzle, placement: Iterable[Cell | Placed]) -> frozenset[Coord]:
+    """Empty squares a placed piece attacks, of any army on any board (blockers cut rays): what a
+    learner must avoid. `placement` holds the model's variables (`queens.models.placement`)."""
+    armies = puzzle.per_army(placement)
+    occupied = {cell for cells in armies for cell in cells} | puzzle.blockers
+    return frozenset(square for army, cells in zip(puzzle.armies, armies, strict=True) for cell in cells
+                     for square in attacked(puzzle, army.piece, cell) if square not in occupied)
 
 
 @dataclass(frozen=True)
@@ -314,9 +315,9 @@ class Board(_Picture):
     def _caption(self) -> str:
         return self.caption or self.puzzle.name
 
-    def attacked(self) -> frozenset[Cell]:
-        """The squares the pieces attack, when asked (`show_attacks`, one army on a 2-D board)."""
-        if not self.show_attacks or not self.puzzle.plain:
+    def attacked(self) -> frozenset[Coord]:
+        """The squares the pieces attack, when asked (`show_attacks`)."""
+        if not self.show_attacks:
             return frozenset()
         return attacked_cells(self.puzzle, self.placement)
 
@@ -377,7 +378,7 @@ class HeatMap(_Picture):
     """How many solutions use each cell: `counts[cell]` out of `total` solutions."""
 
     puzzle: Puzzle
-    counts: dict[Cell, int] = field(default_factory=dict)
+    counts: dict[Coord, int] = field(default_factory=dict)
     total: int = 0
     size: int = 360
 

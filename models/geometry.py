@@ -458,7 +458,8 @@ def first_attack(
         seen: dict[int, Cell] = {}
         for cell, key in zip(cells, keys, strict=True):
             if key in seen:
-                return seen[key], cell, f"share a {_LINE_NAMES.get(direction, f'line {direction}')}"
+                line = _LINE_NAMES.get(direction, f"line {direction}")
+                return seen[key], cell, f"share {'an' if line[0] in 'aeiou' else 'a'} {line}"
             seen[key] = cell
     occupied = set(cells)
     for a in cells:

@@ -36,12 +36,13 @@ import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from functools import cached_property
-from typing import Any, NoReturn
+from typing import Any, NoReturn, cast
 
 from queens.models.armies import MAX_ARMIES, Army, Goal
 from queens.models.errors import AttackingQueens, InvalidBoard, OffBoard
 from queens.models.geometry import Coord, Topology, attacks, first_attack
 from queens.models.pieces import QUEEN, Cell, Piece
+from queens.models.placement import PerArmy, Placed, Placement
 from queens.models.rules import COVER_KINDS, SYMMETRIES, TARGETS, AttackBound, CoverKind, Region
 
 LineBounds = tuple[tuple[str, int, int], ...]
@@ -448,21 +449,36 @@ class Puzzle:
         """The empty board, in Jupyter (blockers, holes and pre-placed pieces drawn)."""
         from queens.models.drawing import Board  # the drawing reads this module
 
-        return Board(self, tuple(self.fixed) if self.plain else ()).svg()
+        return Board(self, self.placement_of(army.fixed for army in self.armies)).svg()
 
-    def per_army(self, placement: Iterable[Any]) -> tuple[tuple[Coord, ...], ...]:
-        """An answer's cells, one sorted tuple per army. A placement holds the model's variables:
-        cells for a plain puzzle, (army, cell) pairs otherwise.
+    def per_army(self, placement: Iterable[Cell | Placed]) -> PerArmy:
+        """An answer's cells, one sorted tuple per army, whichever form the model's variables
+        take (`queens.models.placement`: cells, or (army, cell) pairs).
 
         >>> Puzzle(rows=2, cols=2, pieces=1).per_army([(0, 1)])
         (((0, 1),),)
         """
         if self.plain:
-            return (tuple(sorted(placement)),)
+            return (tuple(sorted(cast(Iterable[Cell], placement))),)
         armies: list[list[Coord]] = [[] for _ in self.armies]
-        for a, cell in placement:
+        for a, cell in cast(Iterable[Placed], placement):
             armies[a].append(cell)
         return tuple(tuple(sorted(cells)) for cells in armies)
+
+    def placement_of(self, armies: Iterable[Iterable[Coord]]) -> Placement:
+        """Cells per army (in the puzzle's army order) as the model's variables, sorted: what
+        `per_army` reads back. A hand placement, a layout's pawns and the pieces already placed
+        become an answer of any puzzle this way.
+
+        >>> from queens.models.armies import Army
+        >>> Puzzle(shape=(3, 3), armies=(Army("white"), Army("black"))).placement_of([[(0, 0)], [(2, 1)]])
+        ((0, (0, 0)), (1, (2, 1)))
+        """
+        if self.plain:
+            cells = [cell for group in armies for cell in group]
+            cells.sort()
+            return cast(tuple[Cell, ...], tuple(cells))
+        return tuple(sorted((a, cell) for a, cells in enumerate(armies) for cell in cells))
 
 
 def _copied(armies: tuple[Army, ...]) -> tuple[Army, ...]:

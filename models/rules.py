@@ -12,7 +12,7 @@ in one or two lines (docs/puzzle-files.md):
 - `SYMMETRIES`: the board symmetries a solution may be asked to keep ("invariant under a
   quarter turn", A033148), by name.
 
-`queens.models.lowering` compiles them; `queens.models.army_check` checks an answer against
+`queens.models.lowering` compiles them; `queens.models.check` checks an answer against
 them, each written once more on its own.
 """
 

@@ -10,9 +10,8 @@ from collections.abc import Callable
 from math import ceil
 
 import pytest
-from queens.models import KNIGHT, InvalidBoard, InvalidPlacement, Puzzle, Unsupported, lower
+from queens.models import KNIGHT, InvalidBoard, InvalidPlacement, Puzzle, Unsupported, lower, verify
 from queens.models.armies import Army
-from queens.models.army_check import verify_armies
 from queens.models.pieces import piece_named
 from queens.models.puzzle_file import PUBLISHED, SHIPPED, read
 from queens.solvers import count, solve
@@ -341,18 +340,18 @@ def test_a_time_limit_reports_a_bound():
 def test_the_checker_rejects_what_breaks_the_rules():
     puzzle = peaceable(4)
     with pytest.raises(InvalidPlacement, match="attack each other"):
-        verify_armies(puzzle, [(0, (0, 0)), (1, (3, 3))])
+        verify(puzzle, [(0, (0, 0)), (1, (3, 3))])
     with pytest.raises(InvalidPlacement, match="equal numbers"):
-        verify_armies(puzzle, [(0, (0, 0)), (0, (0, 1))])
+        verify(puzzle, [(0, (0, 0)), (0, (0, 1))])
     with pytest.raises(InvalidPlacement, match="two pieces stand"):
-        verify_armies(puzzle, [(0, (0, 0)), (1, (0, 0))])
+        verify(puzzle, [(0, (0, 0)), (1, (0, 0))])
     with pytest.raises(InvalidPlacement, match="holds no piece"):
-        verify_armies(colouring(2).with_copies(4), [(0, (0, 0))])
+        verify(colouring(2).with_copies(4), [(0, (0, 0))])
     with pytest.raises(InvalidPlacement, match="line of rows"):
-        verify_armies(two_rooks_per_line(3), [(0, (0, 0)), (0, (0, 1)), (0, (0, 2)), (0, (1, 0)), (0, (1, 1)),
+        verify(two_rooks_per_line(3), [(0, (0, 0)), (0, (0, 1)), (0, (0, 2)), (0, (1, 0)), (0, (1, 1)),
                                               (0, (2, 2))])
     with pytest.raises(InvalidPlacement, match="attack each other"):
-        verify_armies(cube(3), [(0, (0, 0, 0)), (0, (2, 2, 2))])
+        verify(cube(3), [(0, (0, 0, 0)), (0, (2, 2, 2))])
 
 
 def test_a_cylinder_wraps_one_axis():
@@ -363,7 +362,7 @@ def test_a_cylinder_wraps_one_axis():
     assert found.status is Status.SOLVED
     bad = [(0, (0, 0)), (0, (1, 4))]  # (0, 0) and (1, 4) share a diagonal across the seam
     with pytest.raises(InvalidPlacement):
-        verify_armies(Puzzle(shape=(5, 5), armies=(Army("q"),), wrap=(False, True)), bad)
+        verify(Puzzle(shape=(5, 5), armies=(Army("q"),), wrap=(False, True)), bad)
 
 
 WITH_ARMIES = sorted(p for p in SHIPPED.glob("*.toml") if not read(p, n=8).puzzle.plain)

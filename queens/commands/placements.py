@@ -66,7 +66,7 @@ def save_columns(columns: np.ndarray, out_path: Path, fmt: str | None) -> None:
     err.print(f"wrote {where} ({_format_for(out_path, fmt)}) in {time.perf_counter() - start:.3f} s", markup=False)
 
 
-def _columns(n: int, cells: Iterable[tuple[int, int]]) -> np.ndarray:
+def _columns(n: int, cells: Iterable[tuple[int, ...]]) -> np.ndarray:
     """The column of each of `n` rows' piece (-1 for an empty row); two in a row is an error."""
     columns = np.full(n, -1, np.int32)
     for r, c in cells:
@@ -86,7 +86,8 @@ def save_result(puzzle: Puzzle, result: Result, out_path: Path, fmt: str | None)
         return
     if not puzzle.square:
         raise QueensError(f"--out writes square boards; {puzzle.name} is {puzzle.rows}x{puzzle.cols}")
-    save_columns(_columns(puzzle.rows, result.solution), out_path, fmt)
+    save_columns(_columns(puzzle.rows, (cell for cells in puzzle.per_army(result.solution) for cell in cells)),
+                 out_path, fmt)
 
 
 @group("generate", examples=(

@@ -23,6 +23,7 @@ from itertools import combinations
 from queens.models import AttackingQueens, Cell, Placement, Puzzle, QueensError, TimeLimit
 from queens.models.drawing import ARMY_FILLS, Canvas, army_colour, attacked_cells
 from queens.models.families import FAMILIES, FamilyOptions, build, reason_for_none
+from queens.models.geometry import Coord
 from queens.models.givens import Given, givens_of
 from queens.models.layouts import layout_form
 from queens.solvers import BACKENDS, Result, Status, solutions
@@ -223,7 +224,7 @@ def _backend(request: Json) -> str | None:
     return None if backend == AUTO else backend
 
 
-def _pairs(cells: Iterable[Cell]) -> list[list[int]]:
+def _pairs(cells: Iterable[Coord]) -> list[list[int]]:
     return [list(cell) for cell in sorted(cells)]
 
 

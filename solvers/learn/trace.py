@@ -23,6 +23,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
 from queens.models import Cell, ConstraintModel, Line, Placement, Puzzle, Unsupported, lower, verify
+from queens.models.ir import Var
 
 STEPS = ("place", "conflict", "backtrack", "solution", "size")
 
@@ -72,7 +73,7 @@ class Trace:
 
     puzzle: Puzzle
     model: ConstraintModel = field(init=False)
-    neighbours: dict[Cell, frozenset[Cell]] = field(init=False)
+    neighbours: dict[Var, frozenset[Var]] = field(init=False)
 
     def __post_init__(self) -> None:
         refusal = traceable(self.puzzle)
@@ -87,9 +88,9 @@ class Trace:
                               f"{self.model.beyond_lines}")
         self.neighbours = self.model.conflicts
 
-    def attacked(self, placement: Placement) -> frozenset[Cell]:
+    def attacked(self, placement: Placement) -> frozenset[Var]:
         """Empty cells that share a line with a placed piece: where no piece may go next."""
-        seen: set[Cell] = set()
+        seen: set[Var] = set()
         for piece in placement:
             seen |= self.neighbours.get(piece, frozenset())
         return frozenset(seen - set(placement))
@@ -115,7 +116,7 @@ class Trace:
             if counters.solutions:
                 return
 
-    def _event(self, step: str, cell: Cell | None, placement: list[Cell] | Placement, depth: int,
+    def _event(self, step: str, cell: Cell | None, placement: Sequence[Var], depth: int,
                counters: _Counters, size: int, attacker: Cell | None = None) -> TraceEvent:
         return TraceEvent(step, cell, tuple(sorted(placement)), depth, counters.nodes, counters.conflicts,
                           counters.backtracks, counters.solutions, size, attacker)
