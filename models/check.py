@@ -70,13 +70,13 @@ def _per_army(puzzle: Puzzle, placement: Iterable[Var]) -> PerArmy:
     armies: list[list[Coord]] = [[] for _ in puzzle.armies]
     for var in placement:
         try:
-            if puzzle.plain:
+            if puzzle.cells_are_variables:
                 r, c = var
                 armies[0].append((int(r), int(c)))
                 continue
             a, cell = int(var[0]), tuple(int(x) for x in var[1])
         except (TypeError, ValueError, IndexError):
-            form = "cells (row, col)" if puzzle.plain else "(army, cell) pairs"
+            form = "cells (row, col)" if puzzle.cells_are_variables else "(army, cell) pairs"
             raise InvalidPlacement(f"a placement of {puzzle.name} lists {form}, got {var!r}") from None
         if not 0 <= a < len(armies):
             raise InvalidPlacement(f"no army number {a}")

@@ -59,15 +59,15 @@ class Given:
         """Whether this given is a stated rule (it has no square to draw)."""
         return self.kind in RULES
 
-    def literal(self, plain: bool) -> Hashable | None:
-        """What this given is an assumption on in the puzzle's guarded model (`lower(puzzle,
-        guarded=True)`): a piece, its cell's variable (the cell on a `plain` puzzle's model, else
-        (army, cell)); a rule, its guard (the given itself). None for a hole or a pawn: they
-        change the board, and the model is rebuilt without them."""
+    def literal(self, puzzle: Puzzle) -> Hashable | None:
+        """What this given is an assumption on in `puzzle`'s guarded model (`lower(puzzle,
+        guarded=True)`): a piece, its variable (`Puzzle.variable`: the cell, or (army, cell)); a
+        rule, its guard (the given itself). None for a hole or a pawn: they change the board,
+        and the model is rebuilt without them."""
         if self.rule:
             return self
-        if self.kind == "piece":
-            return self.cell if plain else (self.army, self.cell)
+        if self.kind == "piece" and self.cell is not None:
+            return puzzle.variable(self.army, self.cell)
         return None
 
 

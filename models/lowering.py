@@ -191,7 +191,7 @@ def _pairs_bound(puzzle: Puzzle) -> int:
 class _Board:
     """What every rule reads: the puzzle, its topology, every cell in row-major order (the
     objects the lines are made of), the open cells (no hole, blocker or missing square), and
-    the form of the variables: `by_cell`, a piece is named by its cell (`Puzzle.plain`), else
+    the form of the variables: `by_cell`, a piece is named by its cell (`Puzzle.cells_are_variables`), else
     by (army, cell)."""
 
     puzzle: Puzzle
@@ -205,7 +205,7 @@ class _Board:
         board = tuple(itertools.product(*(range(side) for side in puzzle.shape)))
         closed = puzzle.holes | puzzle.blockers | puzzle.missing
         cells = tuple(cell for cell in board if cell not in closed) if closed else board
-        return cls(puzzle, puzzle.topology, board, cells, puzzle.plain)
+        return cls(puzzle, puzzle.topology, board, cells, puzzle.cells_are_variables)
 
     def var(self, army: int, cell: Coord) -> Var:
         """The variable of a piece of army number `army` on `cell`."""

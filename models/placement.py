@@ -1,7 +1,7 @@
 """An answer's pieces, typed: the model's variables that hold a piece, and the same cells per army.
 
 A backend answers with the model's variables (`queens.models.lowering`): on a puzzle whose
-variables are its cells (one army on a flat or toroidal 2-D board: `Puzzle.plain`) those are
+variables are its cells (one army on a flat or toroidal 2-D board: `Puzzle.cells_are_variables`) those are
 cells (row, col); on any other, (army number, cell) pairs. `queens.models.check.verify` checks
 them and returns them sorted, as a `Placement`; `Puzzle.per_army` reads any placement as the
 cells of each army, and `Puzzle.placement_of` writes cells per army back as the model's

@@ -355,6 +355,40 @@ class Puzzle:
                 and (army.least == army.most if army.goal is None else (army.least, army.most) == (0, None)))
 
     @property
+    def cells_are_variables(self) -> bool:
+        """Whether the model's variables are the board's own cells (row, col), not (army, cell)
+        pairs: the lowering's choice for a `plain` puzzle (one army on a flat or toroidal 2-D
+        board, no rule beyond its lines). What a method that reads the model as a board asks:
+        the outline's lines by their keys (the native counters, the completion solver), a piece
+        fixed on a cell (a split), a board symmetry applied to a variable. Any other reader of
+        an answer goes through `per_army`, `placement_of` and `variable`, which read both forms."""
+        return self.plain
+
+    @property
+    def variable_grid(self) -> tuple[int, int]:
+        """(rows, columns) of the model's variables laid out as a grid, known before lowering:
+        the board's own when its cells are the variables, else the variables in rows (armies
+        side by side, a cube's layers): what a backend's size limits read.
+
+        >>> from queens.models.armies import Army
+        >>> two = Puzzle(shape=(4, 5), armies=(Army("a"), Army("b")))
+        >>> Puzzle(rows=4, cols=5, pieces=4).variable_grid, two.variable_grid
+        ((4, 5), (4, 10))
+        """
+        if self.cells_are_variables:
+            return self.rows, self.cols
+        return self.rows, -(-self.variables // self.rows)
+
+    @property
+    def one_per_row(self) -> bool:
+        """Whether no answer holds two pieces in one row of the board: one army on a 2-D board
+        whose pieces may not share a row (they slide along rows, at most one per line, no pawn
+        to cut a row). What a file of columns (the column of each row's piece) can hold."""
+        army = self.armies[0]
+        return (len(self.armies) == 1 and not self.copies_open and self.dimensions == 2 and self.within
+                and army.line_cap == 1 and (0, 1) in army.piece.rays and not self.blockers)
+
+    @property
     def beyond_attacks(self) -> str | None:
         """The rules this puzzle states beyond pieces that do not attack each other, covers and
         bounds on whole lines, in words (None: none): what keeps it off the plain fast paths."""
@@ -451,6 +485,14 @@ class Puzzle:
 
         return Board(self, self.placement_of(army.fixed for army in self.armies)).svg()
 
+    def variable(self, army: int, cell: Coord) -> Cell | Placed:
+        """The model's variable of a piece of army number `army` on `cell` (`queens.models.placement`).
+
+        >>> Puzzle(rows=4, cols=4, pieces=4).variable(0, (1, 2))
+        (1, 2)
+        """
+        return cast(Cell, cell) if self.cells_are_variables else (army, cell)
+
     def per_army(self, placement: Iterable[Cell | Placed]) -> PerArmy:
         """An answer's cells, one sorted tuple per army, whichever form the model's variables
         take (`queens.models.placement`: cells, or (army, cell) pairs).
@@ -458,7 +500,7 @@ class Puzzle:
         >>> Puzzle(rows=2, cols=2, pieces=1).per_army([(0, 1)])
         (((0, 1),),)
         """
-        if self.plain:
+        if self.cells_are_variables:
             return (tuple(sorted(cast(Iterable[Cell], placement))),)
         armies: list[list[Coord]] = [[] for _ in self.armies]
         for a, cell in cast(Iterable[Placed], placement):
@@ -474,7 +516,7 @@ class Puzzle:
         >>> Puzzle(shape=(3, 3), armies=(Army("white"), Army("black"))).placement_of([[(0, 0)], [(2, 1)]])
         ((0, (0, 0)), (1, (2, 1)))
         """
-        if self.plain:
+        if self.cells_are_variables:
             cells = [cell for group in armies for cell in group]
             cells.sort()
             return cast(tuple[Cell, ...], tuple(cells))

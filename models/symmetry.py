@@ -349,7 +349,7 @@ def model_group(puzzle: Puzzle, model: ConstraintModel) -> tuple[Mapping, ...]:
     """The maps of `model`'s variables that keep it (`model` is `puzzle`'s, perhaps with more
     rules): the board symmetries found from the model (`symmetry_group`), with swaps of
     interchangeable armies when it has several (`army_symmetry_group`)."""
-    if puzzle.plain:
+    if puzzle.cells_are_variables:
         return tuple(partial(_plane_move, t, puzzle.shape) for t in symmetry_group(model))
     return tuple(army_symmetry_group(model, puzzle.shape, len(puzzle.armies)))
 
@@ -400,9 +400,9 @@ def leaders_only(puzzle: Puzzle, model: ConstraintModel, sides: bool = False) ->
     if len(group) == 1:
         return model, ""
     over_sides = side_leader(model, group) if sides else None
-    order = lex_order(model) if puzzle.plain else army_lex_order(model, puzzle.shape)
+    order = lex_order(model) if puzzle.cells_are_variables else army_lex_order(model, puzzle.shape)
     named = f"{len(group)} board symmetries"
-    if not puzzle.plain:
+    if not puzzle.cells_are_variables:
         some = model.cells[0][1]
         orders = len({tuple(g((a, some))[0] for a in range(len(puzzle.armies))) for g in group})
         named = f"{len(group)} ({len(group) // orders} board symmetries x {orders} orders of the armies)"

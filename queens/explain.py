@@ -105,7 +105,7 @@ class Explanation:
 
 def explain(puzzle: Puzzle) -> Explanation:
     """The model of `puzzle` in math notation and what every backend compiles it to."""
-    if not puzzle.plain:
+    if not puzzle.cells_are_variables:  # x[a,p]: a variable per army and cell
         described = describe_armies(puzzle)
         return Explanation(described, compile_sizes(_army_model(puzzle)))
     model = lower(puzzle)

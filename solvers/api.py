@@ -264,7 +264,7 @@ def count(puzzle: Puzzle, backend: str = "cpsat", *, time_limit: float | None = 
         deadline = deadline_after(time_limit)
         return within(deadline, backend, _count_classes, engine, puzzle, deadline, counting=True)
     if split is None:
-        split = (type(engine).count is Backend.count and puzzle.plain and puzzle.pieces is not None
+        split = (type(engine).count is Backend.count and puzzle.cells_are_variables and puzzle.pieces is not None
                  and splits(engine, puzzle))
     if split:
         from queens.solvers.routing.split_count import count_split  # split calls back into count: imported here
@@ -388,11 +388,9 @@ def _count_classes(engine: Backend, puzzle: Puzzle, deadline: float | None) -> R
 
 
 def sides(puzzle: Puzzle) -> tuple[int, int]:
-    """(rows, columns) for a backend's size limits: the board's own on a plain puzzle, else its
-    variables laid out in rows (armies side by side, a cube's layers)."""
-    if puzzle.plain:
-        return puzzle.rows, puzzle.cols
-    return puzzle.rows, -(-puzzle.variables // puzzle.rows)
+    """(rows, columns) for a backend's size limits: the model's variables as a grid
+    (`Puzzle.variable_grid`: the board's own when its cells are the variables)."""
+    return puzzle.variable_grid
 
 
 @lru_cache(maxsize=1)

@@ -200,16 +200,14 @@ def _placement(request: dict[str, Any], reply: dict[str, Any]) -> None:
     cell_at = {canvas.position(cell): cell for cell in puzzle.board_cells}
     squares = {tuple(square) for square in reply["solution"]}
     assert set(board.queens) <= squares, (board.queens, reply["solution"])
-    if puzzle.plain:
-        verify(puzzle, [cell_at[square] for square in squares])
-        return
     drawn = [a for a, army in enumerate(puzzle.armies) if not (army.piece.attacks_nothing and board.pawns_first)]
-    placement = [(drawn[army], cell_at[tuple(square)]) for square, army in zip(reply["solution"], reply["armies"],
-                                                                                 strict=True)]
+    armies: list[list[tuple[int, ...]]] = [[] for _ in puzzle.armies]
+    for square, army in zip(reply["solution"], reply["armies"], strict=True):
+        armies[drawn[army]].append(cell_at[tuple(square)])
     placed = {tuple(square) for square in reply["pawns"]} - {canvas.position(c) for c in puzzle.blockers}
-    pawns = [a for a in range(len(puzzle.armies)) if a not in drawn]
-    placement += [(army, cell_at[square]) for army in pawns for square in placed]
-    verify(puzzle, placement)
+    for army in (a for a in range(len(puzzle.armies)) if a not in drawn):
+        armies[army] += [cell_at[square] for square in placed]
+    verify(puzzle, puzzle.placement_of(armies))
 
 
 def _sent_json(request: bytes) -> object:

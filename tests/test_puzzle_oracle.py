@@ -237,8 +237,8 @@ def random_puzzle(seed: int, twisted: bool = False) -> Puzzle:
 
 
 def _as_armies(puzzle: Puzzle, chosen: frozenset[Any]) -> Placement:
-    """A model's solution as (army, cell) pairs: a plain puzzle's variables are its cells."""
-    return frozenset((0, cell) for cell in chosen) if puzzle.plain else chosen
+    """A model's solution (its variables: cells, or (army, cell) pairs) as (army, cell) pairs."""
+    return frozenset((a, cell) for a, cells in enumerate(puzzle.per_army(chosen)) for cell in cells)
 
 
 def model_answers(puzzle: Puzzle, model: ConstraintModel) -> tuple[set[Placement], set[Placement], int | None]:
@@ -256,7 +256,10 @@ def model_answers(puzzle: Puzzle, model: ConstraintModel) -> tuple[set[Placement
 
 
 def _verify(puzzle: Puzzle, placement: Placement) -> None:
-    verify(puzzle, [cell for _, cell in placement] if puzzle.plain else list(placement))
+    armies: list[list[tuple[int, ...]]] = [[] for _ in puzzle.armies]
+    for a, cell in placement:
+        armies[a].append(cell)
+    verify(puzzle, puzzle.placement_of(armies))
 
 
 def near_misses(puzzle: Puzzle, found: set[Placement], rng: random.Random) -> list[Placement]:

@@ -66,8 +66,7 @@ def _exit_code(result: Result) -> int:
 def refuse_out(puzzle: Puzzle, out_path: Path | None) -> None:
     """--out writes at most one piece per row of a square board (a row's column): refused at
     once for a puzzle whose answers may not be that (armies, a cube, pieces that share rows)."""
-    one_per_row = puzzle.within and puzzle.line_cap == 1 and (0, 1) in puzzle.piece.rays
-    if out_path is not None and not (puzzle.plain and puzzle.square and one_per_row):
+    if out_path is not None and not (puzzle.one_per_row and puzzle.square):
         raise BadOption(f"--out writes one piece per row of a square board; the answers of {puzzle.name} "
                         "need not be that: use --json")
 

@@ -39,7 +39,7 @@ the same words.
 >>> puzzle = Completion(5, [(0, 0), (1, 2), (4, 1)])
 >>> answer = why_not(givens_of(puzzle), lambda gs: lower(with_givens(puzzle, gs)),
 ...                  guarded=lambda gs: lower(with_givens(puzzle, [*gs, *stated_rules(puzzle)]), guarded=True),
-...                  fixes=lambda g: g.literal(plain=True))
+...                  fixes=lambda g: g.literal(puzzle))
 >>> [g.name for g in answer.subset], answer.fewest
 (['queen at 0,0', 'queen at 4,1', 'exactly 5 queens in all'], True)
 """
@@ -322,7 +322,7 @@ def why_not_puzzle(puzzle: Puzzle, time_limit: float | None = None, fewest: bool
     if not givens:
         raise QueensError(f"{puzzle.name} has no givens (placed pieces, holes, pawns, counts, bounds) to explain")
     rules = stated_rules(puzzle)
-    return why_not(givens, lambda gs: lower(with_givens(puzzle, gs)), fixes=lambda g: g.literal(puzzle.plain),
+    return why_not(givens, lambda gs: lower(with_givens(puzzle, gs)), fixes=lambda g: g.literal(puzzle),
                    empties=lambda g: _emptied(puzzle, g),
                    guarded=lambda gs: lower(with_givens(puzzle, [*gs, *rules]), guarded=True),
                    check=lambda gs, placement: verify(with_givens(puzzle, gs), placement), time_limit=time_limit,
@@ -335,9 +335,7 @@ def _emptied(puzzle: Puzzle, given: Given) -> tuple[Var, ...] | None:
     must hold a piece (a partition: a hole is then no longer asked to). None for every other given."""
     if given.kind != "hole" or given.cell is None or puzzle.partition:
         return None
-    if puzzle.plain:
-        return (given.cell,)
-    return tuple((a, given.cell) for a in range(len(puzzle.armies)))
+    return tuple(puzzle.variable(a, given.cell) for a in range(len(puzzle.armies)))
 
 
 def in_words(puzzle: Puzzle, answer: WhyNot[Given]) -> list[str]:

@@ -133,7 +133,7 @@ class Split(Strategy):
             return missing
         if type(engine).count is not Backend.count:
             return f"{self.backend} counts without enumerating: nothing to split"
-        if not subject.puzzle.plain:
+        if not subject.puzzle.cells_are_variables:
             return "splits one army's count on a 2-D board"
         outline = subject.outline
         if outline.minimise:

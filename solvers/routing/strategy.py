@@ -104,7 +104,7 @@ class Strategy(ABC):
 def queen_graph(subject: Subject, *, fixed: bool) -> tuple[int | None, str | None]:
     """n when the subject is the queen graph on a full n x n board (fixed pieces allowed only if
     `fixed`), else the reason it is not: what the native code's and numpy's methods answer."""
-    if not subject.puzzle.plain:
+    if not subject.puzzle.cells_are_variables:  # the outline reads the model as a board's cells
         return None, "needs one army of n queens on an n x n board"
     outline = subject.outline
     n = outline.queen_graph
