@@ -21,11 +21,12 @@ from ortools.sat.python import cp_model
 from pysat.formula import CNF
 from pysat.solvers import Solver
 from queens.models import NQueens, Puzzle, QueensError, Unsupported, lower
+from queens.models.armies import Army
 from queens.models.domination import Domination
 from queens.models.errors import BadOption
-from queens.models.families import of_size
+from queens.models.families import FamilyOptions, build, of_size
 from queens.models.ninequeens import NineQueens
-from queens.models.pieces import KNIGHT
+from queens.models.pieces import KNIGHT, PIECES_ON
 from queens.models.toroidal import Toroidal
 from queens.solvers import count
 from queens.solvers.formats.board_numbering import variable
@@ -35,6 +36,7 @@ from queens.solvers.formats.minizinc import HANDBOOK, Search, minizinc
 from queens.solvers.formats.opb import opb
 
 from tests.cli import run_cli
+from tests.conftest import Reference
 
 MINIZINC = pytest.mark.skipif(shutil.which("minizinc") is None, reason="the minizinc tool is not installed")
 DATA = Path(__file__).resolve().parent / "data"
@@ -350,3 +352,41 @@ def test_the_cpsat_export_of_a_minimising_puzzle_needs_a_size(reference):
     size = reference.term("A075458", 4)
     result = run_cli("export", "domination", "-n", "4", "--format", "cpsat", "--size", str(size))
     assert _count_cpsat(result.stdout) == reference.term("A002564", 4)
+
+
+ARMIES = [
+    pytest.param(Puzzle(shape=(5, 5), armies=(Army("queens", least=5, most=5),), wrap=(False, True)), id="cylinder"),
+    pytest.param(build("two-per-line", FamilyOptions(3)), id="two-per-line"),
+    pytest.param(Puzzle(shape=(3, 3, 3), armies=(Army("queens", PIECES_ON[3]["queen"], least=4, most=4),)), id="cube"),
+    pytest.param(Puzzle(shape=(4, 4), armies=(Army("white", least=2, most=2), Army("black", least=2, most=2)),
+                        within=False), id="two-armies"),
+]
+
+
+@pytest.mark.parametrize("puzzle", ARMIES)
+def test_puzzles_with_armies_export_their_solutions(puzzle: Puzzle) -> None:
+    """The model's variables numbered army by army (the header says which is which): DIMACS and
+    OPB read back count what the router counts."""
+    expected = count(puzzle).count
+    text = dimacs(puzzle, "seqcounter")
+    assert "army 0, cells (" in text
+    assert _count_dimacs(text, lower(puzzle).width) == expected
+    assert _count_opb(opb(puzzle)) == (expected, None)
+
+
+def test_a_goal_over_armies_goes_to_opb_or_asks_for_a_size(reference: Reference) -> None:
+    peaceable = build("peaceable", FamilyOptions(4))
+    with pytest.raises(Unsupported, match="--size"):
+        dimacs(peaceable)
+    with pytest.raises(Unsupported, match="--size"):
+        minizinc(peaceable)
+    optima, best = _count_opb(opb(peaceable))  # maximise the first army: minimise its negation
+    assert best == -reference.term("A250000", 4) and optima == count(peaceable).count
+    two_each = Puzzle(shape=(4, 4), armies=(Army("white", least=2, most=2), Army("black", least=2, most=2)),
+                      within=False)
+    assert _count_dimacs(dimacs(peaceable, size=2), 32) == count(two_each).count
+
+
+def test_open_copies_export_only_their_conflict_graph() -> None:
+    result = run_cli("export", "colouring", "-n", "4", "--format", "opb")
+    assert result.returncode == 2 and "dimacs-col" in result.stderr and "Traceback" not in result.stderr

@@ -53,7 +53,7 @@ def dimacs(puzzle: Puzzle, encoding: str = DEFAULT_ENCODING, *, size: int | None
 def dimacs_of(model: ConstraintModel, encoding: str = DEFAULT_ENCODING, title: str = "a placement puzzle") -> str:
     """The DIMACS CNF of a lowered model: what `dimacs` writes."""
     written = sections(model, encoding)
-    cells = model.rows * model.cols
+    cells = model.width
     top = max([cells] + [abs(lit) for section in written for clause in section.clauses for lit in clause])
     lines = header(title, model, "c")
     lines.append(f"c encoding {encoding}; variables {cells + 1}..{top} are auxiliary" if top > cells
@@ -77,7 +77,7 @@ def sections(model: ConstraintModel, encoding: str = DEFAULT_ENCODING) -> list[S
     if encoding not in ENCODINGS:
         raise BadOption(f"encoding must be one of {', '.join(ENCODINGS)}, got {encoding!r}")
     written = encoded(model, encoding)
-    cells = model.rows * model.cols
+    cells = model.width
     cell_of = dict(zip(written.var.tolist(), model.cells, strict=True))
     ncell_vars = len(cell_of)
 

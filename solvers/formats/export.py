@@ -35,9 +35,9 @@ def exported(puzzle: Puzzle, format_name: str, encoding: str | None = None, size
         raise BadOption("--var and --val annotate the search of --format mzn only")
     if format_name == "dimacs-col":
         return {"": dimacs_col(puzzle)}
-    if not puzzle.plain:
-        raise BadOption(f"{puzzle.name} is not one army on a 2-D board: it exports as --format dimacs-col "
-                        "(its conflict graph)")
+    if puzzle.copies_open:
+        raise BadOption(f"{puzzle.name} is a search over models (its copies are open): it exports as "
+                        "--format dimacs-col (its conflict graph)")
     if format_name == "dimacs":
         return {"": dimacs(puzzle, encoding or DEFAULT_ENCODING, size=size)}
     if format_name == "opb":

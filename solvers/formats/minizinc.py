@@ -39,8 +39,7 @@ from dataclasses import dataclass
 
 from queens.models import ConstraintModel, Puzzle
 from queens.models.errors import BadOption
-from queens.models.ir import LinearKey, LineFamily
-from queens.models.pieces import Cell
+from queens.models.ir import LinearKey, LineFamily, Var
 from queens.solvers.formats.board_numbering import blocked, decision_model, variable
 
 VARIABLE_CHOICES = ("input_order", "first_fail", "smallest", "largest", "dom_w_deg", "random")
@@ -226,7 +225,7 @@ output ["q = \\(q);\\n"];
 
 
 
-def _mzn_set(model: ConstraintModel, cells: tuple[Cell, ...] | list[Cell] | frozenset[Cell]) -> str:
+def _mzn_set(model: ConstraintModel, cells: tuple[Var, ...] | list[Var] | frozenset[Var]) -> str:
     return "{" + ", ".join(str(variable(model, c)) for c in sorted(cells)) + "}"
 
 

@@ -1,6 +1,7 @@
 """OPB, the pseudo-Boolean competition format: lines, covers, fixed and blocked cells as linear
 rows over the board numbering, the model's clauses and attack counts too (a variable per group
-of cells of a count, after the cells), and `min:` for a minimising puzzle.
+of cells of a count, after the cells), and `min:` for a puzzle with a goal (the fewest pieces;
+or armies of equal size, maximised or minimised: the first army's pieces, negated to maximise).
 """
 
 from __future__ import annotations
@@ -9,8 +10,7 @@ from collections import Counter
 from collections.abc import Iterable
 
 from queens.models import ConstraintModel, Puzzle
-from queens.models.ir import CountIf
-from queens.models.pieces import Cell
+from queens.models.ir import CountIf, Var
 from queens.solvers.formats.board_numbering import blocked, decision_model, header, title, variable
 
 
@@ -27,7 +27,7 @@ def opb(puzzle: Puzzle, *, size: int | None = None) -> str:
 def opb_of(model: ConstraintModel, title: str = "a placement puzzle") -> str:
     """The OPB of a lowered model: what `opb` writes."""
 
-    def terms(cells: tuple[Cell, ...] | list[Cell], coefficient: int = 1) -> str:
+    def terms(cells: tuple[Var, ...] | list[Var], coefficient: int = 1) -> str:
         return " ".join(f"{coefficient:+d} x{variable(model, c)}" for c in cells)
 
     constraints = []
@@ -46,10 +46,15 @@ def opb_of(model: ConstraintModel, title: str = "a placement puzzle") -> str:
         constraints.append(f"{terms(model.cells)} = {model.size} ;")
     beyond, variables = _opb_beyond(model)
     constraints += beyond
+    if model.objective is not None:  # the groups hold equal numbers: the first's is the objective
+        first, *others = model.objective.groups
+        constraints += [f"{terms(first)} {terms(group, -1)} = 0 ;" for group in others]
     lines = [f"* #variable= {variables} #constraint= {len(constraints)}"]
     lines += header(title, model, "*")
     if model.minimise:
         lines.append(f"min: {terms(model.cells)} ;")
+    elif model.objective is not None:
+        lines.append(f"min: {terms(model.objective.groups[0], -1 if model.objective.sense == 'maximise' else 1)} ;")
     return "\n".join(lines + constraints)
 
 
@@ -64,7 +69,7 @@ def _opb_beyond(model: ConstraintModel) -> tuple[list[str], int]:
                                                  *((variable(model, c), -1) for c in clause.absent)]),
                                        1 - len(clause.absent))]
     holding: dict[tuple[int, ...], int] = {}
-    top = model.rows * model.cols
+    top = model.width
     for count in model.counts:
         when = variable(model, count.when)
         held = []
