@@ -132,6 +132,17 @@ class Canvas:
         x, y, z = cell
         return y, x * (self.layer + 1) + z
 
+    def cell(self, square: Cell) -> Coord | None:
+        """The board cell drawn on a canvas square (None: the gap between two of a cube's layers).
+
+        >>> Canvas(3, 11, 3).cell((1, 5)), Canvas(3, 11, 3).cell((1, 3))
+        ((1, 1, 1), None)
+        """
+        if not self.layer:
+            return square
+        x, z = divmod(square[1], self.layer + 1)
+        return None if z == self.layer else (x, square[0], z)
+
 
 def _colours(shape: str, army: int) -> tuple[str, str]:
     if shape == "pawn":
@@ -375,7 +386,14 @@ class Board(_Picture):
 
 @dataclass(frozen=True)
 class HeatMap(_Picture):
-    """How many solutions use each cell: `counts[cell]` out of `total` solutions."""
+    """How many solutions use each cell (a piece of any army on it): `counts[cell]` out of
+    `total` solutions, drawn on the puzzle's canvas (a cube as its layers side by side).
+
+    >>> from queens.models import NQueens
+    >>> print(HeatMap(NQueens(2), {(0, 1): 3}, 3).text())
+    0 3
+    0 0
+    """
 
     puzzle: Puzzle
     counts: dict[Coord, int] = field(default_factory=dict)
@@ -387,25 +405,26 @@ class HeatMap(_Picture):
 
     def _layers(self) -> dict[Cell, _Layer]:
         top = max(self.counts.values(), default=0) or 1
+        canvas = Canvas.of(self.puzzle)
         layers = {}
-        for r in range(self.puzzle.rows):
-            for c in range(self.puzzle.cols):
-                cell = (r, c)
-                used = self.counts.get(cell, 0)
-                heat = used / top  # white (never used) to deep orange (used most)
-                fill = f"#ff{round(255 - 140 * heat):02x}{round(255 - 235 * heat):02x}"
-                shape = "pawn" if cell in self.puzzle.blockers else None
-                layers[cell] = _Layer(fill, shape, str(used) if shape is None else "",
-                                      cross=cell in self.puzzle.holes)
+        for cell in self.puzzle.board_cells:
+            used = self.counts.get(cell, 0)
+            heat = used / top  # white (never used) to deep orange (used most)
+            fill = f"#ff{round(255 - 140 * heat):02x}{round(255 - 235 * heat):02x}"
+            shape = "pawn" if cell in self.puzzle.blockers else None
+            layers[canvas.position(cell)] = _Layer(fill, shape, str(used) if shape is None else "",
+                                                   cross=cell in self.puzzle.holes)
         return layers
 
     def text(self) -> str:
-        """Counts per cell, right-aligned in a grid."""
+        """Counts per cell, right-aligned in a grid (a cube's layers side by side)."""
+        canvas = Canvas.of(self.puzzle)
         width = len(str(max(self.counts.values(), default=0)))
-        return "\n".join(
-            " ".join(f"{self.counts.get((r, c), 0):>{width}}" for c in range(self.puzzle.cols))
-            for r in range(self.puzzle.rows)
-        )
+        grid = [[" " * width] * canvas.cols for _ in range(canvas.rows)]
+        for cell in self.puzzle.board_cells:
+            r, c = canvas.position(cell)
+            grid[r][c] = f"{self.counts.get(cell, 0):>{width}}"
+        return "\n".join(" ".join(row).rstrip() for row in grid)
 
 
 @dataclass(frozen=True)

@@ -35,7 +35,7 @@ from queens.models.errors import BadOption
 from queens.models.output import check_writable, is_stdout
 from queens.solvers import Result, Status
 from queens.solvers.backend import Task
-from queens.solvers.learn.heat_map import heat_map
+from queens.solvers.learn.heat_map import heat_map, mappable
 from queens.solvers.learn.symmetries import Image, group_of, image_sheet, images
 from queens.solvers.options import Options
 from queens.solvers.proofs.certificate import certify_answer
@@ -215,8 +215,8 @@ def show_command(family_or_file: str, n: int | None, m: int | None, backend: str
         raise click.UsageError(f"show draws boards up to {MAX_DRAWN} wide; use solve for larger ones")
     if heat_path and Path(heat_path).suffix.lower() not in (".svg", ".png", ".txt"):
         raise BadOption(f"--heat-map writes .svg, .png or .txt; {heat_path!r} is none of them")
-    if heat_path and not puzzle.plain:
-        raise BadOption(f"--heat-map counts one army's pieces on a 2-D board; {puzzle.name} is not one")
+    if heat_path and (refusal := mappable(puzzle)):
+        raise BadOption(f"--heat-map: {refusal}")
     group = group_of(puzzle) if symmetries else ()  # a puzzle the kit cannot name is refused before any work
     task = task_of(puzzle)
     settings = backend_settings(viewpoint, encoding, solver)
@@ -230,8 +230,7 @@ def show_command(family_or_file: str, n: int | None, m: int | None, backend: str
         if path:
             err.print(f"wrote {board.save(path, kind)}", markup=False)
     if heat_path:
-        err.print(f"wrote {heat_map(puzzle, backend or 'native', time_limit=time_limit).save(heat_path)}",
-                  markup=False)
+        err.print(f"wrote {heat_map(puzzle, backend, time_limit=time_limit).save(heat_path)}", markup=False)
     drawing = board.text(unicode=not plain)
     if as_json:
         print_payload(payload("show", puzzle, result, verified=result.solution is not None,

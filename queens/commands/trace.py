@@ -21,7 +21,7 @@ from rich.text import Text
 from queens.commands.common import SuggestingChoice, command, echo, err, make_puzzle, out, puzzle_options
 from queens.commands.number_options import Count, Seconds
 from queens.models import Puzzle, QueensError, Unsupported
-from queens.models.drawing import Board
+from queens.models.drawing import Board, Canvas
 from queens.models.errors import BadOption
 from queens.solvers.learn.orders import VALUE_ORDERS, VARIABLE_ORDERS
 from queens.solvers.learn.propagation import LEVELS
@@ -37,7 +37,7 @@ def describe_step(event: TraceEvent) -> str:
     if event.step == "conflict":
         return f"conflict {event.cell}: attacked by {event.attacker}"
     if event.step == "solution":
-        return f"solution {event.solutions}: {' '.join(f'{r},{c}' for r, c in event.placement)}"
+        return f"solution {event.solutions}: {' '.join(','.join(map(str, cell)) for cell in event.placement)}"
     if event.step == "size":
         return f"try {event.size} pieces"
     return f"{event.step} {event.cell}"
@@ -49,8 +49,8 @@ def _counters(event: TraceEvent) -> str:
 
 
 def _frame(puzzle: Puzzle, number: int, event: TraceEvent) -> str:
-    marks = {event.cell: "x"} if event.step == "conflict" and event.cell else {}
-    board = Board(puzzle, event.placement, show_attacks=True).text(marks)
+    marks = {Canvas.of(puzzle).position(event.cell): "x"} if event.step == "conflict" and event.cell else {}
+    board = Board(puzzle, puzzle.placement_of([event.placement]), show_attacks=True).text(marks)
     return f"{puzzle.name}  step {number}: {describe_step(event)}\n{_counters(event)}\n\n{board}"
 
 
@@ -89,7 +89,7 @@ def trace_command(family_or_file: str, n: int | None, m: int | None, delay: floa
     refusal = traceable(puzzle)
     if refusal:
         raise Unsupported(f"trace: {refusal}")
-    cells = puzzle.rows * puzzle.cols
+    cells = puzzle.cells
     if cells > MAX_TRACE_CELLS:
         raise QueensError(f"trace draws boards of at most {MAX_TRACE_CELLS} cells; this one has {cells}")
     events = Trace(puzzle).events(max_solutions or None)
@@ -143,7 +143,7 @@ def _log(puzzle: Puzzle, events: Iterator[TraceEvent], stepwise: bool) -> TraceE
             continue
         out.print(f"{number:>6}  {describe_step(event):<40}  {_counters(event)}", markup=False)
         if event.step == "solution":
-            out.print(Board(puzzle, event.placement).text() + "\n", markup=False)
+            out.print(Board(puzzle, puzzle.placement_of([event.placement])).text() + "\n", markup=False)
     return last
 
 

@@ -20,7 +20,8 @@ import time
 from collections.abc import Iterable
 from itertools import combinations
 
-from queens.models import AttackingQueens, Cell, Placement, Puzzle, QueensError, TimeLimit
+from queens.models import AttackingQueens, Cell, Piece, Placement, Puzzle, QueensError, TimeLimit
+from queens.models.check import attacked
 from queens.models.drawing import ARMY_FILLS, Canvas, army_colour, attacked_cells
 from queens.models.families import FAMILIES, FamilyOptions, build, reason_for_none
 from queens.models.geometry import Coord
@@ -117,14 +118,18 @@ class _Board:
             raise BadRequest("the request body must be a JSON object")
         self.family: str | None = None
         self.missing = ""
+        self._given: tuple[Cell, ...] = ()  # a family's queens read as its option (completion)
+        self._pawns: tuple[Cell, ...] = ()
         if "file" in request:
             self._read_file(request)
         else:
             self._build_family(request)
-        if self.queens and not self.target.plain:
-            raise BadRequest(f"{self.target.name}: pieces are placed by hand on one-army 2-D boards; "
-                             "ask the solver instead")
         self.canvas = Canvas.of(self.target)
+        self.queens: tuple[Coord, ...] = self._given or self._clicked(request)
+        if set(self._pawns) & set(self.queens):
+            raise BadRequest("a queen and a pawn share a square")
+        if self.queens and (refusal := placeable(self.target)):
+            raise BadRequest(refusal)
         form, _ = layout_form(self.target)
         self.pawns_first = form is not None and form.free > 0
         self._drawn = self.target if form is None else form.base
@@ -141,13 +146,12 @@ class _Board:
         if m is not None and "m" not in accepts:
             raise BadRequest(f"{family} is square: leave 'm' out")
         self.rows, self.cols = n, m or n
-        self.queens = _cells(request, "queens", self.rows, self.cols)
-        pawns = _cells(request, "pawns", self.rows, self.cols)
+        if "queens" in accepts:
+            self._given = _cells(request, "queens", self.rows, self.cols)
+        pawns = self._pawns = _cells(request, "pawns", self.rows, self.cols)
         if pawns and "pawn" not in accepts:
             raise BadRequest(f"{family} has no pawns")
-        if set(pawns) & set(self.queens):
-            raise BadRequest("a queen and a pawn share a square")
-        queens = " ".join(f"{r},{c}" for r, c in self.queens) if "queens" in accepts else None
+        queens = " ".join(f"{r},{c}" for r, c in self._given) if "queens" in accepts else None
         given = ({"m"} if m else set()) | ({"pawn"} if pawns else set()) | ({"queens"} & accepts)
         options = FamilyOptions(n=n, m=m, pawn=pawns, queens=queens, given=frozenset(given))
         self.family = family
@@ -156,7 +160,7 @@ class _Board:
         try:
             self.target: Puzzle = build(family, options)
         except QueensError as error:  # a family that needs the user's pieces first (completion)
-            if not ("queens" in accepts and not self.queens):
+            if not ("queens" in accepts and not self._given):
                 raise
             self.missing = f"{family}: place some pieces first ({error})"
             self.target = Puzzle(rows=self.rows, cols=self.cols, pieces=0, title=family)
@@ -174,8 +178,17 @@ class _Board:
         self.asks = asks(request["file"], spec)
         canvas = Canvas.of(spec.puzzle)
         self.rows, self.cols = canvas.rows, canvas.cols
-        self.queens = _cells(request, "queens", self.rows, self.cols)
         self.options = FamilyOptions(n=n)
+
+    def _clicked(self, request: Json) -> tuple[Coord, ...]:
+        """The board cells of the squares the user placed queens on (a cube's layers side by
+        side on the canvas)."""
+        squares = _cells(request, "queens", self.canvas.rows, self.canvas.cols)
+        cells = [self.canvas.cell(square) for square in squares]
+        gap = next((square for square, cell in zip(squares, cells, strict=True) if cell is None), None)
+        if gap is not None:
+            raise BadRequest(f"queen at {gap} is between the cube's layers, not on a cell")
+        return tuple(cell for cell in cells if cell is not None)
 
     def drawn(self) -> Puzzle:
         """The puzzle to draw: pawns the solver places are left off (`layout_form`'s base), so
@@ -228,30 +241,47 @@ def _pairs(cells: Iterable[Coord]) -> list[list[int]]:
     return [list(cell) for cell in sorted(cells)]
 
 
+def placeable(puzzle: Puzzle) -> str | None:
+    """Why pieces cannot be placed by hand on `puzzle`, or None: a click places a piece of its
+    one army, on any board (a cube's layers side by side)."""
+    if puzzle.copies_open:
+        return f"{puzzle.name}: every cell holds a piece of one of its copies; ask the solver instead"
+    if len(puzzle.armies) > 1:
+        return (f"{puzzle.name}: pieces are placed by hand on puzzles with one army, this one has "
+                f"{len(puzzle.armies)}; ask the solver instead")
+    return None
+
+
 def board(request: Json, time_limit: float = TIME_LIMIT) -> Json:
     """The board as the user set it: attacked squares and attacking pairs, for live highlighting.
     Any puzzle draws on one canvas (a cube as its layers side by side, `gaps` between them,
     `layer` its third side, 0 on a 2-D board); `armies` names each army, its piece and its colour
     (`palette`, cycled, is the drawing's: an army beyond those listed, a colouring's copy, takes
     the next); `asks` is what the puzzle asks, in one line; `pawns_first` says the solver places
-    pawns too."""
+    pawns too; `placeable` whether the user may place pieces (a puzzle with one army)."""
     b = _Board(request)
     puzzle = b.drawn()
+    position = b.canvas.position
+    hand = placeable(puzzle) is None
     conflicts = []
-    if puzzle.plain and puzzle.within:
-        conflicts = [[list(a), list(c)] for a, c in combinations(sorted(b.queens), 2) if puzzle.attack(a, c)]
-    on_board = {b.canvas.position(cell) for cell in puzzle.board_cells}
+    if hand and puzzle.within:
+        army = puzzle.armies[0]
+        piece = army.piece if army.line_cap == 1 else Piece(army.piece.name, leaps=army.piece.leaps)
+        occupied = frozenset(b.queens) if puzzle.blocking else None
+        conflicts = [[list(position(a)), list(position(c))] for a, c in combinations(sorted(b.queens), 2)
+                     if c in attacked(puzzle, piece, a, occupied)]
+    on_board = {position(cell) for cell in puzzle.board_cells}
     gaps = [(r, c) for r in range(b.canvas.rows) for c in range(b.canvas.cols) if (r, c) not in on_board]
-    attacked = attacked_cells(puzzle, b.queens) if puzzle.plain else frozenset()
+    shaded = attacked_cells(puzzle, puzzle.placement_of([b.queens])) if hand else frozenset()
     return {"name": puzzle.name, "rows": b.canvas.rows, "cols": b.canvas.cols, "piece": puzzle.piece.name,
             "armies": [{"name": army.name, "piece": army.piece.name, "colour": army_colour(puzzle, a)}
                        for a, army in enumerate(puzzle.armies)],
             "palette": list(ARMY_FILLS), "asks": b.asks, "layer": b.canvas.layer,
-            "pieces": puzzle.pieces, "queens": _pairs(b.queens),
-            "pawns": _pairs(frozenset(b.canvas.position(c) for c in puzzle.blockers)),
-            "blocked": _pairs(frozenset(b.canvas.position(c) for c in puzzle.holes)), "gaps": _pairs(gaps),
-            "attacked": _pairs(attacked), "conflicts": conflicts, "pawns_first": b.pawns_first,
-            "placeable": puzzle.plain}
+            "pieces": puzzle.pieces, "queens": _pairs(map(position, b.queens)),
+            "pawns": _pairs(frozenset(position(c) for c in puzzle.blockers)),
+            "blocked": _pairs(frozenset(position(c) for c in puzzle.holes)), "gaps": _pairs(gaps),
+            "attacked": _pairs(map(position, shaded)), "conflicts": conflicts, "pawns_first": b.pawns_first,
+            "placeable": hand}
 
 
 def _attacking(error: AttackingQueens) -> Json:
@@ -362,7 +392,7 @@ def trace_request(request: Json, time_limit: float = TIME_LIMIT) -> Json:
     """The search replayed as events, plus which cells share a line with each cell; cut short
     at `MAX_TRACE_EVENTS` events or at the time limit, whichever comes first."""
     b = _Board(request)
-    cells = b.rows * b.cols
+    cells = b.target.cells
     if cells > MAX_TRACE_CELLS:
         raise BadRequest(f"the search is replayed for at most {MAX_TRACE_CELLS} cells; this board has {cells}")
     try:
@@ -371,7 +401,7 @@ def trace_request(request: Json, time_limit: float = TIME_LIMIT) -> Json:
         return {**_attacking(error), "events": [], "neighbours": {}}
     refusal = traceable(puzzle)
     if refusal:
-        raise BadRequest(f"the search is replayed for one army on a 2-D board: {refusal}")
+        raise BadRequest(f"the search is not replayed here: {refusal}")
     try:
         trace = Trace(puzzle)
     except QueensError as error:
@@ -386,12 +416,21 @@ def trace_request(request: Json, time_limit: float = TIME_LIMIT) -> Json:
         truncated = len(events) == MAX_TRACE_EVENTS or time.monotonic() > deadline
         if truncated:
             break
-        events.append(event.to_json())
+        events.append(_on_canvas(b.canvas, event.to_json()))
     solved = bool(events) and events[-1]["solutions"] > 0
     message = (f"{len(events):,} steps" + (" (cut short)" if truncated else "")
                + ("" if solved or truncated else f"; {b.why_none()}"))
     return {"events": events, "truncated": truncated, "message": message,
-            "neighbours": {f"{r},{c}": _pairs(near) for (r, c), near in trace.neighbours.items()}}
+            "neighbours": {"{},{}".format(*b.canvas.position(cell)): _pairs(map(b.canvas.position, near))
+                           for cell, near in trace.neighbours.items()}}
+
+
+def _on_canvas(canvas: Canvas, event: Json) -> Json:
+    """A trace event's cells as the page's canvas squares (a cube's layers side by side)."""
+    def square(cell: list[int] | None) -> list[int] | None:
+        return None if cell is None else list(canvas.position(tuple(cell)))
+    return {**event, "cell": square(event["cell"]), "attacker": square(event["attacker"]),
+            "placement": [square(cell) for cell in event["placement"]]}
 
 
 def why_request(request: Json, time_limit: float = TIME_LIMIT) -> Json:

@@ -1,17 +1,32 @@
 """How often each cell is used across all solutions: every solution enumerated (each one
-verified) and drawn as a `queens.models.drawing.HeatMap`."""
+verified) and drawn as a `queens.models.drawing.HeatMap`, on any puzzle with one model."""
 
 from __future__ import annotations
 
-from queens.models import Puzzle, QueensError, TimeLimit
+from queens.models import Puzzle, QueensError, TimeLimit, Unsupported
 from queens.models.drawing import HeatMap, check_drawable
 from queens.models.geometry import Coord
 from queens.solvers.api import solutions
+from queens.solvers.backend import Task
+from queens.solvers.routing.router import route
+from queens.solvers.routing.strategy import Subject
 
 
-def heat_map(puzzle: Puzzle, backend: str = "native", *, time_limit: float | None = None) -> HeatMap:
-    """Enumerate every solution (each one verified) and count how often each cell holds a piece
-    (of one army on a 2-D board).
+def mappable(puzzle: Puzzle) -> str | None:
+    """Why no heat map of `puzzle` can be drawn (read before any work), or None: a heat map
+    counts the solutions of one model on a board small enough to draw."""
+    try:
+        check_drawable(puzzle)
+    except QueensError as error:
+        return str(error)
+    refusal = Subject(puzzle).modelled
+    return None if refusal is None else f"a heat map counts the solutions of one model; here {refusal}"
+
+
+def heat_map(puzzle: Puzzle, backend: str | None = None, *, time_limit: float | None = None) -> HeatMap:
+    """Enumerate every solution (each one verified; the optimal ones of a puzzle with a goal) on
+    `backend` (None: the one the router picks for enumerating) and count how often each cell
+    holds a piece, of any army.
 
     >>> from queens.models import NQueens
     >>> print(heat_map(NQueens(4)).text())
@@ -20,9 +35,11 @@ def heat_map(puzzle: Puzzle, backend: str = "native", *, time_limit: float | Non
     1 0 0 1
     0 1 1 0
     """
-    check_drawable(puzzle)
-    if not puzzle.plain:
-        raise QueensError(f"a heat map counts one army's pieces on a 2-D board; {puzzle.name} is not one")
+    refusal = mappable(puzzle)
+    if refusal:
+        raise Unsupported(f"heat map: {refusal}")
+    if backend is None:
+        backend = route(Task.ENUMERATE, Subject(puzzle), None, "search").strategy.backend
     counts: dict[Coord, int] = {}
     total = 0
     try:

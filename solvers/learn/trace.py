@@ -2,7 +2,8 @@
 
 This is a plain-Python search for teaching small boards, not a backend: it reads the same
 `ConstraintModel` the backends read and emits one `TraceEvent` per step, which the terminal
-animation (`queens trace`), the web explorer and notebooks draw.
+animation (`queens trace`), the web explorer and notebooks draw. It replays one army on any
+board (a cube, a cylinder, bounds the model writes as lines); events name board cells.
 
 How it searches: when the model has an exactly-one family (the rows of n-queens) it fills
 those lines one by one, trying each cell of a line in order; otherwise it picks cells in board
@@ -19,10 +20,11 @@ pieces until a size has solutions.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
-from queens.models import Cell, ConstraintModel, Line, Placement, Puzzle, Unsupported, lower, verify
+from queens.models import ConstraintModel, Line, Puzzle, Unsupported, lower, verify
+from queens.models.geometry import Coord
 from queens.models.ir import Var
 
 STEPS = ("place", "conflict", "backtrack", "solution", "size")
@@ -33,23 +35,24 @@ class TraceEvent:
     """One step of the search and the state after it.
 
     - `step`: place | conflict | backtrack | solution | size (a new piece count is tried);
-    - `cell`: the cell placed, tried or removed (None for solution and size);
+    - `cell`: the board cell placed, tried or removed (None for solution and size);
     - `attacker`: for a conflict, the piece that attacks `cell`;
-    - `placement`: the pieces on the board after the step (fixed ones included);
+    - `placement`: the cells of the pieces on the board after the step (fixed ones included),
+      sorted (`Puzzle.placement_of([placement])` gives them as the model's variables);
     - `depth`: pieces placed by the search; `nodes`: placements so far; `conflicts`,
       `backtracks` and `solutions`: counters so far; `size`: pieces sought.
     """
 
     step: str
-    cell: Cell | None
-    placement: Placement
+    cell: Coord | None
+    placement: tuple[Coord, ...]
     depth: int
     nodes: int
     conflicts: int
     backtracks: int
     solutions: int
     size: int | None = None
-    attacker: Cell | None = None
+    attacker: Coord | None = None
 
     def to_json(self) -> dict[str, object]:
         return {"step": self.step, "cell": None if self.cell is None else list(self.cell),
@@ -69,11 +72,14 @@ class _Counters:
 
 @dataclass
 class Trace:
-    """The search over one puzzle: iterate `events()`; `attacked` marks cells a placement rules out."""
+    """The search over one puzzle: iterate `events()`; `attacked` marks cells a placement rules
+    out, and `neighbours` says which cells share a line with each cell. The search runs over
+    the model's variables; `cell_of` names each one's board cell."""
 
     puzzle: Puzzle
     model: ConstraintModel = field(init=False)
-    neighbours: dict[Var, frozenset[Var]] = field(init=False)
+    neighbours: dict[Coord, frozenset[Coord]] = field(init=False)
+    cell_of: dict[Var, Coord] = field(init=False)
 
     def __post_init__(self) -> None:
         refusal = traceable(self.puzzle)
@@ -86,11 +92,13 @@ class Trace:
         if self.model.beyond_lines:  # the replay reads the lines' conflicts and the covers only
             raise Unsupported(f"trace replays a search over lines and covers; {self.puzzle.name} also asks "
                               f"{self.model.beyond_lines}")
-        self.neighbours = self.model.conflicts
+        self.cell_of = {var: self.puzzle.per_army([var])[0][0] for var in self.model.cells}  # one army
+        self.neighbours = {self.cell_of[var]: frozenset(map(self.cell_of.__getitem__, near))
+                           for var, near in self.model.conflicts.items()}
 
-    def attacked(self, placement: Placement) -> frozenset[Var]:
+    def attacked(self, placement: Iterable[Coord]) -> frozenset[Coord]:
         """Empty cells that share a line with a placed piece: where no piece may go next."""
-        seen: set[Var] = set()
+        seen: set[Coord] = set()
         for piece in placement:
             seen |= self.neighbours.get(piece, frozenset())
         return frozenset(seen - set(placement))
@@ -116,10 +124,13 @@ class Trace:
             if counters.solutions:
                 return
 
-    def _event(self, step: str, cell: Cell | None, placement: Sequence[Var], depth: int,
-               counters: _Counters, size: int, attacker: Cell | None = None) -> TraceEvent:
-        return TraceEvent(step, cell, tuple(sorted(placement)), depth, counters.nodes, counters.conflicts,
-                          counters.backtracks, counters.solutions, size, attacker)
+    def _event(self, step: str, var: Var | None, placement: Sequence[Var], depth: int,
+               counters: _Counters, size: int, attacker: Var | None = None) -> TraceEvent:
+        def cell(var: Var | None) -> Coord | None:
+            return None if var is None else self.cell_of[var]
+        return TraceEvent(step, cell(var), tuple(sorted(map(self.cell_of.__getitem__, placement))), depth,
+                          counters.nodes, counters.conflicts, counters.backtracks, counters.solutions, size,
+                          cell(attacker))
 
     def _search(self, size: int, counters: _Counters) -> Iterator[TraceEvent]:
         model = self.model
@@ -129,10 +140,10 @@ class Trace:
         else:
             yield from self._choose_cells(0, placed, size, counters)
 
-    def _attacker(self, cell: Cell, placed: list[Cell]) -> Cell | None:
-        return next((p for p in placed if p in self.neighbours[cell]), None)
+    def _attacker(self, cell: Var, placed: list[Var]) -> Var | None:
+        return next((p for p in placed if p in self.model.conflicts[cell]), None)
 
-    def _try(self, cell: Cell, placed: list[Cell], size: int, counters: _Counters,
+    def _try(self, cell: Var, placed: list[Var], size: int, counters: _Counters,
              depth: int) -> Iterator[TraceEvent]:
         """Place `cell` if no piece attacks it; the caller goes deeper only after a place."""
         attacker = self._attacker(cell, placed)
@@ -144,13 +155,13 @@ class Trace:
         counters.nodes += 1
         yield self._event("place", cell, placed, depth + 1, counters, size)
 
-    def _undo(self, cell: Cell, placed: list[Cell], size: int, counters: _Counters,
+    def _undo(self, cell: Var, placed: list[Var], size: int, counters: _Counters,
               depth: int) -> TraceEvent:
         placed.remove(cell)
         counters.backtracks += 1
         return self._event("backtrack", cell, placed, depth, counters, size)
 
-    def _leaf(self, placed: list[Cell], size: int, depth: int, counters: _Counters) -> Iterator[TraceEvent]:
+    def _leaf(self, placed: list[Var], size: int, depth: int, counters: _Counters) -> Iterator[TraceEvent]:
         if len(placed) != size:
             return
         occupied = set(placed)
@@ -160,7 +171,7 @@ class Trace:
             counters.solutions += 1
             yield self._event("solution", None, placed, depth, counters, size)
 
-    def _fill_lines(self, lines: list[Line], depth: int, placed: list[Cell], size: int,
+    def _fill_lines(self, lines: list[Line], depth: int, placed: list[Var], size: int,
                     counters: _Counters) -> Iterator[TraceEvent]:
         if depth == len(lines):
             yield from self._leaf(placed, size, depth, counters)
@@ -172,7 +183,7 @@ class Trace:
                 yield from self._fill_lines(lines, depth + 1, placed, size, counters)
                 yield self._undo(cell, placed, size, counters, depth)
 
-    def _choose_cells(self, start: int, placed: list[Cell], size: int,
+    def _choose_cells(self, start: int, placed: list[Var], size: int,
                       counters: _Counters) -> Iterator[TraceEvent]:
         depth = len(placed) - len(self.model.fixed)
         cells = self.model.cells
@@ -195,8 +206,8 @@ def traceable(puzzle: Puzzle) -> str | None:
     """Why the step-by-step search cannot replay `puzzle` (read before lowering), or None."""
     if puzzle.copies_open:
         return f"{puzzle.name} is a search over several models (open copies); fix them first"
-    if not puzzle.plain:
-        return f"the replay draws one army on a 2-D board; {puzzle.name} is not one"
+    if len(puzzle.armies) > 1:
+        return f"the replay places the pieces of one army; {puzzle.name} has {len(puzzle.armies)}"
     return None
 
 
