@@ -53,6 +53,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
+from functools import cached_property
 from itertools import combinations, product
 
 from queens.models.armies import Army
@@ -206,6 +207,11 @@ class _Board:
         closed = puzzle.holes | puzzle.blockers | puzzle.missing
         cells = tuple(cell for cell in board if cell not in closed) if closed else board
         return cls(puzzle, puzzle.topology, board, cells, puzzle.cells_are_variables)
+
+    @cached_property
+    def open_cells(self) -> frozenset[Coord]:
+        """The open cells as a set, built once for every rule that asks."""
+        return frozenset(self.cells)
 
     def var(self, army: int, cell: Coord) -> Var:
         """The variable of a piece of army number `army` on `cell`."""
@@ -363,7 +369,7 @@ def _leap_pairs(board: _Board, piece: Piece, skip_steps: bool = False) -> set[tu
     leaps = [leap for leap in piece.leaps if not (skip_steps and _step_along_ray(piece, leap))]
     if not leaps:
         return pairs
-    topology, cells = board.topology, set(board.cells)
+    topology, cells = board.topology, board.open_cells
     for x in board.cells:
         for leap in leaps:
             for sign in (1, -1):
@@ -411,14 +417,6 @@ def _one_per_cell(board: _Board) -> LineFamily:
                       tuple(Line(tuple(board.var(a, c) for a in armies), 1, least) for c in board.cells))
 
 
-def _attacked_pairs(board: _Board, piece: Piece) -> set[tuple[Coord, Coord]]:
-    """Unordered pairs of distinct open cells a piece on one attacks the other."""
-    pairs = _leap_pairs(board, piece)
-    for run in _lines_along(board, piece.rays):
-        pairs.update((min(x, y), max(x, y)) for x, y in combinations(run, 2))
-    return pairs
-
-
 def _between(board: _Board, a: int, b: int) -> list[LineFamily]:
     """Pieces of two armies that attack each other either way exclude each other (two-cell
     lines): along their lines, one family that also carries each line as a `Biclique` (the
@@ -461,7 +459,7 @@ def _regions(board: _Board, guarded: bool) -> LineFamily:
     """A line with the region's bounds over its open cells, of its army or of every army (under
     the region's literal when `guarded`; then a region without room is a line that cannot hold)."""
     puzzle = board.puzzle
-    cells = set(board.cells) if puzzle.regions else set()
+    cells = board.open_cells
     lines = []
     for i, region in enumerate(puzzle.regions):
         armies = range(len(puzzle.armies)) if region.army is None else (region.army,)
@@ -495,7 +493,7 @@ def _attack_counts(board: _Board, guarded: bool) -> Iterator[CountIf]:
 
 
 def _attacked_groups(board: _Board, piece: Piece, cell: Coord, targets: list[int]) -> tuple[tuple[Var, ...], ...]:
-    puzzle, topology, cells = board.puzzle, board.topology, set(board.cells)
+    puzzle, topology, cells = board.puzzle, board.topology, board.open_cells
     reached: list[list[Coord]] = []
     for ray in piece.rays:
         for sign in (1, -1):
@@ -523,7 +521,7 @@ def _invariant(board: _Board) -> Iterator[Clause]:
     """A piece on a cell means the same army's piece on its image: round each orbit that is
     equality. A cell whose image holds no piece (a hole) holds none either."""
     puzzle = board.puzzle
-    cells = set(board.cells)
+    cells = board.open_cells
     for name in puzzle.invariant:
         transform = transform_named(SYMMETRIES[name])
         for a, cell in product(range(len(puzzle.armies)), sorted(cells)):
@@ -537,33 +535,29 @@ def _invariant(board: _Board) -> Iterator[Clause]:
 
 def _covers(board: _Board) -> tuple[tuple[Var, ...], ...]:
     """For each square without a blocker, not missing: the pieces that would occupy or attack it
-    (only attack it, under a total cover; only the covering army's, if one is named)."""
+    (only attack it, under a total cover; only the covering army's, if one is named). A square
+    is attacked from every open cell of a line through it (holes too must be covered, so the
+    lines are read with the holes on them) and from a leap away."""
     puzzle = board.puzzle
-    cells = set(board.cells)
+    cells = board.open_cells
     closed = puzzle.blockers | puzzle.missing
     reach: dict[Coord, set[Var]] = {square: set() for square in board.board if square not in closed}
+    seen = _Board.of(replace(puzzle, holes=frozenset())) if puzzle.holes else board
     for a, army in enumerate(puzzle.armies):
         if puzzle.cover_by is not None and a != puzzle.cover_by:
             continue
-        for x, y in _attacked_pairs(board, army.piece) | _reaching_holes(board, army.piece):
-            if x in cells and y in reach:
-                reach[y].add(board.var(a, x))
-            if y in cells and x in reach:
-                reach[x].add(board.var(a, y))
-        if puzzle.cover_kind == "occupied or attacked":
-            for c in cells:
-                reach[c].add(board.var(a, c))
+        for run in _lines_along(seen, army.piece.rays):
+            pieces = [board.var(a, cell) for cell in run if cell in cells]
+            for square in run:
+                reach[square].update(pieces)  # the square's own piece too: it occupies, it does not attack
+        for x, y in _leap_pairs(seen, army.piece):
+            for piece, square in ((x, y), (y, x)):
+                if piece in cells:
+                    reach[square].add(board.var(a, piece))
+        occupies = puzzle.cover_kind == "occupied or attacked"
+        for cell in cells:
+            (reach[cell].add if occupies else reach[cell].discard)(board.var(a, cell))
     return tuple(tuple(sorted(found)) for _, found in sorted(reach.items()))
-
-
-def _reaching_holes(board: _Board, piece: Piece) -> set[tuple[Coord, Coord]]:
-    """Pairs (piece cell, hole) the piece attacks: holes hold no piece but must be covered."""
-    puzzle = board.puzzle
-    if not puzzle.holes:
-        return set()
-    open_board = _Board.of(replace(puzzle, holes=frozenset()))
-    holes = puzzle.holes
-    return {pair for pair in _attacked_pairs(open_board, piece) if (pair[0] in holes) != (pair[1] in holes)}
 
 
 def _occupancy(board: _Board) -> tuple[tuple[tuple[Var, ...], ...], ...]:
