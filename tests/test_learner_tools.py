@@ -124,7 +124,7 @@ def test_a_queen_placed_by_hand_on_a_cube_is_kept_and_attacks():
 
 def test_no_more_than_three_sites_outside_models_ask_for_the_plain_form():
     """Each site asks the structural question it means (the model's variables are cells, one army,
-    a goal), answered by queens.models; `.plain`, the fast paths' own form, stays inside."""
+    a goal), answered by queens.models; the `plain` form, the fast paths' own, stays inside."""
     sites = [f"{path.relative_to(REPO)}:{number}" for folder in ("solvers", "queens", "experiments", "tests")
              for path in sorted((REPO / folder).rglob("*.py"))
              for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
