@@ -5,7 +5,9 @@ variables are its cells (one army on a flat or toroidal 2-D board: `Puzzle.cells
 cells (row, col); on any other, (army number, cell) pairs. `queens.models.check.verify` checks
 them and returns them sorted, as a `Placement`; `Puzzle.per_army` reads any placement as the
 cells of each army, and `Puzzle.placement_of` writes cells per army back as the model's
-variables, so no reader outside `queens.models` needs to know which form a puzzle takes.
+variables, so no reader outside `queens.models` needs to know which form a puzzle takes. A
+reader that knows it (a test of n-queens, a tool refused elsewhere) says so with `as_cells` or
+`as_pairs`, which check it.
 
 >>> from queens.models.puzzle import Puzzle
 >>> Puzzle(rows=4, cols=4, pieces=2).placement_of([[(0, 1), (2, 0)]])
@@ -13,6 +15,9 @@ variables, so no reader outside `queens.models` needs to know which form a puzzl
 """
 
 from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import cast
 
 from queens.models.geometry import Coord
 from queens.models.pieces import Cell
@@ -25,3 +30,31 @@ Placement = tuple[Cell, ...] | tuple[Placed, ...]
 
 PerArmy = tuple[tuple[Coord, ...], ...]
 """An answer as one sorted tuple of cells per army, in the puzzle's army order."""
+
+
+def as_cells(placement: Iterable[Cell | Placed]) -> tuple[Cell, ...]:
+    """A placement of a puzzle whose variables are its cells, typed as those cells (TypeError
+    naming the first variable that is not a cell (row, col)).
+
+    >>> as_cells([(0, 1), (2, 0)])
+    ((0, 1), (2, 0))
+    """
+    found = tuple(placement)
+    wrong = next((var for var in found if len(var) != 2 or not all(isinstance(x, int) for x in var)), None)
+    if wrong is not None:
+        raise TypeError(f"a placement of cells (row, col) holds {wrong!r}")
+    return cast(tuple[Cell, ...], found)
+
+
+def as_pairs(placement: Iterable[Cell | Placed]) -> tuple[Placed, ...]:
+    """A placement of a puzzle with (army, cell) variables, typed as those pairs (TypeError
+    naming the first variable that is not one).
+
+    >>> as_pairs([(0, (0, 1)), (1, (2, 0))])
+    ((0, (0, 1)), (1, (2, 0)))
+    """
+    found = tuple(placement)
+    wrong = next((var for var in found if len(var) != 2 or not isinstance(var[1], tuple)), None)
+    if wrong is not None:
+        raise TypeError(f"a placement of (army, cell) pairs holds {wrong!r}")
+    return cast(tuple[Placed, ...], found)

@@ -92,7 +92,7 @@ class Implications:
     is the meaning of the mapped clauses.
 
     The rule it is for: solutions invariant under a group H of board symmetries are written as
-    one implication per cell and generator of H (`queens.models.army_lowering`), each cell's
+    one implication per cell and generator of H (`queens.models.lowering`), each cell's
     orbit a cycle. A symmetry t carries them to implications along t H t^-1; when t maps H to
     itself (or only its orbits to orbits), the closure, each orbit's cells reaching each other,
     is the same, and so t keeps the puzzle, as issue 37 asked: quarter-turn solutions are kept

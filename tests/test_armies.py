@@ -10,9 +10,9 @@ from collections.abc import Callable
 from math import ceil
 
 import pytest
-from queens.models import KNIGHT, InvalidBoard, InvalidPlacement, Puzzle, Unsupported, lower, verify
+from queens.models import KNIGHT, InvalidBoard, InvalidPlacement, Puzzle, Unsupported, as_pairs, lower, verify
 from queens.models.armies import Army
-from queens.models.pieces import piece_named
+from queens.models.pieces import PIECES_ON, piece_named
 from queens.models.puzzle_file import PUBLISHED, SHIPPED, read
 from queens.solvers import count, solve
 from queens.solvers.api import solutions
@@ -164,7 +164,7 @@ def test_the_greedy_colouring_is_a_colouring_at_or_above_a088202(n, reference):
 
     placement = greedy_copies(colouring(n), lower(colouring(n).with_copies(1)))
     assert placement is not None
-    colours = {cell: copy for copy, cell in placement}
+    colours = {cell: copy for copy, cell in as_pairs(placement)}
     assert sorted(colours) == [(r, c) for r in range(n) for c in range(n)]
     for (r1, c1), k1 in colours.items():
         for (r2, c2), k2 in colours.items():
@@ -239,8 +239,8 @@ def test_dimacs_col_export_matches_the_published_headers(name):
 
 
 def cube(n: int, count: int | None = None) -> Puzzle:
-    army = Army("queens", piece_named("queen", 3), goal="maximise") if count is None else \
-        Army("queens", piece_named("queen", 3), least=count, most=count)
+    army = Army("queens", PIECES_ON[3]["queen"], goal="maximise") if count is None else \
+        Army("queens", PIECES_ON[3]["queen"], least=count, most=count)
     return Puzzle(shape=(n, n, n), armies=(army,))
 
 
@@ -395,7 +395,7 @@ def test_json_lists_every_army():
 
 def test_a_piece_is_its_rays_and_leaps_in_any_dimension():
     assert KNIGHT.leaps == ((1, 2), (2, 1), (1, -2), (2, -1))
-    assert len(piece_named("queen", 3).rays) == 13
+    assert len(PIECES_ON[3]["queen"].rays) == 13
 
 
 @pytest.mark.parametrize("path", sorted([*SHIPPED.glob("*.toml"), *PUBLISHED.glob("*.toml")]), ids=lambda p: p.stem)

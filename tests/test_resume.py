@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from queens.models import NQueens, QueensError
+from queens.models import NQueens, QueensError, as_cells
 from queens.solvers import solutions
 from queens.solvers.native import _fast
 from queens.solvers.native.counting import KERNEL_VERSION, count_classes, subproblem_key, subproblems
@@ -137,7 +137,7 @@ def test_cli_unique_prints_the_classes(reference) -> None:
     assert f"{fundamental:,}" in result.stdout
     # the split by rotational symmetry, counted independently: boards from the simple kernel,
     # turned by the plain-Python twin (a class fixed by a quarter turn holds 2 boards, by a half turn 4)
-    boards = [tuple(c for _, c in s) for s in solutions(NQueens(12), "native")]
+    boards = [tuple(c for _, c in as_cells(s)) for s in solutions(NQueens(12), "native")]
     quarter = sum(fixed_by(b, 1) for b in boards) // 2
     half = (sum(fixed_by(b, 2) for b in boards) - 2 * quarter) // 4
     assert (quarter, half) == (4, 18)

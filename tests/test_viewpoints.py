@@ -143,7 +143,7 @@ def _small(family: str) -> Puzzle:
     return build(family, options)
 
 
-PLAIN = [family for family in sorted(FAMILIES) if _small(family).plain]
+PLAIN = [family for family in sorted(FAMILIES) if _small(family).cells_are_variables]
 """The families of one army (those of several are explained as one model of armies)."""
 
 

@@ -77,7 +77,7 @@ def test_the_subset_is_minimal_on_50_random_infeasible_completions() -> None:
         if puzzle is None:
             continue
         givens = givens_of(puzzle)
-        answer = why_not(givens, partial(_model, puzzle), fixes=lambda g, p=puzzle: g.literal(p),
+        answer = why_not(givens, partial(_model, puzzle), fixes=partial(Given.literal, puzzle=puzzle),
                          guarded=partial(_guarded, puzzle), check=partial(_checked, puzzle))
         subset = list(answer.subset)
         assert set(subset) <= set(givens)

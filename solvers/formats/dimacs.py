@@ -106,14 +106,13 @@ def sections(model: ConstraintModel, encoding: str = DEFAULT_ENCODING) -> list[S
 def line_sections(puzzle: Puzzle, encoding: str = DEFAULT_ENCODING, name: str | None = None) -> list[Section]:
     """The DIMACS groups of `puzzle` in `encoding` (its model as lowered: no size asked, no
     symmetry breaking): every group, or those of the line `name` ("row 0"), or of every line of
-    a family ("rows" or "row"); what `queens explain --encoding E --line NAME` prints.
+    a family ("rows" or "row"); what `queens explain --encoding E --line NAME` prints. Any puzzle
+    with one model: with armies, in the numbering of its (army, cell) pairs.
 
     >>> from queens.models import NQueens
     >>> [s.name for s in line_sections(NQueens(4), "pairwise", "anti-diagonals")][:3]
     ['anti-diagonal r + c = 1', 'anti-diagonal r + c = 2', 'anti-diagonal r + c = 3']
     """
-    if not puzzle.plain:
-        raise Unsupported(f"{puzzle.name} is not one army on a 2-D board: its clauses have no board numbering")
     found = sections(lower(puzzle), encoding)
     if name is None:
         return found

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from queens.models import ConstraintModel, Placement, Puzzle, QueensError, symmetry_group
+from queens.models import ConstraintModel, Placement, Puzzle, QueensError, as_cells, symmetry_group
 from queens.models.drawing import Board, Sheet
 from queens.models.errors import BadOption
 from queens.models.ir import LexChain, Var
@@ -34,7 +34,7 @@ def group_of(puzzle: Puzzle) -> tuple[Transform, ...]:
     """The board symmetries that keep `puzzle` (found on its model), identity first. The kit
     names the symmetries of one army on a 2-D board: a puzzle of armies or a cube is refused
     (BadOption: the kit's options do not apply to it)."""
-    if not puzzle.plain:
+    if not puzzle.cells_are_variables:  # the kit maps the model's cells by board symmetries
         raise BadOption(f"the symmetry kit names the board symmetries of one army on a 2-D board; {puzzle.name} "
                         "is not one (its symmetries also swap armies, or turn a cube)")
     return symmetry_group(lowered(puzzle))
@@ -61,7 +61,7 @@ def images(puzzle: Puzzle, placement: Placement) -> tuple[Image, ...]:
     seen: dict[Placement, str] = {}
     moved = []
     for transform in group_of(puzzle):
-        image = tuple(sorted(transform(cell, puzzle.rows, puzzle.cols) for cell in placement))
+        image = tuple(sorted(transform(cell, puzzle.rows, puzzle.cols) for cell in as_cells(placement)))
         moved.append(Image(transform.name, image, seen.get(image)))
         seen.setdefault(image, transform.name)
     return tuple(moved)
