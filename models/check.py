@@ -67,8 +67,14 @@ def verify(puzzle: Puzzle, placement: Iterable[Var]) -> Placement:
 def _per_army(puzzle: Puzzle, placement: Iterable[Var]) -> PerArmy:
     """The answer's cells, one sorted tuple per army, read as whole numbers (a backend may hand
     numpy integers): cells when the puzzle's variables are its cells, else (army, cell) pairs."""
+    found = list(placement)
+    if puzzle.cells_are_variables:
+        try:
+            return (tuple(sorted((int(r), int(c)) for r, c in found)),)
+        except (TypeError, ValueError):
+            pass  # named below
     armies: list[list[Coord]] = [[] for _ in puzzle.armies]
-    for var in placement:
+    for var in found:
         try:
             if puzzle.cells_are_variables:
                 r, c = var
@@ -300,6 +306,8 @@ def _check_attack_bounds(puzzle: Puzzle, answer: PerArmy, occupied: frozenset[Co
 
 def _check_invariant(puzzle: Puzzle, answer: PerArmy) -> None:
     """Each army's cells map onto themselves under each named symmetry (written out here)."""
+    if not puzzle.invariant:
+        return
     n, m = puzzle.rows - 1, puzzle.cols - 1
     images: dict[str, Callable[[int, int], Coord]] = {
         "rotate 90": lambda r, c: (c, n - r), "rotate 180": lambda r, c: (n - r, m - c),

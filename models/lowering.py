@@ -252,6 +252,8 @@ def _runs(board: _Board, direction: Vector) -> list[tuple[Run, bool]]:
     if any(puzzle.wrap) and not all(puzzle.wrap) or puzzle.dimensions != 2:
         lines = sorted(lines, key=min)  # laid out by their starts: put in the order of their least cells
     passed, wraps = puzzle.holes | puzzle.missing, any(puzzle.wrap)
+    if not (passed or wraps or puzzle.blockers):  # the fast path: every line whole and open
+        return [(line, False) for line in lines]
     runs: list[tuple[Run, bool]] = []
     for line in lines:
         closed = wraps and len(line) > 1 and topology.step(line[-1], direction) == line[0]
@@ -314,7 +316,8 @@ def _within(board: _Board, a: int, size: int | None, count: Given | None) -> lis
         runs = [run for run in _lines_along(board, rays) if run]
         every = disjoint and len(puzzle.armies) == 1 and size is not None and len(runs) * cap == size
         implied = every and count is not None
-        exact = [not implied and (every or (disjoint and _saturated(puzzle, rays[0], len(run)))) for run in runs]
+        saturates = disjoint and puzzle.partition
+        exact = [not implied and (every or (saturates and _saturated(puzzle, rays[0], len(run)))) for run in runs]
         cols = puzzle.cols if board.strided else None
         lines = tuple(Line(board.vars(a, run), cap, cap if full else 0, _stride(run, cols))
                       for run, full in zip(runs, exact, strict=True) if full or len(run) > cap)
@@ -459,11 +462,10 @@ def _regions(board: _Board, guarded: bool) -> LineFamily:
     """A line with the region's bounds over its open cells, of its army or of every army (under
     the region's literal when `guarded`; then a region without room is a line that cannot hold)."""
     puzzle = board.puzzle
-    cells = board.open_cells
     lines = []
     for i, region in enumerate(puzzle.regions):
         armies = range(len(puzzle.armies)) if region.army is None else (region.army,)
-        members = tuple(board.var(a, c) for c in sorted(region.cells & cells) for a in armies)
+        members = tuple(board.var(a, c) for c in sorted(region.cells & board.open_cells) for a in armies)
         most = len(members) if region.most is None else min(region.most, len(members))
         if region.least > most and not guarded:
             raise InvalidBoard(f"region {region.name or sorted(region.cells)[:3]} has room for {most} pieces, "
