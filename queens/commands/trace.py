@@ -109,8 +109,8 @@ def _propagation(puzzle: Puzzle, level: str, var: str, val: str, solutions: int,
                  svg_folder: Path | None) -> int:
     """The teaching engine's steps: one line each, and the board after each node's propagation
     (`queens.solvers.learn.steps`); as JSON, one object per step."""
-    if not puzzle.plain:
-        raise Unsupported(f"trace draws one army on a 2-D board; {puzzle.name} is not one")
+    if not puzzle.cells_are_variables:  # each step's board reads the model's variables as cells
+        raise Unsupported(f"trace --propagate draws one army on a 2-D board; {puzzle.name} is not one")
     if puzzle.rows * puzzle.cols > MAX_TRACE_CELLS:
         raise QueensError(f"trace draws boards of at most {MAX_TRACE_CELLS} cells; this one has "
                           f"{puzzle.rows * puzzle.cols}")
