@@ -81,6 +81,15 @@ def tutorial(family: str) -> str:
     return f"docs/{family}.md"
 
 
+def _is_file(path: Path) -> bool:
+    """Whether the text names a file: cells written out ('0,1 2,3 ...' for 60 queens) are longer
+    than a file name may be, which Path.is_file reports as an OSError, not as False."""
+    try:
+        return path.is_file()
+    except OSError:
+        return False
+
+
 def pre_placed_cells(queens: str | None, vector: str | None, n: int) -> np.ndarray:
     """The completion's pre-placed queens, from --queens or --vector, as a (k, 2) array of cells.
 
@@ -96,11 +105,11 @@ def pre_placed_cells(queens: str | None, vector: str | None, n: int) -> np.ndarr
         if queens is not None:
             raise QueensError("give the pre-placed queens once: --queens or --vector")
         path = Path(vector)
-        return _non_empty(_array(parse_vector(path.read_text() if path.is_file() else vector)), vector)
+        return _non_empty(_array(parse_vector(path.read_text() if _is_file(path) else vector)), vector)
     if queens is None:
         raise QueensError("completion needs pre-placed queens: --queens FILE|'r,c r,c' or --vector")
     path = Path(queens)
-    if not path.is_file():
+    if not _is_file(path):
         if not queens.strip():
             raise MalformedInput("--queens is empty; for no pre-placed queens at all, use the nqueens family")
         if "," not in queens:  # cells are 'r,c': anything else was meant as a file

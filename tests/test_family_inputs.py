@@ -6,6 +6,7 @@ import json
 
 import pytest
 from queens.models import MalformedInput, as_cells, parse_cells, parse_vector
+from queens.models.families import pre_placed_cells
 from queens.models.placement_file import read_placement
 from queens.models.toroidal import Toroidal
 from queens.solvers import solutions
@@ -53,6 +54,20 @@ def test_completion_from_a_file_on_the_cli(tmp_path):
     result = run_cli("count", "completion", "-n", "8", "--queens", str(path), "-b", "native", "--json")
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout)["count"] == 4
+
+
+def test_cells_longer_than_a_file_name_are_cells() -> None:
+    """60 given queens written out exceed a file name's 255 bytes: read as cells, not a failed open."""
+    cells = [(i, 2 * i) for i in range(60)]  # rows differ, columns 2i, diagonals i and 3i: none attack
+    text = " ".join(f"{r},{c}" for r, c in cells)
+    assert len(text) > 255
+    assert sorted(map(tuple, pre_placed_cells(text, None, 200).tolist())) == cells
+    result = run_cli("solve", "completion", "-n", "200", "--queens", text, "--json")
+    assert result.returncode == 0, result.stderr
+    placed = [tuple(cell) for cell in json.loads(result.stdout)["solutions"][0]]
+    assert set(cells) <= set(placed)
+    for key in (lambda r, c: r, lambda r, c: c, lambda r, c: r - c, lambda r, c: r + c):
+        assert len({key(r, c) for r, c in placed}) == 200  # 200 queens, no two on a row, column or diagonal
 
 
 @pytest.mark.parametrize("args,message", [
