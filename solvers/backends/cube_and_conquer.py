@@ -76,6 +76,14 @@ class _Satisfied(Exception):
         self.model = model
 
 
+def placed(split: list[list[int]], workers: int) -> str:
+    """Where `conquer` solves the cubes, as the stats say it: in worker processes, or in this
+    one where none may start (a daemonic process: `queens.solvers.runtime.forking.may_fork`)."""
+    if not may_fork():
+        return f"{len(split)} cubes in this process (no worker may start here)"
+    return f"{len(split)} cubes on {min(workers, len(split))} processes"
+
+
 def conquer(clauses: list[list[int]], phases: list[int], split: list[list[int]], workers: int,
             deadline: float | None, solver: str) -> list[int] | None:
     """A model of `clauses` (the solver's signed literals), or None when every cube of `split`

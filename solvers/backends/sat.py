@@ -31,7 +31,7 @@ from queens.models.errors import BadOption
 from queens.models.ir import Side
 from queens.models.lowering import MAX_CELLS
 from queens.solvers.backend import Backend, Optimum
-from queens.solvers.backends.cube_and_conquer import SPLIT_AFTER, central_sides, conquer, cubes
+from queens.solvers.backends.cube_and_conquer import SPLIT_AFTER, central_sides, conquer, cubes, placed
 from queens.solvers.formats.cell_order import literals, seeded_numbering
 from queens.solvers.formats.cnf import (
     DEFAULT_ENCODING,
@@ -299,7 +299,7 @@ class Sat(Backend):
             if deadline is not None and time.monotonic() >= deadline:
                 raise TimeLimit("sat: time limit reached")
             split = cubes(central_sides(model, self.sides))
-            self.stats["split"] = f"{len(split)} cubes on {min(self._workers, len(split))} processes"
+            self.stats["split"] = placed(split, self._workers)
             found = conquer(formula.clauses, phases, split, self._workers, deadline, name)
             if found is None:
                 return None

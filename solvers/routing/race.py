@@ -34,7 +34,6 @@ them together.
 
 from __future__ import annotations
 
-import multiprocessing
 import resource
 import time
 from collections.abc import Callable, Sequence
@@ -48,6 +47,7 @@ from queens.solvers.routing.strategies import registered
 from queens.solvers.routing.strategy import Strategy, Subject
 from queens.solvers.runtime.cores import default_threads
 from queens.solvers.runtime.deadline_child import SLACK
+from queens.solvers.runtime.forking import may_fork
 from queens.solvers.runtime.process_pool import run_in_processes
 
 RACERS = 3
@@ -124,7 +124,7 @@ class Race(Strategy):
 def doubt(subject: Subject, task: Task) -> Doubt | None:
     """The structure that makes the measured order unsure for `subject` and `task`, or None (also
     in a daemonic process, the explorer's workers: it may start no racers)."""
-    if subject.modelled or multiprocessing.current_process().daemon:  # open copies: no one model to read
+    if subject.modelled or not may_fork():  # open copies: no one model to read
         return None
     return next((d for d in DOUBTS if task in d.tasks and d.applies(subject)), None)
 

@@ -11,6 +11,7 @@ first, and when the answer is no it does the same work in this process:
 - `queens.solvers.runtime.process_pool.run_in_processes` runs the jobs one after another here;
 - `queens.solvers.backends.cube_and_conquer.conquer` solves the cubes on one solver here;
 - `queens.solvers.proofs.proof_steps.check_steps` checks every step here;
+- `queens.solvers.routing.race` starts no racers (the router's measured order answers);
 - `queens.solvers.runtime.deadline_child.call_until` still forks where the kernel kills its
   child with it (Linux: `dies_with_parent`), the one guarantee multiprocessing asks of a
   daemonic process's children; elsewhere it calls in this process.
