@@ -44,5 +44,16 @@ def key_text(key: LinearKey) -> str:
     >>> key_text(LinearKey(1, -1, None)), key_text(LinearKey(0, -1, None))
     ('r - c', 'c')
     """
-    sign = -1 if key.a < 0 or (key.a == 0 and key.b < 0) else 1
-    return linear_text(((sign * key.a, "r"), (sign * key.b, "c")), key.modulus)
+    key = normalised(key)
+    return linear_text(((key.a, "r"), (key.b, "c")), key.modulus)
+
+
+def normalised(key: LinearKey) -> LinearKey:
+    """The same lines' key with its first coefficient positive: a reader's r - c, not c - r.
+
+    >>> normalised(LinearKey(-1, -1, None))
+    LinearKey(a=1, b=1, modulus=None)
+    """
+    if key.a < 0 or (key.a == 0 and key.b < 0):
+        return LinearKey(-key.a, -key.b, key.modulus)
+    return key

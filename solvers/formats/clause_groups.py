@@ -25,8 +25,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from pysat.formula import CNF
-from queens.models import ConstraintModel, LinearKey
+from queens.models import ConstraintModel
 from queens.models.ir import LineFamily, Var
+from queens.models.notation import linear_text, normalised
 
 
 @dataclass(frozen=True)
@@ -87,26 +88,9 @@ def _line_name(family: LineFamily, i: int) -> str:
     singular = family.name[:-1] if family.name.endswith("s") else family.name
     if family.key is None:
         return f"{singular} {i}"
-    text, key = _key_text(family.key)
+    key = normalised(family.key)
+    text = linear_text(((key.a, "r"), (key.b, "c")))
     value = key.of(family.lines[i].cells[0])
     if text in ("r", "c"):
         return f"{singular} {value}"
     return f"{singular} {text} = {value}" + (f" mod {key.modulus}" if key.modulus else "")
-
-
-def _key_text(key: LinearKey) -> tuple[str, LinearKey]:
-    """a*r + b*c as a reader writes it, its sign normalised (the first coefficient positive),
-    and the normalised key: (0, -1) -> 'c', (1, -1) -> 'r - c', (-1, -1) -> 'r + c'.
-
-    >>> _key_text(LinearKey(-1, -1, None))[0], _key_text(LinearKey(0, -1, None))[0]
-    ('r + c', 'c')
-    """
-    a, b = key.a, key.b
-    if a < 0 or (a == 0 and b < 0):
-        a, b = -a, -b
-    terms = [f"{'' if abs(k) == 1 else abs(k)}{name}" for k, name in ((a, "r"), (b, "c")) if k]
-    signs = ["-" if k < 0 else "+" for k in (a, b) if k]
-    text = ("-" if signs[0] == "-" else "") + terms[0]
-    if len(terms) > 1:
-        text += f" {signs[1]} {terms[1]}"
-    return text, LinearKey(a, b, key.modulus)
