@@ -23,10 +23,11 @@ def _environment() -> dict[str, str]:
     return env
 
 
-def run_cli(*args: str, timeout: float = 120, input: str | None = None,
-            cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+def run_cli(*args: str, timeout: float = 120, input: str | None = None, cwd: Path | None = None,
+            env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    """The console script run to its end; `env`: variables set on top of the user's environment."""
     return subprocess.run([str(SCRIPT), *args], capture_output=True, text=True, timeout=timeout, input=input,
-                          cwd=cwd, env=_environment())
+                          cwd=cwd, env={**_environment(), **(env or {})})
 
 
 def error_line(result: subprocess.CompletedProcess[str]) -> str:

@@ -85,6 +85,7 @@ def test_a_malformed_scheduler_address_is_a_clear_error(address: str) -> None:
 
 @needs_dask
 def test_an_unreachable_scheduler_is_a_clear_error() -> None:
-    result = run_cli("count", "nqueens", "-n", "8", "--dask", "tcp://127.0.0.1:9", timeout=120)
+    result = run_cli("count", "nqueens", "-n", "8", "--dask", "tcp://127.0.0.1:9", timeout=120,
+                     env={"DASK_QUEENS__CONNECT_TIMEOUT": "2s"})  # Dask's own setting; 10 s by default
     assert result.returncode == 1
     assert "cannot reach the Dask scheduler" in result.stderr and "Traceback" not in result.stderr

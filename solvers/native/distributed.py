@@ -55,12 +55,18 @@ def local_workers(address: str, workers: int | None) -> int | None:
     return (workers or default_threads()) if address == "local" else None
 
 
+CONNECT_TIMEOUT = "queens.connect-timeout"
+"""How long a count waits for a remote scheduler (default 10 s), a Dask setting: Dask reads it from
+its YAML files or from the environment (DASK_QUEENS__CONNECT_TIMEOUT=2s), as it reads its own."""
+
+
 @contextmanager
 def cluster(address: str, workers: int | None = None) -> Iterator[tuple[Executor, int]]:
     """A concurrent.futures executor on Dask and how many workers it has, for one count: a
     LocalCluster of `workers` processes started (and closed after) for "local", else the
     scheduler at `address` (tcp://host:8786), refused before any connection when malformed."""
     require("dask", "--dask")
+    import dask.config
     from distributed import Client, LocalCluster
     if address != "local" and not ADDRESS.match(address):
         raise Unsupported(f"--dask takes 'local' or a scheduler address like tcp://host:8786, got {address!r}")
@@ -75,7 +81,8 @@ def cluster(address: str, workers: int | None = None) -> Iterator[tuple[Executor
             client = stack.enter_context(Client(local))  # type: ignore[no-untyped-call]  # distributed: no hints
         else:
             try:
-                client = stack.enter_context(Client(address, timeout="10s"))  # type: ignore[no-untyped-call]  # distributed: no hints
+                client = stack.enter_context(Client(  # type: ignore[no-untyped-call]  # distributed: no hints
+                    address, timeout=dask.config.get(CONNECT_TIMEOUT, default="10s")))
             except (OSError, TimeoutError) as error:
                 raise QueensError(f"cannot reach the Dask scheduler at {address}: {error}") from None
         _quiet_cancellations()
