@@ -198,7 +198,7 @@ def test_nqueens_classes_match_a002562(n, reference):
     assert _classes(NQueens(n)) == (reference.term("A000170", n), reference.term("A002562", n))
 
 
-# --- written once: a brand-new variant, defined here, on all four backends ----------------
+# --- written once: a brand-new variant, defined here, on every counting backend ------------
 
 def no_main_diagonals(n: int) -> Puzzle:
     """Queens that may not stand on either main diagonal: only data, no solver change."""
