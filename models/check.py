@@ -229,8 +229,8 @@ def _reach(puzzle: Puzzle, piece: Piece, a: Coord, occupied: frozenset[Coord] | 
 def attacked(puzzle: Puzzle, piece: Piece, a: Coord, occupied: frozenset[Coord] | None = None) -> frozenset[Coord]:
     """Every cell a `piece` on `a` attacks: blockers stop slides, and so does the first piece
     when pieces block (`occupied`: the pieces on the board then). Walked once per piece, so a
-    rule over pairs of pieces is one set lookup per pair (200 knights on 20 x 20: 0.5 s when
-    every pair walked both pieces' moves again).
+    rule over pairs of pieces is one set lookup per pair, not a walk of both pieces' moves again
+    for every pair (experiments/results/design-choices.md).
 
     >>> sorted(attacked(Puzzle(rows=3, cols=3, pieces=1), Piece("rook", rays=((0, 1),)), (1, 1)))
     [(1, 0), (1, 2)]

@@ -255,8 +255,9 @@ class Topology:
         first cell (as `line`; a closed line from its least cell).
 
         A line that leaves the board starts on the band of cells one step from an edge that
-        does not wrap, so those lines are laid out by arithmetic from their starts (1000 x 1000
-        queens: 0.3 s for the four families instead of 6 s cell by cell through `step`); closed
+        does not wrap, so those lines are laid out by arithmetic from their starts (on a large board
+        a fraction of the time of a walk cell by cell through `step`:
+        experiments/results/design-choices.md); closed
         lines (every moving axis wraps) are found by a scan of the board. On a twisted board every
         line is traced cell by cell, and a line along (1, 1) may turn into one along (1, -1) at
         the twist (`ray_lines` gathers the lines of several rays).

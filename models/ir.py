@@ -268,7 +268,7 @@ class ConstraintModel:
     directions) whose occupied groups a backend may count: k pieces occupy at most k groups of
     each. Always true, so never a constraint of its own: a fact to add to a bound on the pieces,
     given where it pays (a domination's fewest pieces: the sat backend refutes "7 queens dominate
-    14 x 14" in about 2 minutes with it, not in 10 without)."""
+    14 x 14" with it, and not in five times as long without; experiments/results/design-choices.md)."""
     guards: tuple[Hashable, ...] = ()
     """The stated rules (a count, a per-line bound, a region, an attack bound) whose lines and
     counts hold only under a literal of their own, one per rule, when the puzzle was lowered
@@ -362,8 +362,9 @@ class ConstraintModel:
         partition the cells and their caps add up to the size, `size` pieces leave each line
         at its cap (pigeonhole, as the lowering does for n pieces on n rows). The independent
         queens of an n x n board asked for n pieces are then one per row, which a search takes
-        row by row (the native kernel: 20 x 20 in milliseconds, none found in 5 s cell by cell);
-        2n - 1 bishops fill every diagonal, refuted by propagation.
+        row by row (the native kernel answers at once row by row where cell by cell it found
+        none in its time: experiments/results/design-choices.md); 2n - 1 bishops fill every
+        diagonal, refuted by propagation.
 
         >>> rows = LineFamily("rows", tuple(Line(((r, 0), (r, 1))) for r in range(2)))
         >>> model = ConstraintModel(2, 2, ((0, 0), (0, 1), (1, 0), (1, 1)), (rows,))

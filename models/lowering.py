@@ -68,14 +68,14 @@ from queens.models.symmetry import transform_named
 
 MAX_CELLS = 4_000_000
 """Boards beyond 2000 x 2000 are not lowered: n^2 cell variables would not fit a backend. At
-2000 x 2000 one n-queens solution costs sat 9 s of CPU and at most 1.3 GB, cpsat 16 s and at
-most 3.2 GB (experiments/results/bench_backends.md, defaults.md); each backend says in `Backend.cell_limit`
+that size sat and cpsat still find one n-queens solution within seconds and a few GB
+(experiments/results/bench_backends.md, defaults.md); each backend says in `Backend.cell_limit`
 how far it goes."""
 
 MAX_PAIRS = 20_000_000
 """Most two-cell lines the lowering writes for rules between armies (and leaps): each is an
 object of a few hundred bytes, so this is a few GB at most. Peaceable queens on 300 x 300 would
-need 2 x 10^8 (47 s and a MemoryError before this check)."""
+need 2 x 10^8, and ran out of memory before this check (experiments/results/design-choices.md)."""
 
 PER_LINE_DIRECTIONS: dict[str, tuple[Vector, ...]] = {
     "rows": ((0, 1),), "cols": ((1, 0),), "diagonals": ((1, 1), (1, -1)),
@@ -306,7 +306,7 @@ def _within(board: _Board, a: int, size: int | None, count: Given | None) -> lis
     guarded). Under `partition`, a run that every army's line caps together fill exactly is
     saturated: each army holds its cap there (n colours of the n x n queen graph: every colour
     is one queen per row and per column, which turns "is queen9_9 9-colourable?" from out of
-    reach in 60 s into 0.2 s for CP-SAT)."""
+    reach into a quick answer for CP-SAT; experiments/results/design-choices.md)."""
     puzzle = board.puzzle
     army = puzzle.armies[a]
     cap = army.line_cap
