@@ -33,8 +33,8 @@ MAX_FILE_CHARS = 32_000
 """The longest file the page sends: every shipped file is under 2,000 characters, and a request
 body (64 KB) holds this much with room for JSON's escapes."""
 READ_SECONDS = 5.0
-"""Seconds reading one file may take (the shipped files: milliseconds; a custom piece with 1,500
-leap vectors on 20 x 20: about 3 s on a loaded machine)."""
+"""Seconds reading one file may take (the shipped files take milliseconds; a custom piece with
+1,500 leap vectors on 20 x 20 takes seconds on a loaded machine: experiments/results/design-choices.md)."""
 READ_MEMORY = 512 * 2**20
 """Bytes of memory reading one file may take beyond what the server holds."""
 ASKS_CHARS = 200

@@ -1,11 +1,11 @@
 """The explorer's solver processes: a small fixed pool, so that a request's time limit is a promise.
 
 Every backend is given the deadline, but one deep in a search may still answer late (measured:
-csp counting 12 x 12 domination took 138 s for a 5 s limit). So each solve runs in a worker
-process the server can kill: a request waits at most the time limit plus `GRACE`, then the
-worker is replaced and the reply says the time ran out. The pool's size is also the bound on
-concurrent solving: when every worker is busy a request is refused at once (`Busy`, HTTP 503)
-rather than queued behind searches that may take the full time limit.
+csp counting 12 x 12 domination ran many times past its limit, experiments/results/design-choices.md).
+So each solve runs in a worker process the server can kill: a request waits at most the time
+limit plus `GRACE`, then the worker is replaced and the reply says the time ran out. The pool's
+size is also the bound on concurrent solving: when every worker is busy a request is refused at
+once (`Busy`, HTTP 503) rather than queued behind searches that may take the full time limit.
 
 A request may name its job: while it runs, the worker forwards the solvers' progress reports
 (`queens.solvers.runtime.progress`: the strategy chosen, subproblems done, solutions so far),
