@@ -28,7 +28,7 @@ _HOME = {"solutions": "api", "Backend": "backend", "BACKENDS": "registry", "get_
          "count": "routing.router", "optimise": "routing.router", "solve": "routing.router"}
 """Where each entry point lives: imported when first asked for, so that importing one module of
 this package (the construction, a native kernel) does not import the router and every strategy
-(55 ms more before a 10^7-queens construction, bench_large before and after issue 20)."""
+(measured before a 10^7-queens construction: experiments/results/design-choices.md)."""
 
 
 def __getattr__(name: str) -> Any:

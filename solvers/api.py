@@ -396,7 +396,8 @@ def sides(puzzle: Puzzle) -> tuple[int, int]:
 @lru_cache(maxsize=1)
 def lowered(puzzle: Puzzle) -> ConstraintModel:
     """`lower(puzzle)`, kept for the next call: the router lowers a puzzle to choose a strategy,
-    and the backend it chooses needs the same model (200 x 200: 0.5 s of CPU, each time)."""
+    and the backend it chooses needs the same model, whose lowering is not free even at 200 x 200
+    (experiments/results/design-choices.md)."""
     return lower(puzzle)
 
 

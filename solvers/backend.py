@@ -101,8 +101,9 @@ class Backend(ABC):
     split_from_cells: ClassVar[int | None] = 144
     """Smallest board on which an enumerating backend counts by decomposition in parallel
     processes unless asked (`queens.solvers.routing.split_count`); None: on no board. From 12 x 12 up it pays
-    for the processes' start-up (Q(12): cpsat 8.4 s -> 2.7 s, csp 3.6 -> 1.1 s, sat 1.6 -> 0.7 s;
-    below, Q(10) and Q(11) take about as long as starting the processes)."""
+    for the processes' start-up (Q(12) counts two to three times faster on every backend,
+    experiments/results/defaults.md; below, Q(10) and Q(11) take about as long as starting the
+    processes)."""
 
     settings: ClassVar[tuple[tuple[str, dict[str, str]], ...]] = (("default", {}),)
     search_options: ClassVar[frozenset[str] | None] = None
@@ -191,10 +192,10 @@ class Backend(ABC):
         a downward-closed model: "at least m + 1 per group?" after each answer with m (its extra
         pieces dropped), until the answer is no: then no larger m works either; the largest m
         first when it fills a family (`ConstraintModel.fills`: n independent queens, one per
-        row), one question instead of n when it holds (the native kernel: 20 x 20 in 0.02 s
-        instead of 0.38). Maximising any other model: from the largest m down to the first
-        possible. Each "no" is this backend's proof (an UNSAT answer, an exhausted search), so
-        the optimum is proved."""
+        row), one question instead of n when it holds (the native kernel on 20 x 20: a twentieth
+        of the time, experiments/results/design-choices.md). Maximising any other model: from
+        the largest m down to the first possible. Each "no" is this backend's proof (an UNSAT
+        answer, an exhausted search), so the optimum is proved."""
         objective = model.objective
         assert objective is not None
         if objective.sense == "minimise" or not model.downward_closed:

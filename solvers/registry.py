@@ -26,10 +26,10 @@ BACKENDS: dict[str, tuple[str, str, str]] = {
 def preload(name: str) -> None:
     """Make backend `name` here once, if it can be, before a forked child runs it: the child then
     shares its import and what its constructor looks up once per process, instead of paying
-    them on every time-limited call and losing them with its exit (CP-SAT's import is 0.24 s: a
-    1 x 1 domination took 0.24 s instead of 0.02 s in a bench that called the API repeatedly;
-    the minizinc backend's look-up of its solver, 0.15 s a call: one 200-queens solution 0.54 s
-    against 0.39 s). A backend that cannot be made is left to the child to report."""
+    them on every time-limited call and losing them with its exit (CP-SAT's import was most of a
+    small puzzle's time in a bench that called the API repeatedly, and the minizinc backend's
+    look-up of its solver a third of one 200-queens solution: experiments/results/design-choices.md).
+    A backend that cannot be made is left to the child to report."""
     if name in BACKENDS:
         try:
             get_backend(name)

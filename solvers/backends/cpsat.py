@@ -10,8 +10,8 @@
   differ modulo n: AllDifferent over the keys and the keys + n (`_post_alldifferent`). Booleans
   channelled to q only for what the keys cannot say (lines without a key: knight pairs, lines
   cut by pawns; covers, clauses, counts, lex chains, an objective). It needs one piece per row.
-  Before issue 36 it channelled every cell: Q(10) counted 49x slower than OR-Tools' example,
-  now 0.35x (experiments/results/viewpoints-before-after.md).
+  Before issue 36 it channelled every cell: Q(10) counted far slower than OR-Tools' example,
+  now faster than it (experiments/results/viewpoints-before-after.md).
 
 Each viewpoint is written down as it is posted (`_Built`, `queens.solvers.viewpoint.Recorder`):
 `describe` returns it, and `queens explain --viewpoint` prints it.
@@ -20,25 +20,25 @@ In both, the model's clauses are BoolOr and its attack counts a linear sum enfor
 counting cell (`_post_clauses`, `_post_counts`), over the same cell Booleans.
 
 Tuning, measured (experiments/results/defaults.md): to find one solution presolve is off, since
-there it only costs time (200-queens: 1.9 s with it, 0.5 s without), and it is on to enumerate,
-where it does no harm. One solution is searched `greedy` when the model has exactly-one lines
-and no covers: cells numbered by `seeded_numbering` (each row's cells in a seeded random
-order), CP-SAT's SAT search told to decide them in that order with a piece first (GREEDY), on
-one worker. 1000 queens: 979 branches and no conflict, the solve 2.6 s of CPU where the
-portfolio took 18-23 s (and CP-SAT's automatic choice found none in 40 s); a second worker
-only loads the 10^6 Booleans again (8.4 s of CPU). Otherwise (domination, whose "none with k"
-proofs need probing) the portfolio of branching heuristics (`search="portfolio"`).
-Enumeration branches on the cells in board order (FIXED_SEARCH), a plain depth-first search
-that counted Q(12) in 5.4 s against 8.4 s with CP-SAT's default search; with lex chains (counting one
-solution per symmetry class) in the chains' order, middle rows first (Q(13): 2.0 s against 6.0 s
-in board order, experiments/results/symmetry.md). The integer viewpoint branches likewise on q,
-the rows in that order, the smallest column first: the textbook model in plain CP-SAT counted
-Q(10) in 0.27x and Q(12) in 0.58x the CPU time of CP-SAT's own search, presolve on or off alike
-(experiments/results/viewpoints.md).
+there it only costs time, and it is on to enumerate, where it does no harm. One solution is
+searched `greedy` when the model has exactly-one lines and no covers: cells numbered by
+`seeded_numbering` (each row's cells in a seeded random order), CP-SAT's SAT search told to
+decide them in that order with a piece first (GREEDY), on one worker. On 1000 queens it meets
+no conflict and takes a fraction of the portfolio's time, where CP-SAT's automatic choice found
+none; a second worker only loads the 10^6 Booleans again (defaults.md, design-choices.md).
+Otherwise (domination, whose "none with k" proofs need probing) the portfolio of branching
+heuristics (`search="portfolio"`). Enumeration branches on the cells in board order
+(FIXED_SEARCH), a plain depth-first search that counts faster than CP-SAT's default search
+(defaults.md); with lex chains (counting one solution per symmetry class) in the chains' order,
+middle rows first, faster than in board order (experiments/results/symmetry.md). The integer
+viewpoint branches likewise on q, the rows in that order, the smallest column first: the
+textbook model in plain CP-SAT counts in less CPU time than with CP-SAT's own search, presolve
+on or off alike (experiments/results/viewpoints.md).
 
 Minimisation uses the generic iterative bound (Backend.minimise), not CP-SAT's objective:
-measured on 8x8 queen domination, proving optimality by `minimize` took 24.6 s against
-1.2 s for "no solution with 4 queens" plus 0.02 s for "one with 5".
+measured on 8x8 queen domination, proving optimality by `minimize` took far longer than the
+two questions "no solution with 4 queens?" and "one with 5?" together
+(experiments/results/design-choices.md).
 """
 
 from __future__ import annotations
@@ -73,19 +73,17 @@ OPTIMA_SUBSOLVERS = ("max_lp", "core", "default_lp", "quick_restart", "no_lp", "
 """The workers an optimisation runs on fewer than `FULL_PORTFOLIO` cores, in this order: CP-SAT's
 own choice for 2 workers (its default search with a light relaxation, and one without) found
 knights' independence numbers (2 x 2 x n^2 / 4 bipartite pairs, whose full relaxation is exact)
-but never proved them: 12 x 12 stopped at 72, bound 130, after 20 s; with the full relaxation
-(`max_lp`) and the core-based bound (`core`): proved in 0.10 s, 16 x 16 in 0.44 s (CP-SAT's
-choice: 124, not proved, at 30 s); peaceable queens pay for the relaxation, n = 6 0.66 s against
-0.20 s, n = 7 3.87 against 3.39 s; queen domination is searched k by k, unaffected
-(experiments/results/subsolvers.md, `bench_subsolvers`, 2 cores, 2026-11-24). CP-SAT's own pair
-is (default_lp, no_lp): fast on peaceable, never a knights' proof."""
+but never proved them within its limit; with the full relaxation (`max_lp`) and the core-based
+bound (`core`) they are proved at once; peaceable queens pay a little for the relaxation; queen
+domination is searched k by k, unaffected (experiments/results/subsolvers.md, `bench_subsolvers`,
+and design-choices.md). CP-SAT's own pair is (default_lp, no_lp): fast on peaceable, never a
+knights' proof."""
 GREEDY_CONFLICTS = 30_000
 """The conflicts the `greedy` search may meet before the portfolio takes over, with presolve on:
 greedy finds loose puzzles with few (1000 queens: none; a 31 x 31 torus: 14,542) and jams on
-tight ones, where presolve and the portfolio's probing pay. A colouring of queen10_10 with 11
-copies: greedy alone found none in 1.7 M conflicts (81 s), the portfolio with presolve in 1.7 s;
-with 10 copies greedy took 18.5 s to refute, the portfolio with presolve 7.1 s (session probes,
-2026-11-25, experiments/results/frontier.md)."""
+tight ones, where presolve and the portfolio's probing pay: on colourings of queen10_10 greedy
+alone found none, or refuted slowly, where the portfolio with presolve answered quickly
+(session probes, 2026-11-25, experiments/results/defaults.md)."""
 FULL_PORTFOLIO = 8
 """From this many workers CP-SAT's own portfolio holds both `max_lp` and `core`: it is kept (as it
 is with `search="portfolio"`, which asks for CP-SAT's own choice)."""
@@ -99,8 +97,8 @@ class CpSat(Backend):
     name = "cpsat"
     settings = (("boolean", {"viewpoint": "boolean"}), ("alldifferent", {"viewpoint": "alldifferent"}))
     lex_from_cells = 81
-    """CP-SAT pays more for the chains than sat and csp (Q(8), ms, on / off: 28.8 / 17.7; Q(9): 40.3 / 61.1)."""
-    cell_limit = MAX_CELLS  # one 2000-queens solution: 16 s of CPU, at most 3.2 GB (bench_backends.md)
+    """CP-SAT pays more for the chains than sat and csp (experiments/results/defaults.md)."""
+    cell_limit = MAX_CELLS  # it finds one 2000-queens solution (experiments/results/defaults.md)
 
     def __init__(self, viewpoint: str = "boolean", workers: int | None = None, presolve: bool | None = None,
                  search: str = "greedy") -> None:
@@ -121,10 +119,9 @@ class CpSat(Backend):
     def worth(self, model: ConstraintModel) -> bool:
         """Not for an optimum of armies that share lines (an objective over a model with
         `bicliques`: peaceable queens): sat orders the lines themselves (`queens.models.ir.Side`)
-        and proves n = 9 in 11 s and n = 10 in minutes, where CP-SAT's bound stands at 39 and 50
-        after 60 s (experiments/results/frontier.md); nor for the fewest pieces that cover a
-        board (queen domination n = 11: 29 s, native 3.8 s, sat 1.5 s; n = 12: no answer in
-        120 s, native 35 s, sat 62 s; 2 shared cores, 2026-11-27). Asked by name, it answers."""
+        and proves n = 9 and n = 10, where CP-SAT's bound stays far off (experiments/results/frontier.md);
+        nor for the fewest pieces that cover a board (queen domination n = 11 and 12: native and
+        sat answer first, experiments/results/design-choices.md). Asked by name, it answers."""
         sharing = model.objective is not None and bool(model.bicliques)
         return not sharing and not (model.minimise and model.covers)
 
@@ -371,9 +368,9 @@ def _post_alldifferent(built: _Built, view: RowViewpoint, alldifferent: AllDiffe
     k*m, two of them are equal modulo m exactly when they are equal after adding multiples of m
     below k, so AllDifferent over each key plus 0, m, ..., (k - 1)*m says it with no variable
     more (n-queens on a torus: q[r] + r and q[r] + r + n). Against CP-SAT's AddModuloEquality
-    (a variable and a constraint per row) and a linear quotient, in plain CP-SAT: toroidal
-    n = 11 counted in 0.22 s of CPU against 0.84 and 1.00, n = 13 in 2.4 s against 3.1 and 6.5
-    (experiments/results/viewpoints.md)."""
+    (a variable and a constraint per row) and a linear quotient, in plain CP-SAT, toroidal
+    n-queens counted in a fraction of the CPU time of either (experiments/results/viewpoints.md,
+    design-choices.md)."""
     terms = [alldifferent.scale * var + alldifferent.shift * r for r, var in zip(view.rows, q, strict=True)]
     modulus = alldifferent.modulus
     copies = 1 if modulus is None else _span(view, alldifferent) // modulus + 1
@@ -518,7 +515,7 @@ def _holding(cp: cp_model.CpModel, group: list[int], known: dict[tuple[int, ...]
 def _reader(cp: cp_model.CpModel, model: ConstraintModel,
             number: Mapping[Cell, int]) -> Callable[[cp_model.CpSolverSolutionCallback], Placement]:
     """How an enumeration reads each solution, fast: every 1-value read costs a call into CP-SAT
-    (0.6 us by index, 2 us by `boolean_value`), so each line of an exactly-one family gets an
+    (cheaper by index than by `boolean_value`), so each line of an exactly-one family gets an
     integer "which of its cells" (fully defined by the cells: no duplicate solutions) and one
     read per line instead of one per cell (Q(14): 14 reads, not 196); other cells are read one
     by one, by index."""
@@ -603,7 +600,8 @@ def _post_lex(cp: cp_model.CpModel, lex: LexLeader | None, number: Mapping[Cell,
 
 def _add_booleans(proto: cp_model_helper.CpModelProto, count: int) -> None:
     """`count` Boolean variables, numbered from 0 (the proto must have none yet), made by
-    merging blocks of doubling size: 1000 x 1000 in 0.5 s, against several seconds one by one."""
+    merging blocks of doubling size, far faster than one by one on a large board
+    (experiments/results/defaults.md)."""
     block = cp_model_helper.CpModelProto()
     block.variables.add().domain.extend((0, 1))
     size = 1

@@ -6,10 +6,10 @@
   every row, which hides the conflicting columns of the rows left in one call per node; each
   other family (knight pairs, lines cut by pawns) into one binary `RowPairConflicts` per pair
   of rows sharing one of its lines, which forward checking reads directly. Measured on
-  counting Q(12) (experiments/results/defaults.md): the pair tables took 3.7 s against 10.9 s
-  for AllDifferent plus one Python predicate per pair of rows and family, because they hide
-  the few conflicting values instead of calling a predicate on every value left; one
-  `KeyedLines` instead of the pairs' tables: Q(13) 4.0 -> 3.2 s of CPU, single process.
+  counting Q(12) (experiments/results/defaults.md): the pair tables beat AllDifferent plus one
+  Python predicate per pair of rows and family, because they hide the few conflicting values
+  instead of calling a predicate on every value left; one `KeyedLines` instead of the pairs'
+  tables is faster again (experiments/results/design-choices.md).
 - `boolean`: one 0/1 variable per cell with sum constraints per line (between its bounds),
   cover and size; it handles every model, slowly.
 Each is written down as it is posted (`queens.solvers.viewpoint.Recorder`): `describe` returns
@@ -26,7 +26,8 @@ cheap per node); one solution uses its BacktrackingSolver, which picks the row w
 columns left at every step (minimum remaining values), ties broken in the order rows were
 added, with restarts over seeded random value orders (`Csp.find`). A row's domain of
 `INDEXED_FROM` columns or more is an `IndexedDomain` (one dict lookup per ask instead of a
-walk down a list): one 1000-queens solution 11.9 -> 3.3 s (experiments/results/defaults.md).
+walk down a list), which made one 1000-queens solution several times faster
+(experiments/results/defaults.md).
 python-constraint2 has no time limit of its own, so one `Deadline` constraint over every
 variable, which the search calls at every node, looks at the clock and stops the search.
 """
@@ -52,9 +53,9 @@ RESTART_NODES = 4
 """A first find attempt's nodes per row (sqrt of the cells); measured on n-queens, n = 50..300."""
 INDEXED_FROM = 48
 """Domains of this many values or more are `IndexedDomain`s: asking for a value and hiding it,
-then restoring it, cost 450 ns a value in a list of 32 and 430 in an `IndexedDomain`, 570 and
-400 ns at 64 (1590 and 400 at 256); counting Q(14), 14 values a row, took 9.3 s with lists and
-11.7 s with `IndexedDomain`s."""
+then restoring it, costs about the same either way on short domains and far less indexed on long
+ones, while counting (short rows) is slower with every domain indexed
+(experiments/results/defaults.md)."""
 Var = int | str
 """A python-constraint2 variable: a row (rows viewpoint) or a cell's name "x<index>" (boolean)."""
 Solution = dict[Var, int]
@@ -94,8 +95,9 @@ class SharedLines:
 class KeyedIndex:
     """The lines of the row viewpoint's keyed families (its `AllDifferent`s) by key value, so a
     cell's lines are found by its key in each family: no list per cell up front, which
-    `SharedLines` keeps (1000 x 1000: 4 x 10^6 entries, 1.7 s of the 6.7 s a 600-queens solve
-    took); a cell's list is made when the search first places a piece there, and kept."""
+    `SharedLines` keeps (1000 x 1000: 4 x 10^6 entries, a large share of a 600-queens solve:
+    experiments/results/design-choices.md); a cell's list is made when the search first places a
+    piece there, and kept."""
 
     def __init__(self, keys: Sequence[AllDifferent]) -> None:
         self._families: list[tuple[AllDifferent, dict[int, tuple[Cell, ...]]]] = [
@@ -376,7 +378,8 @@ class Csp(Backend):
         """The rows viewpoint (`queens.models.row_viewpoint`) and its conflicts: the keyed
         families' index (None if there are none) and the other families' lines. Made once per
         model: `find`'s restarts build a new problem each, over the same lines (at 1000 x 1000
-        they cost 1 s of a 3.3 s attempt, the index's cell lists included)."""
+        they were a third of an attempt, the index's cell lists included:
+        experiments/results/design-choices.md)."""
         if self._lines is None or self._lines[0] is not model:
             view = row_viewpoint(model)
             keyed = KeyedIndex(view.alldifferent) if view.alldifferent else None
@@ -409,7 +412,7 @@ class Csp(Backend):
         decode, test = build(model, problem, record, None if budget is None else budget.deadline)
         _over_cells(problem, record, model, test)
         self.described = record.viewpoint(self.name, viewpoint)
-        for var, domain in problem._variables.items():  # numpy shuffles 1000 x 1000 in 0.1 s, random in 1 s
+        for var, domain in problem._variables.items():  # numpy shuffles tenfold faster than random (defaults.md)
             values = domain if shuffle is None else shuffle.permutation(domain).tolist()
             if viewpoint == "rows" and len(values) >= INDEXED_FROM:
                 problem._variables[var] = IndexedDomain(values)
@@ -514,7 +517,7 @@ class Csp(Backend):
         """Backtracking with restarts: each attempt tries the values in a new (seeded) random
         order and stops after a node budget that grows by half each time, so one unlucky
         order cannot trap the search (the heavy tail of n-queens: the board order finds
-        100 queens in 0.5 s and 200 in none in 10 s); the last attempt's budget always
+        100 queens quickly and 200 not at all, experiments/results/defaults.md); the last attempt's budget always
         grows, so a model without solutions is still proved so."""
         nodes = RESTART_NODES * max(1, len(model.cells) ** 0.5)
         for attempt in itertools.count():

@@ -13,10 +13,10 @@ guard (a spawned worker imports the script again). A daemonic process may start 
 `multiprocessing.Pool` worker, the explorer's: `queens.solvers.runtime.forking`); there the cubes
 are solved in turn on one solver in this process, which is what one worker does.
 
-Measured on peaceable queens n = 9, "13 of each?" (refuted; 2 shared cores, 2026-11-28): the
-whole formula 11.5 s on one solver; the 16 cubes over the middle row, column and both long
-diagonals 12.2 s of work in all on one solver (the largest cube 1.3 s), the 64 cubes of 6 lines
-14.4 s; the first 4 lines of the board's top rows instead: one cube held 10.4 s of the 11.3.
+Measured on peaceable queens n = 9, "13 of each?" (refuted): the 16 cubes over the middle row,
+column and both long diagonals add little work to the whole formula's and no cube holds much
+of it, where cubes over the board's top rows leave one cube with nearly all of it
+(experiments/results/design-choices.md).
 
 >>> cubes([3, 7])
 [[3, 7], [3, -7], [-3, 7], [-3, -7]]

@@ -68,8 +68,8 @@ if TYPE_CHECKING:  # imported lazily at run time: the package is optional (suppo
 DEFAULT_SOLVER = "gecode"
 DEFAULT_SEARCH = Search("first_fail", "indomain_median")
 """The search when none is asked for. The handbook's indomain_min has a heavy tail on one
-solution of a large board (Gecode 6.2, global alldifferent, 2026-11-28: 150 queens 323,817
-nodes in 15.8 s against 156 nodes in 0.32 s; 200 queens 2,386 / 208 nodes)."""
+solution of a large board, where indomain_median goes almost straight down
+(experiments/results/design-choices.md)."""
 MZNLIB = Path(__file__).resolve().parent / "mznlib"
 """An include folder that gives a pre-2.3 solver library its own global alldifferent back
 (`global_alldifferent`)."""
@@ -82,10 +82,9 @@ def global_alldifferent(mznlib: str) -> bool:
     declares the builtin all_different_int but not MiniZinc 2.3's fzn_all_different_int, so
     MiniZinc would hand it the pairwise decomposition (Debian's Gecode 6.2 beside MiniZinc 2.6).
 
-    Measured with Gecode 6.2 (2026-11-24, s, one whole `minizinc` run, global / decomposed): one
-    solution of 50 queens 0.07 / 0.14, 100 queens 0.10 / 0.38, 200 queens 0.15 / 1.25, 1000
-    queens 23.6 / not tried (1.5 x 10^6 disequalities); counting is slower with it (Q(10) 0.12 / 0.09,
-    Q(12) 1.34 / 0.64), so it is given to find one solution only."""
+    Measured with Gecode 6.2 (experiments/results/defaults.md): one solution is found faster with
+    the global constraint, the more so the larger the board (1000 queens decompose into 1.5 x 10^6
+    disequalities); counting is slower with it, so it is given to find one solution only."""
     folder = Path(mznlib)
     if mznlib.startswith("-G"):
         dirs = subprocess.run(["minizinc", "--config-dirs"], capture_output=True, text=True, check=False)
@@ -142,16 +141,15 @@ class MiniZinc(Backend):
     name = "minizinc"
     lex_from_cells = None
     """Gecode 6.2 pays more for the chains than the classes save on every count measured
-    (2026-11-24, s, chains on / off, no split): Q(8) 0.23 / 0.19, Q(10) 0.35 / 0.26, Q(12)
-    2.18 / 1.63, Q(13) 10.3 / 7.6, Q(14) 52.4 / 39.6."""
+    (experiments/results/defaults.md)."""
     split_from_cells = 196
-    """Each subproblem is a MiniZinc call of its own (0.1 s before any search), so the split pays
-    later than in-process backends (2026-11-24, s, split / whole): Q(12) 4.57 / 1.48, Q(13)
-    7.57 / 7.02, Q(14) 20.7 / 36.9."""
+    """Each subproblem is a MiniZinc call of its own, with its fixed cost before any search, so
+    the split pays later than in-process backends: from Q(14) (experiments/results/defaults.md)."""
 
     def __init__(self, solver: str = DEFAULT_SOLVER, var: str | None = None, val: str | None = None) -> None:
         """Looks the solver and its library up at once: the calls that run in a forked child (a
-        time limit) then share the answers instead of each asking MiniZinc again (0.04 s a call)."""
+        time limit) then share the answers instead of each asking MiniZinc again, a cost paid on
+        every call (experiments/results/defaults.md, design-choices.md)."""
         super().__init__()
         self.solver_name = solver
         self.search = Search.of(var, val, DEFAULT_SEARCH)  # None: none asked for

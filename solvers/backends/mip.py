@@ -24,8 +24,8 @@ A MIP solver proves one optimum; it has no exact enumeration, so counting and li
 refused (`limits`) before any work rather than done by re-solving with a no-good cut per
 solution (92 solves for Q(8), 14,200 for Q(12)). Lex-leader chains (`lex`, asked with
 `symmetry=True`: one optimum per symmetry class) are rows over continuous "equal so far"
-variables; not the default (`Backend.lex_for_optima`): they slowed queen domination n = 9 from
-1.9 s to 10.5 s and left peaceable queens n = 6 where it was (5.4 s both).
+variables; not the default (`Backend.lex_for_optima`): they slowed queen domination n = 9 several
+times and left peaceable queens n = 6 where it was (experiments/results/design-choices.md).
 
 Defaults, measured (`python -m queens.experiments.bench_mip`, experiments/results/mip.md and
 defaults.md): HiGHS on one thread (`DEFAULT_SOLVER`, `DEFAULT_THREADS`). The formulation is the
@@ -34,11 +34,11 @@ diagonal, not one per pair of cells), so nothing is strengthened by hand. SCIP's
 handling could not be measured: OR-Tools sets its parameters after SCIP has begun, and SCIP
 refuses `misc/usesymmetry` then ("Cannot turn on symmetry handling during (pre)solving").
 Weak spot, measured: peaceable queens, whose white-black conflicts the model states as pairs
-(the LP relaxation of x + y <= 1 over pairs is weak); n = 6 takes 2-4 s, n = 8 is out of reach
-in a minute, where CP-SAT proves it. The literature's line formulation (a colour variable per
-line, w <= y and b <= 1 - y on it) was no faster, written by hand (`bench_mip --formulations`,
-n = 5, 6, 7, s, pairs / lines: HiGHS 0.83 / 1.33, 2.60 / 8.38, 13.2 / 10.2; SCIP 0.22 / 0.29,
-6.68 / 5.89, 52.0 / 101.9), so the model's own pairs stay.
+(the LP relaxation of x + y <= 1 over pairs is weak); n = 6 takes seconds, n = 8 is out of
+reach in a minute, where CP-SAT proves it (experiments/results/design-choices.md). The
+literature's line formulation (a colour variable per line, w <= y and b <= 1 - y on it) was no
+faster, written by hand (`bench_mip --formulations`, experiments/results/mip.md), so the
+model's own pairs stay.
 
 >>> from queens.models import NQueens, lower
 >>> Mip().find(lower(NQueens(4)), None)
@@ -67,18 +67,15 @@ from queens.solvers.runtime.interruptible import interruptible
 SOLVERS = {"scip": "SCIP", "highs": "HIGHS"}
 """The MIP solvers the OR-Tools wheel ships, by our name and OR-Tools' (CBC is not built in)."""
 DEFAULT_SOLVER = "highs"
-"""HiGHS proves the hard instances about twice as fast as SCIP (2026-11-24, 2 shared cores, load
-4-5, s, SCIP / HiGHS on one thread): queen domination n = 9 1.70 / 1.28, n = 10 9.75 / 5.84 and
-10.2 / 5.08 (two runs); peaceable queens n = 6 7.92 / 3.58 and 4.50 / 2.42; equal within 0.1 s on
-n <= 8 and on the 8 x 8 independence numbers; SCIP is ahead only where both take under a
-second (peaceable n = 4, 5: 0.16 / 0.36, 0.58 / 1.00). But at a time limit HiGHS, through
+"""HiGHS proves the hard instances (queen domination n = 9, 10; peaceable queens n = 6) about
+twice as fast as SCIP, the two are equal on the easy ones, and SCIP is ahead only where both take
+under a second (experiments/results/mip.md, defaults.md). But at a time limit HiGHS, through
 OR-Tools' pywraplp, hands back nothing (status 99, no solution, a bound of 0), where SCIP
-hands back its best and its bound (peaceable n = 8 in 3 s: 9 found, bound 30): to attempt an
-instance out of reach, ask for `solver="scip"`."""
+hands back its best and its bound: to attempt an instance out of reach, ask for `solver="scip"`."""
 DEFAULT_THREADS = 1
-"""A second HiGHS thread did not pay on the 2 shared cores (domination n = 10: 5.84 s on one,
-8.24 s on two; peaceable n = 6: 3.58 / 5.64 s); HiGHS's own default measured as one (5.08 /
-4.52 s, within the noise). SCIP, as OR-Tools builds it, searches on one thread whatever is asked."""
+"""A second HiGHS thread did not pay on the 2 shared cores, and HiGHS's own default measured as
+one, within the noise (experiments/results/mip.md). SCIP, as OR-Tools builds it, searches on one
+thread whatever is asked."""
 PARAMETERS = {
     # SCIP installs its own SIGINT handler while it solves and reports Ctrl-C as an early stop
     # (which would read as a time limit): Ctrl-C stays Python's

@@ -8,7 +8,7 @@ Enumeration adds one blocking clause per solution over the cell variables only, 
 encoding variables never produce duplicates.
 
 Defaults, chosen by measurement (experiments/results/defaults.md): one solution is searched
-with `native` on Minicard (500-queens in under 4 s; CaDiCaL on a CNF encoding, minutes),
+with `native` on Minicard (on large boards far faster than CaDiCaL on a CNF encoding),
 while counting enumerates the `pairwise` CNF on CaDiCaL, which keeps what it learnt between
 blocking clauses (Minicard and MiniSat slow down tenfold there) and, on boards small enough
 to count, gains more from having no auxiliary variables than it loses to O(k^2) clauses.
@@ -54,10 +54,12 @@ from queens.solvers.runtime.progress import Progress, report
 NATIVE = "native"
 """Cardinality constraints kept as constraints (Minicard): the default to find one solution."""
 COUNT_ENCODING = "pairwise"
-"""The default CNF to enumerate (count) with: Q(11) in 0.31 s, seqcounter 0.48 s, ladder 0.52 s."""
+"""The default CNF to enumerate (count) with: it counted faster than every other encoding
+(experiments/results/defaults.md)."""
 CONFLICT_SLICE = 5_000
 """Conflicts per call for solvers that cannot be interrupted (CaDiCaL): a Ctrl-C waits for the
-slice to end, and 20 000 took up to 1.4 s on queen domination n = 12; 5 000 stay under 0.4 s."""
+slice to end, and 20 000 kept it waiting too long on queen domination n = 12, where 5 000 do not
+(experiments/results/design-choices.md)."""
 BATCH = 64
 """The most solutions an enumeration finds per hand-off to the SAT thread (`Sat._batch`)."""
 SLICED = frozenset({"cadical103", "cadical153", "cadical195"})
@@ -69,22 +71,23 @@ SOLVERS = {NATIVE: "minicard", "cnf": "cadical195"}
 """The pysat solver for each kind of formula, when none is asked for."""
 MINIMISE_ENCODING = DEFAULT_ENCODING
 """The CNF to minimise and optimise over (its lines; the piece count is a totalizer): queen domination
-n = 1..10 proved in 1.5 s of CPU, where Minicard's native cardinality took 154 s."""
+n = 1..10 proved about a hundred times faster than with Minicard's native cardinality
+(experiments/results/design-choices.md)."""
 OCCUPANCY_FROM_CELLS = 121
 """The smallest board on which `Sat.minimise` bounds the groups pieces occupy (`occupancy_clauses`):
-queen domination, whole minimisations with / without the bounds (s, 2026-11-28): n = 7 0.05 /
-0.03, 8 0.32 / 0.17, 9 0.53 / 0.29, 10 3.2 / 1.69, 11 1.4 / 4.96, 12 39 / 65; the refutations
-they shorten are cheap below 11 x 11, and the last, satisfiable call pays for them."""
+queen domination's whole minimisations gain from the bounds from n = 11 and lose below it: the
+refutations they shorten are cheap there, and the last, satisfiable call pays for them
+(experiments/results/design-choices.md)."""
 
 
 class Sat(Backend):
     name = "sat"
     lex_for_optima = True
-    """Measured (2026-11-24, load 4-5, s, chains on / off): peaceable queens n = 7 0.57 / 4.58,
-    queen domination n = 9 0.21 / 0.91."""
+    """The chains pay on optima: peaceable queens and queen domination were proved several times
+    faster with them (experiments/results/design-choices.md)."""
     lex_over_sides = True
     settings = tuple((encoding, {"encoding": encoding}) for encoding in ENCODINGS)
-    cell_limit = MAX_CELLS  # one 2000-queens solution: 9 s of CPU, at most 1.3 GB (bench_backends.md)
+    cell_limit = MAX_CELLS  # it finds one 2000-queens solution (experiments/results/defaults.md)
 
     def __init__(self, encoding: str | None = None, solver: str | None = None, workers: int | None = None) -> None:
         """`encoding` None: `NATIVE` to find one solution, `COUNT_ENCODING` to enumerate.
@@ -239,8 +242,7 @@ class Sat(Backend):
         """Up to `size` solutions in one hand-off to `run`'s thread, each blocked (`block`) as it
         is found, and whether more may exist (None: the deadline or an interruption stopped the
         search). Batches grow from one (so `find` makes one call) to `BATCH`: a hand-off costs
-        about as much as finding a small board's next solution (count Q(10): 0.023 s with one
-        call per hand-off, 0.020 s with none)."""
+        about as much as finding a small board's next solution (experiments/results/design-choices.md)."""
         def job() -> tuple[list[np.ndarray], bool | None]:
             found: list[np.ndarray] = []
             while len(found) < size:
@@ -281,9 +283,9 @@ class Sat(Backend):
         """`find` on a CNF of armies that share lines: `SPLIT_AFTER` conflicts on one solver
         (the cells' phases "a piece here", as `_enumerate` sets them), then, still open, the
         question split over the sides of the central lines into cubes, solved by `_workers`
-        processes (`queens.solvers.backends.cube_and_conquer`). Peaceable queens, the whole optimisation, 2 cores
-        (2026-11-28): n = 9 11.8, 10.6 s against 17.5, 18.5 s on one solver; n = 10 proved in
-        276 s (416 s of CPU) against 416 s."""
+        processes (`queens.solvers.backends.cube_and_conquer`). On 2 cores the whole optimisation
+        of peaceable queens n = 9 and 10 is faster than on one solver
+        (experiments/results/design-choices.md)."""
         formula, var = self._cnf(model, encoding, seeded_numbering(model, 1))
         name = self.solver_name or SOLVERS["cnf"]
         self.stats["solver"] = name
@@ -309,10 +311,8 @@ class Sat(Backend):
         """As every backend does (`Backend.optimise`: one question per value), each question on
         the CNF (`MINIMISE_ENCODING` on CaDiCaL) unless an encoding was named: the last question,
         "nothing better", is a hard "no", where CaDiCaL's learning beats Minicard's native
-        cardinalities (s, Minicard / CNF, 2 shared cores, 120 s limit: peaceable queens n = 8
-        10.5 / 2.1, n = 9 none / 18.8; most kings on 12 x 12 none / 9.2, knights on 10 x 10 none /
-        8.2; the cube 5 3.3 / 2.3; only the queens' independence number, n by one per row, is
-        Minicard's: 12 x 12 0.2 / 2.0)."""
+        cardinalities on peaceable queens, most kings, knights and the cube; only the queens'
+        independence number, n by one per row, is Minicard's (experiments/results/design-choices.md)."""
         if self.encoding is not None:
             return super().optimise(model, deadline)
         cnf = Sat(MINIMISE_ENCODING, self.solver_name, self.workers)
@@ -326,8 +326,8 @@ class Sat(Backend):
         as an assumption on a totalizer over the cells (Bailleux & Boufkhad 2003; pysat's
         ITotalizer, its bound raised as k grows), so what the solver learnt proving "not k"
         serves for k + 1. The model's lex chains, which `queens.solvers.api.solve` adds over its
-        symmetry group, keep one solution of each class and lose no optimum (measured: queen
-        domination n = 12 in 4.6 s instead of 23.8 s of CPU)."""
+        symmetry group, keep one solution of each class and lose no optimum (measured on queen
+        domination n = 12: several times faster, experiments/results/design-choices.md)."""
         least = len(model.fixed)
         report(Progress(bound=least))  # before the loading, which a deadline can cut short too
         solver, var = self._loaded(model, self.encoding or MINIMISE_ENCODING)

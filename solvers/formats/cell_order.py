@@ -6,8 +6,8 @@ propagation and the solver's own search do the rest, and every answer is verifie
 
 A numbering is an array: `number[p]` is the variable of `model.cells[p]`. The models of large
 boards have 10^6 cells on 4 x 10^6 line places, so nothing here looks cells up one by one in a
-dict (2 s of CPU at 1000 x 1000): `positions` reads a whole list of cells into one array at C
-speed (0.4 s) and the numbers are picked from it by numpy indexing.
+dict: `positions` reads a whole list of cells into one array at C speed, about five times
+faster, and the numbers are picked from it by numpy indexing (experiments/results/defaults.md).
 """
 
 from __future__ import annotations
@@ -64,7 +64,8 @@ def literals(model: ConstraintModel, groups: Sequence[Sequence[Var]], number: np
 
 def line_literals(model: ConstraintModel, lines: Sequence[Line], number: np.ndarray) -> list[np.ndarray]:
     """The variables of each line: from the lines' strides (`Line.flat`) when the lowering left
-    them, 6,000 ranges for the 4 x 10^6 places of 1000 x 1000 (0.4 s less than reading the cells),
+    them, 6,000 ranges for the 4 x 10^6 places of 1000 x 1000 (faster than reading the cells:
+    experiments/results/defaults.md),
     else from the cells (`literals`)."""
     if model.numbering or not lines or any(line.flat is None for line in lines):
         return literals(model, [line.cells for line in lines], number)
@@ -88,8 +89,8 @@ def seeded_numbering(model: ConstraintModel, first: int = 0) -> np.ndarray:
     (ties in activity), so numbering the cells this way makes its first descent a randomised
     greedy placement, which propagation keeps consistent; in board order the same descent is
     the leftmost-first greedy that jams. One 1000-queens solution on Minicard with greedy
-    phases: 983 decisions and no conflict, 0.3 s, against 504 k decisions and 568 conflicts,
-    9 s, in board order; on CP-SAT's SAT search the same 983 decisions.
+    phases: 983 decisions and no conflict, against 504 k decisions and 568 conflicts in board
+    order; on CP-SAT's SAT search the same 983 decisions (experiments/results/defaults.md).
     """
     rng = np.random.default_rng(ORDER_SEED)
     lines = model.branch_lines

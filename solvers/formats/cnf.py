@@ -163,8 +163,8 @@ def occupancy_clauses(model: ConstraintModel, var: np.ndarray,
     """The model's occupancy groups (`ConstraintModel.occupancy`) in CNF: a variable per group,
     true exactly when one of its cells holds a piece; the clauses, the new top variable, and each
     family's group variables (what a bound on the pieces also bounds: k pieces occupy at most k
-    groups of each family). Queen domination: "7 queens dominate 14 x 14" refuted in about 2
-    minutes with these bounds, not within 10 without."""
+    groups of each family). Queen domination: "7 queens dominate 14 x 14" refuted with these
+    bounds, not within five times as long without (experiments/results/design-choices.md)."""
     clauses: list[list[int]] = []
     occupied: list[list[int]] = []
     for family in model.occupancy:
@@ -208,8 +208,8 @@ def biclique_clauses(model: ConstraintModel, var: np.ndarray, top: int) -> tuple
     """The families' bicliques in CNF, the new top variable, and each biclique side's variable
     (`Side`, what lex chains over sides read): a biclique (X, Y) as x -> u, y -> v, not both u
     and v (|X| + |Y| + 1 clauses instead of |X| |Y| pairs). What the solver learns is then about
-    lines, not about pairs of cells: peaceable queens n = 9, "13 of each?" refuted in 13 s, where
-    the pairs gave no answer in 60 s (experiments/results/frontier.md)."""
+    lines, not about pairs of cells: peaceable queens n = 9, "13 of each?" refuted within the
+    limit where the pairs gave no answer (experiments/results/frontier.md, design-choices.md)."""
     bicliques = model.bicliques
     groups = literals(model, [cells for b in bicliques for cells in (b.first, b.second)], var)
     clauses: list[list[int]] = []

@@ -246,7 +246,8 @@ def row_viewpoint(model: ConstraintModel) -> LineFamily | None:
     every row holds exactly one piece, every line at most one, and the size is the rows'
     (what cpsat's alldifferent viewpoint asks too), not asked to be the fewest (the row model's
     solve item is `satisfy`; the Boolean one minimises). Gecode finds one 200-queens solution
-    there in about a second; on the Boolean model it finds no 50-queens solution in 30 s.
+    there quickly; on the Boolean model it finds no 50-queens solution within the limit
+    (experiments/results/defaults.md, design-choices.md).
 
     >>> from queens.models import NQueens, lower
     >>> from queens.models.domination import Domination

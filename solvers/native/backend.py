@@ -73,8 +73,8 @@ def _report(done: int, total: int, solutions: int) -> None:
 
 COVER_CELLS = 144
 """The largest board (in cells) on which native minimises the pieces covering it unasked: 12 x 12
-(queen domination, measured 2026-11-27: n = 12 native 35 s, sat 62 s; n = 13 sat 32 s, native
-none in 60 s)."""
+(queen domination: native is ahead of sat at n = 12, behind at n = 13;
+experiments/results/design-choices.md)."""
 
 
 class Native(Backend):
@@ -112,10 +112,9 @@ class Native(Backend):
     def worth(self, model: ConstraintModel) -> bool:
         """Not for armies kept equal under a goal (peaceable queens): the line counter does not
         propagate between armies, so each value's question is a blind search (peaceable n = 5:
-        78 s, against sat's 0.2 s, 2026-11-24); nor for the fewest pieces covering a board past
+        hundreds of times sat's time); nor for the fewest pieces covering a board past
         COVER_CELLS cells, where sat's bounds on the lines pieces occupy win (queen domination
-        n = 13: sat 32 s, native none in 60 s; n = 12: native 35 s, sat 62 s, 2026-11-27). Asked
-        by name, it still answers."""
+        n = 13; experiments/results/design-choices.md). Asked by name, it still answers."""
         if model.minimise and model.covers and len(model.cells) > COVER_CELLS:
             return False
         return model.objective is None or len(model.objective.groups) == 1

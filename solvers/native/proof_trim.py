@@ -15,9 +15,9 @@ completions) is the same thing with nothing to walk back over: its core is the c
 propagation used, its steps the units propagation set and the empty clause.
 
 The work is done by a C core (solvers/native/trimcore.c): in pure Python the same walk took
-20 s for queen domination n = 11 (13,631 lemmas), in C 1.1 s; the 59,115 lemmas of peaceable
-queens n = 7 take 4 to 8 s (2 shared cores). Its plain-Python twin is `trim_proof` in
-tests/plain_reference.py.
+about twenty times as long for queen domination n = 11 (13,631 lemmas), and the 59,115 lemmas
+of peaceable queens n = 7 take seconds in C (experiments/results/design-choices.md). Its
+plain-Python twin is `trim_proof` in tests/plain_reference.py.
 
 >>> found = trim([[1, 2], [-1, 2], [1, -2], [-1, -2], [3, 4]], [[2], []])
 >>> found.core, found.lemmas
@@ -74,8 +74,9 @@ def trim(formula: Sequence[Sequence[int]], lemmas: Sequence[Sequence[int]]) -> T
 
 def trim_lines(formula: Sequence[str], lemmas: Sequence[str]) -> Trim:
     """`trim` of DIMACS clause lines, each ended by 0 (a formula file's and a proof's, its
-    deletions left out), read at C speed: parsing them one by one into lists took 7 of the 12 ms
-    a 12 x 12 completion's trim took under the profiler, more than the proof's solve."""
+    deletions left out), read at C speed: parsing them one by one into lists took most of a
+    12 x 12 completion's trim under the profiler, more than the proof's solve
+    (experiments/results/design-choices.md)."""
     return _trim_encoded(_dimacs32(formula), len(formula), _dimacs32(lemmas), len(lemmas),
                          lambda j: tuple(map(int, lemmas[j].split()[:-1])))
 

@@ -232,9 +232,9 @@ def proof_encoding(model: ConstraintModel) -> str:
     """The cardinality encoding a certificate's CNF is written in, when none is asked: `pairwise`
     when every bound is one (lines and attack counts) and the lines' pairs stay within
     PAIRWISE_MOST, else `DEFAULT_ENCODING`. A completion is refuted by propagation through a queen's own two-cell
-    clauses, so drup reads a core of a few hundred clauses (50 x 50: 786, valid in 1.9 s), where
-    the sequential counter's chains of auxiliaries made cores of thousands and drup took 18 s to
-    past its 60 s (experiments/results/certified.md)."""
+    clauses, so drup reads a core of a few hundred clauses (50 x 50: 786), where the sequential
+    counter's chains of auxiliaries made cores of thousands that drup checked many times slower,
+    or not within its limit (experiments/results/certified.md, design-choices.md)."""
     pairs = sum(len(line.cells) * (len(line.cells) - 1) // 2 for line in model.lines)
     fits = one_only_refusal(model, "pairwise") is None and pairs <= PAIRWISE_MOST
     return "pairwise" if fits else DEFAULT_ENCODING

@@ -2,7 +2,7 @@
 
 drup (the checker verified in Why3) reads a proof whole, ignores deletions and propagates naively
 over every clause it holds, so its time grows with the lemmas times the clauses: queen domination
-n = 7, 714 clauses and 3,508 lemmas, took it past 60 s. But a DRUP lemma needs only the few
+n = 7, 714 clauses and 3,508 lemmas, ran past its limit. But a DRUP lemma needs only the few
 clauses of its own unit propagation, and the untrusted trimmer (`queens.solvers.native.proof_trim`)
 knows them: its hints, as LRAT gives them (Cruz-Filipe, Heule, Hunt, Kaufmann & Schneider-Kamp
 2017). The trimmed proof's steps are its lemmas, the top-level units they rest on, and the empty
@@ -46,8 +46,8 @@ from queens.models import TimeLimit
 from queens.solvers.runtime.forking import may_fork
 
 STEPS_PER_WORKER = 2_000
-"""Steps below which one more worker process does not pay: forking a pool took 18 to 58 ms
-here, and each worker parses the files again, where a step takes a millisecond or two (a
+"""Steps below which one more worker process does not pay: forking a pool costs as much as tens of steps
+(experiments/results/design-choices.md), and each worker parses the files again (a
 12 x 12 completion has a few dozen steps; queen domination n = 12, 65,833)."""
 
 

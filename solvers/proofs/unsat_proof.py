@@ -49,8 +49,8 @@ from queens.solvers.runtime.interruptible import solve_interruptibly
 
 PROOF_SOLVER = "glucose4"
 """The pysat solver that logs proofs: Glucose 4 writes DRUP with its deletions, which keeps
-dratify's clause database small (CaDiCaL's shorter proofs took drup 5 x longer to check on an
-8-queens completion; experiments/results/certified.md)."""
+dratify's clause database small (CaDiCaL's shorter proofs took drup longer to check on an
+8-queens completion; experiments/results/certified.md, design-choices.md)."""
 
 
 @dataclass(frozen=True)
@@ -116,8 +116,8 @@ def refute(clauses: Sequence[Sequence[int]], variables: int | None = None, solve
 DRUP_SECONDS = 60.0
 """How long `drup` may take before its verdict is "timeout". The verified checker ignores
 deletions and propagates naively: 2,571 lemmas against 368 clauses (queen domination, n = 7)
-took it 68 s where dratify took 0.9 s (docs/certificates.md), so on large proofs it runs out of
-time and the certificate says so instead of waiting."""
+took it far longer than dratify (docs/certificates.md, experiments/results/design-choices.md),
+so on large proofs it runs out of time and the certificate says so instead of waiting."""
 
 
 def check_files(cnf_file: Path, proof_file: Path, drup_seconds: float = DRUP_SECONDS) -> list[Verdict]:
@@ -128,13 +128,13 @@ def check_files(cnf_file: Path, proof_file: Path, drup_seconds: float = DRUP_SEC
     gives its own verdict on them).
 
     drup, step by step: in this process, as each step is small and the deadline is looked at
-    between two (a fork cost 9 ms of the 14 ms a 12 x 12 completion's check took, median of 40),
+    between two (a fork was most of a 12 x 12 completion's check: experiments/results/design-choices.md),
     or, from `proof_steps.STEPS_PER_WORKER` steps, shared by a forked process per core; on a whole
     proof, in a forked child killed at the deadline, as drup runs for minutes in C that cannot be
-    interrupted in ours (forked, not a new interpreter: drup's own command line spent 65 ms
-    starting Python, 20 times the solve of a 12 x 12 completion's proof). dratify reads the core,
-    not the whole formula: parsing a 50 x 50 completion's 203,484 clauses in Python took it 0.5 s,
-    for a proof found in 0.06 to 0.4 s."""
+    interrupted in ours (forked, not a new interpreter: drup's own command line spent twenty
+    times a 12 x 12 completion's proof solve just starting Python). dratify reads the core,
+    not the whole formula: parsing a 50 x 50 completion's 203,484 clauses in Python took it
+    longer than finding the proof (experiments/results/design-choices.md)."""
     try:
         trimmed = trim_files(cnf_file, proof_file)
     except (NotRefuted, NativeMissing, ValueError) as why:  # ValueError: a line that is not a clause
@@ -208,9 +208,9 @@ def trim_files(cnf_file: Path, proof_file: Path) -> Trimmed:
     steps: lines of the proof in order, no deletions, with the top-level units the trimmer names,
     the empty clause last) and `*.hints` (per step, the clauses its check uses). drup propagates
     naively, so this is what makes it finish: a 50 x 50 completion's 28,946 clauses (no lemma:
-    unit propagation refutes it), over 60 s; its core of 455, 0.34 s; the 4 x 4 x 4 cube's 5,866
-    clauses and 1,625 lemmas, over 300 s of CPU; its 1,321 clauses and 1,283 lemmas read whole,
-    34 s; step by step, 1 s.
+    unit propagation refutes it) ran past the limit where its core of 455 takes a moment; the
+    4 x 4 x 4 cube's 5,866 clauses and 1,625 lemmas likewise, its core read whole far slower than
+    step by step (experiments/results/design-choices.md).
 
     Nothing here is trusted but the subset check: the core is read back from its file and every
     line must be a line of the formula's file, so a core that drup refutes is a part of the
@@ -248,8 +248,8 @@ def _dratify(cnf_file: Path, proof_file: Path, read: str, trimmed: Trimmed | Non
 
 
 def _register_native(dratify: ModuleType) -> None:
-    """dratify's Rust engine (the `cdclkit-native` wheel), when installed: 10 x faster than its
-    Python engine (2,571 lemmas of queen domination n = 7: 0.35 s instead of 3.7 s); the verdict
+    """dratify's Rust engine (the `cdclkit-native` wheel), when installed: about ten times faster
+    than its Python engine (experiments/results/design-choices.md); the verdict
     names the engine that gave it."""
     try:
         import cdclkit_native

@@ -30,11 +30,9 @@ class QuadrantCount(LedgeredCount):
     under the quadrant counter's version (a fast counter's rows in the same file are named and
     left alone), and a Dask run resumes on threads and the other way round.
 
-    Crossover (QUADRANT_FROM), measured 2026-11-24 side by side in one process, one thread, CPU
-    seconds (medians of 3; the 2-core AMD EPYC was busy, load 5-7, so wall times were ~1.5x these):
-    n = 13: fast 0.005 s, quadrant 0.020 s (4.3x slower); n = 14: 0.021 / 0.018 s (0.86x) and
-    n = 15: 0.128 / 0.119 s (0.93x), a tie within noise (an earlier run gave 1.16x and 1.04x);
-    n = 16: 0.802 / 0.157 s (0.20x); n = 17: 5.39 / 1.17 s (0.22x). Hence from n = 16.
+    Crossover (QUADRANT_FROM), measured side by side in one process on one thread: slower than
+    native/fast at n = 13, a tie within noise at n = 14 and 15, several times faster from n = 16
+    (experiments/results/design-choices.md). Hence from n = 16.
     """
 
     extension: ClassVar[str] = "_mitm"

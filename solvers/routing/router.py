@@ -44,18 +44,16 @@ PREFERENCE: dict[Task, tuple[str, ...]] = {
                     "sat/copies", "native/copies", "csp/copies"),
     Task.ENUMERATE: ("native/search", "cpsat/search", "sat/search", "csp/search"),
 }
-"""Strategies in the order the router tries them, fastest first as measured: counting Q(12),
-sat splits in 0.7 s, csp in 1.1 s, cpsat in 2.7 s; finding, cpsat's Boolean model without
-presolve is the fastest backend (n = 200: 0.5 s). Pawns the solver places are counted layout by
-layout before the whole model, on each backend (n + 1 queens and a pawn, A103330, n = 8: native
-layouts 0.03 s; sat 0.13 s against 1.2 s for its search of the whole model; cpsat 0.21 s
-against 11 s; n = 6, csp 0.23 s against 40 s); finding, the whole model is the faster (n = 12:
-cpsat/search 0.65 s, native/layouts 9.3 s, the early layouts having no solution). The fewest
-copies (colourings), proved: queen8_8 cpsat 0.22 s, sat 1.8 s, native 9.0 s; queen9_9 cpsat 3.3 s,
-sat 1.3 s, native none in 90 s; queen10_10 cpsat 32 s, sat none in 300 s. A registered
-strategy missing here is tried after these, in registry order (a new backend needs no edit). The
-pigeonhole comes first: it reads the puzzle's numbers only, and answers what no search should
-be asked (more pieces than cells)."""
+"""Strategies in the order the router tries them, fastest first as measured
+(experiments/results/defaults.md, design-choices.md): counting Q(12), sat splits fastest, then
+csp, then cpsat; finding, cpsat's Boolean model without presolve is the fastest backend. Pawns
+the solver places are counted layout by layout before the whole model, on each backend (n + 1
+queens and a pawn, A103330: the layouts are many times faster than a search of the whole
+model); finding, the whole model is the faster (the early layouts have no solution). The fewest
+copies (colourings), proved: cpsat first, then sat (faster on queen9_9, none on queen10_10),
+then native. A registered strategy missing here is tried after these, in registry order (a new
+backend needs no edit). The pigeonhole comes first: it reads the puzzle's numbers only, and
+answers what no search should be asked (more pieces than cells)."""
 
 
 @dataclass(frozen=True)

@@ -5,14 +5,14 @@ Every backend is given the deadline and mostly honours it, but some of the work 
 interrupted: lowering a 1000 x 1000 board, python-constraint2 building and preprocessing its
 problem, CP-SAT loading a model of a million variables, CaDiCaL between two looks at the
 clock, the MiniZinc binary flattening. Measured before this module (experiments/results/
-deadlines-before.md): 1000-queens with a 1 s limit ran for over 30 s on cpsat, sat, csp and
-minizinc, and 37 of 162 cases overran 10 % + 0.5 s; with it, none of 189 (deadlines.md). So
+deadlines-before.md): 1000-queens ran far past a short limit on cpsat, sat, csp and minizinc,
+and 37 of 162 cases overran the allowance; with it, none of 189 (deadlines.md). So
 `call_until` runs the call in a child: the child keeps its own deadline and reports what it has
 (a bound) when it stops in time; if it has not answered `SLACK` seconds after the deadline, it
 is killed, with everything it started, and the caller gets `TimeLimit`.
 
 The child is forked, so it starts in milliseconds with everything already imported and built
-(about 12 ms for a process holding OR-Tools, pysat and a lowered 200 x 200 model). It runs in
+(design-choices.md: a process holding OR-Tools, pysat and a lowered 200 x 200 model). It runs in
 a process group of its own, so Ctrl-C in a terminal reaches the parent alone, which kills the
 child's whole group (the MiniZinc binary included) and goes on with the interrupt; on Linux
 the child also dies with its parent if the parent is killed outright. A fork copies only the

@@ -2,9 +2,10 @@
 
 Python runs a signal handler only between two bytecodes of the main thread. While the main
 thread is inside one long C++ call (CP-SAT's `Solve` minimising), the handler waits for the
-call's end: `queens solve domination -n 12 -b cpsat` took 5.9 s to stop, a harder puzzle would
-take minutes. So `interruptible` runs the call in a worker thread (the library releases the GIL
-while it solves) and the calling thread waits one beat at a time (`queens.solvers.runtime.interrupts.check`,
+call's end: `queens solve domination -n 12 -b cpsat` took seconds to stop, a harder puzzle
+would take minutes (experiments/results/design-choices.md). So `interruptible` runs the call
+in a worker thread (the library releases the GIL while it solves) and the calling thread waits
+one beat at a time (`queens.solvers.runtime.interrupts.check`,
 `queens.solvers.runtime.progress.beat`). When the wait is interrupted, `halt` asks the library to stop
 (CP-SAT's `stop_search`, safe from another thread), the worker is joined, and the interrupt
 goes on. A library that catches SIGINT itself must be told not to (the worker thread gets no
