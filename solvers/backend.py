@@ -83,16 +83,14 @@ class Backend(ABC):
     """Most cells this backend builds a model of at all."""
     lex_from_cells: ClassVar[int | None] = 64
     """Smallest board on which counting breaks symmetry unless asked (`queens.solvers.api.breaking`):
-    below it the lex chains cost more than the classes save; None: on no board. Measured, ms per
-    count, chains on / off (2026-11-24): Q(7) sat 4.7 / 3.7, csp 3.1 / 3.2; Q(8) sat 6.9 / 8.7,
-    csp 5.2 / 9.2."""
+    below it the lex chains cost more than the classes save; None: on no board (measured on Q(7)
+    and Q(8): experiments/results/defaults.md)."""
     lex_for_optima: ClassVar[bool] = False
     """Whether an optimum is searched among the leaders of the symmetry classes unless asked
     (`queens.solvers.api.optimum_breaking`); a backend turns it on where it was measured to pay
-    (sat, csp). Measured, s, chains on / off (2026-11-24, load 4-5): cpsat, queen domination
-    n = 9 7.3 / 4.0, peaceable n = 7 10.9 / 13.2 (20.2 with the swap of the armies alone); mip,
-    domination n = 9 10.5 / 1.9, peaceable n = 6 5.4 / 5.4: CP-SAT and the MIP solvers find
-    symmetries of their own, and the chains get in their way."""
+    (sat, csp). Not for cpsat and mip, which were slower with the chains on queen domination and
+    no faster on peaceable queens (experiments/results/design-choices.md): CP-SAT and the MIP
+    solvers find symmetries of their own, and the chains get in their way."""
     lex_over_sides: ClassVar[bool] = False
     """Whether this backend writes a variable per side of each biclique (`queens.models.ir.Side`),
     so that `optimum_breaking` may order the lines the armies share instead of the placements

@@ -363,7 +363,8 @@ def _iterate(problem: constraint.Problem) -> Iterator[Solution]:
 class Csp(Backend):
     name = "csp"
     lex_for_optima = True
-    """Measured (2026-11-24, load 4-5, s, chains on / off): peaceable queens n = 5 0.96 / 2.64."""
+    """The chains pay on optima: peaceable queens n = 5 was proved faster with them
+    (experiments/results/design-choices.md)."""
     settings = (("rows", {"viewpoint": "rows"}), ("boolean", {"viewpoint": "boolean"}))
 
     def __init__(self, viewpoint: str | None = None) -> None:
