@@ -218,8 +218,8 @@ constraint forall(k in 1..nkeys)(
 
 {placement}
 {solve}
-% the columns, as the MiniZinc tutorial prints them (a board drawn cell by cell cost MiniZinc
-% 1 ms a solution: 10-queens' 724 took 0.32 s against 0.10 s; `queens show` draws boards)
+% the columns, as the MiniZinc tutorial prints them (a board drawn cell by cell tripled
+% MiniZinc's time on 10-queens' 724 solutions: docs/measurements.md; `queens show` draws boards)
 output ["q = \\(q);\\n"];
 """
 

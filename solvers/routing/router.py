@@ -1,6 +1,6 @@
 """The router: for a task and a puzzle, the best registered strategy that can answer it.
 
-Strategies are asked in the measured order below (README, "Defaults, chosen by measurement");
+Strategies are asked in the measured order below (docs/measurements.md, "Defaults, chosen by measurement");
 the first that supports the puzzle answers, and the answer says which strategy it was and why.
 `backend` and `method` only narrow the choice; when nothing is left, the refusal names every
 reason, and a puzzle that only the missing C extensions could answer says how to build them.

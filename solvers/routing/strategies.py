@@ -320,11 +320,11 @@ _METHODS: tuple[Strategy, ...] = (
     QuadrantCount("native", "quadrant", frozenset({Task.COUNT}),
                   "the meet-in-the-middle counter: joins half-boards instead of walking the tree, "
                   "the fastest exact total of plain n-queens from n = 16 "
-                  "(Q(17): 0.20x-0.27x native/fast's CPU time, by matcher)"),
+                  "(experiments/results/quadrant.md)"),
     Construction("python", "construct", frozenset({Task.SOLVE}),
-                 "the O(n) explicit construction: no search at all (n = 10^7 in 0.44 s)"),
+                 "the O(n) explicit construction: no search at all (ten million queens in under a second)"),
     CompletionSolver("native", "complete", frozenset({Task.SOLVE, Task.COMPLETE}),
-               "the exact completion solver: milliseconds at n = 1000 (mean 0.64 ms for 300 queens), "
+               "the exact completion solver: milliseconds at n = 1000 (docs/measurements.md), "
                "and 'no' is a proof"),
     LocalSearch("native", "random", frozenset({Task.SOLVE}),
                 "conflict-minimising local search: a different random solution per seed, O(n)"),
