@@ -29,7 +29,8 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Iterable
-from itertools import combinations
+from itertools import combinations, product
+from math import gcd
 from typing import cast
 
 from queens.models.errors import InvalidPlacement
@@ -57,6 +58,7 @@ def verify(puzzle: Puzzle, placement: Iterable[Var]) -> Placement:
         _check_between(puzzle, answer, occupied)
     _check_lines(puzzle, answer)
     _check_regions(puzzle, answer)
+    _check_slope_lines(puzzle, answer)
     _check_attack_bounds(puzzle, answer, occupied)
     _check_invariant(puzzle, answer)
     if puzzle.cover:
@@ -285,6 +287,28 @@ def _check_regions(puzzle: Puzzle, answer: PerArmy) -> None:
         if held < region.least or (region.most is not None and held > region.most):
             raise InvalidPlacement(f"region {region.name or sorted(region.cells)[:3]} holds {held} pieces, "
                                    f"{region.least} to {region.most} allowed")
+
+
+def _check_slope_lines(puzzle: Puzzle, answer: PerArmy) -> None:
+    """Every line of every slope the rule reads, found as the cells that share a slope's
+    invariant dc*r - dr*c (not walked, as the lowering does), its pieces counted."""
+    rows, cols = puzzle.rows, puzzle.cols
+    for rule in puzzle.slope_lines:
+        armies = range(len(answer)) if rule.army is None else (rule.army,)
+        pieces = {cell for a in armies for cell in answer[a]}
+        slopes = rule.slopes if rule.slopes is not None else {
+            (dr // gcd(dr, dc), dc // gcd(dr, dc)) for dr in range(rows) for dc in range(1 - cols, cols)
+            if (dr > 0 or dc > 0)}
+        for dr, dc in slopes:
+            lines: dict[int, list[int]] = {}
+            for r, c in product(range(rows), range(cols)):
+                tally = lines.setdefault(dc * r - dr * c, [0, 0])
+                tally[0] += 1
+                tally[1] += (r, c) in pieces
+            for at, (cells, held) in lines.items():
+                if cells >= rule.through and not (rule.least <= held <= (held if rule.most is None else rule.most)):
+                    raise InvalidPlacement(f"a line of slope [{dr}, {dc}] (dc*r - dr*c = {at}) holds {held} pieces, "
+                                           f"{rule.least} to {rule.most} allowed")
 
 
 def _check_attack_bounds(puzzle: Puzzle, answer: PerArmy, occupied: frozenset[Coord] | None) -> None:

@@ -64,6 +64,7 @@ from queens.models.ir import Biclique, Clause, ConstraintModel, CountIf, Line, L
 from queens.models.pieces import Piece, Vector
 from queens.models.puzzle import Puzzle
 from queens.models.rules import SYMMETRIES
+from queens.models.slopes import slope_families
 from queens.models.symmetry import transform_named
 
 MAX_CELLS = 4_000_000
@@ -113,6 +114,7 @@ def lower(puzzle: Puzzle, guarded: bool = False) -> ConstraintModel:
             clauses += [c for a, b in combinations(armies, 2) for c in _sight(board, a, b)]
         families += [f for a, b in combinations(armies, 2) for f in _between(board, a, b)]
     families += [_per_line(board, guarded), _regions(board, guarded), _sizes(board, guarded, count, families)]
+    families += slope_families(puzzle, board.var, board.open_cells)
     families = [f for f in families if f.lines]
     covers = _covers(board) if puzzle.cover else ()
     guards = tuple(stated_rules(puzzle)) if guarded else ()

@@ -44,6 +44,7 @@ from queens.models.geometry import Coord, Topology, attacks, first_attack
 from queens.models.pieces import QUEEN, Cell, Piece
 from queens.models.placement import PerArmy, Placed, Placement
 from queens.models.rules import COVER_KINDS, SYMMETRIES, TARGETS, AttackBound, CoverKind, Region
+from queens.models.slopes import SlopeLines
 
 LineBounds = tuple[tuple[str, int, int], ...]
 """(family, least, most): every line of a named family (rows, cols, diagonals) holds between
@@ -147,6 +148,7 @@ class Puzzle:
     cover_by: int | None
     invariant: tuple[str, ...]
     total: Goal | None
+    slope_lines: tuple[SlopeLines, ...]
 
     def __init__(self, rows: int | None = None, cols: int | None = None, piece: Piece = QUEEN,
                  pieces: int | None = None, *, fixed: Iterable[Cell] = (), shape: Iterable[int] | None = None,
@@ -157,7 +159,8 @@ class Puzzle:
                  twist: bool | Iterable[bool] = (), missing: Iterable[Coord] = (), regions: Iterable[Region] = (),
                  blocking: bool = False, attack_bounds: Iterable[AttackBound] = (),
                  cover_kind: CoverKind = "occupied or attacked", cover_by: int | None = None,
-                 invariant: Iterable[str] = (), total: Goal | None = None) -> None:
+                 invariant: Iterable[str] = (), total: Goal | None = None,
+                 slope_lines: Iterable[SlopeLines] = ()) -> None:
         if shape is None:
             shape = (_side(rows, "rows"), _side(cols, "columns"))
         elif rows is not None or cols is not None:
@@ -188,6 +191,7 @@ class Puzzle:
         set_(self, "cover_by", None if cover_by is None else _whole(cover_by, "cover_by"))
         set_(self, "invariant", _items(invariant, "invariant", str))
         set_(self, "total", total)
+        set_(self, "slope_lines", _items(slope_lines, "slope_lines", SlopeLines))
         self._check()
 
     def _check(self) -> None:
@@ -244,7 +248,7 @@ class Puzzle:
 
     def _check_bounds(self) -> None:
         armies = len(self.armies)
-        bounds: list[Region | AttackBound] = [*self.regions, *self.attack_bounds]
+        bounds: list[Region | AttackBound | SlopeLines] = [*self.regions, *self.attack_bounds, *self.slope_lines]
         for bound in bounds:
             if bound.army is not None and not 0 <= bound.army < armies:
                 raise InvalidBoard(f"a bound counts army number {bound.army}, but there are {armies}")
@@ -257,6 +261,8 @@ class Puzzle:
                 raise InvalidBoard("bounds on attacks when pieces block are read on a board that does not wrap")
             if self.blocking and attack.of != "any" and armies > 1:
                 raise InvalidBoard("when pieces block, a bound on attacks counts the pieces of every army (any)")
+        if self.slope_lines and (self.dimensions != 2 or any(self.wrap)):
+            raise InvalidBoard("lines of any slope are read on a flat 2-D board")
 
     def _check_goals(self) -> None:
         for name in self.invariant:
@@ -398,7 +404,8 @@ class Puzzle:
                   "a total cover": self.cover_kind != "occupied or attacked",
                   "a cover by one army": self.cover_by is not None,
                   "a symmetry every solution keeps": bool(self.invariant),
-                  "a goal on the total": self.total is not None}
+                  "a goal on the total": self.total is not None,
+                  "bounds on lines of any slope": bool(self.slope_lines)}
         return ", ".join(rule for rule, asked in stated.items() if asked) or None
 
     @property

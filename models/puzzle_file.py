@@ -36,6 +36,7 @@ from queens.models.lowering import PER_LINE_DIRECTIONS
 from queens.models.pieces import PIECES, Cell, Piece, piece_named
 from queens.models.puzzle import Puzzle
 from queens.models.rules import COVER_KINDS, SYMMETRIES, TARGETS, AttackBound, CoverKind, Region
+from queens.models.slopes import SlopeLines
 
 SHIPPED = Path(__file__).parent / "puzzles"
 """The shipped families, each written as a file (models/puzzles/NAME.toml)."""
@@ -49,13 +50,15 @@ _KEYS: dict[str, set[str]] = {
     "": {"title", "parameters", "board", "army", "rules", "goal"},
     "board": {"shape", "wrap", "holes", "blockers", "missing"},
     "army": {"name", "piece", "count", "fixed", "copies"},
-    "rules": {"within", "between", "per_line", "cover", "cover_by", "partition", "blocking", "region", "attacks"},
+    "rules": {"within", "between", "per_line", "cover", "cover_by", "partition", "blocking", "region", "attacks",
+              "lines"},
     "goal": {"task", "unique", "invariant", "maximise", "minimise"},
     "piece": {"rays", "leaps", "oriented", "name"},
     "count": {"min", "max"},
     "per_line": set(PER_LINE_DIRECTIONS),
     "region": {"name", "cells", "army", "at_least", "at_most", "exactly"},
     "attacks": {"army", "of", "at_least", "at_most", "exactly"},
+    "lines": {"slopes", "through", "army", "at_least", "at_most", "exactly"},
 }
 TAKEN = ("n", *(axis for axes in AXES.values() for axis in axes), *RESERVED)
 """Names a file's parameter cannot have: n (-n N), the coordinates and the expression's words."""
@@ -197,7 +200,8 @@ class _Reader:
             cover=cover, cover_kind=cover_kind, cover_by=_army_named(rules, "cover_by", named, "rules.cover_by"),
             partition=_flag(rules, "partition", "rules.partition"), blocking=_flag(rules, "blocking", "rules.blocking"),
             regions=tuple(self._regions(rules, shape, named)), attack_bounds=tuple(self._attacks(rules, named)),
-            invariant=_symmetries(goal), total=total, title=_text(self.data, "title"))
+            invariant=_symmetries(goal), total=total, title=_text(self.data, "title"),
+            slope_lines=tuple(self._slope_lines(rules, named)))
         return PuzzleSpec(puzzle, task, _flag(goal, "unique", "goal.unique"))
 
     def _cover(self, rules: Mapping[str, Any]) -> tuple[bool, CoverKind]:
@@ -260,6 +264,21 @@ class _Reader:
             bounds.append(AttackBound(least, most, _army_named(table, "army", named, f"{key}.army"),
                                       "own" if of == "own" else "other" if of == "other" else "any"))
         return bounds
+
+    def _slope_lines(self, rules: Mapping[str, Any], named: dict[str, int]) -> list[SlopeLines]:
+        """[[rules.lines]]: bounds on every line of every slope (or of the slopes listed)."""
+        found = []
+        for i, table in enumerate(_tables(rules, "lines", "rules.lines")):
+            key = f"rules.lines[{i}]"
+            _known(table, "lines", key)
+            least, most = self._bounds(table, key)
+            slopes = table.get("slopes", "all")
+            through = self._number(table.get("through", 2), f"{key}.through")
+            if through < 1:
+                raise MalformedInput(f"key '{key}.through': lines through at least 1 cell, got {through}")
+            found.append(SlopeLines(least, most, None if slopes == "all" else _vectors(slopes, f"{key}.slopes"),
+                                    through, _army_named(table, "army", named, f"{key}.army")))
+        return found
 
     def _sides(self, board: Mapping[str, Any]) -> tuple[int, ...]:
         shape = board.get("shape", ["n", "n"])
