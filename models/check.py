@@ -59,6 +59,7 @@ def verify(puzzle: Puzzle, placement: Iterable[Var]) -> Placement:
     _check_lines(puzzle, answer)
     _check_regions(puzzle, answer)
     _check_slope_lines(puzzle, answer)
+    _check_connected(puzzle, answer)
     _check_attack_bounds(puzzle, answer, occupied)
     _check_invariant(puzzle, answer)
     if puzzle.cover:
@@ -309,6 +310,35 @@ def _check_slope_lines(puzzle: Puzzle, answer: PerArmy) -> None:
                 if cells >= rule.through and not (rule.least <= held <= (held if rule.most is None else rule.most)):
                     raise InvalidPlacement(f"a line of slope [{dr}, {dc}] (dc*r - dr*c = {at}) holds {held} pieces, "
                                            f"{rule.least} to {rule.most} allowed")
+
+
+_STEPS = {"king": {(dr, dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1)} - {(0, 0)},
+          "rook": {(-1, 0), (1, 0), (0, -1), (0, 1)}}
+"""The squares one step away, by the adjacency's name (the checker's own, not the lowering's)."""
+
+
+def _check_connected(puzzle: Puzzle, answer: PerArmy) -> None:
+    """Each army the rule names is one group: a search from one of its pieces reaches all, a
+    step at a time (on the board's own wrap arithmetic) or by the piece's attacks."""
+    for rule in puzzle.connected:
+        for a in range(len(answer)) if rule.army is None else (rule.army,):
+            pieces = set(answer[a])
+            if len(pieces) < 2:
+                continue
+            start = min(pieces)
+            seen, todo = {start}, [start]
+            while todo:
+                cell = todo.pop()
+                if rule.by == "moves":
+                    near = {other for half in _reach(puzzle, puzzle.armies[a].piece, cell, None) for other in half}
+                else:
+                    near = {landed[0] for step in _STEPS[rule.by] if (landed := _move(puzzle, cell, step)) is not None}
+                for other in (near & pieces) - seen:
+                    seen.add(other)
+                    todo.append(other)
+            if seen != pieces:
+                raise InvalidPlacement(f"{puzzle.armies[a].name} is not one group by {rule.by} steps: "
+                                       f"{min(pieces - seen)} is cut off from {start}")
 
 
 def _check_attack_bounds(puzzle: Puzzle, answer: PerArmy, occupied: frozenset[Coord] | None) -> None:

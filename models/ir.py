@@ -175,6 +175,29 @@ class CountIf:
 
 
 @dataclass(frozen=True)
+class Connection:
+    """The pieces on `cells` form one connected group of the graph `edges` (pairs of `cells`):
+    an army whose squares touch (connected domination, A370428). Not a line, a clause or a
+    count: a backend that cannot state it refuses the model (`ConstraintModel.beyond_lines`).
+
+    >>> Connection(((0, 0), (0, 1)), (((0, 0), (0, 1)),)).neighbours[(0, 1)]
+    ((0, 0),)
+    """
+
+    cells: tuple[Var, ...]
+    edges: tuple[tuple[Var, Var], ...]
+
+    @property
+    def neighbours(self) -> dict[Var, tuple[Var, ...]]:
+        """Each cell's neighbours in the graph, in the order of `cells`."""
+        found: dict[Var, list[Var]] = {cell: [] for cell in self.cells}
+        for a, b in self.edges:
+            found[a].append(b)
+            found[b].append(a)
+        return {cell: tuple(others) for cell, others in found.items()}
+
+
+@dataclass(frozen=True)
 class LinearKey:
     """key(r, c) = a*r + b*c (mod `modulus` on a torus): one value per line of a family.
 
@@ -269,6 +292,8 @@ class ConstraintModel:
     each. Always true, so never a constraint of its own: a fact to add to a bound on the pieces,
     given where it pays (a domination's fewest pieces: the sat backend refutes "7 queens dominate
     14 x 14" with it, and not in five times as long without; experiments/results/design-choices.md)."""
+    connections: tuple[Connection, ...] = ()
+    """Groups of cells whose pieces must form one connected group (`Connection`)."""
     guards: tuple[Hashable, ...] = ()
     """The stated rules (a count, a per-line bound, a region, an attack bound) whose lines and
     counts hold only under a literal of their own, one per rule, when the puzzle was lowered
@@ -418,7 +443,7 @@ class ConstraintModel:
         lower bound, no clause that asks for a piece, no count with a lower bound): then if m
         pieces per group are impossible, so are more, and an optimiser may stop at the first
         impossible m."""
-        return (not self.covers and not any(line.at_least for line in self.lines)
+        return (not self.covers and not self.connections and not any(line.at_least for line in self.lines)
                 and not any(clause.present for clause in self.clauses)
                 and not any(count.at_least for count in self.counts))
 
@@ -437,7 +462,8 @@ class ConstraintModel:
         """What this model asks beyond lines, covers, fixed cells and sizes (clauses, counts), in
         words, or None: a backend that reads only those names it in its refusal."""
         asked = [f"{len(self.clauses):,} clauses" if self.clauses else "",
-                 f"{len(self.counts):,} attack counts" if self.counts else ""]
+                 f"{len(self.counts):,} attack counts" if self.counts else "",
+                f"{len(self.connections):,} connected groups" if self.connections else ""]
         return " and ".join(a for a in asked if a) or None
 
 

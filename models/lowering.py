@@ -57,6 +57,7 @@ from functools import cached_property
 from itertools import combinations, product
 
 from queens.models.armies import Army
+from queens.models.connected import connections
 from queens.models.errors import InvalidBoard
 from queens.models.geometry import Coord, Topology
 from queens.models.givens import Given, stated_rules
@@ -132,7 +133,8 @@ def lower(puzzle: Puzzle, guarded: bool = False) -> ConstraintModel:
         objective=_objective(board, families), size=size,
         size_implied=size is not None and any(f.exactly_one for f in families),
         clauses=(*clauses, *_invariant(board)), counts=tuple(_attack_counts(board, guarded)),
-        numbering=tuple(board.var(a, c) for a in armies for c in board.board), guards=guards)
+        numbering=tuple(board.var(a, c) for a in armies for c in board.board), guards=guards,
+        connections=connections(puzzle, board.var, board.cells))
 
 
 PER_LINE_SIDES = {"rows": 1, "cols": 0}

@@ -39,6 +39,7 @@ from functools import cached_property
 from typing import Any, NoReturn, cast
 
 from queens.models.armies import MAX_ARMIES, Army, Goal
+from queens.models.connected import Connected
 from queens.models.errors import AttackingQueens, InvalidBoard, OffBoard
 from queens.models.geometry import Coord, Topology, attacks, first_attack
 from queens.models.pieces import QUEEN, Cell, Piece
@@ -149,6 +150,7 @@ class Puzzle:
     invariant: tuple[str, ...]
     total: Goal | None
     slope_lines: tuple[SlopeLines, ...]
+    connected: tuple[Connected, ...]
 
     def __init__(self, rows: int | None = None, cols: int | None = None, piece: Piece = QUEEN,
                  pieces: int | None = None, *, fixed: Iterable[Cell] = (), shape: Iterable[int] | None = None,
@@ -160,7 +162,7 @@ class Puzzle:
                  blocking: bool = False, attack_bounds: Iterable[AttackBound] = (),
                  cover_kind: CoverKind = "occupied or attacked", cover_by: int | None = None,
                  invariant: Iterable[str] = (), total: Goal | None = None,
-                 slope_lines: Iterable[SlopeLines] = ()) -> None:
+                 slope_lines: Iterable[SlopeLines] = (), connected: Iterable[Connected] = ()) -> None:
         if shape is None:
             shape = (_side(rows, "rows"), _side(cols, "columns"))
         elif rows is not None or cols is not None:
@@ -192,6 +194,7 @@ class Puzzle:
         set_(self, "invariant", _items(invariant, "invariant", str))
         set_(self, "total", total)
         set_(self, "slope_lines", _items(slope_lines, "slope_lines", SlopeLines))
+        set_(self, "connected", _items(connected, "connected", Connected))
         self._check()
 
     def _check(self) -> None:
@@ -261,6 +264,10 @@ class Puzzle:
                 raise InvalidBoard("bounds on attacks when pieces block are read on a board that does not wrap")
             if self.blocking and attack.of != "any" and armies > 1:
                 raise InvalidBoard("when pieces block, a bound on attacks counts the pieces of every army (any)")
+        if any(rule.army is not None and not 0 <= rule.army < armies for rule in self.connected):
+            raise InvalidBoard(f"a connected army is one of the {armies} armies, by number")
+        if self.connected and self.dimensions != 2:
+            raise InvalidBoard("connected armies are read on a 2-D board")
         if self.slope_lines and (self.dimensions != 2 or any(self.wrap)):
             raise InvalidBoard("lines of any slope are read on a flat 2-D board")
 
@@ -405,7 +412,8 @@ class Puzzle:
                   "a cover by one army": self.cover_by is not None,
                   "a symmetry every solution keeps": bool(self.invariant),
                   "a goal on the total": self.total is not None,
-                  "bounds on lines of any slope": bool(self.slope_lines)}
+                  "bounds on lines of any slope": bool(self.slope_lines),
+                  "connected armies": bool(self.connected)}
         return ", ".join(rule for rule, asked in stated.items() if asked) or None
 
     @property

@@ -30,6 +30,7 @@ from typing import Any
 
 from queens.models import numbers
 from queens.models.armies import MAX_ARMIES, Army, Goal
+from queens.models.connected import BY, Connected
 from queens.models.errors import MalformedInput, QueensError
 from queens.models.expression import AXES, LARGEST, RESERVED, cells_where, evaluate
 from queens.models.lowering import PER_LINE_DIRECTIONS
@@ -51,7 +52,7 @@ _KEYS: dict[str, set[str]] = {
     "board": {"shape", "wrap", "holes", "blockers", "missing"},
     "army": {"name", "piece", "count", "fixed", "copies"},
     "rules": {"within", "between", "per_line", "cover", "cover_by", "partition", "blocking", "region", "attacks",
-              "lines"},
+              "lines", "connected"},
     "goal": {"task", "unique", "invariant", "maximise", "minimise"},
     "piece": {"rays", "leaps", "oriented", "name"},
     "count": {"min", "max"},
@@ -59,6 +60,7 @@ _KEYS: dict[str, set[str]] = {
     "region": {"name", "cells", "army", "at_least", "at_most", "exactly"},
     "attacks": {"army", "of", "at_least", "at_most", "exactly"},
     "lines": {"slopes", "through", "army", "at_least", "at_most", "exactly"},
+    "connected": {"army", "by"},
 }
 TAKEN = ("n", *(axis for axes in AXES.values() for axis in axes), *RESERVED)
 """Names a file's parameter cannot have: n (-n N), the coordinates and the expression's words."""
@@ -201,7 +203,7 @@ class _Reader:
             partition=_flag(rules, "partition", "rules.partition"), blocking=_flag(rules, "blocking", "rules.blocking"),
             regions=tuple(self._regions(rules, shape, named)), attack_bounds=tuple(self._attacks(rules, named)),
             invariant=_symmetries(goal), total=total, title=_text(self.data, "title"),
-            slope_lines=tuple(self._slope_lines(rules, named)))
+            slope_lines=tuple(self._slope_lines(rules, named)), connected=tuple(_connected(rules, named)))
         return PuzzleSpec(puzzle, task, _flag(goal, "unique", "goal.unique"))
 
     def _cover(self, rules: Mapping[str, Any]) -> tuple[bool, CoverKind]:
@@ -458,6 +460,17 @@ def _tables(table: Mapping[str, Any], key: str, where: str) -> list[dict[str, An
     if not isinstance(value, list) or not all(isinstance(item, dict) for item in value):
         raise MalformedInput(f"key '{where}': expected [[{where}]] tables")
     return value
+
+
+def _connected(rules: Mapping[str, Any], named: dict[str, int]) -> list[Connected]:
+    """[[rules.connected]]: an army's pieces (each army's, without `army`) form one group."""
+    found = []
+    for i, table in enumerate(_tables(rules, "connected", "rules.connected")):
+        key = f"rules.connected[{i}]"
+        _known(table, "connected", key)
+        by = _choice(table, "by", BY, f"{key}.by", "king")
+        found.append(Connected(_army_named(table, "army", named, f"{key}.army"), by))
+    return found
 
 
 def _army_named(table: Mapping[str, Any], key: str, named: dict[str, int], where: str) -> int | None:

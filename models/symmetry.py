@@ -326,7 +326,8 @@ def _army_signature(model: ConstraintModel, meaning: Implications, mapping: Mapp
             frozenset(image(group) for group in goals),
             meaning.image(mapping),
             frozenset((mapping(k.when), frozenset(image(g) for g in k.groups), k.at_least, k.at_most)
-                      for k in model.counts))
+                      for k in model.counts),
+            frozenset((image(c.cells), frozenset(image(e) for e in c.edges)) for c in model.connections))
 
 
 def canonical_armies(placement: Iterable[Var], group: list[Mapping]) -> tuple[Var, ...]:

@@ -143,6 +143,10 @@ def describe_armies(puzzle: Puzzle) -> ModelDescription:
                                       "for each square s", len(model.covers), "domination"))
     if model.fixed:
         groups.append(ConstraintGroup("fixed", "x[a,p] = 1", "for each pre-placed piece", len(model.fixed)))
+    if model.connections:
+        groups.append(ConstraintGroup("connected", "{ p : x[a,p] = 1 } is one group of neighbours", "for each group",
+                                      len(model.connections), f"{sum(len(c.edges) for c in model.connections):,} "
+                                      "neighbour pairs"))
     if model.objective is not None:
         groups.append(ConstraintGroup("objective", f"{model.objective.sense} m, Σ_p x[a,p] = m",
                                       "for each army with the goal", 0, "the goal, not a constraint"))

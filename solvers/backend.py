@@ -129,6 +129,9 @@ class Backend(ABC):
             return f"{self.name} builds models of at most {self.cell_limit:,} cells; {rows}x{cols} has {cells:,}"
         return None
 
+    states_connections: ClassVar[bool] = False
+    """Whether this backend states `ConstraintModel.connections` (cpsat, by reachability layers)."""
+
     picked_unasked: ClassVar[bool] = True
     """Whether the router may choose this backend when no backend is named at all; False keeps it
     to those who ask for it by name (`--backend`), whatever the puzzle: the teaching engine,
@@ -142,6 +145,9 @@ class Backend(ABC):
     def supports(self, model: ConstraintModel) -> str | None:
         """Why this backend cannot answer `model`, or None when it can: a backend that lacks a
         constraint the model uses overrides this and names it (after calling this one)."""
+        if model.connections and not self.states_connections:
+            return (f"{self.name} states no connected groups (pieces that must touch); this model asks "
+                    f"{len(model.connections)}")
         return self.limits(model.rows, model.cols, Task.SOLVE)
 
     @abstractmethod

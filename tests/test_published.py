@@ -33,6 +33,7 @@ CASES = {  # file stem: the n checked on every backend (small enough for each to
     "A051756-attacking-exactly-three": (2, 3, 4),
     "A006317-three-colours": (2, 3),
     "A000755-no-three-in-line": (3, 4, 5),
+    "A370428-connected-king-domination": (3, 4, 5),
 }
 
 

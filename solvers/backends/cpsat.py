@@ -56,6 +56,7 @@ from queens.models.row_viewpoint import AllDifferent, RowViewpoint, row_refusal,
 from queens.solvers.backend import Backend, Optimum, seconds_left
 from queens.solvers.backends.enumeration import callback_stream
 from queens.solvers.formats.cell_order import line_literals, literals, plain_numbering, positions, seeded_numbering
+from queens.solvers.formats.reachability import post_connections
 from queens.solvers.runtime.cores import default_threads
 from queens.solvers.runtime.interruptible import interruptible
 from queens.solvers.viewpoint import Recorder, Viewpoint, by_bounds, domains_text, line_cells
@@ -99,6 +100,7 @@ class CpSat(Backend):
     lex_from_cells = 81
     """CP-SAT pays more for the chains than sat and csp (experiments/results/defaults.md)."""
     cell_limit = MAX_CELLS  # it finds one 2000-queens solution (experiments/results/defaults.md)
+    states_connections = True  # reachability layers (queens.solvers.formats.reachability)
 
     def __init__(self, viewpoint: str = "boolean", workers: int | None = None, presolve: bool | None = None,
                  search: str = "greedy") -> None:
@@ -442,6 +444,10 @@ def _post_beyond(built: _Built, model: ConstraintModel, size: bool) -> None:
         with built.record.posting("x[w] ⇒ lo ≤ Σ held(group) ≤ hi", "for each attack count", "attack counts",
                                   "held(group) = max(x[p] : p ∈ group)"):
             _post_counts(cp, model, number)
+    if model.connections:
+        with built.record.posting("x[i] ⇒ reach[L][i]", "for each connected group", "connected groups",
+                                  "reach[t][i] = x[i] ∧ (reach[t-1][i] ∨ reach[t-1][j], j a neighbour)"):
+            post_connections(cp, model, number)
     if size:
         with built.record.posting(f"Σ x[r,c] = {model.size}", "", "size"):
             _post_line(cp, number[number >= 0].tolist(), model.size or 0, model.size or 0)

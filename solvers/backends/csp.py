@@ -391,6 +391,8 @@ class Csp(Backend):
         self._problem(model)
 
     def supports(self, model: ConstraintModel) -> str | None:
+        if model.connections:
+            return "csp: python-constraint has no connectivity constraint for the connected groups this model asks"
         if self.viewpoint == "rows":
             return _rows_refusal(model)
         return None

@@ -34,6 +34,7 @@ from queens.solvers.backend import Backend, Optimum
 from queens.solvers.backends.cube_and_conquer import SPLIT_AFTER, central_sides, conquer, cubes, placed
 from queens.solvers.formats.cell_order import literals, seeded_numbering
 from queens.solvers.formats.cnf import (
+    CNF_CONNECTIONS,
     DEFAULT_ENCODING,
     ENCODINGS,
     ONE_ONLY,
@@ -120,6 +121,8 @@ class Sat(Backend):
         return encoded.formula, encoded.var
 
     def supports(self, model: ConstraintModel) -> str | None:
+        if model.connections:
+            return f"sat: {CNF_CONNECTIONS}"
         if self.encoding not in ONE_ONLY:
             return None
         if model.objective is not None and not model.at_value(model.objective.top).one_per_line:  # what optimise asks

@@ -52,6 +52,10 @@ count asking for k > 1 groups) falls back to `DEFAULT_ENCODING` when no encoding
 is refused when one of these was."""
 
 
+CNF_CONNECTIONS = ("the CNF encoder writes no connected groups (pieces that must touch): their reachability "
+                   "layers are written for cpsat only")
+
+
 def cnf(model: ConstraintModel, encoding: str = DEFAULT_ENCODING) -> tuple[CNF, dict[int, tuple[int, int]]]:
     """The CNF the `sat` backend solves, and which variable is which cell (auxiliaries are absent).
 
@@ -89,6 +93,8 @@ def encode(model: ConstraintModel, name: str, number: np.ndarray | None = None) 
     piece falls back to `DEFAULT_ENCODING` when `name` is one of `ONE_ONLY`); model.cells[p] is
     variable number[p], numbered from 1 (default: the cells in the model's order). Each block
     written is closed as a named group (`Groups.close`), which only reads where it ends."""
+    if model.connections:
+        raise Unsupported(CNF_CONNECTIONS)
     var = cell_variables(model, number)
     formula = CNF()
     guard = guard_variables(model)

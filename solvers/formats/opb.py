@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable
 
-from queens.models import ConstraintModel, Puzzle
+from queens.models import ConstraintModel, Puzzle, Unsupported
 from queens.models.ir import CountIf, Var
 from queens.solvers.formats.board_numbering import blocked, decision_model, header, title, variable
 
@@ -26,6 +26,8 @@ def opb(puzzle: Puzzle, *, size: int | None = None) -> str:
 
 def opb_of(model: ConstraintModel, title: str = "a placement puzzle") -> str:
     """The OPB of a lowered model: what `opb` writes."""
+    if model.connections:
+        raise Unsupported("the OPB export writes no connected groups (pieces that must touch)")
 
     def terms(cells: tuple[Var, ...] | list[Var], coefficient: int = 1) -> str:
         return " ".join(f"{coefficient:+d} x{variable(model, c)}" for c in cells)
