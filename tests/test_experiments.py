@@ -76,12 +76,12 @@ def test_a_run_over_its_memory_limit_is_a_memout() -> None:
 def test_killing_the_runner_and_running_again_repeats_no_finished_run(tmp_path: Path) -> None:
     spec_path = _spec(tmp_path, """
 name = "resume"
-repetitions = 3
+repetitions = 2
 time_limit = 30
 [[grid]]
 task = "count"
 families = ["nqueens"]
-sizes = [6, 7, 8]
+sizes = [5, 6, 7]
 backends = ["csp", "sat"]
 """)
     db = tmp_path / "results.sqlite"
