@@ -75,12 +75,12 @@ def solve(puzzle: Puzzle, backend: str = "cpsat", *, time_limit: float | None = 
     `stats["reduction"]` names it when it was used, `stats["symmetry"]` why not."""
     engine = get_backend(backend, **options)
     deadline = deadline_after(time_limit)
-    return within(deadline, backend, _solve, engine, puzzle, deadline, symmetry)
+    return with_deadline(deadline, backend, _solve, engine, puzzle, deadline, symmetry)
 
 
 @dataclass(frozen=True)
 class Chosen(Progress):
-    """What the router reports once it has chosen (in the child `within` runs it in): the
+    """What the router reports once it has chosen (in the child `with_deadline` runs it in): the
     strategy, and why. A child killed at the deadline can say nothing more, so this is how its
     answer still names the strategy that was running (issue 37: "by -/-")."""
 
@@ -89,8 +89,8 @@ class Chosen(Progress):
     why: str = ""
 
 
-def within(deadline: float | None, backend: str, function: Callable[..., Result], *args: object,
-           counting: bool = False, method: str = "search") -> Result:
+def with_deadline(deadline: float | None, backend: str, function: Callable[..., Result], *args: object,
+                  counting: bool = False, method: str = "search") -> Result:
     """`function(*args)`, a Result, computed in a child process killed a little after the
     deadline (`queens.solvers.runtime.deadline_child`). When the child is killed, a LIMIT result
     of `backend`/`method` instead (of the strategy the child reported it chose, `Chosen`, when it
@@ -262,7 +262,7 @@ def count(puzzle: Puzzle, backend: str = "cpsat", *, time_limit: float | None = 
             raise BadOption(f"unique classes are counted by enumerating every solution: boards of at most "
                             f"{Backend.count_limit} cells, not {puzzle.size_text}")
         deadline = deadline_after(time_limit)
-        return within(deadline, backend, _count_classes, engine, puzzle, deadline, counting=True)
+        return with_deadline(deadline, backend, _count_classes, engine, puzzle, deadline, counting=True)
     if split is None:
         split = (type(engine).count is Backend.count and puzzle.cells_are_variables and puzzle.pieces is not None
                  and splits(engine, puzzle))
@@ -272,7 +272,7 @@ def count(puzzle: Puzzle, backend: str = "cpsat", *, time_limit: float | None = 
         return count_split(puzzle, backend, time_limit=time_limit, processes=processes, symmetry=symmetry,
                            **options)
     deadline = deadline_after(time_limit)
-    return within(deadline, backend, _count, engine, puzzle, deadline, symmetry, group, counting=True)
+    return with_deadline(deadline, backend, _count, engine, puzzle, deadline, symmetry, group, counting=True)
 
 
 def _count(engine: Backend, puzzle: Puzzle, deadline: float | None, symmetry: bool | None,

@@ -19,7 +19,7 @@ from typing import NoReturn
 import pytest
 from queens.models import AttackingQueens, BackendError, TimeLimit
 from queens.solvers import Status
-from queens.solvers.api import within
+from queens.solvers.api import with_deadline
 from queens.solvers.runtime.deadline_child import call_until
 from queens.solvers.runtime.process_pool import run_in_processes
 from queens.solvers.runtime.progress import Progress, listening, report
@@ -67,7 +67,7 @@ def test_a_minimisation_killed_past_its_deadline_keeps_its_lower_bound() -> None
     """A minimiser reports each k it starts on (every smaller k refuted); killed while it could
     not stop (CaDiCaL on a loaded machine: CI saw a 3 s limit end without a bound), the answer
     still carries the bound."""
-    result = within(time.monotonic() + 1.0, "sat", _sleep_after_reporting, None, 5)
+    result = with_deadline(time.monotonic() + 1.0, "sat", _sleep_after_reporting, None, 5)
     assert result.status is Status.LIMIT and result.solutions == ()
     assert result.stats["bound"] == 5
     assert "could not be interrupted" in str(result.stats["stopped"])

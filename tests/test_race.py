@@ -19,7 +19,7 @@ from queens.models import NQueens, TimeLimit
 from queens.models.families import FamilyOptions, build
 from queens.models.puzzle_file import PUBLISHED, loads, read
 from queens.solvers import Result, Status
-from queens.solvers.api import Chosen, within
+from queens.solvers.api import Chosen, with_deadline
 from queens.solvers.backend import Task
 from queens.solvers.learn.heat_map import heat_map
 from queens.solvers.routing.race import Race, _best_stopped, _effort, doubt
@@ -66,7 +66,7 @@ def test_the_router_races_where_the_structure_leaves_it_unsure(label: str, puzzl
 
 
 @pytest.mark.parametrize(("puzzle", "task", "expected"), [
-    (NQueens(8), Task.COUNT, "native/fast"),
+    (NQueens(8), Task.COUNT, "native/classes"),
     (build("peaceable", FamilyOptions(5)), Task.OPTIMISE, "sat/search"),  # every army under the goal: sat's, measured
     (published("A033148-quarter-turn-queens", 8), Task.COUNT, None),
 ])
@@ -145,7 +145,7 @@ def test_a_child_killed_at_the_deadline_names_the_strategy_it_chose_and_the_limi
     works, so the answer of a child killed at the deadline still names it, and the limit."""
     read_end, write_end = os.pipe()
     try:
-        result = within(time.monotonic() + 0.5, "-", _chose_then_hung, read_end, method="-")
+        result = with_deadline(time.monotonic() + 0.5, "-", _chose_then_hung, read_end, method="-")
     finally:
         os.close(read_end)
         os.close(write_end)

@@ -21,7 +21,7 @@ from dataclasses import dataclass, replace
 
 from queens.models import ConstraintModel, Placement, QueensError, TimeLimit, Unsupported, lower, verify
 from queens.models.puzzle import Puzzle
-from queens.solvers.api import checked_model, within
+from queens.solvers.api import checked_model, with_deadline
 from queens.solvers.backend import Backend, Task, deadline_after
 from queens.solvers.options import Options
 from queens.solvers.registry import get_backend
@@ -54,8 +54,8 @@ class Copies(Strategy):
     def run(self, subject: Subject, task: Task, time_limit: float | None, options: Options) -> Result:
         engine = get_backend(self.backend)
         deadline = deadline_after(time_limit)
-        result = within(deadline, self.backend, fewest_copies, engine, subject.puzzle, deadline,
-                        options.get("symmetry") is not False, method=self.method)
+        result = with_deadline(deadline, self.backend, fewest_copies, engine, subject.puzzle, deadline,
+                               options.get("symmetry") is not False, method=self.method)
         return replace(result, method=self.method)
 
 

@@ -168,7 +168,7 @@ def race(entrants: Sequence[Strategy], subject: Subject, task: Task, time_limit:
 
     # the racers stop themselves SLACK before the deadline, each with what it had (the best found,
     # the bound); one that does not is killed a little later, and still before the process this
-    # race runs in would be (`queens.solvers.api.within` kills it SLACK after the deadline)
+    # race runs in would be (`queens.solvers.api.with_deadline` kills it SLACK after the deadline)
     stop = None if deadline is None else deadline - SLACK
     given = None if stop is None else max(0.001, stop - time.monotonic())
     share = max(1, default_threads() // len(entrants))
