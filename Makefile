@@ -68,7 +68,7 @@ test-asan: install ## the native tests on C extensions built with ASan+UBSan (in
 	sh fuzz/build_asan.sh $(abspath $(BIN))/python "$$scratch/main" && cd "$$scratch/main" && \
 	PYTHONPATH="$$scratch/main" LD_PRELOAD="$$(gcc -print-file-name=libasan.so)" ASAN_OPTIONS=detect_leaks=0 \
 	UBSAN_OPTIONS=print_stacktrace=1 $(abspath $(BIN))/python -m pytest -q -p no:cacheprovider \
-	  tests/test_native_fast.py tests/test_kernel_property.py tests/test_resume.py tests/test_line_counts.py \
+	  tests/test_native_classes.py tests/test_native_property.py tests/test_resume.py tests/test_line_counts.py \
 	  tests/test_certificate.py::test_the_c_trimmer_follows_its_python_twin \
 	  tests/test_certificate.py::test_the_c_trimmer_follows_its_python_twin_on_a_puzzle_proof
 
@@ -80,16 +80,16 @@ cross-tools: ## Debian's AArch64 cross compiler and qemu-user for test-cross (ap
 	    gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user; }
 
 CROSS_CC := aarch64-linux-gnu-gcc -O2 -std=gnu11 -Wall -Wextra -Wno-unused-parameter
-test-cross: cross-tools ## the C cores for AArch64 under qemu, n = 1..12: the fast counter's NEON and scalar kernels, the simple kernel with blocked cells, the meet-in-the-middle counter
+test-cross: cross-tools ## the C cores for AArch64 under qemu, n = 1..12: the classes counter's NEON and scalar kernels, the simple search with blocked cells, the meet-in-the-middle counter
 	@scratch=$$(mktemp -d) && trap 'rm -rf "$$scratch"' EXIT && \
-	$(CROSS_CC) -o "$$scratch/driver" solvers/native/fastcore.c solvers/native/tests/driver.c && \
-	$(CROSS_CC) -o "$$scratch/kerneldriver" solvers/native/kernelcore.c solvers/native/tests/kerneldriver.c && \
+	$(CROSS_CC) -o "$$scratch/driver" solvers/native/classcore.c solvers/native/tests/driver.c && \
+	$(CROSS_CC) -o "$$scratch/simpledriver" solvers/native/simplecore.c solvers/native/tests/simpledriver.c && \
 	$(CROSS_CC) -o "$$scratch/mitmdriver" solvers/native/mitmcore.c solvers/native/tests/mitmdriver.c && \
-	qemu-aarch64 -L /usr/aarch64-linux-gnu "$$scratch/driver" check 12; fast=$$?; echo && \
-	qemu-aarch64 -L /usr/aarch64-linux-gnu "$$scratch/kerneldriver" 12; simple=$$?; echo && \
+	qemu-aarch64 -L /usr/aarch64-linux-gnu "$$scratch/driver" check 12; classes=$$?; echo && \
+	qemu-aarch64 -L /usr/aarch64-linux-gnu "$$scratch/simpledriver" 12; simple=$$?; echo && \
 	qemu-aarch64 -L /usr/aarch64-linux-gnu "$$scratch/mitmdriver" check 12; mitm=$$?; echo && \
-	if [ $$fast -eq 0 ] && [ $$simple -eq 0 ] && [ $$mitm -eq 0 ]; then echo "test-cross: all three cores all equal"; \
-	else echo "test-cross: DIFFERENCES (fast counter exit $$fast, simple kernel exit $$simple, meet in the middle exit $$mitm)"; exit 1; fi
+	if [ $$classes -eq 0 ] && [ $$simple -eq 0 ] && [ $$mitm -eq 0 ]; then echo "test-cross: all three cores all equal"; \
+	else echo "test-cross: DIFFERENCES (classes counter exit $$classes, simple search exit $$simple, meet in the middle exit $$mitm)"; exit 1; fi
 
 FUZZ_RUNS  ?= 1000000
 FUZZ_CALLS ?= 100000
@@ -98,7 +98,7 @@ fuzz-tools: ## Debian's clang and its sanitizer and libFuzzer runtimes for make 
 	  SUDO=$$([ "$$(id -u)" -eq 0 ] || echo sudo); \
 	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq clang libclang-rt-dev; }
 
-fuzz: install fuzz-tools ## the C extensions under ASan+UBSan: libFuzzer on the cores of _kernel, _completion, _localsearch and _lines, a Python driver on the extensions
+fuzz: install fuzz-tools ## the C extensions under ASan+UBSan: libFuzzer on the cores of _simple, _completion, _localsearch and _lines, a Python driver on the extensions
 	nice -n 10 sh fuzz/run.sh $(abspath $(BIN))/python $(FUZZ_RUNS) $(FUZZ_CALLS)
 
 fuzz-cli: install ## the CLI's and the API's contracts, and the audit of new inputs against the brute force (QUEENS_FUZZ_EXAMPLES, default 100000)

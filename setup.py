@@ -1,8 +1,8 @@
 """The C extensions: everything else about the package is in pyproject.toml.
 
 setup.py exists only because the compiler flags are chosen at build time. The default build is
-portable: no -march flag, so a wheel runs on any CPU of its architecture; the fast counter
-carries a kernel per instruction set (fastcore.c) and picks one at run time. QUEENS_MARCH_NATIVE=1
+portable: no -march flag, so a wheel runs on any CPU of its architecture; the classes counter
+carries a kernel per instruction set (classcore.c) and picks one at run time. QUEENS_MARCH_NATIVE=1
 (`make build-native`) adds -march=native for people who build for their own machine only.
 """
 
@@ -41,13 +41,13 @@ class BuildExt(build_ext):
 # which compile without it; the normal build leaves them out, whatever the Python's own CFLAGS say
 FLAGS = ["-O3", "-std=gnu11", "-DNDEBUG", "-Wall", "-Wextra", "-Wno-unused-parameter"]
 NATIVE = "solvers/native"
-HEADERS = [f"{NATIVE}/{header}" for header in ("common.h", "fastcore.h", "kernelcore.h", "linecore.h", "lanes.h",
+HEADERS = [f"{NATIVE}/{header}" for header in ("common.h", "classcore.h", "simplecore.h", "linecore.h", "lanes.h",
                                                "lanes_avx512.h", "interrupt.h", "mitmcore.h", "mitmslice.h", "trimcore.h")]
 EXTENSIONS = {  # module in queens.solvers.native: its C sources there (the binding first)
-    "_kernel": ["kernel.c", "kernelcore.c"],
+    "_simple": ["simple.c", "simplecore.c"],
     "_completion": ["completion.c"],
     "_localsearch": ["localsearch.c"],
-    "_fast": ["fastcount.c", "fastcore.c"],
+    "_classes": ["classcount.c", "classcore.c"],
     "_lines": ["lines.c", "linecore.c"],
     "_mitm": ["mitmcount.c", "mitmcore.c"],
     "_trim": ["trim.c", "trimcore.c"],

@@ -1,4 +1,4 @@
-"""Every kernel of the fast counter against two yardsticks, side by side, at 1 and 2 threads.
+"""Every kernel of the classes counter against two yardsticks, side by side, at 1 and 2 threads.
 
 The yardsticks are C programs in experiments/yardstick/, built here with `gcc -O3 -march=native`:
 classic.c (the classic bitboard counter with the half-board mirror) and takaken.c (our own
@@ -16,8 +16,8 @@ means the pool does not serialise on the GIL or a lock; the C code runs without 
 
 The meet-in-the-middle counter (native/quadrant, mitmcore.c) has its own table: every matcher
 this CPU runs (forced by QUEENS_MITM_MATCHER, each in a process of its own: the matcher is chosen
-once per process), at 1 and 2 threads beside classic.c, takaken.c and the best fast kernel, with
-the memory it held, for larger n (the yardsticks are measured up to --classic-upto and scaled
+once per process), at 1 and 2 threads beside classic.c, takaken.c and the classes counter's best
+kernel, with the memory it held, for larger n (the yardsticks are measured up to --classic-upto and scaled
 beyond, as the header says). n = 20 is in by default (issue 24 asks n = 16..20): about half an
 hour of the run on a 2-core Intel Xeon (Q(20) took 1.8-2.9 min on one thread and 0.9-1.3 min on
 two per matcher, 2026-11-28; three rounds).
@@ -47,7 +47,7 @@ from typing import Any, TypedDict
 from queens.experiments import runner
 from queens.experiments.bench_backends import terms
 from queens.experiments.saved import RESULTS, save
-from queens.solvers.native import _fast, _mitm
+from queens.solvers.native import _classes, _mitm
 from queens.solvers.native.counting import batches, count_classes, split_depth, subproblems
 from queens.solvers.native.quadrant import count_total
 from queens.solvers.runtime.cores import default_threads
@@ -131,7 +131,7 @@ def run_kernel(n: int, kernel: str, threads: int) -> Run:
 def contestants(binaries: dict[str, Path], n: int, threads: int) -> dict[str, Callable[[], Run]]:
     runs: dict[str, Callable[[], Run]] = {name: partial(run_yardstick, binary, n)
                                           for name, binary in binaries.items()}
-    for kernel in _fast.SUPPORTED:
+    for kernel in _classes.SUPPORTED:
         for t in sorted({1, threads}):
             runs[f"{kernel}/{t}"] = partial(run_kernel, n, kernel, t)
     return runs
@@ -146,7 +146,7 @@ def balance(n: int, threads: int) -> Balance:
     """How evenly the work splits: nodes per subproblem (scalar kernel, same tree as every kernel)."""
     keys = subproblems(n)
     nodes = []
-    for counted in _fast.count(n, keys, kernel="scalar"):
+    for counted in _classes.count(n, keys, kernel="scalar"):
         if counted is None:  # only a count told to stop leaves a subproblem unfinished
             sys.exit(f"n = {n}: the scalar kernel left a subproblem unfinished")
         nodes.append(counted[3])
@@ -161,7 +161,7 @@ def rows_for(n: int, results: dict[str, list[Run]], threads: int) -> list[Row]:
     wall = {name: statistics.median(run[0] for run in series) for name, series in results.items()}
     cpu = {name: statistics.median(run[1] for run in series) for name, series in results.items()}
     rows: list[Row] = []
-    for kernel in _fast.SUPPORTED:
+    for kernel in _classes.SUPPORTED:
         one, many = wall[f"{kernel}/1"], wall[f"{kernel}/{threads}"]
         cores = statistics.median(run[1] / run[0] for run in results[f"{kernel}/{threads}"])
         rows.append({"n": n, "kernel": kernel, "count": results["classic"][0][2], "classic_s": wall["classic"],
@@ -233,8 +233,8 @@ YARDSTICKS_RUN = ("classic", "takaken")
 
 def measure_quadrant(yardsticks: dict[str, Path], sizes: list[int], matchers: list[str], repeats: int,
                      threads: int, classic_upto: int) -> list[dict[str, object]]:
-    """Per matcher quadrant/1 and quadrant/{threads}, the best fast kernel (1 thread), classic.c and
-    takaken.c (up to `classic_upto`) in turns; beyond it both yardsticks are scaled from their
+    """Per matcher quadrant/1 and quadrant/{threads}, the classes counter's best kernel (1 thread),
+    classic.c and takaken.c (up to `classic_upto`) in turns; beyond it both yardsticks are scaled from their
     largest measured size."""
     rows: list[dict[str, object]] = []
     memory: dict[tuple[int, str, int], int] = {}
@@ -253,10 +253,10 @@ def measure_quadrant(yardsticks: dict[str, Path], sizes: list[int], matchers: li
                          "takaken_s": takaken_s, "takaken_ratio_1": wall[one] / takaken_s,
                          "takaken_ratio_many": wall[many] / takaken_s,
                          "classic_scaled_from": None if "classic" in wall else base,
-                         "fast_s": wall.get("fast/1"), "one_s": wall[one], "one_cpu_s": cpu[one],
+                         "classes_s": wall.get("classes/1"), "one_s": wall[one], "one_cpu_s": cpu[one],
                          "many_s": wall[many], "threads": threads,
                          "ratio_1": wall[one] / classic_s, "ratio_many": wall[many] / classic_s,
-                         "cpu_ratio_fast": cpu[one] / cpu["fast/1"] if "fast/1" in cpu else None,
+                         "cpu_ratio_classes": cpu[one] / cpu["classes/1"] if "classes/1" in cpu else None,
                          "memory_1": memory[n, matcher, 1], "memory_many": memory[n, matcher, threads],
                          "target": QUADRANT_TARGETS.get(n)})
     return rows
@@ -280,7 +280,7 @@ def _quadrant_runs(yardsticks: dict[str, Path], n: int, matchers: list[str], thr
     if with_yardsticks:
         for name in YARDSTICKS_RUN:
             runs[name] = partial(run_yardstick, yardsticks[name], n)
-        runs["fast/1"] = lambda: run_kernel(n, "auto", 1)
+        runs["classes/1"] = lambda: run_kernel(n, "auto", 1)
     return runs
 
 
@@ -306,21 +306,22 @@ def _solutions(n: int) -> int:
 
 
 def quadrant_table(rows: list[dict[str, Any]], threads: int) -> str:
-    lines = [f"| n | matcher | classic.c s | takaken.c s | best fast kernel, 1 thread s | quadrant 1 thread s (CPU s) "
-             f"| ÷classic | CPU ÷fast | {threads} threads s | ÷classic | ÷takaken 1 / {threads} threads "
+    lines = ["| n | matcher | classic.c s | takaken.c s | classes, best kernel, 1 thread s "
+             "| quadrant 1 thread s (CPU s) "
+             f"| ÷classic | CPU ÷classes | {threads} threads s | ÷classic | ÷takaken 1 / {threads} threads "
              f"| memory held 1 / {threads} threads | target 1 / {threads} threads (÷classic) |",
              "|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"]
     for r in rows:
         classic = f"{r['classic_s']:.2f}" + (f" (scaled from n = {r['classic_scaled_from']})"
                                               if r["classic_scaled_from"] else "")
-        fast = "-" if r["fast_s"] is None else f"{r['fast_s']:.3f}"
-        versus = "-" if r["cpu_ratio_fast"] is None else f"{r['cpu_ratio_fast']:.2f}x"
+        classes = "-" if r["classes_s"] is None else f"{r['classes_s']:.3f}"
+        versus = "-" if r["cpu_ratio_classes"] is None else f"{r['cpu_ratio_classes']:.2f}x"
         target = "(no target)"
         if r["target"]:
             one, many = r["target"]
             target = (f"≤{one:.3f} {'✓' if r['ratio_1'] <= one else '✗'} / "
                       f"≤{many:.3f} {'✓' if r['ratio_many'] <= many else '✗'}")
-        lines.append(f"| {r['n']} | {r['matcher']} | {classic} | {r['takaken_s']:.2f} | {fast} "
+        lines.append(f"| {r['n']} | {r['matcher']} | {classic} | {r['takaken_s']:.2f} | {classes} "
                      f"| {r['one_s']:.3f} ({r['one_cpu_s']:.3f}) | {r['ratio_1']:.3f}x "
                      f"| {versus} | {r['many_s']:.3f} | {r['ratio_many']:.3f}x "
                      f"| {r['takaken_ratio_1']:.3f}x / {r['takaken_ratio_many']:.3f}x "
@@ -353,8 +354,8 @@ def main(argv: list[str] | None = None) -> int:
         quadrant = measure_quadrant(binaries, args.quadrant_sizes, args.matchers, args.repeats,
                                     args.threads, args.classic_upto)
     where = machine()
-    header = (f"Fast counter, every kernel this CPU runs ({', '.join(_fast.SUPPORTED)}; CPU features: "
-              f"{_fast.FEATURES or 'none asked'}), portable build, vs experiments/yardstick/classic.c and "
+    header = (f"Classes counter, every kernel this CPU runs ({', '.join(_classes.SUPPORTED)}; CPU features: "
+              f"{_classes.FEATURES or 'none asked'}), portable build, vs experiments/yardstick/classic.c and "
               f"takaken.c (gcc -O3 -march=native, single thread). Medians of {args.repeats} runs taken in turns, "
               f"{date.today().isoformat()}, {where}. Ratio = wall time / the yardstick's (lower is faster); "
               "CPU ÷: the same with CPU times (1 thread), robust to a busy machine; cores used = CPU time / wall "
@@ -369,14 +370,14 @@ def main(argv: list[str] | None = None) -> int:
     if quadrant:
         report += ("\nThe meet-in-the-middle counter (native/quadrant), every matcher forced in turn "
                    f"(QUEENS_MITM_MATCHER: {' '.join(args.matchers)}), same runs in turns with classic.c, takaken.c "
-                   "and the best fast kernel ('auto'); each yardstick beyond n = "
+                   "and the classes counter's best kernel ('auto'); each yardstick beyond n = "
                    f"{args.classic_upto} is its largest measured time scaled by Q(n) / Q(that n) (not run); memory "
                    "held = the counter's tables and lists at their peak (C allocations, not the interpreter).\n\n"
                    f"{quadrant_table(quadrant, args.threads)}\n")
     print(report)
     save(RESULTS / "bench_native.md", report)
     save(RESULTS / "bench_native.json", json.dumps(
-        {"date": date.today().isoformat(), "machine": where, "features": _fast.FEATURES, "rows": rows,
+        {"date": date.today().isoformat(), "machine": where, "features": _classes.FEATURES, "rows": rows,
          "balance": balances, "quadrant": quadrant}, indent=2) + "\n")
     return 0
 

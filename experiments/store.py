@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import TypedDict
 
 from queens.models import MalformedInput
+from queens.solvers.options import RENAMED
 from queens.solvers.routing.side_by_side import symmetry_used
 
 _SCHEMA = """
@@ -145,7 +146,9 @@ class Store:
             db.execute("INSERT OR REPLACE INTO specs VALUES (?, ?, ?, ?)", (name, path, text, _now()))
 
     def finished_keys(self) -> set[str]:
-        return {row[0] for row in self._db.execute("SELECT key FROM runs")}
+        """The keys of the stored runs, a renamed method (`RENAMED`) under its new name: a grid
+        stored before the rename resumes where it stopped."""
+        return {_renamed(key, method)[0] for key, method in self._db.execute("SELECT key, method FROM runs")}
 
     def add(self, record: Mapping[str, object]) -> None:
         """Store one finished run (`record` has every column but `finished`)."""
@@ -178,8 +181,25 @@ class Store:
             for name in _JSON_FIELDS:
                 data[name] = json.loads(data[name])
             data["symmetry"] = None if data["symmetry"] is None else bool(data["symmetry"])
+            data["key"], data["method"], data["configuration"] = _renamed(data["key"], data["method"],
+                                                                         data["configuration"])
             rows.append(Row(**data))
         return rows
+
+
+def _renamed(key: str, method: str, configuration: str = "") -> tuple[str, str, str]:
+    """A stored run's key, method and configuration with a method renamed since (`RENAMED`)
+    under its new name; any other run's as stored. The key is `Run.key`'s list, the method at 6.
+
+    >>> _renamed('["s", "count", "nqueens", 8, "native", [], "fast"]', "fast", "native fast")
+    ('["s", "count", "nqueens", 8, "native", [], "classes"]', 'classes', 'native classes')
+    """
+    if method not in RENAMED:
+        return key, method, configuration
+    fields = json.loads(key)
+    fields[6] = RENAMED[method]
+    words = [RENAMED[method] if word == method else word for word in configuration.split(" ")]
+    return json.dumps(fields), RENAMED[method], " ".join(words)
 
 
 def _now() -> str:

@@ -3,7 +3,7 @@
 # `make test-asan` and `make fuzz`). Compiled here rather than by `setup.py build_ext`: the
 # venv's setuptools refuses pyproject.toml's license field outside pip's isolated build.
 # The module table (each module with its C sources) is read from setup.py, so it stays in one
-# place. Built portable, as the default build is: the fast counter picks its kernel at run time.
+# place. Built portable, as the default build is: the classes counter picks its kernel at run time.
 # usage: fuzz/build_asan.sh PYTHON TREE
 set -eu
 python=$1 tree=$2

@@ -1,10 +1,10 @@
 """Random calls into the built C extensions, the way Python code reaches them.
 
-The libFuzzer targets (fuzz_*.c) drive the C cores of _kernel, _completion, _localsearch and
+The libFuzzer targets (fuzz_*.c) drive the C cores of _simple, _completion, _localsearch and
 _lines a million times each at C speed. This driver covers what they cannot: the entry points as
 *imported* from the compiled modules, with arguments of every Python type (None, floats, str,
-huge ints, read-only and writable buffers, nested sequences), including the fast counter
-_fast, the meet-in-the-middle counter _mitm and the trimmer _trim, which have no libFuzzer
+huge ints, read-only and writable buffers, nested sequences), including the classes counter
+_classes, the meet-in-the-middle counter _mitm and the trimmer _trim, which have no libFuzzer
 target (their cores' asserts run here). Run it on extensions built with ASan+UBSan
 (`make fuzz` does): a memory error aborts the process. The rule checked for every call: it
 returns, or it raises an ordinary exception (never SystemError, never a crash).
@@ -19,7 +19,7 @@ import sys
 import time
 from collections.abc import Callable
 
-from queens.solvers.native import _completion, _fast, _kernel, _lines, _localsearch, _mitm, _trim
+from queens.solvers.native import _completion, _classes, _lines, _localsearch, _mitm, _simple, _trim
 
 REJECTIONS = (ValueError, TypeError, OverflowError, MemoryError, RuntimeError, BufferError)
 EDGE_INTS = [0, 1, 2, 3, 4, -1, -2, 7, 8, 27, 28, 31, 32, 63, 64, 65, 4096, 4097, 2**20, 2**20 + 1,
@@ -56,22 +56,22 @@ def maybe(rng: random.Random, sensible: object) -> object:
     return sensible if rng.random() < 0.85 else anything(rng)
 
 
-def fast_call(rng: random.Random) -> None:
+def classes_call(rng: random.Random) -> None:
     n = maybe(rng, rng.randrange(1, 16))
     if rng.random() < 0.3:
-        _fast.subproblems(n, maybe(rng, rng.randrange(1, 7)))
+        _classes.subproblems(n, maybe(rng, rng.randrange(1, 7)))
         return
     good_n = isinstance(n, int) and 4 <= n <= 14
-    keys = _fast.subproblems(n, 2) if good_n else [(0, 2)]
+    keys = _classes.subproblems(n, 2) if good_n else [(0, 2)]
     keys = [list(k) for k in rng.sample(keys, min(len(keys), rng.randrange(4)))]
     if keys and rng.random() < 0.3:
         keys[rng.randrange(len(keys))][rng.randrange(len(keys[0]))] = anything(rng)
     # past n = 10 a count takes milliseconds under ASan: those run with the stop flag raised
     stop = bytearray(b"\1") if not good_n or n > 10 else maybe(rng, bytearray(1))
-    _fast.count(n, maybe(rng, keys), kernel=maybe(rng, rng.choice(["auto", "scalar", "vector"])), stop=stop)
+    _classes.count(n, maybe(rng, keys), kernel=maybe(rng, rng.choice(["auto", "scalar", "vector"])), stop=stop)
 
 
-def kernel_call(rng: random.Random) -> None:
+def simple_call(rng: random.Random) -> None:
     ncells = maybe(rng, rng.randrange(1, 100))
     cells = ncells if isinstance(ncells, int) and 0 < ncells <= 200 else 1
     words = (cells + 63) // 64
@@ -81,7 +81,7 @@ def kernel_call(rng: random.Random) -> None:
 
     target = maybe(rng, rng.randrange(0, 5))
     lines = rng.choice([0, target if isinstance(target, int) and 0 <= target < 9 else 0, rng.randrange(4)])
-    search = _kernel.Search(ncells, bitsets(1), bitsets(cells), bitsets(lines), bitsets(1), bitsets(rng.randrange(3)),
+    search = _simple.Search(ncells, bitsets(1), bitsets(cells), bitsets(lines), bitsets(1), bitsets(rng.randrange(3)),
                             target)
     search.next_batch(maybe(rng, rng.randrange(1, 5)), maybe(rng, 0.001))
     search.count(maybe(rng, 0.001))
@@ -149,7 +149,7 @@ def trim_call(rng: random.Random) -> None:
 
 
 TARGETS: dict[str, Callable[[random.Random], None]] = {
-    "_fast": fast_call, "_kernel": kernel_call, "_completion": completion_call, "_localsearch": localsearch_call,
+    "_classes": classes_call, "_simple": simple_call, "_completion": completion_call, "_localsearch": localsearch_call,
     "_lines": lines_call, "_mitm": mitm_call, "_trim": trim_call}
 
 
@@ -170,7 +170,7 @@ def fuzz(name: str, calls: int, seed: int = 0) -> tuple[int, int]:
 
 def main() -> None:
     calls = int(sys.argv[1]) if len(sys.argv) > 1 else 100_000
-    print(f"extensions from {_fast.__file__.rsplit('/', 1)[0]}", flush=True)
+    print(f"extensions from {_classes.__file__.rsplit('/', 1)[0]}", flush=True)
     for name in sys.argv[2:] or TARGETS:
         start = time.perf_counter()
         returned, rejected = fuzz(name, calls)

@@ -1,7 +1,7 @@
 #!/bin/sh
 # `make fuzz`: the C extensions under ASan+UBSan, in a scratch directory.
-#   1. libFuzzer on the cores of _kernel, _completion, _localsearch and _lines: RUNS inputs each;
-#   2. the Python driver (fuzz_extensions.py) on all four built extensions, _fast included:
+#   1. libFuzzer on the cores of _simple, _completion, _localsearch and _lines: RUNS inputs each;
+#   2. the Python driver (fuzz_extensions.py) on all four built extensions, _classes included:
 #      CALLS calls each, with arguments of every Python type.
 # A crash stops it with the report; a crashing libFuzzer input is kept as ./fuzz-crash-*.
 # usage: fuzz/run.sh PYTHON RUNS CALLS
@@ -11,7 +11,7 @@ repo=$(cd "$(dirname "$0")/.." && pwd)
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 "$repo/fuzz/build.sh" "$python" "$scratch/bin"
-for target in kernel completion localsearch lines; do
+for target in simple completion localsearch lines; do
   mkdir "$scratch/corpus-$target"
   if ! ASAN_OPTIONS=detect_leaks=0 "$scratch/bin/$target" -runs="$runs" -print_final_stats=1 \
        -artifact_prefix="$repo/fuzz-crash-$target-" "$scratch/corpus-$target" 2>"$scratch/$target.log"; then

@@ -339,7 +339,7 @@ class ConstraintModel:
     def conflicts(self) -> dict[Var, frozenset[Var]]:
         """The conflict graph: for each cell, the other cells that share a line with it (two
         pieces there would break the line's at-most-one). Derived once, here, for every reader
-        (the trace, the native kernel's bitsets, the CSP's row predicates).
+        (the trace, the native search's bitsets, the CSP's row predicates).
 
         >>> from queens.models import NQueens, lower
         >>> len(lower(NQueens(4)).conflicts[(0, 0)])
@@ -387,7 +387,7 @@ class ConstraintModel:
         partition the cells and their caps add up to the size, `size` pieces leave each line
         at its cap (pigeonhole, as the lowering does for n pieces on n rows). The independent
         queens of an n x n board asked for n pieces are then one per row, which a search takes
-        row by row (the native kernel answers at once row by row where cell by cell it found
+        row by row (the native search answers at once row by row where cell by cell it found
         none in its time: experiments/results/design-choices.md); 2n - 1 bishops fill every
         diagonal, refuted by propagation.
 

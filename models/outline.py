@@ -65,7 +65,7 @@ class Outline:
     def queen_graph(self) -> int | None:
         """n when the model is n queens on the full n x n board: exactly one per row and column,
         at most one per diagonal, no holes, blockers or covers; fixed pieces allowed. This is
-        the structure the fast counter, the completion solver, the construction and the local
+        the structure the classes counter, the completion solver, the construction and the local
         search answer, whatever the puzzle is called.
 
         >>> from queens.models.nqueens import NQueens

@@ -360,7 +360,7 @@ class Puzzle:
     def plain(self) -> bool:
         """One army of one piece on a 2-D board (plane or torus), its size fixed or minimised,
         no bounds but its own lines': the form the fast lowering (strided lines, line keys) and
-        the native kernels' outline read."""
+        the native methods' outline read."""
         army = self.armies[0]
         return (len(self.armies) == 1 and self.dimensions == 2 and army.copies == 1
                 and (all(self.wrap) or not any(self.wrap)) and not self.per_line and not self.partition

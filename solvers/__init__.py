@@ -27,7 +27,7 @@ _HOME = {"solutions": "api", "Backend": "backend", "BACKENDS": "registry", "get_
          "Result": "result", "Status": "result",
          "count": "routing.router", "optimise": "routing.router", "solve": "routing.router"}
 """Where each entry point lives: imported when first asked for, so that importing one module of
-this package (the construction, a native kernel) does not import the router and every strategy
+this package (the construction, a native search) does not import the router and every strategy
 (measured before a 10^7-queens construction: experiments/results/design-choices.md)."""
 
 

@@ -106,7 +106,7 @@ class Backend(ABC):
     settings: ClassVar[tuple[tuple[str, dict[str, str]], ...]] = (("default", {}),)
     search_options: ClassVar[frozenset[str] | None] = None
     """The constructor's options this backend's own search (and split) uses; None: all of them.
-    An option that only another strategy reads (native's `threads`, the fast counter's) is left
+    An option that only another strategy reads (native's `threads`, the classes counter's) is left
     out, so the router does not hand it to a search that would ignore it."""
     """The settings a learner compares (`queens explain` builds the model once per setting):
     (label, constructor options), e.g. each viewpoint or CNF encoding."""
@@ -196,7 +196,7 @@ class Backend(ABC):
         a downward-closed model: "at least m + 1 per group?" after each answer with m (its extra
         pieces dropped), until the answer is no: then no larger m works either; the largest m
         first when it fills a family (`ConstraintModel.fills`: n independent queens, one per
-        row), one question instead of n when it holds (the native kernel on 20 x 20: a twentieth
+        row), one question instead of n when it holds (the native search on 20 x 20: a twentieth
         of the time, experiments/results/design-choices.md). Maximising any other model: from
         the largest m down to the first possible. Each "no" is this backend's proof (an UNSAT
         answer, an exhausted search), so the optimum is proved."""

@@ -45,7 +45,7 @@ class Options(SearchOptions, total=False):
     processes: int | None  # split
     symmetry: bool  # counting by enumeration: lex-leader symmetry breaking (on unless False)
     unique: bool  # counting: symmetry classes too
-    ledger: str | Path | None  # the native counters (fast, quadrant): SQLite file of finished subproblems
+    ledger: str | Path | None  # the native counters (classes, quadrant): SQLite file of finished subproblems
     resume: bool  # the native counters: skip the subproblems the ledger holds
     dask: str | None  # the native counters: "local" or a scheduler's address
 
@@ -56,6 +56,11 @@ LARGEST = {"seed": 2**64 - 1}
 """Whole-number options larger than a count may be (`queens.models.numbers.MAX_COUNT`)."""
 FEWEST = {"threads": 1, "workers": 1, "processes": 1}
 """Whole-number options that need at least one (a thread, a worker, a process)."""
+RENAMED = {"fast": "classes"}
+"""Old names of methods and of native's counters, and the names that replaced them: the D4
+symmetry-class counter was `fast`, yet `quadrant` is the fastest. An old name is refused with the
+new one (`refuse_renamed`), not taken as an alias; a file stored before the rename (a ledger, a
+results database) is read under the new name."""
 
 
 def checked(options: Mapping[str, object]) -> Options:
@@ -78,6 +83,19 @@ def checked(options: Mapping[str, object]) -> Options:
         untyped = allowed is None or value is None and type(None) in allowed
         found[key] = value if untyped or allowed is None else _typed(key, value, allowed)
     return cast(Options, found)
+
+
+def refuse_renamed(kind: str, name: object) -> None:
+    """A usage error for a name that has been renamed (`RENAMED`), saying the new one.
+
+    >>> refuse_renamed("method", "classes")
+    >>> refuse_renamed("method", "fast")
+    Traceback (most recent call last):
+    ...
+    queens.models.errors.BadOption: method 'fast' is now called 'classes'
+    """
+    if isinstance(name, str) and name in RENAMED:
+        raise BadOption(f"{kind} {name!r} is now called {RENAMED[name]!r}")
 
 
 def _typed(key: str, value: object, allowed: tuple[object, ...]) -> object:

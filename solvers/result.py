@@ -41,7 +41,7 @@ class Result:
     wall_time: float = 0.0
     stats: dict[str, int | float | str] = field(default_factory=dict)
     method: str = "search"
-    """How the backend answered: search, split, fast, complete, construct, random (see
+    """How the backend answered: search, split, classes, complete, construct, random (see
     `queens.solvers.routing.strategies`)."""
     why: str = ""
     """Why the router chose this strategy (empty when it was called directly)."""
@@ -121,8 +121,8 @@ class Result:
         asks: fewest pieces, most pieces per army, fewest copies), who answered and in how long.
 
         >>> from queens.models import NQueens
-        >>> Result("native", Status.COMPLETE, count=92, method="fast", puzzle=NQueens(8)).summary()
-        '8-queens: complete, 92 solutions, by native/fast in 0.000 s'
+        >>> Result("native", Status.COMPLETE, count=92, method="classes", puzzle=NQueens(8)).summary()
+        '8-queens: complete, 92 solutions, by native/classes in 0.000 s'
         """
         parts = [self.status.value]
         if self.count is not None:

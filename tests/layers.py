@@ -132,7 +132,7 @@ def _targets(node: ast.Import | ast.ImportFrom, source: str) -> list[str]:
         module = ".".join([*base, *([node.module] if node.module else [])])
     else:
         module = node.module or ""
-    # `from queens.solvers import count` names an entry point, `from queens.solvers.native import _kernel` a module
+    # `from queens.solvers import count` names an entry point, `from queens.solvers.native import _simple` a module
     return [f"{module}.{alias.name}" if _is_package(f"{module}.{alias.name}") else module for alias in node.names]
 
 

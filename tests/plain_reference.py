@@ -1,12 +1,12 @@
 """Plain-Python twins of the C searches, written for reading rather than speed.
 
-- `count_model`: kernelcore.c's search over the generic model (sets instead of bitsets, the same
+- `count_model`: simplecore.c's search over the generic model (sets instead of bitsets, the same
   branching: one cell of each exactly-one line of the first such family, or cells in increasing
   order when there is none; covers checked at the leaf).
 - `count_queens`: queens on a board with blocked cells and pre-placed queens, from first
   principles (two queens attack when they share a row, a column or a diagonal), independent of
   the lowering.
-- `classes_by_prefix`: fastcount.c's scheme: every solution's class is counted once, at its
+- `classes_by_prefix`: classcount.c's scheme: every solution's class is counted once, at its
   lexicographically smallest board, and filed under that board's first rows (the subproblem).
 - `trim_proof`: trimcore.c's backward trimming of a DRUP refutation, step for step (the same
   watch lists in the same order, so the same core and the same lemmas).
@@ -19,16 +19,16 @@ from functools import cache
 from itertools import combinations
 
 from queens.models import ConstraintModel
-from queens.solvers.native import _fast
+from queens.solvers.native import _classes
 
 Cell = tuple[int, int]
 
 
-KERNELS = ["scalar", "vector"] if _fast.VECTOR else ["scalar"]
-"""The fast counter's kernels on this machine, each checked against this twin."""
+KERNELS = ["scalar", "vector"] if _classes.VECTOR else ["scalar"]
+"""The classes counter's kernels on this machine, each checked against this twin."""
 
 def count_model(model: ConstraintModel) -> int:
-    """The number of solutions of `model`, by kernelcore.c's search."""
+    """The number of solutions of `model`, by simplecore.c's search."""
     conflicts: dict[Cell, set[Cell]] = defaultdict(set)
     for line in model.lines:
         for cell in line.cells:
@@ -39,7 +39,7 @@ def count_model(model: ConstraintModel) -> int:
         start -= conflicts[cell]
     primary = next((family for family in model.families if family.exactly_one), None)
     branch = [] if primary is None else [set(line.cells) for line in primary.lines if not fixed & set(line.cells)]
-    assert model.size is not None, "kernelcore.c counts placements of a fixed size"
+    assert model.size is not None, "simplecore.c counts placements of a fixed size"
     target = model.size - len(fixed)
 
     def covered(chosen: list[Cell]) -> bool:

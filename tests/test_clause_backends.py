@@ -297,12 +297,12 @@ def test_the_throw_away_backend_refuses_them():
 
 
 # --- the strategies that read the outline, not the model -----------------------------------------
-OUTLINE_READERS = {"native/fast", "native/quadrant", "python/construct", "native/complete", "native/random",
+OUTLINE_READERS = {"native/classes", "native/quadrant", "python/construct", "native/complete", "native/random",
                    "python/verify", "native/search"}
 
 
 def test_the_queen_graph_methods_refuse_a_model_with_clauses():
-    """The fast counter, the quadrant counter, the construction, the completion solver, the
+    """The classes counter, the quadrant counter, the construction, the completion solver, the
     local search and the streaming verifier read the outline, which shows no clauses: each
     refuses them, and so does native's search; csp and mip take the model."""
     subject = Subject(NQueens(6))
@@ -318,9 +318,9 @@ def test_the_queen_graph_methods_refuse_a_model_with_clauses():
         assert strategies[name].supports(subject, Task.SOLVE) is None
 
 
-def test_native_never_counts_a_model_with_clauses_fast():
+def test_native_never_counts_a_model_with_clauses_on_any_counter():
     model = replace(lower(NQueens(6)), clauses=(Clause(present=((0, 1), (0, 2))),))
-    for counter in ("auto", "fast", "simple"):
+    for counter in ("auto", "classes", "simple"):
         with pytest.raises(Unsupported, match="clauses"):
             get_backend("native", counter=counter).count(model, None)
 

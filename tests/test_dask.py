@@ -1,5 +1,5 @@
 """The native counters' subproblems on Dask: a LocalCluster of 2 workers gives the threaded total,
-for the fast counter's batches and the quadrant counter's ranges, in ledgers shared with threads."""
+for the classes counter's batches and the quadrant counter's ranges, in ledgers shared with threads."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """Faults in distributed counting, on a real cluster: a `dask scheduler` and two `dask worker`
 processes on loopback, started here as subprocesses; for each counter that keeps a ledger
-(native/fast's batches of subproblems, native/quadrant's ranges).
+(native/classes's batches of subproblems, native/quadrant's ranges).
 
 - A worker killed with SIGKILL mid-count: the scheduler hands its tasks to the other worker and
   the count ends with the exact total; the ledger holds each subproblem once.
@@ -35,7 +35,7 @@ pytestmark = [pytest.mark.slow,
 DASK = Path(sys.executable).parent / "dask"
 GIVE_UP = 180.0
 LEDGERED = {strategy.method: strategy for strategy in registered() if isinstance(strategy, LedgeredCount)}
-SIZE = {"fast": 16, "quadrant": 18}
+SIZE = {"classes": 16, "quadrant": 18}
 """A board each counter takes a few seconds over on two workers: the faults land mid-count."""
 COUNTERS = [pytest.param(method, SIZE[method], len(strategy.ledgered(SIZE[method])[1]), id=method)
             for method, strategy in LEDGERED.items()]

@@ -185,6 +185,24 @@ def test_a_stored_count_that_differs_from_ground_truth_is_flagged(tiny_db: Path,
     assert run_cli("bench", "report", "--db", str(db), "--out", str(tmp_path / "cli")).returncode == 3
 
 
+def test_a_run_stored_under_a_renamed_method_is_read_under_the_new_name(tiny_db: Path, tmp_path: Path) -> None:
+    """The classes counter was `fast`: a results file stored before the rename reads, and a grid
+    run into it again skips the run (its key under the new name is a finished key)."""
+    db = tmp_path / "results.sqlite"
+    db.write_bytes(tiny_db.read_bytes())
+    store = Store(db)
+    row = next(row for row in store.rows() if row.task == "count")
+    old = Run("old", "count", "nqueens", 8, "native", method="fast")
+    stored = dataclasses.asdict(row) | {"key": old.key, "spec": "old", "backend": "native", "method": "fast",
+                                        "configuration": "native fast"}
+    del stored["finished"]
+    store.add(stored)
+    assert dataclasses.replace(old, method="classes").key in store.finished_keys()
+    renamed = store.rows("old")
+    assert [(r.method, r.configuration) for r in renamed] == [("classes", "native classes")]
+    store.close()
+
+
 # --- specs ---------------------------------------------------------------------------------------
 GOOD_GRID = '[[grid]]\ntask = "count"\nfamilies = ["nqueens"]\nsizes = [4]\nbackends = ["sat"]\n'
 

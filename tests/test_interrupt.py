@@ -172,7 +172,7 @@ NEEDS = {"dask": DASK_MISSING, "dask, the terminal's Ctrl-C": DASK_MISSING,
 MOMENTS = {
     "start-up": (["count", "nqueens", "-n", "8", "-b", "native"], started),
     "imports": (["count", "nqueens", "-n", "8", "-b", "native"], importing),
-    "threads": (["count", "nqueens", "-n", "17", "--method", "fast", "--threads", "1", "--ledger",
+    "threads": (["count", "nqueens", "-n", "17", "--method", "classes", "--threads", "1", "--ledger",
                  "{tmp}/ledger.sqlite"], counting_natively),
     "quadrant threads": (["count", "nqueens", "-n", "19", "--threads", "1", "--ledger", "{tmp}/ledger.sqlite"],
                          counting_natively),
@@ -183,9 +183,9 @@ MOMENTS = {
                     child_working),
     "split pool with a limit": (["count", "nqueens", "-n", "14", "-b", "sat", "--time-limit", "600", "--progress"],
                                 pool_counting),
-    "dask": (["count", "nqueens", "-n", "17", "--method", "fast", "--dask", "local", "--threads", "2", "--ledger",
+    "dask": (["count", "nqueens", "-n", "17", "--method", "classes", "--dask", "local", "--threads", "2", "--ledger",
               "{tmp}/ledger.sqlite"], counting_natively),
-    "dask, the terminal's Ctrl-C": (["count", "nqueens", "-n", "17", "--method", "fast", "--dask", "local",
+    "dask, the terminal's Ctrl-C": (["count", "nqueens", "-n", "17", "--method", "classes", "--dask", "local",
                                       "--threads", "2", "--ledger", "{tmp}/ledger.sqlite"], counting_natively),
     "quadrant dask, the terminal's Ctrl-C": (["count", "nqueens", "-n", "19", "--dask", "local", "--threads", "2",
                                                "--ledger", "{tmp}/ledger.sqlite"], counting_natively),
@@ -432,7 +432,7 @@ print("stuck" if helper.is_alive() else "finished")
 def test_a_signal_inside_a_wait_for_futures_leaves_no_lock_held() -> None:
     """`concurrent.futures.wait` takes every future's lock in turn; a KeyboardInterrupt raised
     between two left the first held, and the worker finishing that future (and the count waiting
-    for it) hung for ever: `count nqueens -n 17 --method fast --threads 1`, 1 lone-clone run. Here
+    for it) hung for ever: `count nqueens -n 17 --method classes --threads 1`, 1 lone-clone run. Here
     the signal lands there every time. Before the fix (a plain `wait`) this printed "raised stuck"."""
     done = subprocess.run([sys.executable, "-c", SIGNAL_IN_WAIT], capture_output=True, text=True, timeout=GIVE_UP)
     assert done.stdout.split() == ["raised", "finished"], done.stdout + done.stderr

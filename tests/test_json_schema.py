@@ -43,10 +43,10 @@ def test_every_solve_path_has_one_shape(args, method):
 
 
 @pytest.mark.parametrize("args,method,sequence,n", [
-    (("count", "nqueens", "-n", "8"), "fast", "A000170", 8),
+    (("count", "nqueens", "-n", "8"), "classes", "A000170", 8),
     (("count", "nqueens", "-n", "8", "-b", "cpsat"), "search", "A000170", 8),
     (("count", "nqueens", "-n", "12", "-b", "sat"), "split", "A000170", 12),
-    (("count", "nqueens", "-n", "10", "--unique"), "fast", "A000170", 10),
+    (("count", "nqueens", "-n", "10", "--unique"), "classes", "A000170", 10),
     (("count", "toroidal", "-n", "7", "--unique"), "search", "A051906", 7),
     (("count", "superqueens", "-n", "10"), "search", "A051223", 10),
     (("count", "nqueens", "-n", "7", "-b", "all"), "compare", "A000170", 7),

@@ -19,7 +19,7 @@ from queens.models import ROOK, ConstraintModel, Line, LineFamily, Puzzle, lower
 from queens.models.armies import Army
 from queens.models.symmetry import lex_leader, symmetry_group
 from queens.solvers import Status, count
-from queens.solvers.native.backend import Native, simple_kernel_fits
+from queens.solvers.native.backend import Native, simple_search_fits
 from queens.solvers.native.line_counter import bounded_lines, decision_order, line_search
 
 from tests import army_oracle
@@ -64,14 +64,14 @@ def test_a001499_7_by_the_line_counter(reference):
 
 
 def test_the_simple_kernel_keeps_the_models_it_answers_exactly():
-    assert simple_kernel_fits(lower(Puzzle(rows=6, cols=6, pieces=6)))
-    assert not simple_kernel_fits(two_per_line_model(3))
+    assert simple_search_fits(lower(Puzzle(rows=6, cols=6, pieces=6)))
+    assert not simple_search_fits(two_per_line_model(3))
     # one per line, but a lower bound no pigeonhole implies: the line counter's
     row = Line(((0, 0), (0, 1), (0, 2)), 1, 1)
     free = ConstraintModel(rows=1, cols=3, cells=row.cells, families=(LineFamily("rows", (row,)),), size=1)
     cover = ConstraintModel(rows=2, cols=2, cells=((0, 0), (0, 1), (1, 0), (1, 1)),
                             families=(LineFamily("some", (Line(((0, 0), (1, 1)), 1, 1),)),), size=2)
-    assert simple_kernel_fits(free) and not simple_kernel_fits(cover)
+    assert simple_search_fits(free) and not simple_search_fits(cover)
     assert native_count(cover) == 4  # (0, 0) or (1, 1), with one of the two other cells
 
 

@@ -1,7 +1,7 @@
 """The meet-in-the-middle counter (mitmcore.c, solvers/native/quadrant.py) against ground truth:
-A000170 from tests/data/sequences.json and the backtracking counter (fastcore.c), which share no
+A000170 from tests/data/sequences.json and the backtracking counter (classcore.c), which share no
 code with it; its 128-bit sums, memory bound, ledger and resume; and the router's choice, which
-keeps it for a ledger, a resume and Dask, and leaves --unique (the classes) to native/fast."""
+keeps it for a ledger, a resume and Dask, and leaves --unique (the classes) to native/classes."""
 
 from __future__ import annotations
 
@@ -106,7 +106,7 @@ def test_the_extension_rejects_bad_arguments(call, error) -> None:
 
 def test_the_router_counts_large_boards_by_meeting_in_the_middle(reference) -> None:
     assert route(Task.COUNT, Subject(NQueens(16))).strategy.name == "native/quadrant"
-    assert route(Task.COUNT, Subject(NQueens(15))).strategy.name == "native/fast"  # below the crossover
+    assert route(Task.COUNT, Subject(NQueens(15))).strategy.name == "native/classes"  # below the crossover
     found = answer(Task.COUNT, NQueens(16))
     assert (found.count, found.backend, found.method) == (reference.term("A000170", 16), "native", "quadrant")
 
@@ -119,8 +119,8 @@ def test_the_router_keeps_it_for_ledgers_resumes_and_dask_but_not_classes(tmp_pa
                            {"dask": "tcp://127.0.0.1:8786"}, {"threads": 1}]
     for options in kept:
         assert route(Task.COUNT, subject, options=options).strategy.name == "native/quadrant", options
-    assert route(Task.COUNT, subject, options={"unique": True, "ledger": str(ledger)}).strategy.name == "native/fast"
-    with pytest.raises(BadOption, match=r"native/quadrant: counts totals only; .*\(--unique\) are native/fast's"):
+    assert route(Task.COUNT, subject, options={"unique": True, "ledger": str(ledger)}).strategy.name == "native/classes"
+    with pytest.raises(BadOption, match=r"native/quadrant: counts totals only; .*\(--unique\) are native/classes's"):
         route(Task.COUNT, subject, method="quadrant", options={"unique": True})
 
 

@@ -54,7 +54,7 @@ def test_models_and_pure_python_backends_from_python(reference):
 
 def test_unique_without_native_code_is_counted_by_enumeration(reference):
     """--unique is an option of every strategy that counts classes: without the C extensions the
-    router passes over native/fast and a backend's search enumerates the classes."""
+    router passes over native/classes and a backend's search enumerates the classes."""
     result = _run("count", "nqueens", "-n", "8", "--unique", "--json")
     assert result.returncode == 0, result.stderr
     payload = json.loads(result.stdout)

@@ -59,7 +59,7 @@ def test_a_resumed_count_leaves_what_it_resumed_out_of_the_rate_and_the_time_lef
 
 
 def test_a_resumed_count_reports_the_subproblems_it_read_from_its_ledger(tmp_path, reference) -> None:
-    """The fast counter says, with each report, how many of its done subproblems came from the
+    """The classes counter says, with each report, how many of its done subproblems came from the
     ledger: all of them when the ledger holds the whole count."""
     from queens.models import NQueens
     from queens.solvers import count
@@ -68,10 +68,10 @@ def test_a_resumed_count_reports_the_subproblems_it_read_from_its_ledger(tmp_pat
     ledger = str(tmp_path / "ledger.sqlite")
     first: list[Progress] = []
     with listening(first.append):
-        count(NQueens(12), "native", method="fast", ledger=ledger)
+        count(NQueens(12), "native", method="classes", ledger=ledger)
     again: list[Progress] = []
     with listening(again.append):
-        resumed = count(NQueens(12), "native", method="fast", ledger=ledger, resume=True)
+        resumed = count(NQueens(12), "native", method="classes", ledger=ledger, resume=True)
     assert resumed.count == reference.term("A000170", 12)
     assert first and all(report.resumed == 0 for report in first)
     assert again and all(report.resumed == report.total for report in again if report.total)

@@ -1,5 +1,5 @@
 """Long counts lose nothing: the ledger, resuming, and a real counting process killed mid-run, for
-each counter that keeps a ledger (native/fast, native/quadrant: read from the strategy registry)."""
+each counter that keeps a ledger (native/classes, native/quadrant: read from the strategy registry)."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from queens.models import NQueens, QueensError, as_cells
 from queens.solvers import solutions
-from queens.solvers.native import _fast
+from queens.solvers.native import _classes
 from queens.solvers.native.counting import KERNEL_VERSION, count_classes, subproblem_key, subproblems
 from queens.solvers.routing.ledgered_count import LedgeredCount
 from queens.solvers.routing.strategies import registered
@@ -100,13 +100,28 @@ def test_resuming_from_part_of_the_work_is_bit_identical(tmp_path: Path) -> None
     with Ledger(tmp_path / "l.sqlite") as ledger:
         keys = subproblems(12)
         half = keys[::2]
-        counted = [c for c in _fast.count(12, half) if c is not None]  # None: stopped (then zip's lengths differ)
+        counted = [c for c in _classes.count(12, half) if c is not None]  # None: stopped (then zip's lengths differ)
         ledger.record(12, KERNEL_VERSION, [(subproblem_key(k), c[:3]) for k, c in zip(half, counted, strict=True)])
         ledger.record(12, "fast-0", [(subproblem_key(keys[1]), (10**6, 0, 0))])   # an older counter: ignored
         ledger.record(11, KERNEL_VERSION, [(subproblem_key(keys[1]), (10**6, 0, 0))])  # another n: ignored
         seen = []
         resumed = count_classes(12, ledger=ledger, resume=True, progress=lambda *p: seen.append(p))
         assert resumed == count_classes(12)
+        assert seen[0][:2] == (len(half), len(keys))
+
+
+def test_a_ledger_written_before_the_rename_still_resumes(tmp_path: Path, reference) -> None:
+    """The classes counter was `fast`: rows stored as fast-<version> are this counter's rows."""
+    with Ledger(tmp_path / "l.sqlite") as ledger:
+        keys = subproblems(12)
+        half = keys[::2]
+        counted = [c for c in _classes.count(12, half) if c is not None]  # None: stopped (then zip's lengths differ)
+        ledger.record(12, f"fast-{_classes.VERSION}",
+                      [(subproblem_key(k), c[:3]) for k, c in zip(half, counted, strict=True)])
+        assert ledger.holdings() == {(12, KERNEL_VERSION): len(half)}
+        seen = []
+        resumed = count_classes(12, ledger=ledger, resume=True, progress=lambda *p: seen.append(p))
+        assert resumed.total == reference.term("A000170", 12)
         assert seen[0][:2] == (len(half), len(keys))
         assert len(ledger.finished(12, KERNEL_VERSION)) == len(keys)
 
@@ -135,7 +150,7 @@ def test_cli_unique_prints_the_classes(reference) -> None:
     assert f"{reference.term('A000170', 12):,} solutions" in result.stdout
     fundamental = reference.term("A002562", 12)
     assert f"{fundamental:,}" in result.stdout
-    # the split by rotational symmetry, counted independently: boards from the simple kernel,
+    # the split by rotational symmetry, counted independently: boards from the simple search,
     # turned by the plain-Python twin (a class fixed by a quarter turn holds 2 boards, by a half turn 4)
     boards = [tuple(c for _, c in as_cells(s)) for s in solutions(NQueens(12), "native")]
     quarter = sum(fixed_by(b, 1) for b in boards) // 2
@@ -199,7 +214,7 @@ def test_a_ledger_of_another_count_is_ignored_and_named(tmp_path: Path, referenc
     assert json.loads(result.stdout)["count"] == reference.term("A000170", 12)
     assert "0 of" in result.stderr and "ignored" in result.stderr
     assert f"1 of n = 11 from counter {KERNEL_VERSION}" in result.stderr
-    assert "1 of n = 12 from counter fast-0" in result.stderr
+    assert "1 of n = 12 from counter classes-0" in result.stderr  # an old name is read as the new one
 
 
 def test_cli_time_limit_reports_a_lower_bound() -> None:

@@ -82,7 +82,7 @@ def test_a_completion_past_the_native_search_limit_is_answered_by_default(tmp_pa
 
 
 @pytest.mark.parametrize("puzzle,task,expected", [
-    (NQueens(8), Task.COUNT, "native/fast"),
+    (NQueens(8), Task.COUNT, "native/classes"),
     (NQueens(8), Task.SOLVE, "python/construct"),
     (Completion(8, [(0, 0)]), Task.SOLVE, "native/complete"),
     (Completion(8, [(0, 0)]), Task.COUNT, "native/search"),

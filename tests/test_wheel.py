@@ -24,7 +24,7 @@ import pytest
 from packaging.requirements import Requirement
 
 REPO = Path(__file__).resolve().parents[1]
-EXTENSIONS = ("_fast", "_kernel", "_completion", "_localsearch")
+EXTENSIONS = ("_classes", "_simple", "_completion", "_localsearch")
 
 
 def _run(*args: object, cwd: Path | None = None, code: int = 0) -> str:
@@ -79,8 +79,8 @@ def test_the_wheel_installs_one_package_with_its_extensions_and_data(dist: Path)
 def test_the_sdist_carries_the_c_sources(dist: Path) -> None:
     with tarfile.open(_one(list(dist.glob("*.tar.gz")))) as sdist:
         names = {name.split("/", 1)[1] for name in sdist.getnames() if "/" in name}
-    for source in ("fastcount.c", "fastcore.c", "fastcore.h", "lanes.h", "lanes_avx512.h", "common.h",
-                   "kernel.c", "kernelcore.c", "kernelcore.h", "tests/driver.c", "tests/kerneldriver.c"):
+    for source in ("classcount.c", "classcore.c", "classcore.h", "lanes.h", "lanes_avx512.h", "common.h",
+                   "simple.c", "simplecore.c", "simplecore.h", "tests/driver.c", "tests/simpledriver.c"):
         assert f"solvers/native/{source}" in names
     assert {"LICENSE", "CHANGELOG.md", "CONTRIBUTING.md", "requirements/lock.txt", "queens/py.typed"} <= names
 

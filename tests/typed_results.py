@@ -6,8 +6,8 @@ saying so when the value is of another type (rather than with a TypeError furthe
 
 >>> number({"nodes": 12}, "nodes")
 12
->>> text({"counter": "fast/vector"}, "counter")
-'fast/vector'
+>>> text({"counter": "classes/vector"}, "counter")
+'classes/vector'
 """
 
 from __future__ import annotations

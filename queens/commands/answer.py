@@ -1,7 +1,7 @@
 """One shape for every command's answer: the JSON of docs/json.md (validated against
 docs/queens-output.schema.json by the tests) and the text lines that say who answered and why.
 
-Whichever path answered (a backend's search, split counting, the fast counter, the completion
+Whichever path answered (a backend's search, split counting, the classes counter, the completion
 solver, the construction, the local search, the streaming verifier), the same top-level keys
 come out: command, puzzle, backend, method, why, status, solutions, count, lower_bound,
 objective, time_s, verified; anything a command adds goes under `details`.
@@ -30,7 +30,7 @@ def print_payload(data: dict[str, Any]) -> None:
 
 
 def answered_by(result: Result) -> str:
-    """'native/fast in 0.004 s' : who answered, for the text output; an answer the time limit
+    """'native/classes in 0.004 s' : who answered, for the text output; an answer the time limit
     stopped says which limit ('cpsat/search, stopped by the 5 s time limit, in 5.2 s')."""
     limit = result.stats.get("time_limit") if result.status.value == "time limit" else None
     stopped = f", stopped by the {limit:g} s time limit," if isinstance(limit, int | float) else ""

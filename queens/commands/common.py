@@ -22,7 +22,7 @@ from queens.models.puzzle_file import PUBLISHED, read
 from queens.solvers import BACKENDS
 from queens.solvers.backend import Task
 from queens.solvers.formats.minizinc import VALUE_CHOICES, VARIABLE_CHOICES
-from queens.solvers.options import Options
+from queens.solvers.options import RENAMED, Options
 from queens.solvers.routing.strategies import registered
 
 out = Console(file=STANDARD_OUTPUT, highlight=False, soft_wrap=True)
@@ -90,6 +90,15 @@ class SuggestingChoice(click.Choice):  # type: ignore[type-arg]  # click's Choic
 
     def get_invalid_choice_message(self, value: Any, ctx: click.Context | None) -> str:
         return super().get_invalid_choice_message(value, ctx) + did_you_mean(str(value), map(str, self.choices))
+
+
+class MethodChoice(SuggestingChoice):
+    """--method's choices; a method renamed since it shipped (`RENAMED`) is refused with its new name."""
+
+    def get_invalid_choice_message(self, value: Any, ctx: click.Context | None) -> str:
+        if value in RENAMED:
+            return f"{value!r} is now called {RENAMED[value]!r}."
+        return super().get_invalid_choice_message(value, ctx)
 
 
 class FamilyChoice(SuggestingChoice):
@@ -234,7 +243,7 @@ def backend_options(*, allow_all: bool) -> Decorator:
 def method_option(*tasks: Task) -> Decorator:
     """--method: auto (the router chooses) or one of the strategies' methods for these tasks."""
     methods = sorted({s.method for s in registered() if s.tasks & set(tasks)})
-    return click.option("--method", type=SuggestingChoice(["auto", *methods]), default="auto", show_default=True,
+    return click.option("--method", type=MethodChoice(["auto", *methods]), default="auto", show_default=True,
                         help="How to answer: auto picks the fastest strategy that supports the puzzle.")
 
 

@@ -5,7 +5,7 @@ against the native counter.
 The command line is read once into one request (`CountRequest`): the puzzle, the backend and
 method that narrow the router, and the options, which are the strategies' own (--symmetry for
 enumerating backends, --unique for every strategy that counts classes, --threads, --ledger,
---resume and --dask for the native counters, native/fast and native/quadrant). The router
+--resume and --dask for the native counters, native/classes and native/quadrant). The router
 refuses, before any work, an option no strategy that can count the puzzle takes. One layout
 whichever strategy answered: a line with the count (a lower bound, "≥ 4,012 (time limit)",
 when the time limit stopped it), who answered and why; `--json` gives the shape of
@@ -65,14 +65,15 @@ def _counter_options(command: Callable[..., object]) -> Callable[..., object]:
                      help="Also count symmetry classes (nqueens: fundamental solutions, A002562, and the three "
                           "class counts; any other puzzle: classes under the symmetries that keep it)."),
         click.option("--threads", type=Count(1), default=None,
-                     help="nqueens, native/fast and native/quadrant: threads for the counter (default: all cores)."),
+                     help="nqueens, native/classes and native/quadrant: threads for the counter (default: all cores)."),
         click.option("--resume", is_flag=True, default=None,
-                     help="nqueens, native/fast and native/quadrant: skip the subproblems the ledger already holds."),
+                     help="nqueens, native/classes and native/quadrant: skip the subproblems the ledger "
+                          "already holds."),
         click.option("--ledger", type=click.Path(dir_okay=False), default=None,
-                     help=f"nqueens, native/fast and native/quadrant: SQLite file of finished subproblems "
+                     help=f"nqueens, native/classes and native/quadrant: SQLite file of finished subproblems "
                           f"[default: ./{DEFAULT_LEDGER}]."),
         click.option("--dask", metavar="local|tcp://HOST:PORT", default=None,
-                     help="nqueens, native/fast and native/quadrant: count on a Dask LocalCluster or an existing "
+                     help="nqueens, native/classes and native/quadrant: count on a Dask LocalCluster or an existing "
                           "scheduler."),
     ]
     for decorate in reversed(decorators):

@@ -1,5 +1,5 @@
 """`queens info`: what is installed here: the version, the optional extras, and which kernel of
-the fast counter runs on this machine, and why. The first thing to paste into a bug report."""
+the classes counter runs on this machine, and why. The first thing to paste into a bug report."""
 
 from __future__ import annotations
 
@@ -17,18 +17,18 @@ from queens.solvers.runtime.extras import EXTRAS, install_command, missing
 ))
 @json_option
 def info_command(as_json: bool) -> int:
-    """The version, the extras installed, and the fast counter's kernel: the CPU features seen,
+    """The version, the extras installed, and the classes counter's kernel: the CPU features seen,
     and whether QUEENS_KERNEL forced it."""
     from queens.solvers.native.kernels import ENVIRONMENT, NAMES, choose_kernel
 
     choice = choose_kernel()
     extras = {name: not missing(name) for name in EXTRAS}
-    if as_json:  # docs/json.md's shape: what the fast counter would run goes under `details`
+    if as_json:  # docs/json.md's shape: what the classes counter would run goes under `details`
         data = payload("info", None, None, verified=False, kernel=choice.name, chosen_by=choice.chosen_by,
                        reason=choice.reason, machine=platform.machine(), cpu_features=list(choice.features),
                        compiled=list(choice.compiled), supported=list(choice.supported),
                        scalar_build=choice.scalar_build, python=platform.python_version(), extras=extras)
-        print_payload({**data, "backend": "native", "method": "fast", "why": choice.reason})
+        print_payload({**data, "backend": "native", "method": "classes", "why": choice.reason})
         return 0
     rows = [("version", f"queens {suite_version()}, Python {platform.python_version()}"),
             *((f"extra {name}", "installed" if present else f"not installed: {install_command(name)}")

@@ -32,10 +32,10 @@ if os.environ.get("QUEENS_NO_NATIVE") and not any(isinstance(f, _Refuse) for f i
     sys.meta_path.insert(0, _Refuse())
 
 
-def missing(extension: str = "_kernel") -> str | None:
+def missing(extension: str = "_simple") -> str | None:
     """Why the C extension `extension` cannot be used (with how to rebuild it), or None when it loads.
 
-    >>> missing("_kernel") is None or "make install" in missing("_kernel")
+    >>> missing("_simple") is None or "make install" in missing("_simple")
     True
     """
     try:
@@ -45,7 +45,7 @@ def missing(extension: str = "_kernel") -> str | None:
     return None
 
 
-def require(extension: str = "_kernel") -> None:
+def require(extension: str = "_simple") -> None:
     """Raise `NativeMissing` (exit 2 in the CLI) when `extension` cannot be loaded."""
     reason = missing(extension)
     if reason is not None:

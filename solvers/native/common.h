@@ -1,4 +1,4 @@
-/* The few helpers the native kernels share: a monotonic clock for deadlines, and the seeded
+/* The few helpers the native C cores share: a monotonic clock for deadlines, and the seeded
  * xorshift64* generator the randomised searches break ties with. Header-only (static inline)
  * so each extension stays one self-contained module. */
 #ifndef QUEENS_NATIVE_COMMON_H

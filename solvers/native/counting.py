@@ -1,6 +1,6 @@
 """Count n-queens solutions by symmetry class, on all cores, resumably.
 
-The fast C counter (fastcount.c) splits the search into subproblems: the first rows placed,
+The classes counter in C (classcore.c, bound by classcount.c) splits the search into subproblems: the first rows placed,
 in a fixed order, each named by its columns ("0-2-4-1"). This module hands batches of them to
 worker threads (the C code runs without the GIL), adds up their class counts, reports
 progress, stores every finished subproblem in a `Ledger` as it completes, and on `resume`
@@ -19,16 +19,17 @@ from concurrent.futures import Executor, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass
 
 from queens.models import TimeLimit, Unsupported
-from queens.solvers.native import _fast
+from queens.solvers.native import _classes
 from queens.solvers.native.kernels import choose_kernel
 from queens.solvers.runtime import interrupts
 from queens.solvers.runtime.cores import default_threads
 from queens.solvers.runtime.ledger import Classes, Ledger
 
-KERNEL_VERSION = f"fast-{_fast.VERSION}"
-"""Ledger rows are keyed by this: a different counter or split never mixes with this one."""
+KERNEL_VERSION = f"classes-{_classes.VERSION}"
+"""Ledger rows are keyed by this: a different counter or split never mixes with this one (rows
+stored before the counter was renamed, as `fast-{VERSION}`, are read as this: `Ledger`)."""
 
-MAX_N = _fast.MAX_N
+MAX_N = _classes.MAX_N
 
 Progress = Callable[[int, int, int], None]
 Stats = dict[str, int | float | str]
@@ -88,7 +89,7 @@ def subproblems(n: int) -> list[tuple[int, ...]]:
     >>> subproblems(5)
     [(0, 2), (0, 3), (1, 3), (1, 4)]
     """
-    return _fast.subproblems(n, split_depth(n)) if n >= 4 else []
+    return _classes.subproblems(n, split_depth(n)) if n >= 4 else []
 
 
 def subproblem_key(columns: Sequence[int]) -> str:
@@ -99,7 +100,7 @@ def subproblem_key(columns: Sequence[int]) -> str:
 def count_batch(n: int, batch: list[tuple[int, ...]], kernel: str = "auto",
                 stop: bytearray | None = None) -> list[tuple[int, int, int, int] | None]:
     """Count a batch in C (runs on a worker: a thread here, a process on Dask)."""
-    return _fast.count(n, batch, kernel=kernel, stop=stop)
+    return _classes.count(n, batch, kernel=kernel, stop=stop)
 
 
 def check_threads(threads: object) -> int:
@@ -187,7 +188,7 @@ def run_subproblems(n: int, executor: Executor, *, workers: int, ledger: Ledger 
         raise
     if pending:
         add(_salvage(pending, stop))
-        raise TimeLimit(f"fast counter: time limit after {finished:,} of {len(keys):,} subproblems",
+        raise TimeLimit(f"classes counter: time limit after {finished:,} of {len(keys):,} subproblems",
                         partial=total.total)
     return total
 
@@ -234,4 +235,4 @@ def _sum(counts: Iterable[Classes]) -> SymmetryClasses:
 
 def _check_size(n: int) -> None:
     if not isinstance(n, int) or isinstance(n, bool) or not 1 <= n <= MAX_N:
-        raise Unsupported(f"the fast counter counts boards of 1..{MAX_N} queens, got {n!r}")
+        raise Unsupported(f"the classes counter counts boards of 1..{MAX_N} queens, got {n!r}")

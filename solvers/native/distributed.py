@@ -3,7 +3,7 @@
 `address="local"` starts a LocalCluster on this machine (one single-threaded worker process per
 core); `"tcp://host:8786"` connects to a running scheduler, e.g. one started on Slurm with
 dask-jobqueue (see docs/counting.md). The workers run the same C counter on the same subproblems as
-the threaded count (the fast counter's batches, the quadrant counter's ranges), and the results
+the threaded count (the classes counter's batches, the quadrant counter's ranges), and the results
 come back here, so the same ledger records them: a count can be resumed with threads after a
 cluster run, and the other way round.
 

@@ -8,7 +8,7 @@
  * deadline, and the binding returns NULL with the exception set, so `queens` exits 130.
  *
  * Only the main thread runs handlers; in any other thread the check costs a clock read and
- * the caller's own stop flag (fastcount.c's `stop` buffer) is what ends the search.
+ * the caller's own stop flag (classcount.c's `stop` buffer) is what ends the search.
  *
  *   Poll poll;
  *   poll_begin(&poll);                      instead of Py_BEGIN_ALLOW_THREADS

@@ -1,6 +1,6 @@
-"""Which kernel of the fast counter runs, and why.
+"""Which kernel of the classes counter runs, and why.
 
-The fast counter (fastcore.c) is compiled once per instruction set into one portable binary:
+The classes counter (classcore.c) is compiled once per instruction set into one portable binary:
 `scalar` everywhere, `sse2`, `avx2` and `avx512` on x86-64, `neon` on AArch64; `scalar` itself
 has two builds on x86-64, the baseline one and one with BMI1 and BMI2, and runs the one the CPU
 has (`SCALAR_BUILD`). At import it asks the CPU which it may run and picks the best (`auto`).
@@ -17,13 +17,13 @@ import os
 from dataclasses import dataclass
 
 from queens.models import BackendUnavailable
-from queens.solvers.native import _fast
+from queens.solvers.native import _classes
 
 ENVIRONMENT = "QUEENS_KERNEL"
 """The environment variable that forces a kernel."""
 
 NAMES = ("scalar", "sse2", "avx2", "avx512", "neon")
-"""Every kernel any build has; `_fast.KERNELS` are this build's, `_fast.SUPPORTED` this CPU's."""
+"""Every kernel any build has; `_classes.KERNELS` are this build's, `_classes.SUPPORTED` this CPU's."""
 
 
 class KernelUnavailable(BackendUnavailable):
@@ -53,9 +53,9 @@ class KernelChoice:
     def reason(self) -> str:
         """One line: why this kernel runs."""
         if self.chosen_by == "auto":
-            passed = [name for name in self.supported if name not in _fast.AUTOMATIC]
+            passed = [name for name in self.supported if name not in _classes.AUTOMATIC]
             over = f"; {', '.join(passed)} only when forced (slower than the scalar kernel)" if passed else ""
-            return f"auto: the best of {', '.join(n for n in self.supported if n in _fast.AUTOMATIC)}{over}"
+            return f"auto: the best of {', '.join(n for n in self.supported if n in _classes.AUTOMATIC)}{over}"
         return f"forced by {self.chosen_by}"
 
 
@@ -68,17 +68,17 @@ def choose_kernel(requested: str = "auto") -> KernelChoice:
     if requested == "auto":
         requested, chosen_by = os.environ.get(ENVIRONMENT, "").strip() or "auto", f"{ENVIRONMENT}"
     if requested == "auto":
-        return _choice(_fast.BEST, "auto")
+        return _choice(_classes.BEST, "auto")
     if requested not in NAMES:
         raise KernelUnavailable(f"unknown kernel {requested!r} ({chosen_by}): choose one of {', '.join(NAMES)}")
-    if requested not in _fast.SUPPORTED:
-        where = "this build" if requested not in _fast.KERNELS else "this CPU"
+    if requested not in _classes.SUPPORTED:
+        where = "this build" if requested not in _classes.KERNELS else "this CPU"
         raise KernelUnavailable(f"the {requested} kernel ({chosen_by}) cannot run on {where}; it runs "
-                                f"{', '.join(_fast.SUPPORTED)} (CPU features: {_fast.FEATURES or 'none asked'})")
+                                f"{', '.join(_classes.SUPPORTED)} (CPU features: {_classes.FEATURES or 'none asked'})")
     return _choice(requested, chosen_by)
 
 
 def _choice(name: str, chosen_by: str) -> KernelChoice:
-    return KernelChoice(name=name, chosen_by=chosen_by, features=tuple(_fast.FEATURES.split()),
-                        compiled=tuple(_fast.KERNELS), supported=tuple(_fast.SUPPORTED),
-                        scalar_build=_fast.SCALAR_BUILD)
+    return KernelChoice(name=name, chosen_by=chosen_by, features=tuple(_classes.FEATURES.split()),
+                        compiled=tuple(_classes.KERNELS), supported=tuple(_classes.SUPPORTED),
+                        scalar_build=_classes.SCALAR_BUILD)

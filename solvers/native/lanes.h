@@ -1,5 +1,5 @@
 /* Many depth-first searches in the lanes of one vector register, in GCC vector extensions so
- * that one source serves SSE2 (4 lanes), AVX2 (8) and NEON (4). fastcore.c includes this file
+ * that one source serves SSE2 (4 lanes), AVX2 (8) and NEON (4). classcore.c includes this file
  * once per target, with LANES_FN (the kernel's name), LANE_COUNT and LANES_TARGET (the
  * function attribute that lets the compiler use the target's instructions) defined.
  *

@@ -1,7 +1,7 @@
 /* AVX-512: 16 depth-first searches in the lanes of one register, the scheme of lanes.h with
  * the AVX-512 instructions it lacks elsewhere: mask registers instead of all-ones lanes, and
  * one scatter (each lane's record of its row) and one gather (the record of the row above)
- * per step instead of a store and a load per lane. fastcore.c includes this file on x86-64;
+ * per step instead of a store and a load per lane. classcore.c includes this file on x86-64;
  * the CPU is asked at run time (fq_kernel_supported) before it runs. */
 #include <immintrin.h>
 

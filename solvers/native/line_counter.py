@@ -1,6 +1,6 @@
 """The line counter's input: a constraint model as variables and bounded lines (linecore.c).
 
-The simple kernel keeps one bit per cell and so at most one piece per line. The line counter
+The simple search keeps one bit per cell and so at most one piece per line. The line counter
 keeps two counters per line instead, so a line may hold between `at_least` and `at_most`
 pieces (two rooks per row and column, OEIS A001499) and a model's variables may be any keys
 (several armies, their sizes as lines). Everything the model asks becomes a line:

@@ -17,7 +17,7 @@
  * capacity check). When every variable is decided, every line has no open cell left, so
  * down >= 0 says pieces >= lo and up >= 0 says pieces <= hi: the leaf is a solution, exactly.
  *
- * Iterative with an explicit stack, like kernelcore.c, so that it can stop after a batch of
+ * Iterative with an explicit stack, like simplecore.c, so that it can stop after a batch of
  * solutions or at a deadline and resume. tests/test_line_counts.py holds its plain-Python twin.
  *
  * The asserts state the invariants above (the counters restored exactly on the way back, a

@@ -11,7 +11,7 @@
 
 #include <stdint.h>
 
-#define LC_MAX_VARS 4096               /* what the native backend counts at all (kernelcore.h) */
+#define LC_MAX_VARS 4096               /* what the native backend counts at all (simplecore.h) */
 
 typedef struct {
     int nvars, norder, nlines, nmembers, done;

@@ -129,7 +129,7 @@ static int enter(LineSearch *s) {
 }
 
 /* lc_run in slices of POLL_SECONDS without the GIL, running Python's signal handlers between
- * them, as kernel.c's run_polled does (interrupt.h says why): `queens count two-per-line -n 8`
+ * them, as simple.c's run_polled does (interrupt.h says why): `queens count two-per-line -n 8`
  * ran on to its end, deaf to Ctrl-C and SIGTERM, and so did a native optimum through this
  * counter. The core stays free of Python and resumes where a slice ended. Returns the
  * solutions found, or -1 with the exception set when a handler raised. */

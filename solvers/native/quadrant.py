@@ -57,7 +57,7 @@ def ranges(n: int) -> list[tuple[int, int]]:
 
 def memory_limit() -> int:
     """Bytes all workers together may hold: half this machine's physical memory (a count whose
-    bound passes it is refused). A fixed 4 GiB gave Q(22) and Q(23) to the fast counter, days of
+    bound passes it is refused). A fixed 4 GiB gave Q(22) and Q(23) to the classes counter, days of
     CPU instead of hours, on a machine with room for them; half leaves the rest to the system
     and, on a local Dask cluster, to the scheduler. A remote cluster's workers are held to the
     same figure: their machines are not known before they run."""

@@ -1,6 +1,6 @@
 """Recognise the plain n-queens board in a constraint model, from its structure alone.
 
-The fast counter (fastcount.c) solves exactly one problem: n non-attacking queens on a full
+The classes counter (classcount.c) solves exactly one problem: n non-attacking queens on a full
 n x n board, nothing pre-placed. A backend never trusts a puzzle's name, so this reads the
 model's outline (`queens.models.outline`): the queen graph on the full board (rows and columns
 exactly one, diagonals at most one, no holes, covers or torus), no fixed pieces, and nothing

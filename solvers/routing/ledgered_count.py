@@ -1,4 +1,4 @@
-"""What the native counters of plain n-queens share as strategies (native/fast, native/quadrant):
+"""What the native counters of plain n-queens share as strategies (native/classes, native/quadrant):
 their work split into subproblems, counted on `threads` or a Dask cluster (`dask`: "local" or a
 scheduler's address), every finished subproblem kept in a `ledger`, and `resume` from it.
 

@@ -1,7 +1,7 @@
 """The meet-in-the-middle counter (mitmcore.c, solvers/native/quadrant.py) as a strategy: totals
 Q(n) of the plain queen graph by joining half-boards, with the ledgered counters' options
 (`threads`, `ledger`, `resume`, `dask`: solvers/routing/ledgered_count.py). Its 256 ranges are recorded
-and resumed as the fast counter's subproblems are, on threads or on Dask alike.
+and resumed as the classes counter's subproblems are, on threads or on Dask alike.
 """
 
 from __future__ import annotations
@@ -25,13 +25,13 @@ QUADRANT_FROM = 16
 @dataclass(frozen=True)
 class QuadrantCount(LedgeredCount):
     """The meet-in-the-middle counter: totals only, so `unique` (the D4 classes) is refused with
-    the reason and the router gives it to native/fast; too small a board is left to native/fast
-    by `worth`. A ledger, `resume` and `dask` work as for native/fast: the ranges are recorded
-    under the quadrant counter's version (a fast counter's rows in the same file are named and
+    the reason and the router gives it to native/classes; too small a board is left to native/classes
+    by `worth`. A ledger, `resume` and `dask` work as for native/classes: the ranges are recorded
+    under the quadrant counter's version (a classes counter's rows in the same file are named and
     left alone), and a Dask run resumes on threads and the other way round.
 
     Crossover (QUADRANT_FROM), measured side by side in one process on one thread: slower than
-    native/fast at n = 13, a tie within noise at n = 14 and 15, several times faster from n = 16
+    native/classes at n = 13, a tie within noise at n = 14 and 15, several times faster from n = 16
     (experiments/results/design-choices.md). Hence from n = 16.
     """
 
@@ -54,7 +54,7 @@ class QuadrantCount(LedgeredCount):
 
     def check(self, options: Options) -> None:
         if options.get("unique"):
-            raise BadOption("counts totals only; the symmetry classes (--unique) are native/fast's")
+            raise BadOption("counts totals only; the symmetry classes (--unique) are native/classes's")
         super().check(options)
 
     def ledgered(self, n: int) -> tuple[str, list[str]]:

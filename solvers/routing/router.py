@@ -21,10 +21,10 @@ from typing import Unpack
 from queens.models import NativeMissing, Placement, Puzzle, TimeLimit
 from queens.models.errors import BadOption, Refused
 from queens.models.lowering import no_room
-from queens.solvers.api import Chosen, puzzle_argument, solutions, within
+from queens.solvers.api import Chosen, puzzle_argument, solutions, with_deadline
 from queens.solvers.backend import Task, deadline_after
 from queens.solvers.native import REBUILD
-from queens.solvers.options import EVERY_OPTION, Options, checked, search_options
+from queens.solvers.options import EVERY_OPTION, Options, checked, refuse_renamed, search_options
 from queens.solvers.registry import BACKENDS
 from queens.solvers.result import Result, Status
 from queens.solvers.routing.race import Race, doubt, racers
@@ -33,7 +33,7 @@ from queens.solvers.routing.strategy import Strategy, Subject
 from queens.solvers.runtime.progress import report
 
 PREFERENCE: dict[Task, tuple[str, ...]] = {
-    Task.COUNT: ("python/pigeonhole", "native/quadrant", "native/fast", "native/search", "native/layouts",
+    Task.COUNT: ("python/pigeonhole", "native/quadrant", "native/classes", "native/search", "native/layouts",
                  "sat/layouts", "sat/split", "sat/search", "csp/layouts", "csp/split", "csp/search", "cpsat/layouts",
                  "cpsat/split", "cpsat/search"),
     Task.SOLVE: ("python/pigeonhole", "python/construct", "native/complete", "cpsat/search", "native/search",
@@ -69,6 +69,7 @@ def candidates(task: Task, backend: str | None = None, method: str | None = None
     if backend is not None and (not isinstance(backend, str)  # a list is no name, and no key of BACKENDS
                                 or backend not in BACKENDS and not any(s.backend == backend for s in registered())):
         raise BadOption(f"unknown backend {backend!r}; choose from {', '.join(BACKENDS)}")
+    refuse_renamed("method", method)
     order = PREFERENCE.get(task, ())
     ranked = sorted((s for s in registered() if task in s.tasks),
                     key=lambda s: order.index(s.name) if s.name in order else len(order))
@@ -157,7 +158,7 @@ def answer(task: Task, puzzle: Puzzle, *, backend: str | None = None, method: st
 
     The time limit covers both: choosing may lower the puzzle, which no clock interrupts
     (1000 x 1000 takes seconds), so with a limit both run in a child process killed a little
-    after the deadline (`queens.solvers.api.within`). An answer the limit stopped names the
+    after the deadline (`queens.solvers.api.with_deadline`). An answer the limit stopped names the
     strategy that was running (the child reports its choice, `queens.solvers.api.Chosen`) and
     the limit (`stats["time_limit"]`). Where the structure leaves the measured order unsure,
     the choice is a race (`racing`).
@@ -165,12 +166,12 @@ def answer(task: Task, puzzle: Puzzle, *, backend: str | None = None, method: st
     >>> from queens.models import NQueens
     >>> found = answer(Task.COUNT, NQueens(8))
     >>> found.count, found.backend, found.method
-    (92, 'native', 'fast')
+    (92, 'native', 'classes')
     """
     puzzle, options = puzzle_argument(puzzle), checked(options)  # the API's boundary: said here, before any work
     deadline = deadline_after(time_limit)
-    result = within(deadline, backend or "-", _answer, task, puzzle, backend, method, deadline, announce, options,
-                    counting=task is Task.COUNT, method=method or "-")
+    result = with_deadline(deadline, backend or "-", _answer, task, puzzle, backend, method, deadline, announce,
+                           options, counting=task is Task.COUNT, method=method or "-")
     if result.status is Status.LIMIT and time_limit is not None:  # the limit that stopped it, said
         result = replace(result, stats={**result.stats, "time_limit": time_limit})
     if result.backend == "-":  # stopped before any strategy was chosen: lowering the puzzle to choose

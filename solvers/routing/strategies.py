@@ -1,6 +1,6 @@
 """Every registered strategy: each backend's search and split counting (derived from the backend
 registry, so a new backend is one line there), and the methods the native code and numpy add
-for the queen graph on a full n x n board (the fast D4 counter, the completion solver, the
+for the queen graph on a full n x n board (the D4 classes counter, the completion solver, the
 construction, the local search, the streaming verifier).
 
 Those methods recognise their structure in the puzzle's outline (`Outline.queen_graph`: exactly
@@ -26,7 +26,7 @@ from queens.solvers.options import Options, SearchOptions, search_options
 from queens.solvers.registry import BACKENDS, get_backend
 from queens.solvers.result import Result, Status
 from queens.solvers.routing.blocker_layouts import Layouts
-from queens.solvers.routing.fast_count import FastCount
+from queens.solvers.routing.class_count import ClassCount
 from queens.solvers.routing.fewest_copies import Copies
 from queens.solvers.routing.pigeonhole import Pigeonhole
 from queens.solvers.routing.quadrant_count import QuadrantCount
@@ -110,10 +110,10 @@ class Search(Strategy):
                 raise BadOption("--unique counts symmetry classes: it applies to count")
             return count(subject.puzzle, self.backend, time_limit=time_limit, unique=True, **own)
         if task is Task.COUNT:
-            if "counter" in self.options():  # the fast one is its own strategy (native/fast)
+            if "counter" in self.options():  # the classes counter is its own strategy (native/classes)
                 if own.get("counter", "simple") != "simple":
-                    raise BadOption(f"{self.backend}/search counts with the simple kernel; "
-                                    "the fast counter is its own method (--method fast)")
+                    raise BadOption(f"{self.backend}/search counts with the simple search; "
+                                    "the classes counter is its own method (--method classes)")
                 own = own.copy()
                 own["counter"] = "simple"
             return count(subject.puzzle, self.backend, time_limit=time_limit, split=False, symmetry=symmetry, **own)
@@ -314,9 +314,9 @@ def _per_backend(name: str) -> tuple[Strategy, ...]:
 _METHODS: tuple[Strategy, ...] = (
     Pigeonhole("python", "pigeonhole", frozenset({Task.COUNT, Task.SOLVE, Task.COMPLETE, Task.OPTIMISE}),
                "more pieces asked for than the board's open cells or lines hold: no placement, by counting"),
-    FastCount("native", "fast", frozenset({Task.COUNT}),
-              "the D4 symmetry-class counter: the fastest exact count of plain n-queens "
-              "(AVX2: 0.28x classic.c at n = 16, scalar 0.37x)"),
+    ClassCount("native", "classes", frozenset({Task.COUNT}),
+               "the D4 symmetry-class counter: the fastest exact count of plain n-queens "
+               "(AVX2: 0.28x classic.c at n = 16, scalar 0.37x)"),
     QuadrantCount("native", "quadrant", frozenset({Task.COUNT}),
                   "the meet-in-the-middle counter: joins half-boards instead of walking the tree, "
                   "the fastest exact total of plain n-queens from n = 16 "

@@ -1,4 +1,4 @@
-"""One way of answering: a backend's search, split counting, the fast D4 counter, the completion
+"""One way of answering: a backend's search, split counting, the D4 classes counter, the completion
 solver, the construction, the local search, the streaming verifier.
 
 Each strategy says which tasks it answers and, for a given puzzle, whether it can (`supports`:
@@ -62,7 +62,7 @@ class Subject:
 @dataclass(frozen=True)
 class Strategy(ABC):
     """`backend`: what runs it (a backend's name, or "python" for pure numpy code); `method`:
-    how (search, split, fast, complete, construct, random, verify); `why`: what makes it the
+    how (search, split, classes, complete, construct, random, verify); `why`: what makes it the
     choice when it can answer (the measurement behind its place in the order)."""
 
     backend: str

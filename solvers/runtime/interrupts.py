@@ -85,7 +85,7 @@ def waited(futures: Iterable[Future[T]], timeout: float | None = None) -> tuple[
     """`concurrent.futures.wait` for the first to finish, at most SLICE seconds (and `timeout`,
     if given), with signals deferred, then `check`. Raised inside `wait`, a KeyboardInterrupt could come
     between taking one future's lock and the next: the lock stayed held, the worker finishing that
-    future waited for it for ever, and so did the command (`count nqueens -n 17 --method fast
+    future waited for it for ever, and so did the command (`count nqueens -n 17 --method classes
     --threads 1` in 1 lone-clone run)."""
     with deferred():
         done, pending = wait(futures, timeout=SLICE if timeout is None else min(timeout, SLICE),

@@ -6,12 +6,13 @@ count skips the subproblems already recorded. The file is one SQLite database in
 `synchronous=FULL`: a committed row survives a crash of the process or of the machine.
 
 A row is keyed by (n, subproblem, kernel version): the version names the counter and its way of
-splitting the search, so rows from an older counter are never mixed into a newer count.
+splitting the search, so rows from an older counter are never mixed into a newer count. A
+counter renamed since (`RENAMED`) is read under its new name: an older ledger still resumes.
 
 >>> import tempfile, pathlib
 >>> with tempfile.TemporaryDirectory() as scratch, Ledger(pathlib.Path(scratch) / "l.sqlite") as ledger:
-...     ledger.record(8, "fast-1", [("0-2", (0, 0, 1))])
-...     ledger.finished(8, "fast-1")
+...     ledger.record(8, "classes-1", [("0-2", (0, 0, 1))])
+...     ledger.finished(8, "classes-1")
 {'0-2': (0, 0, 1)}
 """
 
@@ -28,6 +29,10 @@ from queens.models import QueensError
 
 Classes = tuple[int, int, int]
 """(C2, C4, C8): how many classes of 2, 4 and 8 solutions a subproblem holds."""
+
+RENAMED = {"fast": "classes"}
+"""Counters renamed since their rows were first stored (`queens.solvers.options.RENAMED`, which
+this layer may not import): a row stored as 'fast-1' is read as 'classes-1'."""
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS subproblems (
@@ -58,13 +63,18 @@ class Ledger:
 
     def finished(self, n: int, version: str) -> dict[str, Classes]:
         """The subproblems of Q(n) already counted by this kernel version, with their counts."""
-        rows = self._query("SELECT key, c2, c4, c8 FROM subproblems WHERE n = ? AND version = ?", (n, version))
+        names = _stored_as(version)
+        marks = ", ".join("?" * len(names))
+        rows = self._query(f"SELECT key, c2, c4, c8 FROM subproblems WHERE n = ? AND version IN ({marks})", (n, *names))
         return {key: (c2, c4, c8) for key, c2, c4, c8 in rows}
 
     def holdings(self) -> dict[tuple[int, str], int]:
         """How many subproblems the ledger holds per (n, kernel version): what a resume can use."""
         rows = self._query("SELECT n, version, count(*) FROM subproblems GROUP BY n, version", ())
-        return {(n, version): count for n, version, count in rows}
+        held: dict[tuple[int, str], int] = {}
+        for n, version, count in rows:
+            held[n, current(version)] = held.get((n, current(version)), 0) + count
+        return held
 
     def record(self, n: int, version: str, results: Iterable[tuple[str, Classes]]) -> None:
         """Store finished subproblems durably, in one transaction (replacing older rows)."""
@@ -95,3 +105,19 @@ class Ledger:
     def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
                  trace: TracebackType | None) -> None:
         self.close()
+
+
+def current(version: str) -> str:
+    """A stored version under its counter's present name (`RENAMED`).
+
+    >>> current("fast-1"), current("classes-1"), current("quadrant-2")
+    ('classes-1', 'classes-1', 'quadrant-2')
+    """
+    counter, dash, rest = version.partition("-")
+    return RENAMED.get(counter, counter) + dash + rest
+
+
+def _stored_as(version: str) -> tuple[str, ...]:
+    """Every name rows of `version` may be stored under: its own, and its counter's old names."""
+    counter, dash, rest = version.partition("-")
+    return (version, *(old + dash + rest for old, new in RENAMED.items() if new == counter))

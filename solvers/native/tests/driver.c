@@ -1,6 +1,6 @@
-/* A test driver for the fast counter's plain C core (fastcore.c), with no Python: it builds
+/* A test driver for the classes counter's plain C core (classcore.c), with no Python: it builds
  * with any C compiler for any target, which is how `make test-cross` checks the NEON and scalar
- * kernels on AArch64 under qemu-aarch64 (kerneldriver.c does the same for the simple kernel's
+ * kernels on AArch64 under qemu-aarch64 (simpledriver.c does the same for the simple search's
  * core, with blocked cells).
  *
  *   driver check [N]          every kernel this CPU runs and the scalar kernel's baseline build
@@ -14,7 +14,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "../fastcore.h"
+#include "../classcore.h"
 
 /* OEIS A002562, n = 1..16: the n-queens solutions up to rotation and reflection. */
 static const unsigned long long A002562[] = {1, 0, 0, 1, 2, 1, 6, 12, 46, 92, 341, 1787, 9233, 45752, 285053,
@@ -32,7 +32,7 @@ static unsigned long long brute(int n, int row, unsigned cols, unsigned l, unsig
     return total;
 }
 
-/* The fast counter's classes for n (the 1x1 board's lone queen is a class of its own, and
+/* The classes counter's classes for n (the 1x1 board's lone queen is a class of its own, and
  * boards of 2 and 3 have no solution: the core starts at n = 4, as the Python driver does). */
 static int classes(int n, FqKernel k, FqClasses *sum) {
     memset(sum, 0, sizeof *sum);
@@ -56,7 +56,7 @@ static int classes(int n, FqKernel k, FqClasses *sum) {
 
 static int check(int largest) {
     int failures = 0;
-    printf("fast counter (fastcore.c): each kernel this CPU runs, plain n queens\n");
+    printf("classes counter (classcore.c): each kernel this CPU runs, plain n queens\n");
     printf("CPU features: %s\n", fq_cpu_features()[0] ? fq_cpu_features() : "(none asked)");
     printf("%-8s %3s %12s %12s %10s %10s  %s\n", "kernel", "n", "solutions", "brute force", "D4 unique", "A002562", "");
     for (int k = 0; k <= FQ_KERNELS; k++) {     /* FQ_KERNELS: the scalar kernel's baseline build */

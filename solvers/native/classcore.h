@@ -1,8 +1,8 @@
-/* The fast n-queens counter's plain C core: no Python, so it builds alone (the ARM cross test,
- * solvers/native/tests/driver.c) and under the thin binding fastcount.c. fastcore.c explains
- * the scheme; this header is what a caller needs. */
-#ifndef QUEENS_FASTCORE_H
-#define QUEENS_FASTCORE_H
+/* The classes counter's plain C core (n-queens by D4 symmetry class): no Python, so it builds
+ * alone (the ARM cross test, solvers/native/tests/driver.c) and under the thin binding
+ * classcount.c. classcore.c explains the scheme; this header is what a caller needs. */
+#ifndef QUEENS_CLASSCORE_H
+#define QUEENS_CLASSCORE_H
 
 #include <stddef.h>
 #include <stdint.h>

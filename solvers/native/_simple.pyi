@@ -1,4 +1,4 @@
-# Types of the generic bitset search (kernel.c), for mypy: the C code has no annotations.
+# Types of the generic bitset search (simple.c), for mypy: the C code has no annotations.
 from typing import final
 
 MAX_CELLS: int

@@ -1,8 +1,8 @@
-"""Hypothesis drives the C kernels with random boards against their plain-Python twins.
+"""Hypothesis drives the C cores with random boards against their plain-Python twins.
 
-The simple kernel (kernelcore.c, through the native backend) on n <= 10 boards with random blocked
-cells and pre-placed queens, and on other pieces with domination covers; the fast counter
-(fastcount.c) on random sets of its subproblems, both kernels, n <= 10.
+The simple search (simplecore.c, through the native backend) on n <= 10 boards with random blocked
+cells and pre-placed queens, and on other pieces with domination covers; the classes counter
+(classcount.c) on random sets of its subproblems, both kernels, n <= 10.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from queens.models import PIECES, Puzzle, QueensError, lower
 from queens.models.lowering import no_room
 from queens.solvers import get_backend
-from queens.solvers.native import _fast
+from queens.solvers.native import _classes
 from queens.solvers.native.counting import split_depth, subproblems
 
 from tests import plain_reference
@@ -77,19 +77,19 @@ def test_simple_kernel_follows_its_twin_on_any_model(puzzle: Puzzle | None) -> N
 
 @settings(max_examples=60, deadline=None)
 @given(st.data())
-def test_fast_counter_subproblems_match_the_twin(data: st.DataObject) -> None:
+def test_classes_counter_subproblems_match_the_twin(data: st.DataObject) -> None:
     n = data.draw(st.integers(4, 10), label="n")
     keys = subproblems(n)
     chosen = data.draw(st.lists(st.sampled_from(keys), min_size=1, max_size=len(keys), unique=True), label="keys")
     kernel = data.draw(st.sampled_from(KERNELS), label="kernel")
     expected = plain_reference.classes_by_prefix(n, split_depth(n))
-    got = [counted[:3] for counted in _fast.count(n, chosen, kernel=kernel) if counted is not None]  # None: stopped
+    got = [counted[:3] for counted in _classes.count(n, chosen, kernel=kernel) if counted is not None]  # None: stopped
     assert got == [expected.get(key, (0, 0, 0)) for key in chosen]
 
 
 def test_a_search_whose_init_failed_refuses_to_run():
     """A failed __init__ used to leave half the buffers set: count() then crashed the process."""
-    from queens.solvers.native._kernel import Search
+    from queens.solvers.native._simple import Search
 
     search = Search.__new__(Search)
     with pytest.raises(ValueError, match="outside the board"):

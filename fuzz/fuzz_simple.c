@@ -1,10 +1,10 @@
-/* libFuzzer target for _kernel (kernel.c, and its core kernelcore.c): Search(...) with fuzzed
+/* libFuzzer target for _simple (simple.c, and its core simplecore.c): Search(...) with fuzzed
  * bitsets and sizes, then next_batch and count under a tiny time limit. Every solution is
  * checked against the input: its cells are allowed, distinct from and not in conflict with
  * each other or a fixed piece. */
 #include "embed.h"
-#include "../solvers/native/kernel.c"
-#include "../solvers/native/kernelcore.c"
+#include "../solvers/native/simple.c"
+#include "../solvers/native/simplecore.c"
 
 /* A bytes object of `sets` bitsets of `words` words, its length now and then off by a few;
  * bits past the board's `ncells` cells are cleared unless `bias` asks to test that check. */

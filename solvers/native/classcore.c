@@ -1,4 +1,4 @@
-/* The fast n-queens counter: every solution of the plain n x n board, grouped by symmetry.
+/* The classes counter: every solution of the plain n x n board, grouped by symmetry.
  *
  * Why it is fast: it visits (about) one solution of each symmetry class instead of all eight,
  * the scheme of Takaken's 2003 counter, and it runs many searches at once in SIMD lanes.
@@ -38,7 +38,7 @@
  * run in the sanitiser builds (make test-asan, make fuzz) and the drivers of make test-cross,
  * and are compiled out of the normal one (setup.py passes -DNDEBUG).
  */
-#include "fastcore.h"
+#include "classcore.h"
 
 #include <assert.h>
 #include <stdlib.h>

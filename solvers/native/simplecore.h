@@ -1,6 +1,6 @@
-/* The simple kernel's plain C core: a bitset backtracking search over the generic constraint
- * model, no Python, so it builds alone (the ARM cross test, solvers/native/tests/kerneldriver.c)
- * and under the thin binding kernel.c. kernelcore.c explains the search; this header is what a
+/* The simple search's plain C core: a bitset backtracking search over the generic constraint
+ * model, no Python, so it builds alone (the ARM cross test, solvers/native/tests/simpledriver.c)
+ * and under the thin binding simple.c. simplecore.c explains the search; this header is what a
  * caller needs:
  *   1. kc_alloc(s, ncells, nlines, ncovers, target): every set zeroed;
  *   2. fill allowed, conflicts, lines, fixed and covers (kc_row names set i of a table);

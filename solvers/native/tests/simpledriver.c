@@ -1,8 +1,8 @@
-/* A test driver for the simple kernel's plain C core (kernelcore.c), with no Python: it builds
+/* A test driver for the simple search's plain C core (simplecore.c), with no Python: it builds
  * with any C compiler for any target, which is how `make test-cross` checks the core on
- * AArch64 under qemu-aarch64 (driver.c does the same for the fast counter).
+ * AArch64 under qemu-aarch64 (driver.c does the same for the classes counter).
  *
- *   kerneldriver [N]   n = 1..N (default 12): n queens on an n x n board with some cells
+ *   simpledriver [N]   n = 1..N (default 12): n queens on an n x n board with some cells
  *                      blocked (no piece may stand there; a fixed pattern per n, hole(), and
  *                      none at all for the plain count), counted by the core branching on the
  *                      rows, and for n <= 10 also on the cells in increasing order (no lines:
@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../kernelcore.h"
+#include "../simplecore.h"
 
 #define CELLS_UP_TO 10                 /* the largest n counted without lines too */
 
@@ -61,9 +61,9 @@ static unsigned long long core_count(int n, int holes, int rows) {
 
 int main(int argc, char **argv) {
     int largest = argc > 1 ? atoi(argv[1]) : 12;
-    if (largest < 1 || largest > 14 || argc > 2) { fprintf(stderr, "usage: kerneldriver [N], N = 1..14\n"); return 2; }
+    if (largest < 1 || largest > 14 || argc > 2) { fprintf(stderr, "usage: simpledriver [N], N = 1..14\n"); return 2; }
     int failures = 0;
-    printf("simple kernel (kernelcore.c): one portable C build (NEON and scalar kernels are the fast counter's)\n");
+    printf("simple search (simplecore.c): one portable C build (NEON and scalar kernels are the classes counter's)\n");
     printf("%-8s %3s %6s %12s %12s %12s  %s\n", "board", "n", "holes", "by rows", "by cells", "brute force", "");
     for (int holes = 0; holes <= 1; holes++)
         for (int n = 1; n <= largest; n++) {

@@ -1,4 +1,4 @@
-/* The Python binding of the simple kernel (kernelcore.c, which explains the search): argument
+/* The Python binding of the simple search (simplecore.c, which explains the search): argument
  * checking, the model's bitsets copied in, solutions out as tuples, and the GIL released while
  * the plain C core runs. Kept thin so that the core builds without Python (the ARM cross test).
  * A Search object refuses to be entered by two threads at once.
@@ -10,7 +10,7 @@
 
 #include "common.h"
 #include "interrupt.h"
-#include "kernelcore.h"
+#include "simplecore.h"
 
 #define MAX_CELLS KC_MAX_CELLS
 
@@ -185,7 +185,7 @@ static PyGetSetDef Search_getset[] = {
 
 static PyTypeObject SearchType = {
     PyVarObject_HEAD_INIT(NULL, 0)
-    .tp_name = "queens.solvers.native._kernel.Search",
+    .tp_name = "queens.solvers.native._simple.Search",
     .tp_basicsize = sizeof(Search),
     .tp_flags = Py_TPFLAGS_DEFAULT,
     .tp_doc = "A resumable bitset backtracking search over a lowered constraint model.",
@@ -197,10 +197,10 @@ static PyTypeObject SearchType = {
 };
 
 static struct PyModuleDef kernel_module = {
-    PyModuleDef_HEAD_INIT, "_kernel", "Bitset backtracking search: the suite's ground truth.", -1, NULL, NULL, NULL, NULL, NULL
+    PyModuleDef_HEAD_INIT, "_simple", "Bitset backtracking search: the suite's ground truth.", -1, NULL, NULL, NULL, NULL, NULL
 };
 
-PyMODINIT_FUNC PyInit__kernel(void) {
+PyMODINIT_FUNC PyInit__simple(void) {
     if (PyType_Ready(&SearchType) < 0) return NULL;
     PyObject *m = PyModule_Create(&kernel_module);
     if (!m) return NULL;

@@ -1,4 +1,4 @@
-# Types of the fast counter's binding (fastcount.c), for mypy: the C code has no annotations.
+# Types of the classes counter's binding (classcount.c), for mypy: the C code has no annotations.
 from collections.abc import Sequence
 
 AUTOMATIC: tuple[str, ...]

@@ -1,6 +1,6 @@
 /* The suite's ground truth: a plain bitset backtracking search over the generic constraint
  * model (models/ir.py), small enough to read in one sitting. Plain C with no Python in it
- * (kernelcore.h); the binding kernel.c checks the arguments and releases the GIL around it.
+ * (simplecore.h); the binding simple.c checks the arguments and releases the GIL around it.
  *
  * The board's cells are bits 0..ncells-1 (cell (r, c) is bit r*cols + c) in bitsets of
  * `words` 64-bit words. Python lowers the model to:
@@ -26,7 +26,7 @@
 #include <string.h>
 
 #include "common.h"
-#include "kernelcore.h"
+#include "simplecore.h"
 
 #define CLOCK_EVERY 4096               /* look at the clock once per this many nodes */
 
@@ -110,7 +110,7 @@ void kc_free(KcSearch *s) {
     *s = (KcSearch){0};
 }
 
-/* kernelcore.h says what a call does; returns the number of solutions found in it. */
+/* simplecore.h says what a call does; returns the number of solutions found in it. */
 long long kc_run(KcSearch *s, long long max_solutions, double deadline, int *out) {
     long long found = 0;
     const int W = s->words;

@@ -1,7 +1,7 @@
-"""The fast counter (fastcore.c, bound by fastcount.c): exact counts, symmetry classes, hardening.
+"""The classes counter (classcore.c, bound by classcount.c): exact counts, symmetry classes, hardening.
 
 Ground truth: OEIS A000170 (all solutions) and A002562 (fundamental ones) from
-tests/data/sequences.json, the simple kernel (kernel.c) and the plain-Python twin of the scheme.
+tests/data/sequences.json, the simple search (simple.c) and the plain-Python twin of the scheme.
 Each SIMD kernel forced one by one: tests/test_kernels.py.
 """
 
@@ -13,7 +13,7 @@ import pytest
 from queens.models import NQueens, Puzzle, TimeLimit, Unsupported, lower
 from queens.models.pieces import ROOK, SUPERQUEEN
 from queens.solvers import count, get_backend
-from queens.solvers.native import _fast
+from queens.solvers.native import _classes
 from queens.solvers.native.counting import (
     SymmetryClasses,
     count_classes,
@@ -60,13 +60,13 @@ def test_the_lone_queen_is_its_own_class() -> None:
 
 
 @pytest.mark.parametrize("n", range(1, 12))
-def test_fast_counter_equals_the_simple_kernel(n: int) -> None:
+def test_classes_counter_equals_the_simple_search(n: int) -> None:
     simple = count(NQueens(n), "native", counter="simple")
-    fast = count(NQueens(n), "native")
-    assert fast.count == simple.count
+    by_classes = count(NQueens(n), "native")
+    assert by_classes.count == simple.count
     assert simple.stats.get("counter") is None
     if n >= 4:
-        assert text(fast.stats, "counter").startswith("fast")
+        assert text(by_classes.stats, "counter").startswith("classes")
 
 
 @pytest.mark.parametrize("kernel", KERNELS)
@@ -74,18 +74,18 @@ def test_fast_counter_equals_the_simple_kernel(n: int) -> None:
 def test_every_subproblem_matches_the_python_twin(n: int, kernel: str) -> None:
     keys = subproblems(n)
     expected = plain_reference.classes_by_prefix(n, split_depth(n))
-    got = [counted[:3] for counted in _fast.count(n, keys, kernel=kernel) if counted is not None]  # None: stopped
+    got = [counted[:3] for counted in _classes.count(n, keys, kernel=kernel) if counted is not None]  # None: stopped
     assert {key: c for key, c in zip(keys, got, strict=True) if c != (0, 0, 0)} == expected
 
 
-@pytest.mark.skipif(not _fast.VECTOR, reason="this CPU has no AVX-512: only the scalar kernel runs here")
+@pytest.mark.skipif(not _classes.VECTOR, reason="this CPU has no AVX-512: only the scalar kernel runs here")
 def test_vector_and_scalar_kernels_agree_per_subproblem() -> None:
     """Classes and nodes: both kernels walk the same tree, one queen at a time or 16 at once."""
     keys = subproblems(13)
-    assert _fast.count(13, keys, kernel="vector") == _fast.count(13, keys, kernel="scalar")
+    assert _classes.count(13, keys, kernel="vector") == _classes.count(13, keys, kernel="scalar")
 
 
-def test_the_fast_path_reports_its_work(reference) -> None:
+def test_the_classes_counter_reports_its_work(reference) -> None:
     stats = count(NQueens(12), "native").stats
     assert number(stats, "nodes") > 0 and stats["subproblems"] == len(subproblems(12))
     assert stats["fundamental"] == reference.term("A002562", 12)
@@ -105,7 +105,7 @@ def test_subproblems_are_fixed_and_named_by_their_columns() -> None:
 
 def test_a_stopped_count_reports_nothing_unfinished() -> None:
     keys = subproblems(12)
-    assert _fast.count(12, keys, stop=bytearray(b"\x01")) == [None] * len(keys)
+    assert _classes.count(12, keys, stop=bytearray(b"\x01")) == [None] * len(keys)
 
 
 def test_a_deadline_gives_a_time_limit_with_a_lower_bound(reference) -> None:
@@ -115,26 +115,26 @@ def test_a_deadline_gives_a_time_limit_with_a_lower_bound(reference) -> None:
 
 
 @pytest.mark.parametrize(("call", "error"), [
-    (lambda: _fast.count(3, []), ValueError),
-    (lambda: _fast.count(31, []), ValueError),
-    (lambda: _fast.count(8, [(0, 2)], kernel="gpu"), ValueError),
-    (lambda: _fast.count(8, [(0, 2, 4), (0, 2)]), ValueError),       # unequal lengths
-    (lambda: _fast.count(8, [(0, 1, 3)]), ValueError),               # queens attack
-    (lambda: _fast.count(8, [(6, 0, 2)]), ValueError),               # not a canonical branch
-    (lambda: _fast.count(8, [(1, 0, 2)]), ValueError),               # side column before row b1
-    (lambda: _fast.count(8, [(0, 2, 9)]), ValueError),               # off the board
-    (lambda: _fast.count(8, [(0, 2, -1)]), ValueError),
-    (lambda: _fast.count(8, [(0,)]), ValueError),                    # too short
-    (lambda: _fast.count(8, [tuple(range(8))]), ValueError),         # too long
-    (lambda: _fast.count(8, [(0, 2, 2**70)]), OverflowError),
-    (lambda: _fast.count(8, [(0, "2")]), TypeError),  # type: ignore[list-item]  # the wrong types on purpose
-    (lambda: _fast.count(8, 5), TypeError),  # type: ignore[arg-type]
-    (lambda: _fast.count(8, [(0, 2)], stop=bytearray()), ValueError),
-    (lambda: _fast.count(8, [(0, 2)], stop=3), TypeError),
-    (lambda: _fast.subproblems(8, 1), ValueError),
-    (lambda: _fast.subproblems(8, 7), ValueError),
-    (lambda: _fast.subproblems(40, 3), ValueError),
-    (lambda: _fast.subproblems(30, 28), ValueError),                # too deep to list
+    (lambda: _classes.count(3, []), ValueError),
+    (lambda: _classes.count(31, []), ValueError),
+    (lambda: _classes.count(8, [(0, 2)], kernel="gpu"), ValueError),
+    (lambda: _classes.count(8, [(0, 2, 4), (0, 2)]), ValueError),       # unequal lengths
+    (lambda: _classes.count(8, [(0, 1, 3)]), ValueError),               # queens attack
+    (lambda: _classes.count(8, [(6, 0, 2)]), ValueError),               # not a canonical branch
+    (lambda: _classes.count(8, [(1, 0, 2)]), ValueError),               # side column before row b1
+    (lambda: _classes.count(8, [(0, 2, 9)]), ValueError),               # off the board
+    (lambda: _classes.count(8, [(0, 2, -1)]), ValueError),
+    (lambda: _classes.count(8, [(0,)]), ValueError),                    # too short
+    (lambda: _classes.count(8, [tuple(range(8))]), ValueError),         # too long
+    (lambda: _classes.count(8, [(0, 2, 2**70)]), OverflowError),
+    (lambda: _classes.count(8, [(0, "2")]), TypeError),  # type: ignore[list-item]  # the wrong types on purpose
+    (lambda: _classes.count(8, 5), TypeError),  # type: ignore[arg-type]
+    (lambda: _classes.count(8, [(0, 2)], stop=bytearray()), ValueError),
+    (lambda: _classes.count(8, [(0, 2)], stop=3), TypeError),
+    (lambda: _classes.subproblems(8, 1), ValueError),
+    (lambda: _classes.subproblems(8, 7), ValueError),
+    (lambda: _classes.subproblems(40, 3), ValueError),
+    (lambda: _classes.subproblems(30, 28), ValueError),                # too deep to list
 ])
 def test_the_extension_rejects_bad_arguments(call, error) -> None:
     with pytest.raises(error):
@@ -142,11 +142,11 @@ def test_the_extension_rejects_bad_arguments(call, error) -> None:
 
 
 def test_vector_kernel_request_is_refused_without_avx512() -> None:
-    if _fast.VECTOR:
-        assert _fast.count(8, [(0, 2)], kernel="vector") == _fast.count(8, [(0, 2)], kernel="scalar")
+    if _classes.VECTOR:
+        assert _classes.count(8, [(0, 2)], kernel="vector") == _classes.count(8, [(0, 2)], kernel="scalar")
     else:
         with pytest.raises(ValueError, match="AVX-512"):
-            _fast.count(8, [(0, 2)], kernel="vector")
+            _classes.count(8, [(0, 2)], kernel="vector")
 
 
 @pytest.mark.parametrize("n", range(1, 10))
@@ -165,11 +165,11 @@ def test_the_plain_board_is_recognised(n: int) -> None:
     Puzzle(rows=10, cols=10, piece=SUPERQUEEN, pieces=10),
     Puzzle(rows=5, cols=5, cover=True),
 ], ids=lambda p: p.name)
-def test_everything_else_keeps_the_simple_kernel(puzzle: Puzzle) -> None:
+def test_everything_else_keeps_the_simple_search(puzzle: Puzzle) -> None:
     assert plain_queens_size(lower(puzzle)) is None
     assert count(puzzle, "native").stats.get("counter") is None
     with pytest.raises(Unsupported):
-        count(puzzle, "native", counter="fast")
+        count(puzzle, "native", counter="classes")
 
 
 @pytest.mark.parametrize("options", [{"counter": "turbo"}, {"threads": 0}, {"threads": True}])

@@ -1,11 +1,12 @@
-/* The Python binding of the fast n-queens counter: argument checking, lists in and out, and
- * the GIL released while the plain C core (fastcore.c, which explains the scheme) counts.
+/* The Python binding of the classes counter (n-queens by D4 symmetry class): argument checking,
+ * lists in and out, and the GIL released while the plain C core (classcore.c, which explains the
+ * scheme) counts.
  * Kept thin so that the core builds without Python (the ARM cross test). */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <string.h>
 
-#include "fastcore.h"
+#include "classcore.h"
 
 #define MAX_N FQ_MAX_N
 #define MAX_SUBPROBLEMS 10000000
@@ -190,10 +191,10 @@ static PyMethodDef methods[] = {
     {NULL}
 };
 
-static struct PyModuleDef fast_module = {
+static struct PyModuleDef classes_module = {
     PyModuleDef_HEAD_INIT,
-    .m_name = "_fast",
-    .m_doc = "The fast n-queens counter by symmetry classes (see fastcount.c).",
+    .m_name = "_classes",
+    .m_doc = "The classes counter: n-queens solutions by D4 symmetry class (see classcore.c).",
     .m_size = -1,
     .m_methods = methods,
 };
@@ -229,8 +230,8 @@ static int add_constants(PyObject *m) {
     return failed ? -1 : 0;
 }
 
-PyMODINIT_FUNC PyInit__fast(void) {
-    PyObject *m = PyModule_Create(&fast_module);
+PyMODINIT_FUNC PyInit__classes(void) {
+    PyObject *m = PyModule_Create(&classes_module);
     if (m && add_constants(m) < 0) Py_CLEAR(m);
     return m;
 }

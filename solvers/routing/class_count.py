@@ -1,4 +1,4 @@
-"""The D4 symmetry-class counter (fastcount.c) as a strategy: the ledgered counters' options
+"""The D4 symmetry-class counter (classcount.c) as a strategy: the ledgered counters' options
 (`threads`, `ledger`, `resume`, `dask`: solvers/routing/ledgered_count.py) and `unique`, the classes
 beside the total (A002562), which only this counter sees.
 """
@@ -20,10 +20,10 @@ CLASSES = ("fundamental", "quarter_turn", "half_turn", "asymmetric", "whole_boar
 
 
 @dataclass(frozen=True)
-class FastCount(LedgeredCount):
+class ClassCount(LedgeredCount):
     """Counts plain n-queens by symmetry class (see the module docstring)."""
 
-    extension: ClassVar[str] = "_fast"
+    extension: ClassVar[str] = "_classes"
 
     def supports(self, subject: Subject, task: Task) -> str | None:
         n, reason = native_counter_for(subject, self.extension)
@@ -53,7 +53,7 @@ class FastCount(LedgeredCount):
 
             classes = count_classes(n, threads=options.get("threads"), ledger=ledger, resume=resume,
                                     progress=progress(stats), deadline=deadline, stats=stats)
-        stats["counter"] = "fast (symmetry classes)"
+        stats["counter"] = "classes (by D4 symmetry class)"
         stats.update({name: getattr(classes, name) for name in CLASSES})  # counted anyway: said
         if options.get("unique"):
             stats["classes"] = classes.fundamental
