@@ -14,6 +14,8 @@ The puzzle file's keys are keywords too, so a file's [[army]] reads the same in 
 (5, 'maximise', 3)
 >>> Army(piece="knight").name, Army(copies="minimise").copies is None
 ('knights', True)
+>>> Army(copies="maximise").copies_goal, Army(copies="minimise").copies_goal, Army(copies=3).copies_goal
+('maximise', 'minimise', None)
 """
 
 from __future__ import annotations
@@ -42,14 +44,15 @@ Count = int | Goal | Mapping[str, int]
 @dataclass(frozen=True, init=False)
 class Army:
     """One army: its piece, how many (exactly `least` = `most`, a range, or a `goal`), pieces
-    already placed, `copies` (None: as many identical armies as needed, fewest wins), and
+    already placed, `copies` (None: open, as many identical armies as needed, the fewest wins, or
+    with `copies_goal` "maximise" as many as fit, the most wins), and
     `line_cap`: the most of its pieces one of its own lines may hold under `within` (1: none
     attack each other; 2 rooks per row and column is 2).
 
     The puzzle file's keys (docs/puzzle-files.md) are accepted as they are written there: `count`
     (a number, "maximise", "minimise" or {"min": a, "max": b}) instead of least/most/goal,
     `piece` by name (a 2-D board's; a cube's are `pieces.piece_named(name, 3)`), `fixed` as lists,
-    `copies="minimise"`; a nameless army is called after its piece ("queens")."""
+    `copies="minimise"` or `"maximise"`; a nameless army is called after its piece ("queens")."""
 
     name: str
     piece: Piece
@@ -59,11 +62,12 @@ class Army:
     fixed: frozenset[Coord]
     copies: int | None
     line_cap: int
+    copies_goal: Goal | None
 
     def __init__(self, name: str = "", piece: Piece | str = QUEEN, least: int = 0, most: int | None = None,
                  goal: Goal | None = None, fixed: Iterable[Sequence[int]] = frozenset(),
-                 copies: int | Literal["minimise"] | None = 1, line_cap: int = 1, *,
-                 count: Count | None = None) -> None:
+                 copies: int | Goal | None = 1, line_cap: int = 1, *,
+                 count: Count | None = None, copies_goal: Goal | None = None) -> None:
         if count is not None:
             if (least, most, goal) != (0, None, None):
                 raise TypeError("give count= (the puzzle file's key) or least=, most=, goal=, not both")
@@ -81,8 +85,13 @@ class Army:
             raise InvalidBoard(f"an army's goal is 'maximise', 'minimise' or None, got {goal!r}")
         set_(self, "goal", goal)
         set_(self, "fixed", _fixed(fixed, self.name))
-        set_(self, "copies", None if copies == "minimise" or copies is None else
+        is_open = copies in ("minimise", "maximise") or copies is None
+        set_(self, "copies", None if is_open else
              numbers.count(copies, f"the copies of {self.name}", minimum=1, maximum=MAX_ARMIES))
+        if copies_goal not in (None, "minimise", "maximise"):
+            raise InvalidBoard(f"copies are minimised or maximised, got {copies_goal!r}")
+        set_(self, "copies_goal", None if not is_open else "maximise" if copies == "maximise"
+             else copies_goal or "minimise")
         set_(self, "line_cap", numbers.count(line_cap, f"the line cap of {self.name}", minimum=1))
 
 

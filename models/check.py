@@ -41,7 +41,7 @@ from queens.models.placement import PerArmy, Placement
 from queens.models.puzzle import Puzzle
 from queens.models.rules import SYMMETRIES
 
-__all__ = ["attacked", "verify"]
+__all__ = ["attacked", "board_count", "verify"]
 
 
 def verify(puzzle: Puzzle, placement: Iterable[Var]) -> Placement:
@@ -62,6 +62,7 @@ def verify(puzzle: Puzzle, placement: Iterable[Var]) -> Placement:
     _check_connected(puzzle, answer)
     _check_attack_bounds(puzzle, answer, occupied)
     _check_invariant(puzzle, answer)
+    _check_board_counts(puzzle, answer, occupied)
     if puzzle.cover:
         _check_cover(puzzle, answer)
     return puzzle.placement_of(answer)
@@ -386,3 +387,35 @@ def _check_cover(puzzle: Puzzle, answer: PerArmy) -> None:
         if square not in covered and square not in puzzle.blockers and square not in puzzle.missing:
             lacks = "neither occupied nor attacked" if puzzle.cover_kind == "occupied or attacked" else "not attacked"
             raise InvalidPlacement(f"square {square} is {lacks}")
+
+
+def board_count(puzzle: Puzzle, answer: PerArmy, of: str, occupied: frozenset[Coord] | None = None) -> int:
+    """A board-wide count of an answer (`queens.models.board_counts`), by walking every piece's
+    moves: its attacking pairs (a pair counted once, whichever attacks), its attacked squares
+    or its safe squares (neither occupied nor attacked), blockers and missing squares left out.
+
+    >>> queen = Puzzle(rows=3, cols=3, pieces=2)
+    >>> [board_count(queen, (((0, 0), (2, 2)),), of) for of in ("attacking pairs", "attacked squares", "safe squares")]
+    [1, 6, 2]
+    """
+    if occupied is None and puzzle.blocking:
+        occupied = frozenset(cell for cells in answer for cell in cells)
+    reach = [attacked(puzzle, army.piece, cell, occupied) for army, cells in zip(puzzle.armies, answer, strict=True)
+             for cell in cells]
+    if of == "attacking pairs":
+        pieces = [cell for cells in answer for cell in cells]
+        return sum(1 for i, j in combinations(range(len(pieces)), 2)
+                   if pieces[j] in reach[i] or pieces[i] in reach[j])
+    hit = frozenset().union(*reach)
+    held = {cell for cells in answer for cell in cells}
+    squares = [cell for cell in puzzle.board_cells if cell not in puzzle.blockers and cell not in puzzle.missing]
+    if of == "attacked squares":
+        return sum(1 for square in squares if square in hit)
+    return sum(1 for square in squares if square not in hit and square not in held)
+
+
+def _check_board_counts(puzzle: Puzzle, answer: PerArmy, occupied: frozenset[Coord] | None) -> None:
+    for count in puzzle.board_counts:
+        found = board_count(puzzle, answer, count.of, occupied)
+        if found < count.least or (count.most is not None and found > count.most):
+            raise InvalidPlacement(f"the board has {found} {count.of}, {count.least} to {count.most} allowed")

@@ -12,6 +12,8 @@ that may hold a piece) and four kinds of constraint:
   each other unless a piece stands between them; a cell and its image under a symmetry alike);
 - *counts*: when a cell holds a piece, between so many and so many groups of cells hold one
   (how many pieces it attacks: a group per half-line of sight, or per cell);
+- *tallies*: between so many and so many of some conditions hold (a board-wide count: attacking
+  pairs, attacked or safe squares; `queens.models.tally`);
 - *lex chains* (only when counting with symmetry breaking, see `queens.models.symmetry.lex_leader`):
   the cell vector is lexicographically at least its image under each symmetry.
 
@@ -33,6 +35,8 @@ from dataclasses import dataclass, field, replace
 from enum import Enum
 from functools import cached_property
 from typing import Any, Literal
+
+from queens.models.tally import Tally
 
 Var = Any
 """A variable's key: a board cell (r, c) in the plain lowering, (army, coordinates) with armies.
@@ -125,6 +129,8 @@ class Objective:
     least: int = 0
     most: int | None = None
     """The range the number can take (most None: as many as a group has variables)."""
+    tally: Tally | None = None
+    """The number is this tally's value instead (a board-wide count; no groups, `most` its top)."""
 
     @property
     def top(self) -> int:
@@ -294,6 +300,8 @@ class ConstraintModel:
     14 x 14" with it, and not in five times as long without; experiments/results/design-choices.md)."""
     connections: tuple[Connection, ...] = ()
     """Groups of cells whose pieces must form one connected group (`Connection`)."""
+    tallies: tuple[Tally, ...] = ()
+    """Board-wide counts bounded as rules (`queens.models.tally`)."""
     guards: tuple[Hashable, ...] = ()
     """The stated rules (a count, a per-line bound, a region, an attack bound) whose lines and
     counts hold only under a literal of their own, one per rule, when the puzzle was lowered
@@ -409,6 +417,8 @@ class ConstraintModel:
         total size when the one group is every variable, so a backend that reads only a size
         answers it). What a backend without an optimiser solves, value after value."""
         assert self.objective is not None
+        if self.objective.tally is not None:
+            return replace(self, objective=None, tallies=(*self.tallies, self.objective.tally.at(value)))
         groups = self.objective.groups
         if len(groups) == 1 and set(groups[0]) == set(self.cells):
             return replace(self, objective=None, size=value, size_implied=False).filled()
@@ -420,7 +430,7 @@ class ConstraintModel:
         as `at_value` (drop the extra pieces, see `trimmed`), and an easier one for a solver."""
         assert self.objective is not None
         groups = self.objective.groups
-        if len(groups) == 1 and set(groups[0]) == set(self.cells):  # one total size: the kernels' form
+        if self.objective.tally is not None or len(groups) == 1 and set(groups[0]) == set(self.cells):  # a size
             return self.at_value(value)
         sizes = LineFamily("army sizes", tuple(Line(group, at_most=len(group), at_least=value) for group in groups))
         return replace(self, objective=None, families=(*self.families, sizes))
@@ -445,7 +455,8 @@ class ConstraintModel:
         impossible m."""
         return (not self.covers and not self.connections and not any(line.at_least for line in self.lines)
                 and not any(clause.present for clause in self.clauses)
-                and not any(count.at_least for count in self.counts))
+                and not any(count.at_least for count in self.counts)
+                and not self.tallies and (self.objective is None or self.objective.tally is None))
 
     @property
     def keeps_nothing_placed(self) -> bool:
@@ -455,15 +466,18 @@ class ConstraintModel:
         there, a SAT encoding has no variable to index)."""
         return (not self.fixed and self.size in (None, 0) and not self.covers
                 and not any(line.at_least for line in self.lines) and all(c.present or c.absent for c in self.clauses)
+                and all(t.least <= t.value(()) <= (t.top if t.most is None else t.most) for t in self.tallies)
                 and (self.objective is None or self.objective.least == 0))
 
     @property
     def beyond_lines(self) -> str | None:
         """What this model asks beyond lines, covers, fixed cells and sizes (clauses, counts), in
         words, or None: a backend that reads only those names it in its refusal."""
+        tallies = len(self.tallies) + (self.objective is not None and self.objective.tally is not None)
         asked = [f"{len(self.clauses):,} clauses" if self.clauses else "",
                  f"{len(self.counts):,} attack counts" if self.counts else "",
-                f"{len(self.connections):,} connected groups" if self.connections else ""]
+                 f"{len(self.connections):,} connected groups" if self.connections else "",
+                 f"{tallies} board-wide counts" if tallies else ""]
         return " and ".join(a for a in asked if a) or None
 
 

@@ -21,6 +21,7 @@ Each rule is one small function over the board's runs of cells:
 - `invariant`: a clause per variable, "a piece here means a piece on the image" (the images
   run round a cycle back to the cell, so that is equality along every orbit);
 - `cover`: one cover per square: the cells whose piece would occupy or attack it;
+- `board_counts`: a tally each (`queens.models.board_counts`), bounded, or the objective;
 - the armies' sizes: the model's size, a line over an army's cells, or the objective for a goal
   (the armies marked "maximise" hold equal numbers, or `total`: all pieces together).
 
@@ -57,6 +58,7 @@ from functools import cached_property
 from itertools import combinations, product
 
 from queens.models.armies import Army
+from queens.models.board_counts import lowered as board_tally
 from queens.models.connected import connections
 from queens.models.errors import InvalidBoard
 from queens.models.geometry import Coord, Topology
@@ -67,6 +69,7 @@ from queens.models.puzzle import Puzzle
 from queens.models.rules import SYMMETRIES
 from queens.models.slopes import slope_families
 from queens.models.symmetry import transform_named
+from queens.models.tally import Tally
 
 MAX_CELLS = 4_000_000
 """Boards beyond 2000 x 2000 are not lowered: n^2 cell variables would not fit a backend. At
@@ -134,7 +137,14 @@ def lower(puzzle: Puzzle, guarded: bool = False) -> ConstraintModel:
         size_implied=size is not None and any(f.exactly_one for f in families),
         clauses=(*clauses, *_invariant(board)), counts=tuple(_attack_counts(board, guarded)),
         numbering=tuple(board.var(a, c) for a in armies for c in board.board), guards=guards,
-        connections=connections(puzzle, board.var, board.cells))
+        connections=connections(puzzle, board.var, board.cells),
+        tallies=tuple(t for t in _tallies(board) if t.binding))
+
+
+def _tallies(board: _Board) -> Iterator[Tally]:
+    """Each board-wide count as a tally over the (army, cell) variables."""
+    for count in board.puzzle.board_counts:
+        yield board_tally(board.puzzle, count, board.var, board.open_cells)
 
 
 PER_LINE_SIDES = {"rows": 1, "cols": 0}
@@ -616,6 +626,9 @@ def _sizes(board: _Board, guarded: bool, count: Given | None, families: list[Lin
 def _objective(board: _Board, families: list[LineFamily]) -> Objective | None:
     puzzle = board.puzzle
     armies = range(len(puzzle.armies))
+    if (goal := puzzle.board_goal) is not None:
+        tally = board_tally(puzzle, replace(goal, least=0, most=None), board.var, board.open_cells)
+        return Objective(goal.goal or "maximise", (), least=0, most=tally.top, tally=tally)
     if puzzle.total is not None:
         every = tuple(board.var(a, c) for a in armies for c in board.cells)
         return Objective(puzzle.total, (every,), least=sum(len(army.fixed) for army in puzzle.armies))

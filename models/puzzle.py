@@ -39,6 +39,7 @@ from functools import cached_property
 from typing import Any, NoReturn, cast
 
 from queens.models.armies import MAX_ARMIES, Army, Goal
+from queens.models.board_counts import COUNTED, BoardCount
 from queens.models.connected import Connected
 from queens.models.errors import AttackingQueens, InvalidBoard, OffBoard
 from queens.models.geometry import Coord, Topology, attacks, first_attack
@@ -151,6 +152,7 @@ class Puzzle:
     total: Goal | None
     slope_lines: tuple[SlopeLines, ...]
     connected: tuple[Connected, ...]
+    board_counts: tuple[BoardCount, ...]
 
     def __init__(self, rows: int | None = None, cols: int | None = None, piece: Piece = QUEEN,
                  pieces: int | None = None, *, fixed: Iterable[Cell] = (), shape: Iterable[int] | None = None,
@@ -162,7 +164,8 @@ class Puzzle:
                  blocking: bool = False, attack_bounds: Iterable[AttackBound] = (),
                  cover_kind: CoverKind = "occupied or attacked", cover_by: int | None = None,
                  invariant: Iterable[str] = (), total: Goal | None = None,
-                 slope_lines: Iterable[SlopeLines] = (), connected: Iterable[Connected] = ()) -> None:
+                 slope_lines: Iterable[SlopeLines] = (), connected: Iterable[Connected] = (),
+                 board_counts: Iterable[BoardCount] = ()) -> None:
         if shape is None:
             shape = (_side(rows, "rows"), _side(cols, "columns"))
         elif rows is not None or cols is not None:
@@ -195,6 +198,7 @@ class Puzzle:
         set_(self, "total", total)
         set_(self, "slope_lines", _items(slope_lines, "slope_lines", SlopeLines))
         set_(self, "connected", _items(connected, "connected", Connected))
+        set_(self, "board_counts", _items(board_counts, "board_counts", BoardCount))
         self._check()
 
     def _check(self) -> None:
@@ -213,7 +217,7 @@ class Puzzle:
                 raise InvalidBoard(f"{army.name} moves by vectors of another dimension than the "
                                    f"{len(self.shape)}-D board (queens.models.pieces.piece_named: the cube's)")
         if sum(army.copies is None for army in self.armies) > 1:
-            raise InvalidBoard("one army at most may minimise its copies")
+            raise InvalidBoard("one army at most may leave its copies open (minimise or maximise them)")
         named = [army.name for army in self.armies]
         if len(set(named)) != len(named):  # a rule names its army: two of one name would be read as one
             twice = next(name for name in named if named.count(name) > 1)
@@ -230,6 +234,7 @@ class Puzzle:
         self._check_board_rules()
         self._check_bounds()
         self._check_goals()
+        self._check_board_counts()
 
     def _check_board_rules(self) -> None:
         if any(twisted and not wraps for twisted, wraps in zip(self.twist, self.wrap, strict=True)):
@@ -283,6 +288,19 @@ class Puzzle:
             raise InvalidBoard("a goal on the total and a goal on an army's size cannot both be asked")
         if self.total not in (None, "maximise", "minimise"):
             raise InvalidBoard(f"the total is maximised or minimised, got {self.total!r}")
+
+    def _check_board_counts(self) -> None:
+        """Each board-wide count names a known count with 0 <= least <= most; one goal in all."""
+        for count in self.board_counts:
+            if count.of not in COUNTED:
+                raise InvalidBoard(f"a board-wide count is one of {', '.join(COUNTED)}, got {count.of!r}")
+            if count.least < 0 or (count.most is not None and count.most < count.least):
+                raise InvalidBoard(f"a board-wide count needs 0 <= least <= most, got {count.least} and {count.most}")
+            if count.goal not in (None, "maximise", "minimise"):
+                raise InvalidBoard(f"a board-wide count is maximised or minimised, got {count.goal!r}")
+        goals = sum(count.goal is not None for count in self.board_counts)
+        if goals and (goals > 1 or self.goal is not None or self.total is not None or self.copies_open):
+            raise InvalidBoard("a puzzle has one goal: a board-wide count's, an army's size, the total or its copies")
 
     def _check_cells(self) -> None:
         board = self.topology
@@ -413,7 +431,7 @@ class Puzzle:
                   "a symmetry every solution keeps": bool(self.invariant),
                   "a goal on the total": self.total is not None,
                   "bounds on lines of any slope": bool(self.slope_lines),
-                  "connected armies": bool(self.connected)}
+                  "connected armies": bool(self.connected), "board-wide counts": bool(self.board_counts)}
         return ", ".join(rule for rule, asked in stated.items() if asked) or None
 
     @property
@@ -459,13 +477,24 @@ class Puzzle:
 
     @property
     def copies_open(self) -> bool:
-        """Whether one army stands for as many copies as needed (the fewest wins: colouring)."""
+        """Whether one army stands for as many copies as needed (the fewest wins: colouring), or
+        as many as fit (the most wins: disjoint solutions, A171760): `copies_goal` says which."""
         return any(army.copies is None for army in self.armies)
+
+    @property
+    def copies_goal(self) -> Goal | None:
+        """Whether the open copies are minimised or maximised (None: no copies are open)."""
+        return next((army.copies_goal for army in self.armies if army.copies is None), None)
+
+    @property
+    def board_goal(self) -> BoardCount | None:
+        """The board-wide count maximised or minimised, if any (`queens.models.board_counts`)."""
+        return next((count for count in self.board_counts if count.goal), None)
 
     def with_copies(self, copies: int) -> Puzzle:
         """The puzzle with the open army written out as `copies` armies, named name-1, name-2, ..."""
-        return replace(self, armies=tuple(replace(army, copies=copies) if army.copies is None else army
-                                          for army in self.armies))
+        return replace(self, armies=tuple(replace(army, copies=copies, copies_goal=None) if army.copies is None
+                                          else army for army in self.armies))
 
     def with_fixed(self, cells: Iterable[Coord]) -> Puzzle:
         """The puzzle with these pieces of the first army placed too (a completion's givens, a

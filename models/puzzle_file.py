@@ -30,6 +30,7 @@ from typing import Any
 
 from queens.models import numbers
 from queens.models.armies import MAX_ARMIES, Army, Goal
+from queens.models.board_counts import COUNTED, BoardCount
 from queens.models.connected import BY, Connected
 from queens.models.errors import MalformedInput, QueensError
 from queens.models.expression import AXES, LARGEST, RESERVED, cells_where, evaluate
@@ -52,7 +53,7 @@ _KEYS: dict[str, set[str]] = {
     "board": {"shape", "wrap", "holes", "blockers", "missing"},
     "army": {"name", "piece", "count", "fixed", "copies"},
     "rules": {"within", "between", "per_line", "cover", "cover_by", "partition", "blocking", "region", "attacks",
-              "lines", "connected"},
+              "lines", "connected", "board_count"},
     "goal": {"task", "unique", "invariant", "maximise", "minimise"},
     "piece": {"rays", "leaps", "oriented", "name"},
     "count": {"min", "max"},
@@ -61,6 +62,7 @@ _KEYS: dict[str, set[str]] = {
     "attacks": {"army", "of", "at_least", "at_most", "exactly"},
     "lines": {"slopes", "through", "army", "at_least", "at_most", "exactly"},
     "connected": {"army", "by"},
+    "board_count": {"of", "at_least", "at_most", "exactly"},
 }
 TAKEN = ("n", *(axis for axes in AXES.values() for axis in axes), *RESERVED)
 """Names a file's parameter cannot have: n (-n N), the coordinates and the expression's words."""
@@ -185,9 +187,10 @@ class _Reader:
         armies = tuple(self._army(table, f"army[{i}]" if len(tables) > 1 else "army", shape, i)
                        for i, table in enumerate(tables))
         if any(army.copies is None for army in armies) and len(armies) > 1:
-            raise MalformedInput("key 'army.copies': \"minimise\" copies need a single [[army]]")
-        total = self._total(goal)
-        optimises = total or any(army.goal or army.copies is None for army in armies)
+            raise MalformedInput("key 'army.copies': \"minimise\" or \"maximise\" copies need a single [[army]]")
+        total, counted = self._total(goal)
+        board_counts = self._board_counts(rules, counted)
+        optimises = total or counted or any(army.goal or army.copies is None for army in armies)
         task = _choice(goal, "task", TASKS, "goal.task", "optimise" if optimises else "count")
         within = _choice(rules, "within", ("peaceful", "free"), "rules.within", "peaceful") == "peaceful"
         between = _choice(rules, "between", ("peaceful", "free"), "rules.between", "peaceful") == "peaceful"
@@ -203,7 +206,8 @@ class _Reader:
             partition=_flag(rules, "partition", "rules.partition"), blocking=_flag(rules, "blocking", "rules.blocking"),
             regions=tuple(self._regions(rules, shape, named)), attack_bounds=tuple(self._attacks(rules, named)),
             invariant=_symmetries(goal), total=total, title=_text(self.data, "title"),
-            slope_lines=tuple(self._slope_lines(rules, named)), connected=tuple(_connected(rules, named)))
+            slope_lines=tuple(self._slope_lines(rules, named)), connected=tuple(_connected(rules, named)),
+            board_counts=board_counts)
         return PuzzleSpec(puzzle, task, _flag(goal, "unique", "goal.unique"))
 
     def _cover(self, rules: Mapping[str, Any]) -> tuple[bool, CoverKind]:
@@ -217,17 +221,35 @@ class _Reader:
                                  f"got {value!r}")
         return True, value
 
-    def _total(self, goal: Mapping[str, Any]) -> Goal | None:
-        """`maximise = "total"` or `minimise = "total"`: all pieces together."""
+    def _total(self, goal: Mapping[str, Any]) -> tuple[Goal | None, BoardCount | None]:
+        """`maximise = "total"` or `minimise = "total"`: all pieces together; or a board-wide count
+        by name (`maximise = "safe squares"`): that count is the goal."""
         asked = [sense for sense in ("maximise", "minimise") if sense in goal]
         if len(asked) > 1:
             raise MalformedInput("key 'goal': maximise or minimise, not both")
         if not asked:
-            return None
+            return None, None
+        sense: Goal = "maximise" if asked[0] == "maximise" else "minimise"
+        if goal[asked[0]] in COUNTED:
+            return None, BoardCount(goal[asked[0]], goal=sense)
         if goal[asked[0]] != "total":
-            raise MalformedInput(f"key 'goal.{asked[0]}': expected \"total\" (an army's own size is its count = "
-                                 f"\"{asked[0]}\"), got {goal[asked[0]]!r}")
-        return "maximise" if asked[0] == "maximise" else "minimise"
+            raise MalformedInput(f"key 'goal.{asked[0]}': expected \"total\" or a board-wide count "
+                                 f"({', '.join(COUNTED)}; an army's own size is its count = \"{asked[0]}\"), "
+                                 f"got {goal[asked[0]]!r}")
+        return sense, None
+
+    def _board_counts(self, rules: Mapping[str, Any], goal: BoardCount | None) -> tuple[BoardCount, ...]:
+        """[[rules.board_count]]: bounds on a board-wide count (docs/rules/board-counts.md); the
+        goal's count, if any, after them."""
+        counts = []
+        for i, table in enumerate(_tables(rules, "board_count", "rules.board_count")):
+            key = f"rules.board_count[{i}]"
+            _known(table, "board_count", key)
+            if table.get("of") not in COUNTED:
+                raise MalformedInput(f"key '{key}.of': one of {', '.join(COUNTED)}, got {table.get('of')!r}")
+            least, most = self._bounds(table, key)
+            counts.append(BoardCount(table["of"], least, most))
+        return (*counts, *([goal] if goal else []))
 
     def _bounds(self, table: Mapping[str, Any], key: str) -> tuple[int, int | None]:
         """at_least / at_most, or exactly: whole numbers or expressions of the parameters."""
@@ -311,14 +333,13 @@ class _Reader:
         piece = self._piece_on(table.get("piece", "queen"), f"{key}.piece", shape)
         name = _text(table, "name") or (f"army {index + 1}" if key != "army" else f"{piece.name}s")
         copies = table.get("copies", 1)
-        if copies != "minimise":
+        if copies not in ("minimise", "maximise"):
             copies = self._number(copies, f"{key}.copies")
             if not 1 <= copies <= MAX_ARMIES:  # each copy is written out: a billion of them hung the reader
                 raise MalformedInput(f"key '{key}.copies': from 1 to {MAX_ARMIES:,} copies, got {copies:,}")
         # docs/puzzle-files.md: n pieces, but a copy's count is any (copies share the board)
         least, most, goal = self._count(table.get("count", "n" if copies == 1 else {}), f"{key}.count")
-        return Army(name, piece, least, most, goal, self._coords(table, "fixed", shape, key),
-                    None if copies == "minimise" else copies)
+        return Army(name, piece, least, most, goal, self._coords(table, "fixed", shape, key), copies)
 
     def _count(self, value: object, key: str) -> tuple[int, int | None, Goal | None]:
         if value in ("maximise", "minimise"):

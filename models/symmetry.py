@@ -20,6 +20,7 @@ from itertools import permutations, product
 from queens.models.ir import Clause, ConstraintModel, LexChain, LexLeader, Side, Var
 from queens.models.pieces import Cell
 from queens.models.puzzle import Puzzle
+from queens.models.tally import Tally
 
 
 @dataclass(frozen=True)
@@ -327,7 +328,16 @@ def _army_signature(model: ConstraintModel, meaning: Implications, mapping: Mapp
             meaning.image(mapping),
             frozenset((mapping(k.when), frozenset(image(g) for g in k.groups), k.at_least, k.at_most)
                       for k in model.counts),
-            frozenset((image(c.cells), frozenset(image(e) for e in c.edges)) for c in model.connections))
+            frozenset((image(c.cells), frozenset(image(e) for e in c.edges)) for c in model.connections),
+            frozenset(_tally_image(t, image) for t in model.tallies),
+            model.objective and model.objective.tally and _tally_image(model.objective.tally, image))
+
+
+def _tally_image(tally: Tally, image: Callable[[Iterable[Var]], frozenset[Var]]) -> tuple[object, ...]:
+    """A board-wide count mapped: what it counts, its bounds, and its terms as sets of mapped
+    conjunctions (a map keeps the count when it carries the terms onto the terms)."""
+    terms = frozenset(frozenset((image(c.present), image(c.absent)) for c in term) for term in tally.terms)
+    return tally.name, tally.least, tally.most, tally.complement, terms
 
 
 def canonical_armies(placement: Iterable[Var], group: list[Mapping]) -> tuple[Var, ...]:

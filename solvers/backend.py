@@ -15,7 +15,7 @@ from __future__ import annotations
 import time
 from abc import ABC, abstractmethod
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import Enum
 from typing import ClassVar
 
@@ -148,7 +148,17 @@ class Backend(ABC):
         if model.connections and not self.states_connections:
             return (f"{self.name} states no connected groups (pieces that must touch); this model asks "
                     f"{len(model.connections)}")
-        return self.limits(model.rows, model.cols, Task.SOLVE)
+        return self.limits(model.rows, model.cols, Task.SOLVE) or self.tally_refusal(model)
+
+    reads_tallies: ClassVar[bool] = False
+    """Whether this backend posts board-wide counts (`ConstraintModel.tallies`, an objective's tally)."""
+
+    def tally_refusal(self, model: ConstraintModel) -> str | None:
+        """Why a backend without board-wide counts cannot answer `model`, or None."""
+        if self.reads_tallies or not (model.tallies or model.objective is not None and model.objective.tally):
+            return None
+        return (f"{self.name} has no board-wide counts (attacking pairs, attacked or safe squares); "
+                "cpsat, sat and csp post them")
 
     @abstractmethod
     def find(self, model: ConstraintModel, deadline: float | None) -> Placement | None:
@@ -202,6 +212,8 @@ class Backend(ABC):
         answer, an exhausted search), so the optimum is proved."""
         objective = model.objective
         assert objective is not None
+        if objective.tally is not None:
+            return self._improve(model, deadline)
         if objective.sense == "minimise" or not model.downward_closed:
             return self._scan(model, deadline)
         best = Optimum(None, None, False, objective.top)
@@ -224,6 +236,28 @@ class Backend(ABC):
             best = Optimum(model.trimmed(found, reached), reached, False, objective.top)
             value = reached + 1
         return Optimum(best.solution, best.value, True, best.value)
+
+    def _improve(self, model: ConstraintModel, deadline: float | None) -> Optimum:
+        """A board-wide count's best value (`Objective.tally`): any solution, then one that beats
+        it by one or more (the count bounded past its value), until none does: that "no" is the
+        proof. Each answer moves the bound, however far; no downward closure is needed."""
+        objective = model.objective
+        assert objective is not None and objective.tally is not None
+        tally, maximising = objective.tally, objective.sense == "maximise"
+        best = Optimum(None, None, False, objective.top if maximising else objective.least)
+        bound = replace(tally, least=objective.least, most=objective.top)
+        while True:
+            try:
+                found = self.find(replace(model, objective=None, tallies=(*model.tallies, bound)), deadline)
+            except TimeLimit:
+                return best
+            if found is None:
+                return Optimum(best.solution, best.value, True, best.value)
+            value = tally.value(set(found))
+            best = Optimum(found, value, False, best.bound)
+            bound = replace(bound, least=value + 1) if maximising else replace(bound, most=value - 1)
+            if bound.least > (bound.most if bound.most is not None else tally.top) or bound.least > tally.top:
+                return Optimum(found, value, True, value)
 
     def _scan(self, model: ConstraintModel, deadline: float | None) -> Optimum:
         """Minimising upward, or maximising downward: the first value possible is the optimum."""

@@ -170,7 +170,9 @@ def objective_label(puzzle: Puzzle | None) -> str:
     if puzzle is None:
         return "optimum"
     if puzzle.copies_open:
-        return "fewest copies"
+        return "most copies" if puzzle.copies_goal == "maximise" else "fewest copies"
+    if (counted := puzzle.board_goal) is not None:
+        return f"{'most' if counted.goal == 'maximise' else 'fewest'} {counted.of}"
     goal = puzzle.total or puzzle.goal
     if goal is None:
         return "optimum"

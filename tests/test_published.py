@@ -34,6 +34,9 @@ CASES = {  # file stem: the n checked on every backend (small enough for each to
     "A006317-three-colours": (2, 3),
     "A000755-no-three-in-line": (3, 4, 5),
     "A370428-connected-king-domination": (3, 4, 5),
+    "A143870-kings-at-most-one-attacking-pair": (2, 3),
+    "A342151-most-safe-squares": (1, 2),
+    "A171760-most-disjoint-solutions": (4,),
 }
 
 

@@ -53,10 +53,12 @@ from queens.models import Cell, ConstraintModel, Placement, TimeLimit, Unsupport
 from queens.models.ir import LexLeader, Line, LineFamily
 from queens.models.lowering import MAX_CELLS
 from queens.models.row_viewpoint import AllDifferent, RowViewpoint, row_refusal, row_viewpoint
+from queens.models.tally import Tally
 from queens.solvers.backend import Backend, Optimum, seconds_left
 from queens.solvers.backends.enumeration import callback_stream
 from queens.solvers.formats.cell_order import line_literals, literals, plain_numbering, positions, seeded_numbering
 from queens.solvers.formats.reachability import post_connections
+from queens.solvers.formats.tally_literals import term_literals
 from queens.solvers.runtime.cores import default_threads
 from queens.solvers.runtime.interruptible import interruptible
 from queens.solvers.viewpoint import Recorder, Viewpoint, by_bounds, domains_text, line_cells
@@ -96,6 +98,7 @@ Decode = Callable[[Values], Placement]
 
 class CpSat(Backend):
     name = "cpsat"
+    reads_tallies = True
     settings = (("boolean", {"viewpoint": "boolean"}), ("alldifferent", {"viewpoint": "alldifferent"}))
     lex_from_cells = 81
     """CP-SAT pays more for the chains than sat and csp (experiments/results/defaults.md)."""
@@ -240,6 +243,8 @@ class CpSat(Backend):
         assert objective is not None
         cp, decode = self._build(model)  # the model with its objective: the integer viewpoint channels the cells
         value = cp.new_int_var(objective.least, objective.top, "m")
+        if objective.tally is not None:
+            cp.add(_tally_sum(cp, model, objective.tally, self._number) == value)
         for chosen in literals(model, objective.groups, self._number):
             cp.add(sum(cp.get_bool_var_from_proto_index(i) for i in chosen[chosen >= 0].tolist()) == value)
         (cp.maximize if objective.sense == "maximise" else cp.minimize)(value)
@@ -448,6 +453,12 @@ def _post_beyond(built: _Built, model: ConstraintModel, size: bool) -> None:
         with built.record.posting("x[i] ⇒ reach[L][i]", "for each connected group", "connected groups",
                                   "reach[t][i] = x[i] ∧ (reach[t-1][i] ∨ reach[t-1][j], j a neighbour)"):
             post_connections(cp, model, number)
+    if model.tallies:
+        with built.record.posting("lo ≤ Σ t[i] ≤ hi", "for each board-wide count", "board-wide counts",
+                                  "t[i] = OR of c[j], c[j] = AND(x[p] : p ∈ P, ¬x[a] : a ∈ A)"):
+            for tally in model.tallies:
+                low, high = tally.held_bounds
+                cp.add_linear_constraint(_tally_sum(cp, model, tally, number, held=True), low, high)
     if size:
         with built.record.posting(f"Σ x[r,c] = {model.size}", "", "size"):
             _post_line(cp, number[number >= 0].tolist(), model.size or 0, model.size or 0)
@@ -455,6 +466,32 @@ def _post_beyond(built: _Built, model: ConstraintModel, size: bool) -> None:
         with built.record.posting("x ≥lex x∘g, clause by clause", "for each symmetry g", "lex-leader chains",
                                   "e[i]: the chain equal up to pair i"):
             _post_lex(cp, model.lex, _by_cell(model, number))
+
+
+def _tally_sum(cp: cp_model.CpModel, model: ConstraintModel, tally: Tally, number: np.ndarray,
+               held: bool = False) -> cp_model.LinearExpr:
+    """The tally's value (or, `held`, how many of its terms hold) over a Boolean per term equal to
+    the OR of its conjunctions, each a Boolean equal to its AND: functions of the cells, so
+    enumeration lists no placement twice."""
+    cell = cp.get_bool_var_from_proto_index
+    terms: list[cp_model.IntVar] = []
+    for conjunctions in term_literals(model, tally, number):
+        ands = []
+        for present, absent in conjunctions:
+            parts = [cell(p) for p in present] + [~cell(a) for a in absent]
+            if len(parts) == 1 and not absent:
+                ands.append(parts[0])
+                continue
+            both = cp.new_bool_var("")
+            cp.add_bool_and(parts).only_enforce_if(both)
+            cp.add_bool_or([~part for part in parts] + [both])
+            ands.append(both)
+        if ands:
+            term = cp.new_bool_var("")
+            cp.add_max_equality(term, ands)
+            terms.append(term)
+    total = cp_model.LinearExpr.sum(terms)
+    return total if held or not tally.complement else tally.top - total
 
 
 def _post_line(cp: cp_model.CpModel, literals: list[int], at_least: int, at_most: int) -> None:

@@ -45,6 +45,7 @@ from constraint.domain import Unassigned
 from queens.models import Cell, ConstraintModel, LineFamily, Placement, TimeLimit, Unsupported
 from queens.models.ir import Clause, CountIf
 from queens.models.row_viewpoint import AllDifferent, RowViewpoint, pigeonholed, row_refusal, row_viewpoint
+from queens.models.tally import Tally
 from queens.solvers.backend import Backend
 from queens.solvers.viewpoint import Recorder, Viewpoint, by_bounds, domains_text, line_cells
 
@@ -362,6 +363,7 @@ def _iterate(problem: constraint.Problem) -> Iterator[Solution]:
 
 class Csp(Backend):
     name = "csp"
+    reads_tallies = True
     lex_for_optima = True
     """The chains pay on optima: peaceable queens n = 5 was proved faster with them
     (experiments/results/design-choices.md)."""
@@ -573,6 +575,24 @@ def _over_cells(problem: constraint.Problem, record: Recorder, model: Constraint
     with record.posting("a piece on w ⇒ lo ≤ groups holding a piece ≤ hi", "for each attack count", "attack counts"):
         for count in model.counts:
             problem.addConstraint(*_count_constraint(count, test))
+    if model.tallies:
+        with record.posting("lo ≤ conditions that hold ≤ hi", "for each board-wide count", "board-wide counts"):
+            for tally in model.tallies:
+                problem.addConstraint(*_tally_constraint(tally, test))
+
+
+def _tally_constraint(tally: Tally, test: CellTest) -> tuple[constraint.FunctionConstraint, list[Var]]:
+    """A board-wide count's bounds over the variables its terms read, checked on the values
+    (`queens.models.tally.Tally.value` over the cells whose test holds)."""
+    cells = tally.variables
+    tests = [test(cell) for cell in cells]
+    scope, place = _scope(tests)
+    reads = [(cell, place[var], value) for cell, (var, value) in zip(cells, tests, strict=True)]
+    most = tally.top if tally.most is None else tally.most
+
+    def holds(*values: int) -> bool:
+        return tally.least <= tally.value({cell for cell, p, value in reads if values[p] == value}) <= most
+    return constraint.FunctionConstraint(holds), scope
 
 
 def _scope(tests: Iterable[tuple[Var, int]]) -> tuple[list[Var], dict[Var, int]]:

@@ -83,6 +83,7 @@ refutations they shorten are cheap there, and the last, satisfiable call pays fo
 
 class Sat(Backend):
     name = "sat"
+    reads_tallies = True
     lex_for_optima = True
     """The chains pay on optima: peaceable queens and queen domination were proved several times
     faster with them (experiments/results/design-choices.md)."""

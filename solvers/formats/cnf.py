@@ -32,8 +32,10 @@ from pysat.card import CardEnc, EncType
 from pysat.formula import CNF
 from queens.models import ConstraintModel, Unsupported
 from queens.models.ir import CountIf, Line, Side, Var
+from queens.models.tally import Tally
 from queens.solvers.formats.cell_order import line_literals, literals, plain_numbering, positions
 from queens.solvers.formats.clause_groups import ClauseGroup, Groups, bounds_text, line_names
+from queens.solvers.formats.tally_literals import term_literals
 
 ENCODINGS = {
     name: getattr(EncType, name)
@@ -126,6 +128,10 @@ def encode(model: ConstraintModel, name: str, number: np.ndarray | None = None) 
     beyond, top = clauses_and_counts(model, var, top, name, guard)
     formula.extend(beyond)
     marks.close("clauses and attack counts", "the model's clauses and attack counts over", model.cells, name, top)
+    for tally in model.tallies:
+        top = tally_clauses(model, tally, var, top, name, formula)
+        low, high = tally.held_bounds
+        marks.close(tally.name, bounds_text(low, high, tally.top), tally.variables, name, top)
     if model.size is not None and not model.size_implied:
         part = CardEnc.equals(lits=var.tolist(), bound=model.size, top_id=top, encoding=EncType.totalizer)
         formula.extend(part.clauses)
@@ -138,6 +144,37 @@ def encode(model: ConstraintModel, name: str, number: np.ndarray | None = None) 
     if model.lex:  # counted apart, so a size plot can say the model's own size (what `explain` shows)
         stats["lex-leader clauses"], stats["lex-leader variables"] = symmetry
     return Encoded(formula, var, sides, stats, marks.groups)
+
+
+def tally_clauses(model: ConstraintModel, tally: Tally, var: np.ndarray, top: int, encoding: str, cnf: CNF) -> int:
+    """A board-wide count (`queens.models.tally`) into `cnf`, and the new top variable: per
+    conjunction a variable c <-> AND(present, not absent) (a lone present cell is its own), per
+    term t <-> OR(c), and the terms' bounds in pysat's `encoding` (the default for one of
+    `ONE_ONLY`). t and c are functions of the cells, so enumeration lists each placement once."""
+    terms: list[int] = []
+    for conjunctions in term_literals(model, tally, var):
+        ands = []
+        for present, absent in conjunctions:
+            if len(present) == 1 and not absent:
+                ands.append(present[0])
+                continue
+            top += 1
+            cnf.extend([[-top, p] for p in present] + [[-top, -a] for a in absent])
+            cnf.append([top, *(-p for p in present), *absent])
+            ands.append(top)
+        if len(ands) == 1:
+            terms.append(ands[0])
+        elif ands:
+            top += 1
+            cnf.append([-top, *ands])
+            cnf.extend([[-c, top] for c in ands])
+            terms.append(top)
+    low, high = tally.held_bounds
+    name = DEFAULT_ENCODING if encoding in ONE_ONLY else encoding
+    for part in cardinality(terms, low, high, top, ENCODINGS[name]):
+        cnf.extend(part.clauses)
+        top = max(top, part.nv)
+    return top
 
 
 def guard_variables(model: ConstraintModel) -> dict[Hashable, int]:

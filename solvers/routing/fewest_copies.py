@@ -34,8 +34,8 @@ class Copies(Strategy):
     """The fewest copies on one backend (see the module docstring)."""
 
     def supports(self, subject: Subject, task: Task) -> str | None:
-        if not subject.puzzle.copies_open:
-            return "answers puzzles whose number of copies is open (colourings)"
+        if subject.puzzle.copies_goal != "minimise":
+            return "answers puzzles whose number of copies is minimised (colourings)"
         try:
             engine = get_backend(self.backend)
             return engine.supports(checked_model(engine, subject.puzzle.with_copies(1), task))
@@ -45,7 +45,7 @@ class Copies(Strategy):
             return str(error)
 
     def relevant(self, subject: Subject, task: Task) -> bool:
-        return subject.puzzle.copies_open
+        return subject.puzzle.copies_goal == "minimise"
 
     def options(self) -> frozenset[str]:
         """`symmetry`: False asks for every labelling of the copies (no cells fixed)."""

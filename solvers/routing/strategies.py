@@ -28,6 +28,7 @@ from queens.solvers.result import Result, Status
 from queens.solvers.routing.blocker_layouts import Layouts
 from queens.solvers.routing.class_count import ClassCount
 from queens.solvers.routing.fewest_copies import Copies
+from queens.solvers.routing.most_copies import MostCopies
 from queens.solvers.routing.pigeonhole import Pigeonhole
 from queens.solvers.routing.quadrant_count import QuadrantCount
 from queens.solvers.routing.strategy import Strategy, Subject, queen_graph
@@ -305,6 +306,8 @@ def _per_backend(name: str) -> tuple[Strategy, ...]:
               "counting by decomposition in parallel processes (Q(12): sat 1.6 -> 0.7 s, csp 3.6 -> 1.1 s)"),
         Copies(name, "copies", frozenset({Task.SOLVE, Task.OPTIMISE}),
                "the fewest copies: one model per number, upward from the longest line's length"),
+        MostCopies(name, "most-copies", frozenset({Task.SOLVE, Task.OPTIMISE}),
+                   "the most copies: one model per number, upward until one has no solution"),
         Layouts(name, "layouts", frozenset({Task.SOLVE, Task.COMPLETE, Task.OPTIMISE, Task.COUNT}),
                 "pawns the solver places: each layout up to symmetry answered by the router, counts weighted by "
                 "orbit size"),
