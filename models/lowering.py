@@ -93,12 +93,14 @@ Run = Sequence[Coord]
 """Open cells along one line of the board, in walking order."""
 
 
-def lower(puzzle: Puzzle, guarded: bool = False) -> ConstraintModel:
+def lower(puzzle: Puzzle, guarded: bool = False, *, roomless: bool = False) -> ConstraintModel:
     """The constraint model of any puzzle (see the module docstring). The size is checked first,
     before any work; open copies must be fixed first (`Puzzle.with_copies`). `guarded`: each
-    stated rule under its own literal."""
+    stated rule under its own literal. A puzzle with no room for its pieces (`no_room`) is
+    refused, since counting answers it, unless `roomless`: a certificate proves that answer on
+    the model too."""
     check_size(puzzle)
-    if not guarded and (reason := no_room(puzzle)):  # a count or a bound no line can hold is written by no backend
+    if not guarded and not roomless and (reason := no_room(puzzle)):  # counting answers it: no backend writes it
         raise InvalidBoard(f"{reason}: no solution, by counting (the router answers it without a backend)")
     if puzzle.copies_open:
         raise InvalidBoard("the fewest copies is a search over models: fix their number first (Puzzle.with_copies)")

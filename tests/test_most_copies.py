@@ -51,3 +51,24 @@ def test_the_fewest_copies_are_still_the_colouring_and_the_most_refuse_what_fewe
     covered = Puzzle(shape=(4, 4), armies=(Army(count=2, copies="maximise"),), between=False, cover=True)
     with pytest.raises(queens.QueensError, match="fewer copies keep; this puzzle has a cover"):
         queens.optimise(covered, "cpsat")
+
+
+@pytest.mark.parametrize("n", (4, 5))
+def test_the_most_copies_are_certified_by_refuting_one_more(n: int, reference: Reference) -> None:
+    """--certify on the most copies k: the witness of k checked, and a proof (both checkers) that
+    k + 1 copies have none; on 5 x 5, 6 copies do not fit by counting, proved on the model too."""
+    puzzle = read(PUBLISHED / "A171760-most-disjoint-solutions.toml", n).puzzle
+    result = queens.solve(puzzle, certify=True)
+    best = reference.term("A171760", n)
+    assert result.objective == best and result.certificate is not None
+    assert (result.certificate.claim, result.certificate.value, result.certificate.refuted) == (
+        "optimum", best, f"{best + 1} copies")
+    assert result.certificate.checked_by_both
+
+
+def test_a_no_by_counting_is_certified_too() -> None:
+    """5 knights on 2 x 2: the pigeonhole's "no" is re-proved through the CNF (the size's
+    cardinality is the empty clause), not refused by the lowering."""
+    result = queens.solve(Puzzle(shape=(2, 2), armies=(Army(piece="knight", count=5),)), certify=True)
+    assert result.status.value == "no solution" and result.certificate is not None
+    assert result.certificate.claim == "no solution" and result.certificate.checked_by_both

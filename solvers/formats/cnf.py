@@ -133,9 +133,9 @@ def encode(model: ConstraintModel, name: str, number: np.ndarray | None = None) 
         low, high = tally.held_bounds
         marks.close(tally.name, bounds_text(low, high, tally.top), tally.variables, name, top)
     if model.size is not None and not model.size_implied:
-        part = CardEnc.equals(lits=var.tolist(), bound=model.size, top_id=top, encoding=EncType.totalizer)
-        formula.extend(part.clauses)
-        top = max(top, part.nv)
+        for part in cardinality(var.tolist(), model.size, model.size, top, EncType.totalizer):  # more than the
+            formula.extend(part.clauses)  # cells: the empty clause (a certificate of "no room" proves it so)
+            top = max(top, part.nv)
         marks.close("size", bounds_text(model.size, model.size, len(var)), model.cells, "totalizer", top)
     top = occupancy_bound(model, var, top, formula)
     marks.close("occupancy", "k pieces occupy at most k lines of each direction, over", model.cells, "seqcounter", top)

@@ -269,7 +269,7 @@ def certify_answer(puzzle: Puzzle, result: Result, proof_dir: Path | None = None
         return None
     if puzzle.copies_open:
         return certify_copies(puzzle, result, proof_dir)
-    model = lower(puzzle)
+    model = lower(puzzle, roomless=True)  # "no room" (the pigeonhole's answer) is proved on the model too
     if result.status is Status.INFEASIBLE:
         return certify_none(model, proof_dir=proof_dir)
     assert result.solution is not None and result.objective is not None
@@ -281,7 +281,10 @@ def certify_copies(puzzle: Puzzle, result: Result, proof_dir: Path | None = None
                    drup_seconds: float = DRUP_SECONDS) -> Certificate | None:
     """The certificate of the fewest copies k (a colouring's chromatic number): the witness with k
     copies, checked by the independent checker, and a proof that k - 1 copies have no solution;
-    None when k is 1 (no fewer copies to refute); a search that found no optimum is refused.
+    None when k is 1 (no fewer copies to refute). The most copies k (disjoint solutions,
+    A171760) alike, with a proof that k + 1 copies have none (the most-copies strategy answers
+    only puzzles where fewer copies break no rule, so no more than k + 1 fit either). A search
+    that found no optimum is refused.
 
     Where one line of the first row is a clique (every cell holds a piece, `partition`; one piece
     per line of a copy, `within`; the piece slides along rows; nothing on row 0 that is not a
@@ -289,9 +292,18 @@ def certify_copies(puzzle: Puzzle, result: Result, proof_dir: Path | None = None
     interchangeable, any solution permutes to one whose first row takes
     copies 1, 2, ... in order: those are fixed, and the reduction named (queen8_8's 8 colours in
     seconds, not hours)."""
+    most = puzzle.copies_goal == "maximise"
     if result.status is not Status.OPTIMAL or result.objective is None or result.solution is None:
-        raise Unsupported("--certify proves the fewest copies of a solved puzzle; this search found no optimum")
+        raise Unsupported(f"--certify proves the {'most' if most else 'fewest'} copies of a solved puzzle; "
+                          "this search found no optimum")
     k = result.objective
+    if most:
+        if k == 0:  # not even one copy fits: the one-copy model has no solution
+            return certify_none(lower(puzzle.with_copies(1)), proof_dir=proof_dir)
+        full = puzzle.with_copies(k)
+        return certify_optimum(lower(full), result.solution, k, lambda found: verify(full, found),
+                               better=lower(puzzle.with_copies(k + 1), roomless=True), refuted=f"{k + 1} copies",
+                               drup_seconds=drup_seconds, proof_dir=proof_dir)
     if k <= 1:
         return None
     full = puzzle.with_copies(k)
