@@ -70,9 +70,9 @@ class Explanation:
         """The explanation as plain text, as `queens explain` prints it."""
         m = self.model
         out = [m.title, "", "Variables", f"  {m.variables}", "", "Constraints"]
-        width = max(len(g.name) for g in m.groups)
-        formula_width = max(len(g.formula) for g in m.groups)
-        scope_width = max(len(g.scope) for g in m.groups)
+        width = max((len(g.name) for g in m.groups), default=5)
+        formula_width = max((len(g.formula) for g in m.groups), default=0)
+        scope_width = max((len(g.scope) for g in m.groups), default=0)
         for g in m.groups:
             count = f"{g.count:>6,}" if g.count else "     -"
             out.append(f"  {g.name:<{width}}  {g.formula:<{formula_width}}  {g.scope:<{scope_width}}  "
@@ -147,7 +147,13 @@ def describe_armies(puzzle: Puzzle) -> ModelDescription:
         groups.append(ConstraintGroup("connected", "{ p : x[a,p] = 1 } is one group of neighbours", "for each group",
                                       len(model.connections), f"{sum(len(c.edges) for c in model.connections):,} "
                                       "neighbour pairs"))
-    if model.objective is not None:
+    if model.size is not None and not model.size_implied:
+        groups.append(ConstraintGroup("size", f"Σ x[a,p] = {model.size}", "", 1))
+    groups += _tally_groups(model)
+    if model.objective is not None and model.objective.tally is not None:
+        groups.append(ConstraintGroup("objective", f"{model.objective.sense} #{{{model.objective.tally.name}}}", "",
+                                      0, "the goal, not a constraint"))
+    elif model.objective is not None:
         groups.append(ConstraintGroup("objective", f"{model.objective.sense} m, Σ_p x[a,p] = m",
                                       "for each army with the goal", 0, "the goal, not a constraint"))
     reasons = []
@@ -158,10 +164,27 @@ def describe_armies(puzzle: Puzzle) -> ModelDescription:
     if puzzle.partition and saturated:
         reasons.append(f"every cell holds a piece and the armies' caps on {saturated} of their lines add up to the "
                        "line's cells: by pigeonhole each army holds exactly its cap there ('= 1', not '≤ 1')")
-    if puzzle.copies_open:
+    if puzzle.copies_open and puzzle.copies_goal == "maximise":
+        reasons.append(f"copies = maximise: shown with {len(model_armies(puzzle))} copies; the solver asks k = 1, "
+                       "2, ... copies (in lex order: they are interchangeable) until one has no solution; the last "
+                       "k that worked is the most")
+    elif puzzle.copies_open:
         reasons.append(f"copies = minimise: shown with {len(model_armies(puzzle))} copies; the solver asks k copies "
                        "from the longest line up, the first k that works is the fewest")
     return ModelDescription(puzzle.name, variables, len(model.cells), tuple(groups), tuple(reasons))
+
+
+def _tally_groups(model: ConstraintModel) -> list[ConstraintGroup]:
+    """A board-wide count (attacking pairs, attacked or safe squares) as one constraint: how many
+    of its terms may hold, over the whole board."""
+    groups = []
+    for tally in model.tallies:
+        low, high = tally.least, tally.top if tally.most is None else min(tally.most, tally.top)
+        bound = f"= {low}" if low == high else f"≤ {high}" if low == 0 else f"≥ {low}" if high == tally.top \
+            else f"∈ [{low}, {high}]"
+        groups.append(ConstraintGroup(tally.name, f"#{{{tally.name}}} {bound}", "on the whole board", 1,
+                                      f"a count of {tally.top:,} terms"))
+    return groups
 
 
 def model_armies(puzzle: Puzzle) -> tuple[Army, ...]:
@@ -226,6 +249,7 @@ def describe_model(puzzle: Puzzle, model: ConstraintModel | None = None) -> Mode
                                       len(model.covers), "domination"))
     if model.fixed:
         groups.append(ConstraintGroup("fixed", "x[r,c] = 1", "for each pre-placed piece", len(model.fixed)))
+    groups += _tally_groups(model)
     if model.minimise:
         groups.append(ConstraintGroup("objective", "minimise Σ x[r,c]", "", 0, "the goal, not a constraint"))
     elif model.size_implied:

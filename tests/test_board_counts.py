@@ -130,3 +130,17 @@ def test_a_file_names_the_count_it_bounds() -> None:
         loads(text + '[[rules.board_count]]\nof = "pairs"\nat_most = 1\n')
     goal = loads(text + '[goal]\nminimise = "attacked squares"\n')
     assert (goal.task, goal.puzzle.board_goal) == ("optimise", BoardCount("attacked squares", goal="minimise"))
+
+
+def test_explain_shows_a_board_wide_count_and_its_goal() -> None:
+    """`queens explain` names the count as one constraint (its terms counted: 20 king-adjacent
+    pairs on 3 x 3 = 12 orthogonal + 8 diagonal) and a count taken as the goal as the objective."""
+    from queens.explain import explain
+
+    kings = explain(read(PUBLISHED / "A143870-kings-at-most-one-attacking-pair.toml", 3).puzzle).model
+    assert [(g.name, g.formula, g.count, g.note) for g in kings.groups] == [
+        ("attacking pairs", "#{attacking pairs} ≤ 1", 1, "a count of 20 terms")]
+    safe = explain(read(PUBLISHED / "A342151-most-safe-squares.toml", 2).puzzle)
+    assert [(g.name, g.formula) for g in safe.model.groups] == [
+        ("size", "Σ x[a,p] = 2"), ("objective", "maximise #{safe squares}")]
+    assert "objective  maximise #{safe squares}" in safe.text()
