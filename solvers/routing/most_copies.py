@@ -19,7 +19,7 @@ from dataclasses import dataclass, replace
 from queens.models import ConstraintModel, Placement, QueensError, TimeLimit, Unsupported, verify
 from queens.models.ir import LexLeader
 from queens.models.puzzle import Puzzle
-from queens.solvers.api import checked_model, within
+from queens.solvers.api import checked_model, with_deadline
 from queens.solvers.backend import Backend, Task, deadline_after
 from queens.solvers.options import Options
 from queens.solvers.registry import get_backend
@@ -72,7 +72,7 @@ class MostCopies(Strategy):
     def run(self, subject: Subject, task: Task, time_limit: float | None, options: Options) -> Result:
         engine = get_backend(self.backend)
         deadline = deadline_after(time_limit)
-        result = within(deadline, self.backend, most_copies, engine, subject.puzzle, deadline,
+        result = with_deadline(deadline, self.backend, most_copies, engine, subject.puzzle, deadline,
                         options.get("symmetry") is not False, method=self.method)
         return replace(result, method=self.method)
 
