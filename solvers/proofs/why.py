@@ -152,34 +152,71 @@ class _Oracle(Generic[G]):
         incremental = self._solver(structural)
         by_literal: dict[int, G] = {}
         for given in subset:
-            literal, cells = self.fixes(given), self.empties(given)
-            if literal is not None:
-                if literal not in incremental.var:  # a piece on a hole: impossible at once
-                    return [*structural, given]
-                by_literal[incremental.var[literal]] = given
-            elif cells is not None:
-                by_literal[incremental.selector(given, cells)] = given
+            if self.structural(given):
+                continue
+            literal = self._literal(incremental, given)
+            if literal is None:  # a piece on a hole: impossible at once
+                return [*structural, given]
+            by_literal[literal] = given
         solver = incremental.solver
         if _satisfiable(solver, self.deadline, list(by_literal)):
-            named = {v: name for name, v in incremental.var.items()}
-            self.witness = {named[v] for v in solver.get_model() or () if v > 0 and v in named}
+            self._keep_witness(incremental)
             return None
         used = set(solver.get_core() or ())
         return [*structural, *(g for literal, g in by_literal.items() if literal in used)]
 
     def grow(self, subset: Sequence[G], givens: Sequence[G]) -> list[G]:
         """A maximal set of `givens` around `subset` (which has a solution, the last one found)
-        that has a solution: first every given the solution at hand already meets, then each other
-        given that a SAT call shows fits, meeting more on the way with each new solution."""
+        that has a solution: first every given the solution at hand already meets; then, as the
+        CLD algorithm of MCS extraction does (Marques-Silva et al., IJCAI 2013), one SAT call
+        asks for a solution that meets at least one more of the givens an assumption can say,
+        until none can (one "no" proves them all left out, where a call per given took as many
+        "no"s); a board-changing given left over is asked on its own model."""
         grown = list(subset)
-        undecided = [g for g in givens if g not in set(grown)]
-        undecided = self._met(grown, undecided)
-        while undecided:
-            given = undecided.pop(0)
+        undecided = self._met(grown, [g for g in givens if g not in set(grown)])
+        assumable = [g for g in undecided if not self.structural(g)]
+        while assumable and self._widens(grown, assumable):
+            undecided = self._met(grown, undecided)
+            assumable = [g for g in undecided if not self.structural(g)]
+        for given in [g for g in undecided if self.structural(g)]:
             if self.core([*grown, given]) is None:
                 grown.append(given)
-                undecided = self._met(grown, undecided)
         return grown
+
+    def _widens(self, grown: list[G], candidates: list[G]) -> bool:
+        """Whether `grown` has a solution that meets one of `candidates` too (kept as `witness`):
+        the candidates' literals as one clause under a fresh activation literal, retired after."""
+        self.calls += 1
+        incremental = self._solver([g for g in grown if self.structural(g)])
+        assumed = [self._literal(incremental, g) for g in grown if not self.structural(g)]
+        wanted = [literal for literal in (self._literal(incremental, g) for g in candidates) if literal is not None]
+        if not wanted or None in assumed:
+            return False
+        incremental.top += 1
+        switch = incremental.top
+        solver = incremental.solver
+        solver.add_clause([-switch, *wanted])
+        solver.set_phases(wanted)  # meet as many as it can: fewer rounds
+        try:
+            found = _satisfiable(solver, self.deadline, [*(a for a in assumed if a is not None), switch])
+        finally:
+            solver.add_clause([-switch])  # the clause is off for every later question
+        if found:
+            self._keep_witness(incremental)
+        return found
+
+    def _literal(self, incremental: _Incremental, given: G) -> int | None:
+        """The solver literal that assumes `given` (its cell's piece, its guard, or its selector
+        that empties cells); None for a piece on a cell the model lacks (a hole)."""
+        literal, cells = self.fixes(given), self.empties(given)
+        if literal is not None:
+            return incremental.var.get(literal)
+        assert cells is not None  # only givens that are not structural are asked
+        return incremental.selector(given, cells)
+
+    def _keep_witness(self, incremental: _Incremental) -> None:
+        named = {v: name for name, v in incremental.var.items()}
+        self.witness = {named[v] for v in incremental.solver.get_model() or () if v > 0 and v in named}
 
     def _met(self, grown: list[G], undecided: list[G]) -> list[G]:
         """Move into `grown` the givens the witness meets (its literal true, its cells empty); the
