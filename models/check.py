@@ -396,7 +396,7 @@ def board_count(puzzle: Puzzle, answer: PerArmy, of: str, occupied: frozenset[Co
 
     >>> queen = Puzzle(rows=3, cols=3, pieces=2)
     >>> [board_count(queen, (((0, 0), (2, 2)),), of) for of in ("attacking pairs", "attacked squares", "safe squares")]
-    [1, 6, 2]
+    [1, 9, 0]
     """
     if occupied is None and puzzle.blocking:
         occupied = frozenset(cell for cells in answer for cell in cells)
