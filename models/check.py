@@ -60,6 +60,7 @@ def verify(puzzle: Puzzle, placement: Iterable[Var]) -> Placement:
     _check_regions(puzzle, answer)
     _check_slope_lines(puzzle, answer)
     _check_connected(puzzle, answer)
+    _check_private(puzzle, answer, occupied)
     _check_attack_bounds(puzzle, answer, occupied)
     _check_invariant(puzzle, answer)
     _check_board_counts(puzzle, answer, occupied)
@@ -340,6 +341,26 @@ def _check_connected(puzzle: Puzzle, answer: PerArmy) -> None:
             if seen != pieces:
                 raise InvalidPlacement(f"{puzzle.armies[a].name} is not one group by {rule.by} steps: "
                                        f"{min(pieces - seen)} is cut off from {start}")
+
+
+def _check_private(puzzle: Puzzle, answer: PerArmy, occupied: frozenset[Coord] | None) -> None:
+    """Each army a rule names: how many of its pieces cover each square (occupy it, under an
+    "occupied or attacked" cover, or attack it, walked to the first piece when pieces block);
+    each piece needs a square covered once ("some"), or every square it covers is ("all")."""
+    for rule in puzzle.private:
+        for a in range(len(answer)) if rule.army is None else (rule.army,):
+            covers = {cell: {square for square in attacked(puzzle, puzzle.armies[a].piece, cell, occupied)
+                             | ({cell} if puzzle.cover_kind == "occupied or attacked" else set())
+                             if square not in puzzle.blockers and square not in puzzle.missing}
+                      for cell in answer[a]}
+            times = Counter(square for squares in covers.values() for square in squares)
+            for cell, squares in covers.items():
+                once = [square for square in squares if times[square] == 1]
+                if rule.squares == "some" and not once:
+                    raise InvalidPlacement(f"{_who(puzzle, a)} at {cell} covers no square that no other covers")
+                if rule.squares == "all" and len(once) < len(squares):
+                    raise InvalidPlacement(f"square {min(set(squares) - set(once))} is covered twice "
+                                           f"by {puzzle.armies[a].name}")
 
 
 def _check_attack_bounds(puzzle: Puzzle, answer: PerArmy, occupied: frozenset[Coord] | None) -> None:

@@ -30,6 +30,7 @@ the Boolean one. Backends read only this structure, never a puzzle's name.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Hashable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from enum import Enum
@@ -174,6 +175,9 @@ class CountIf:
     at_most: int = 0
     guard: Hashable | None = None
     """As `Line.guard`: the attack bound this count comes from, in a guarded model."""
+    kind: str = field(default="attack counts", kw_only=True)
+    """What the count says, in words for a refusal or `explain`: how many pieces a piece attacks,
+    or that a piece has a square of its own ("private squares", `queens.models.private`)."""
 
     @property
     def variables(self) -> tuple[Var, ...]:
@@ -475,7 +479,7 @@ class ConstraintModel:
         words, or None: a backend that reads only those names it in its refusal."""
         tallies = len(self.tallies) + (self.objective is not None and self.objective.tally is not None)
         asked = [f"{len(self.clauses):,} clauses" if self.clauses else "",
-                 f"{len(self.counts):,} attack counts" if self.counts else "",
+                 *(f"{n:,} {kind}" for kind, n in Counter(count.kind for count in self.counts).items()),
                  f"{len(self.connections):,} connected groups" if self.connections else "",
                  f"{tallies} board-wide counts" if tallies else ""]
         return " and ".join(a for a in asked if a) or None

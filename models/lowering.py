@@ -65,6 +65,7 @@ from queens.models.geometry import Coord, Topology
 from queens.models.givens import Given, stated_rules
 from queens.models.ir import Biclique, Clause, ConstraintModel, CountIf, Line, LinearKey, LineFamily, Objective, Var
 from queens.models.pieces import Piece, Vector
+from queens.models.private import private_clauses, private_counts, private_lines
 from queens.models.puzzle import Puzzle
 from queens.models.rules import SYMMETRIES
 from queens.models.slopes import slope_families
@@ -122,6 +123,7 @@ def lower(puzzle: Puzzle, guarded: bool = False, *, roomless: bool = False) -> C
     families += [_per_line(board, guarded), _regions(board, guarded), _sizes(board, guarded, count, families)]
     if puzzle.slope_lines:  # the open cells' set only where a rule reads it (10^6 cells: 0.1 s)
         families += slope_families(puzzle, board.var, board.open_cells)
+    families.append(private_lines(puzzle, board.var, board.cells))
     families = [f for f in families if f.lines]
     covers = _covers(board) if puzzle.cover else ()
     guards = tuple(stated_rules(puzzle)) if guarded else ()
@@ -138,7 +140,8 @@ def lower(puzzle: Puzzle, guarded: bool = False, *, roomless: bool = False) -> C
         covers=covers, fixed=frozenset(board.var(a, c) for a in armies for c in puzzle.armies[a].fixed),
         objective=_objective(board, families), size=size,
         size_implied=size is not None and any(f.exactly_one for f in families),
-        clauses=(*clauses, *_invariant(board)), counts=tuple(_attack_counts(board, guarded)),
+        clauses=(*clauses, *_invariant(board), *private_clauses(puzzle, board.var, board.cells)),
+        counts=(*_attack_counts(board, guarded), *private_counts(puzzle, board.var, board.cells)),
         numbering=tuple(board.var(a, c) for a in armies for c in board.board), guards=guards,
         connections=connections(puzzle, board.var, board.cells) if puzzle.connected else (),
         tallies=tuple(t for t in _tallies(board) if t.binding))

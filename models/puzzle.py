@@ -45,6 +45,7 @@ from queens.models.errors import AttackingQueens, InvalidBoard, OffBoard
 from queens.models.geometry import Coord, Topology, attacks, first_attack
 from queens.models.pieces import QUEEN, Cell, Piece
 from queens.models.placement import PerArmy, Placed, Placement
+from queens.models.private import Private
 from queens.models.rules import COVER_KINDS, SYMMETRIES, TARGETS, AttackBound, CoverKind, Region
 from queens.models.slopes import SlopeLines
 
@@ -153,6 +154,7 @@ class Puzzle:
     slope_lines: tuple[SlopeLines, ...]
     connected: tuple[Connected, ...]
     board_counts: tuple[BoardCount, ...]
+    private: tuple[Private, ...]
 
     def __init__(self, rows: int | None = None, cols: int | None = None, piece: Piece = QUEEN,
                  pieces: int | None = None, *, fixed: Iterable[Cell] = (), shape: Iterable[int] | None = None,
@@ -165,7 +167,7 @@ class Puzzle:
                  cover_kind: CoverKind = "occupied or attacked", cover_by: int | None = None,
                  invariant: Iterable[str] = (), total: Goal | None = None,
                  slope_lines: Iterable[SlopeLines] = (), connected: Iterable[Connected] = (),
-                 board_counts: Iterable[BoardCount] = ()) -> None:
+                 board_counts: Iterable[BoardCount] = (), private: Iterable[Private] = ()) -> None:
         if shape is None:
             shape = (_side(rows, "rows"), _side(cols, "columns"))
         elif rows is not None or cols is not None:
@@ -199,6 +201,7 @@ class Puzzle:
         set_(self, "slope_lines", _items(slope_lines, "slope_lines", SlopeLines))
         set_(self, "connected", _items(connected, "connected", Connected))
         set_(self, "board_counts", _items(board_counts, "board_counts", BoardCount))
+        set_(self, "private", _items(private, "private", Private))
         self._check()
 
     def _check(self) -> None:
@@ -275,6 +278,13 @@ class Puzzle:
             raise InvalidBoard("connected armies are read on a 2-D board")
         if self.slope_lines and (self.dimensions != 2 or any(self.wrap)):
             raise InvalidBoard("lines of any slope are read on a flat 2-D board")
+        self._check_private()
+
+    def _check_private(self) -> None:
+        if any(rule.army is not None and not 0 <= rule.army < len(self.armies) for rule in self.private):
+            raise InvalidBoard(f"a rule on private squares names one of the {len(self.armies)} armies, by number")
+        if self.private and self.blocking and (len(self.armies) > 1 or any(self.wrap)):
+            raise InvalidBoard("private squares when pieces block are read for one army on a board that does not wrap")
 
     def _check_goals(self) -> None:
         for name in self.invariant:
@@ -431,7 +441,8 @@ class Puzzle:
                   "a symmetry every solution keeps": bool(self.invariant),
                   "a goal on the total": self.total is not None,
                   "bounds on lines of any slope": bool(self.slope_lines),
-                  "connected armies": bool(self.connected), "board-wide counts": bool(self.board_counts)}
+                  "connected armies": bool(self.connected), "board-wide counts": bool(self.board_counts),
+                  "private squares": bool(self.private)}
         return ", ".join(rule for rule, asked in stated.items() if asked) or None
 
     @property

@@ -36,6 +36,7 @@ from queens.models.errors import MalformedInput, QueensError
 from queens.models.expression import AXES, LARGEST, RESERVED, cells_where, evaluate
 from queens.models.lowering import PER_LINE_DIRECTIONS
 from queens.models.pieces import PIECES, Cell, Piece, piece_named
+from queens.models.private import SQUARES, Private
 from queens.models.puzzle import Puzzle
 from queens.models.rules import COVER_KINDS, SYMMETRIES, TARGETS, AttackBound, CoverKind, Region
 from queens.models.slopes import SlopeLines
@@ -53,7 +54,7 @@ _KEYS: dict[str, set[str]] = {
     "board": {"shape", "wrap", "holes", "blockers", "missing"},
     "army": {"name", "piece", "count", "fixed", "copies"},
     "rules": {"within", "between", "per_line", "cover", "cover_by", "partition", "blocking", "region", "attacks",
-              "lines", "connected", "board_count"},
+              "lines", "connected", "board_count", "private"},
     "goal": {"task", "unique", "invariant", "maximise", "minimise"},
     "piece": {"rays", "leaps", "oriented", "name"},
     "count": {"min", "max"},
@@ -63,6 +64,7 @@ _KEYS: dict[str, set[str]] = {
     "lines": {"slopes", "through", "army", "at_least", "at_most", "exactly"},
     "connected": {"army", "by"},
     "board_count": {"of", "at_least", "at_most", "exactly"},
+    "private": {"army", "squares"},
 }
 TAKEN = ("n", *(axis for axes in AXES.values() for axis in axes), *RESERVED)
 """Names a file's parameter cannot have: n (-n N), the coordinates and the expression's words."""
@@ -207,7 +209,7 @@ class _Reader:
             regions=tuple(self._regions(rules, shape, named)), attack_bounds=tuple(self._attacks(rules, named)),
             invariant=_symmetries(goal), total=total, title=_text(self.data, "title"),
             slope_lines=tuple(self._slope_lines(rules, named)), connected=tuple(_connected(rules, named)),
-            board_counts=board_counts)
+            board_counts=board_counts, private=tuple(_private(rules, named)))
         return PuzzleSpec(puzzle, task, _flag(goal, "unique", "goal.unique"))
 
     def _cover(self, rules: Mapping[str, Any]) -> tuple[bool, CoverKind]:
@@ -491,6 +493,18 @@ def _connected(rules: Mapping[str, Any], named: dict[str, int]) -> list[Connecte
         _known(table, "connected", key)
         by = _choice(table, "by", BY, f"{key}.by", "king")
         found.append(Connected(_army_named(table, "army", named, f"{key}.army"), by))
+    return found
+
+
+def _private(rules: Mapping[str, Any], named: dict[str, int]) -> list[Private]:
+    """[[rules.private]]: each piece of an army (each army's, without `army`) covers some square,
+    or only squares, that no other piece of its army covers."""
+    found = []
+    for i, table in enumerate(_tables(rules, "private", "rules.private")):
+        key = f"rules.private[{i}]"
+        _known(table, "private", key)
+        squares = _choice(table, "squares", SQUARES, f"{key}.squares", "some")
+        found.append(Private(_army_named(table, "army", named, f"{key}.army"), squares))
     return found
 
 

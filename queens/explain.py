@@ -143,6 +143,11 @@ def describe_armies(puzzle: Puzzle) -> ModelDescription:
                                       "for each square s", len(model.covers), "domination"))
     if model.fixed:
         groups.append(ConstraintGroup("fixed", "x[a,p] = 1", "for each pre-placed piece", len(model.fixed)))
+    if private := [count for count in model.counts if count.kind == "private squares"]:
+        groups.append(ConstraintGroup("private squares", "x[a,p] = 1 ⇒ Σ_s [no other piece of a covers s] ≥ 1",
+                                      "for each cell p, s a square p covers", len(private),
+                                      f"{sum(len(c.groups) for c in private):,} groups: the other pieces that "
+                                      "would cover s"))
     if model.connections:
         groups.append(ConstraintGroup("connected", "{ p : x[a,p] = 1 } is one group of neighbours", "for each group",
                                       len(model.connections), f"{sum(len(c.edges) for c in model.connections):,} "

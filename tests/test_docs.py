@@ -50,7 +50,7 @@ def test_every_family_has_a_tutorial():
 def test_every_rule_of_the_puzzle_language_has_a_tutorial():
     rules = {path.stem for path in (DOCS / "rules").glob("*.md")}
     assert rules == {"cell-sets", "blocking", "covers", "attacks", "goals", "wraps", "parameters", "lines", "connected",
-                     "board-counts"}
+                     "board-counts", "private"}
 
 
 @pytest.mark.parametrize("tutorial", TUTORIALS, ids=[p.stem for p in TUTORIALS])

@@ -37,6 +37,8 @@ CASES = {  # file stem: the n checked on every backend (small enough for each to
     "A143870-kings-at-most-one-attacking-pair": (2, 3),
     "A342151-most-safe-squares": (1, 2),
     "A171760-most-disjoint-solutions": (4,),
+    "A075692-upper-irredundance-queens": (2, 3, 4),
+    "A075709-upper-irredundance-kings": (3, 4, 5),
 }
 
 

@@ -178,8 +178,8 @@ def test_any_text_is_a_puzzle_or_one_clear_error(text: str) -> None:
 
 DOCS = Path(__file__).resolve().parents[1] / "docs" / "puzzle-files.md"
 _SECTION_OF = {"piece": "army.piece", "count": "army.count", "per_line": "rules.per_line", "lines": "rules.lines",
-               "connected": "rules.connected", "region": "rules.region", "attacks": "rules.attacks",
-               "board_count": "rules.board_count"}
+               "connected": "rules.connected", "private": "rules.private", "region": "rules.region",
+               "attacks": "rules.attacks", "board_count": "rules.board_count"}
 """Where each of the reader's nested tables lives in a file (its `_KEYS` sections)."""
 
 

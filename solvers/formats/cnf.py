@@ -230,7 +230,8 @@ def one_only_refusal(model: ConstraintModel, encoding: str) -> str | None:
     wide = sum(1 for count in model.counts if _wide(count))
     if wide:
         return (f"sat encoding {encoding!r} encodes bounds of one only (pysat has no bound k > 1 for it), "
-                f"and {wide:,} attack counts ask for more; choose e.g. {DEFAULT_ENCODING!r}")
+                f"and {wide:,} {' and '.join(sorted({c.kind for c in model.counts if _wide(c)}))} ask for more; "
+                f"choose e.g. {DEFAULT_ENCODING!r}")
     return None
 
 

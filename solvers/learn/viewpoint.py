@@ -78,8 +78,8 @@ class Problem:
 def refusal(model: ConstraintModel) -> str | None:
     """Why neither viewpoint can hold `model`, or None (the teaching engine's `supports`)."""
     if model.counts:
-        return (f"the teaching engine has no attack counts (how many pieces a piece attacks); this model asks "
-                f"{len(model.counts):,}")
+        return (f"the teaching engine has no conditional counts (how many pieces a piece attacks, its private "
+                f"squares); this model asks {model.beyond_lines}")
     if model.lex is not None and not set(model.cells).issuperset(model.lex.order):
         return "the teaching engine reads lex-leader chains over cells only"
     if model.guards:
