@@ -130,7 +130,8 @@ class Backend(ABC):
         return None
 
     states_connections: ClassVar[bool] = False
-    """Whether this backend states `ConstraintModel.connections` (cpsat, by reachability layers)."""
+    """Whether this backend states `ConstraintModel.connections` (cpsat and sat by reachability
+    layers, csp by a flood fill)."""
 
     picked_unasked: ClassVar[bool] = True
     """Whether the router may choose this backend when no backend is named at all; False keeps it

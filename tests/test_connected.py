@@ -2,8 +2,9 @@
 
 The brute force shares no code with models/: it tries every set of cells of a small board and
 tests connectivity by its own flood fill, with neighbours found from coordinates (king or rook
-steps) or from a queen's lines (same row, column or diagonal). cpsat (reachability layers) must
-reach the brute force's counts, so each placement is listed once, and its optimum; the shipped
+steps) or from a queen's lines (same row, column or diagonal). cpsat and sat (reachability
+layers, in CP-SAT and in the CNF) and csp (a flood fill on partial assignments) must reach the
+brute force's counts, so each placement is listed once, and its optimum; the shipped
 connected-domination file must reach OEIS A370428; every other backend refuses with its reason.
 """
 
@@ -27,6 +28,8 @@ from tests.conftest import Reference
 
 Cell = tuple[int, int]
 DOMINATION = PUBLISHED / "A370428-connected-king-domination.toml"
+STATING = ("cpsat", "sat", "csp")
+"""The backends that state connected groups (reachability layers; csp by a flood fill)."""
 
 
 def _king(a: Cell, b: Cell) -> bool:
@@ -67,11 +70,17 @@ def _brute_connected_domination(n: int) -> int:
 def test_connected_king_domination_reaches_the_brute_force_and_oeis(n: int, reference: Reference) -> None:
     expected = _brute_connected_domination(n)
     assert expected == reference.term("A370428", n)
-    assert queens.optimise(read(DOMINATION, n).puzzle, "cpsat").objective == expected
+    for backend in STATING:
+        assert queens.optimise(read(DOMINATION, n).puzzle, backend).objective == expected, backend
 
 
 def test_connected_king_domination_n_5_is_the_published_term(reference: Reference) -> None:
     assert queens.optimise(read(DOMINATION, 5).puzzle).objective == reference.term("A370428", 5)
+
+
+@pytest.mark.parametrize("n", (6, 7))
+def test_sat_reaches_the_published_terms_beyond_the_brute_force(n: int, reference: Reference) -> None:
+    assert queens.optimise(read(DOMINATION, n).puzzle, "sat").objective == reference.term("A370428", n)
 
 
 @pytest.mark.parametrize(("shape", "k", "by", "near"), [
@@ -79,14 +88,15 @@ def test_connected_king_domination_n_5_is_the_published_term(reference: Referenc
     ((3, 4), 4, "rook", _rook_step),  # the fixed tetrominoes that fit a 3 x 4 board
     ((4, 4), 3, "moves", _queen),     # three queens that may attack, each group joined by attacks
 ])
-def test_cpsat_counts_each_connected_placement_once(shape: Cell, k: int, by: str,
-                                                     near: Callable[[Cell, Cell], bool]) -> None:
+def test_each_connected_placement_is_counted_once(shape: Cell, k: int, by: str,
+                                                   near: Callable[[Cell, Cell], bool]) -> None:
     piece = "queen" if by == "moves" else "king"
     puzzle = Puzzle(shape=shape, armies=(Army(piece=piece, least=k, most=k),), within=False,
                     connected=(Connected(by=by),))
     cells = list(product(range(shape[0]), range(shape[1])))
     expected = sum(1 for chosen in combinations(cells, k) if _connected(chosen, near))
-    assert queens.count(puzzle, "cpsat").count == expected
+    for backend in STATING:
+        assert queens.count(puzzle, backend).count == expected, backend
 
 
 def test_every_other_backend_refuses_with_its_reason() -> None:
@@ -99,7 +109,7 @@ def test_every_other_backend_refuses_with_its_reason() -> None:
             assert "connected" in str(refused), backend
             continue
         answered.append(backend)
-    assert answered == ["cpsat"]
+    assert sorted(answered) == sorted(STATING)
 
 
 def test_the_checker_finds_an_army_cut_in_two() -> None:

@@ -16,11 +16,12 @@ Each is written down as it is posted (`queens.solvers.viewpoint.Recorder`): `des
 it, and `queens explain --viewpoint` prints it.
 Both read a cell as a test on one variable (`CellTest`: row r holds column c, or cell x holds
 1), and the constraints written over cells, the same in either viewpoint, are posted through it
-(`_over_cells`): the lex chains, the clauses and the attack counts. A clause or a count is a
-python-constraint2 `FunctionConstraint` over the variables its cells read: a clause is checked
-once they are all assigned, and with one left forward checking hides the value that would
-break it (unit propagation); a count is checked on every partial assignment once its piece
-stands (too many groups reached, or too few still reachable, fails the branch).
+(`_over_cells`): the lex chains, the clauses, the attack counts and the connected groups.
+Each is a python-constraint2 `FunctionConstraint` over the variables its cells read: a clause
+is checked once they are all assigned, and with one left forward checking hides the value that
+would break it (unit propagation); a count is checked on every partial assignment once its
+piece stands (too many groups reached, or too few still reachable, fails the branch), and so
+is a connected group (a piece cut off from the others by empty cells fails the branch).
 Enumeration uses python-constraint2's OptimizedBacktrackingSolver (a fixed variable order,
 cheap per node); one solution uses its BacktrackingSolver, which picks the row with the fewest
 columns left at every step (minimum remaining values), ties broken in the order rows were
@@ -43,7 +44,7 @@ import constraint
 import numpy
 from constraint.domain import Unassigned
 from queens.models import Cell, ConstraintModel, LineFamily, Placement, TimeLimit, Unsupported
-from queens.models.ir import Clause, CountIf
+from queens.models.ir import Clause, Connection, CountIf
 from queens.models.row_viewpoint import AllDifferent, RowViewpoint, pigeonholed, row_refusal, row_viewpoint
 from queens.models.tally import Tally
 from queens.solvers.backend import Backend
@@ -368,6 +369,7 @@ class Csp(Backend):
     """The chains pay on optima: peaceable queens n = 5 was proved faster with them
     (experiments/results/design-choices.md)."""
     settings = (("rows", {"viewpoint": "rows"}), ("boolean", {"viewpoint": "boolean"}))
+    states_connections = True  # a flood fill over pieces and open cells (`_connection_constraint`)
 
     def __init__(self, viewpoint: str | None = None) -> None:
         super().__init__()
@@ -393,8 +395,6 @@ class Csp(Backend):
         self._problem(model)
 
     def supports(self, model: ConstraintModel) -> str | None:
-        if model.connections:
-            return "csp: python-constraint has no connectivity constraint for the connected groups this model asks"
         if self.viewpoint == "rows":
             return _rows_refusal(model)
         return None
@@ -579,6 +579,9 @@ def _over_cells(problem: constraint.Problem, record: Recorder, model: Constraint
         with record.posting("lo ≤ conditions that hold ≤ hi", "for each board-wide count", "board-wide counts"):
             for tally in model.tallies:
                 problem.addConstraint(*_tally_constraint(tally, test))
+    with record.posting("the pieces on C are one group of neighbours", "for each connected group", "connected groups"):
+        for connection in model.connections:
+            problem.addConstraint(*_connection_constraint(connection, test))
 
 
 def _tally_constraint(tally: Tally, test: CellTest) -> tuple[constraint.FunctionConstraint, list[Var]]:
@@ -653,6 +656,42 @@ def _count_constraint(count: CountIf, test: CellTest) -> tuple[constraint.Functi
             elif any(values[p] is Unassigned for p, _ in group):
                 open_ += 1
         return reached <= most and reached + open_ >= least
+    return constraint.FunctionConstraint(holds, assigned=False), scope
+
+
+def _connection_constraint(connection: Connection, test: CellTest) -> tuple[constraint.FunctionConstraint, list[Var]]:
+    """The pieces on the connection's cells form one group of neighbours. Checked on partial
+    assignments too (`assigned=False`): every piece placed so far must be reached from the first
+    through cells that hold a piece or may still hold one, so a branch fails as soon as a piece
+    is cut off; once every variable is assigned, that is the group itself. No variable is added,
+    so a count lists each placement once.
+
+    >>> problem = constraint.Problem()
+    >>> problem.addVariables(["x0", "x1", "x2"], [0, 1])  # a path of three cells
+    >>> cells = ((0, 0), (0, 1), (0, 2))
+    >>> path = Connection(cells, ((cells[0], cells[1]), (cells[1], cells[2])))
+    >>> problem.addConstraint(*_connection_constraint(path, lambda cell: (f"x{cell[1]}", 1)))
+    >>> sorted(tuple(s[f"x{i}"] for i in range(3)) for s in problem.getSolutions())  # not (1, 0, 1)
+    [(0, 0, 0), (0, 0, 1), (0, 1, 0), (0, 1, 1), (1, 0, 0), (1, 1, 0), (1, 1, 1)]
+    """
+    tests = [test(cell) for cell in connection.cells]
+    scope, place = _scope(tests)
+    cells = [(place[var], value) for var, value in tests]
+    index = {cell: i for i, cell in enumerate(connection.cells)}
+    near = [[index[other] for other in others] for others in connection.neighbours.values()]
+
+    def holds(*values: int) -> bool:
+        placed = [i for i, (p, value) in enumerate(cells) if values[p] == value]
+        if len(placed) < 2:
+            return True
+        seen, todo = {placed[0]}, [placed[0]]
+        while todo:
+            for j in near[todo.pop()]:
+                p, value = cells[j]
+                if j not in seen and (values[p] == value or values[p] is Unassigned):
+                    seen.add(j)
+                    todo.append(j)
+        return seen.issuperset(placed)
     return constraint.FunctionConstraint(holds, assigned=False), scope
 
 

@@ -34,7 +34,6 @@ from queens.solvers.backend import Backend, Optimum
 from queens.solvers.backends.cube_and_conquer import SPLIT_AFTER, central_sides, conquer, cubes, placed
 from queens.solvers.formats.cell_order import literals, seeded_numbering
 from queens.solvers.formats.cnf import (
-    CNF_CONNECTIONS,
     DEFAULT_ENCODING,
     ENCODINGS,
     ONE_ONLY,
@@ -90,6 +89,7 @@ class Sat(Backend):
     lex_over_sides = True
     settings = tuple((encoding, {"encoding": encoding}) for encoding in ENCODINGS)
     cell_limit = MAX_CELLS  # it finds one 2000-queens solution (experiments/results/defaults.md)
+    states_connections = True  # reachability layers in the CNF (queens.solvers.formats.cnf_reachability)
 
     def __init__(self, encoding: str | None = None, solver: str | None = None, workers: int | None = None) -> None:
         """`encoding` None: `NATIVE` to find one solution, `COUNT_ENCODING` to enumerate.
@@ -122,8 +122,6 @@ class Sat(Backend):
         return encoded.formula, encoded.var
 
     def supports(self, model: ConstraintModel) -> str | None:
-        if model.connections:
-            return f"sat: {CNF_CONNECTIONS}"
         if self.encoding not in ONE_ONLY:
             return None
         if model.objective is not None and not model.at_value(model.objective.top).one_per_line:  # what optimise asks

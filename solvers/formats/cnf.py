@@ -1,5 +1,6 @@
 """Models in CNF: each line a pysat cardinality encoding, each cover a clause, each fixed cell a
-unit, the size a totalizer, the model's clauses, attack counts and lex chains as clauses.
+unit, the size a totalizer, the model's clauses, attack counts, connected groups and lex chains
+as clauses.
 
 A library, not a backend: the `sat` backend solves what `encode` writes, and the exports
 (DIMACS), certificates and "why not?" read the same formula through `cnf`, so every tool shows
@@ -35,6 +36,7 @@ from queens.models.ir import CountIf, Line, Side, Var
 from queens.models.tally import Tally
 from queens.solvers.formats.cell_order import line_literals, literals, plain_numbering, positions
 from queens.solvers.formats.clause_groups import ClauseGroup, Groups, bounds_text, line_names
+from queens.solvers.formats.cnf_reachability import connection_clauses
 from queens.solvers.formats.tally_literals import term_literals
 
 ENCODINGS = {
@@ -52,10 +54,6 @@ ONE_ONLY = frozenset({"pairwise", "bitwise", "ladder"})
 """Encodings pysat offers for a bound of one only; a line holding up to k > 1 pieces (an attack
 count asking for k > 1 groups) falls back to `DEFAULT_ENCODING` when no encoding was named, and
 is refused when one of these was."""
-
-
-CNF_CONNECTIONS = ("the CNF encoder writes no connected groups (pieces that must touch): their reachability "
-                   "layers are written for cpsat only")
 
 
 def cnf(model: ConstraintModel, encoding: str = DEFAULT_ENCODING) -> tuple[CNF, dict[int, tuple[int, int]]]:
@@ -95,8 +93,6 @@ def encode(model: ConstraintModel, name: str, number: np.ndarray | None = None) 
     piece falls back to `DEFAULT_ENCODING` when `name` is one of `ONE_ONLY`); model.cells[p] is
     variable number[p], numbered from 1 (default: the cells in the model's order). Each block
     written is closed as a named group (`Groups.close`), which only reads where it ends."""
-    if model.connections:
-        raise Unsupported(CNF_CONNECTIONS)
     var = cell_variables(model, number)
     formula = CNF()
     guard = guard_variables(model)
@@ -304,16 +300,18 @@ def lex_clauses(model: ConstraintModel, var: Mapping[Var, int], top: int) -> tup
 
 def clauses_and_counts(model: ConstraintModel, var: np.ndarray, top: int, encoding: str,
                         guard: Mapping[Hashable, int] | None = None) -> tuple[list[list[int]], int]:
-    """The model's clauses and attack counts in CNF, and the new top variable (nothing is read
-    when it has neither). A clause is one clause: its present cells' variables, its absent
-    cells' negated. The counts are `_counts`, their cardinalities in `encoding`."""
-    if not model.clauses and not model.counts:
+    """The model's clauses, attack counts and connected groups in CNF, and the new top variable
+    (nothing is read when it has none). A clause is one clause: its present cells' variables,
+    its absent cells' negated. The counts are `_counts`, their cardinalities in `encoding`; the
+    connected groups reachability layers (`queens.solvers.formats.cnf_reachability`)."""
+    if not model.clauses and not model.counts and not model.connections:
         return [], top
     present = literals(model, [clause.present for clause in model.clauses], var)
     absent = literals(model, [clause.absent for clause in model.clauses], var)
     clauses = [[*held.tolist(), *(-empty).tolist()] for held, empty in zip(present, absent, strict=True)]
     top = _counts(model, var, top, encoding, clauses, guard or {})
-    return clauses, top
+    connected, top = connection_clauses(model, var, top)
+    return clauses + connected, top
 
 
 def _counts(model: ConstraintModel, var: np.ndarray, top: int, encoding: str, clauses: list[list[int]],

@@ -21,6 +21,7 @@ import numpy as np
 from ortools.sat.python import cp_model
 from queens.models.ir import ConstraintModel
 from queens.solvers.formats.cell_order import literals
+from queens.solvers.formats.cnf_reachability import layers
 
 
 def post_connections(cp: cp_model.CpModel, model: ConstraintModel, number: np.ndarray) -> None:
@@ -37,18 +38,10 @@ def post_connections(cp: cp_model.CpModel, model: ConstraintModel, number: np.nd
             if a in position and b in position:
                 near[position[a]].append(position[b])
                 near[position[b]].append(position[a])
-        _post_layers(cp, cells, near, _layers(model, len(live)))
+        _post_layers(cp, cells, near, layers(model, len(live)))
 
 
-def _layers(model: ConstraintModel, cells: int) -> int:
-    """How many steps a path between two pieces may take: the most pieces there can be, less one."""
-    most = cells if model.size is None else min(model.size, cells)
-    if model.objective is not None and model.objective.most is not None:
-        most = min(most, model.objective.most * len(model.objective.groups))
-    return max(most - 1, 0)
-
-
-def _post_layers(cp: cp_model.CpModel, cells: list[cp_model.IntVar], near: list[list[int]], layers: int) -> None:
+def _post_layers(cp: cp_model.CpModel, cells: list[cp_model.IntVar], near: list[list[int]], steps: int) -> None:
     if not cells:
         return
     before: cp_model.IntVar | None = None  # some cell before i holds a piece
@@ -66,7 +59,7 @@ def _post_layers(cp: cp_model.CpModel, cells: list[cp_model.IntVar], near: list[
             seen = cp.new_bool_var(f"before{i + 1}")
             cp.add_max_equality(seen, [x] if before is None else [x, before])
             before = seen
-    for t in range(layers):
+    for t in range(steps):
         layer = []
         for i, x in enumerate(cells):
             step = cp.new_bool_var(f"reach{t + 1}_{i}")
