@@ -50,6 +50,8 @@ CONSTRUCTS: dict[str, Callable[[], Puzzle]] = {
     "a twisted wrap: a Moebius strip (A137279)": _file("A137279-moebius-queens", 5),
     "a region of one army": lambda: Puzzle(rows=5, cols=5, piece=QUEEN, pieces=5,
                                            regions=(Region(frozenset({(0, 0), (4, 4)}), 1, 1, 0),)),
+    "connected armies (A370428)": _file("A370428-connected-king-domination", 4),
+    "private squares (A075709)": _file("A075709-upper-irredundance-kings", 4),
 }
 """Each construct of the puzzle language, by a small puzzle that uses it."""
 
