@@ -15,7 +15,9 @@ and every puzzle file is one `Puzzle`:
   cells), `cover` (every square without a blocker or a `missing` square is occupied or attacked,
   or with `cover_kind = "attacked"` attacked), `partition` (every open cell holds exactly one
   piece), `blocking` (pieces block the lines they stand on, as in chess: a piece attacks the
-  first piece along each line), `attack_bounds` (how many pieces each piece attacks);
+  first piece along each line), `attack_bounds` (how many pieces each piece attacks),
+  `slope_lines` (bounds on lines of any slope), `connected` (an army's pieces form one group)
+  and `private` (each piece covers a square no other of its army covers);
 - the goal beyond the armies' own: `total` (maximise or minimise all pieces together) and
   `invariant` (only solutions that a named board symmetry keeps, `queens.models.rules`).
 
