@@ -215,6 +215,26 @@ def test_the_checker_finds_a_redundant_piece_and_a_square_covered_twice() -> Non
         verify(every, [(0, (0, 0)), (0, (0, 2))])
 
 
+def _classes(sets: list[frozenset[Cell]], n: int) -> int:
+    """How many classes `sets` fall into under the 8 symmetries of the n x n square."""
+    def images(cells: frozenset[Cell]) -> Iterator[tuple[Cell, ...]]:
+        for turn in range(4):
+            for flip in (False, True):
+                moved = set(cells)
+                for _ in range(turn):
+                    moved = {(c, n - 1 - r) for r, c in moved}
+                yield tuple(sorted((r, n - 1 - c) for r, c in moved) if flip else sorted(moved))
+    return len({min(images(cells)) for cells in sets})
+
+
+def test_classes_of_irredundant_placements_are_the_brute_force_classes() -> None:
+    """The symmetries the rule keeps (all 8 of the square, for kings) count each class once."""
+    covers = _king(4, 4)
+    sets = [frozenset(s) for s in combinations(_board(4, 4), 3) if _irredundant(frozenset(s), covers)]
+    result = queens.count(_file("king", 4, count="3"), "sat", unique=True)
+    assert (result.count, result.stats["classes"]) == (len(sets), _classes(sets, 4))
+
+
 def test_the_rule_keeps_the_square_and_one_army_alone_is_not_swapped() -> None:
     assert len(puzzle_group(read(KINGS, 4).puzzle)) == 8
     kings = [Army(name, piece="king", least=2, most=2) for name in "ab"]
