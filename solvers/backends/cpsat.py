@@ -126,9 +126,13 @@ class CpSat(Backend):
         `bicliques`: peaceable queens): sat orders the lines themselves (`queens.models.ir.Side`)
         and proves n = 9 and n = 10, where CP-SAT's bound stays far off (experiments/results/frontier.md);
         nor for the fewest pieces that cover a board (queen domination n = 11 and 12: native and
-        sat answer first, experiments/results/design-choices.md). Asked by name, it answers."""
+        sat answer first, experiments/results/design-choices.md); nor for an optimum of connected
+        armies or of pieces with private squares (sat proves A370428 and A075692 for n = 6 many
+        times sooner, experiments/results/private-and-connected.md). Asked by name, it answers."""
         sharing = model.objective is not None and bool(model.bicliques)
-        return not sharing and not (model.minimise and model.covers)
+        grouped = model.objective is not None and (bool(model.connections)
+                                                   or any(count.kind == "private squares" for count in model.counts))
+        return not sharing and not grouped and not (model.minimise and model.covers)
 
     # --- building ------------------------------------------------------------------------
     def _build_for_size(self, model: ConstraintModel) -> None:
