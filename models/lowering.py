@@ -65,7 +65,7 @@ from queens.models.geometry import Coord, Topology
 from queens.models.givens import Given, stated_rules
 from queens.models.ir import Biclique, Clause, ConstraintModel, CountIf, Line, LinearKey, LineFamily, Objective, Var
 from queens.models.pieces import Piece, Vector
-from queens.models.private import private_clauses, private_counts, private_lines
+from queens.models.private import private_clauses, private_counts, private_lines, too_large
 from queens.models.puzzle import Puzzle
 from queens.models.rules import SYMMETRIES
 from queens.models.slopes import slope_families
@@ -190,6 +190,8 @@ def check_size(puzzle: Puzzle) -> None:
             f"a {puzzle.size_text} board with {len(puzzle.armies)} army(ies) is too large for a constraint model "
             f"({puzzle.variables:,} variables, at most {MAX_CELLS:,}); use a construction or local search instead"
         )
+    if reason := too_large(puzzle):
+        raise InvalidBoard(reason)
     pairs = _pairs_bound(puzzle)
     if pairs > MAX_PAIRS:
         raise InvalidBoard(f"{puzzle.name} on {puzzle.size_text} would need about {pairs:,} exclusion pairs between "

@@ -41,6 +41,11 @@ SQUARES = ("some", "all")
 """How many of a piece's squares must be its own: some (irredundance), or all (no square
 covered twice)."""
 
+MAX_MEMBERS = 200_000_000
+"""Most cells the counts of "some" may list, bounded before any work as (cells) x (squares a
+piece covers)^2, each member a reference: queens on 24 x 24 list a sixth of their bound, 40 x 40
+fit, 50 x 50 are refused (measured: experiments/results/private-and-connected.md)."""
+
 Between = tuple[Coord, ...]
 """The open cells strictly between a piece and a square it covers along a line (none for its
 own square and for a leap)."""
@@ -57,6 +62,19 @@ class Private:
     def __post_init__(self) -> None:
         if self.squares not in SQUARES:
             raise InvalidBoard(f"a piece's private squares are one of {', '.join(SQUARES)}, got {self.squares!r}")
+
+
+def too_large(puzzle: Puzzle) -> str | None:
+    """Why the private-square rules of `puzzle` would not fit a model, or None: each cell's count
+    lists, for each square its piece covers, the other cells that would cover it."""
+    if not puzzle.private:
+        return None
+    reach = max(2 * max(puzzle.shape) * len(army.piece.rays) + 2 * len(army.piece.leaps) + 1 for army in puzzle.armies)
+    members = puzzle.variables * reach * reach
+    if members <= MAX_MEMBERS:
+        return None
+    return (f"private squares on {puzzle.size_text} would list about {members:,} cells in their counts (at most "
+            f"{MAX_MEMBERS:,}): ask for a smaller board")
 
 
 def private_counts(puzzle: Puzzle, var: Callable[[int, Coord], Var], cells: tuple[Coord, ...]) -> tuple[CountIf, ...]:

@@ -252,6 +252,11 @@ def test_a_mistake_in_rules_private_is_one_error_naming_the_key(text: str, messa
         loads(f"[board]\nshape = [4, 4]\n[[army]]\npiece = \"king\"\ncount = 4\n[[rules.private]]\n{text}")
 
 
+def test_a_board_too_large_for_the_counts_is_refused_before_any_work() -> None:
+    with pytest.raises(InvalidBoard, match="private squares on 50x50"):
+        queens.optimise(read(QUEENS, 50).puzzle, "sat")
+
+
 def test_private_squares_when_pieces_block_are_read_for_one_army() -> None:
     queens_ = [Army(name, piece="queen", least=1, most=1) for name in "ab"]
     with pytest.raises(InvalidBoard, match="one army"):
