@@ -57,11 +57,13 @@ PIECES_2D = ["queen", "rook", "bishop", "knight", "king", "superqueen", "amazon"
 
 
 class Hang(BaseException):
-    """Raised by the alarm: not an Exception, so no handler of the suite swallows it."""
+    """Raised by the alarm: not an Exception, so no handler of the suite (or of the CLI) swallows it."""
 
 
 @contextmanager
-def _alarm(seconds: int) -> Iterator[None]:
+def alarm(seconds: int) -> Iterator[None]:
+    """Raise `Hang` in this thread after `seconds` (SIGALRM): a hang is a failure, not a stall.
+    The CLI's contract fuzzer (tests/test_contract_fuzz.py) uses it too."""
     def ring(signum: int, frame: object) -> None:
         raise Hang(f"no answer within {seconds} s")
 
@@ -250,7 +252,7 @@ def _json_solution(payload: dict[str, Any], puzzle: Puzzle) -> list[tuple[int, t
 
 def audit_command(tally: Tally, number: int, line: list[str], puzzle: Puzzle | None) -> None:
     try:
-        with _alarm(BOUND):
+        with alarm(BOUND):
             result = run_main(*line)
     except Hang as hang:
         tally.fail("hangs", number, " ".join(line), str(hang))
@@ -277,7 +279,7 @@ def audit_command(tally: Tally, number: int, line: list[str], puzzle: Puzzle | N
 
 def audit_call(tally: Tally, number: int, what: str, call: Callable[[], Result], puzzle: Puzzle | None) -> None:
     try:
-        with _alarm(BOUND):
+        with alarm(BOUND):
             result = call()
     except Hang as hang:
         tally.fail("hangs", number, what, str(hang))

@@ -22,9 +22,6 @@ that once broke the contract are kept as explicit examples below.
 from __future__ import annotations
 
 import os
-import signal
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 import click
@@ -34,6 +31,7 @@ from hypothesis import HealthCheck, event, example, given, settings
 from hypothesis import strategies as st
 
 from queens.cli import cli
+from tests.audit_inputs import Hang, alarm
 from tests.cli import run_main
 
 EXAMPLES = int(os.environ.get("QUEENS_FUZZ_EXAMPLES", "40"))
@@ -59,24 +57,6 @@ OUTPUTS = ["-", "written.txt", "written.svg", "written.npy", "full-link.txt", "/
 """Where a file an option writes goes (--out, -o, --svg, --png, --heat-map, --tree, --ledger): stdout,
 a new file, paths that refuse (a full device, /proc, a missing folder, a folder)."""
 WRITTEN = {"out_path", "output", "svg_path", "png_path", "heat_path", "tree_path", "ledger"}
-
-
-class Hang(BaseException):
-    """Raised by the alarm: not an Exception, so the CLI's own handlers do not swallow it."""
-
-
-@contextmanager
-def _alarm(seconds: int) -> Iterator[None]:
-    def ring(signum: int, frame: object) -> None:
-        raise Hang(f"no answer within {seconds} s")
-
-    previous = signal.signal(signal.SIGALRM, ring)
-    signal.alarm(seconds)
-    try:
-        yield
-    finally:
-        signal.alarm(0)
-        signal.signal(signal.SIGALRM, previous)
 
 
 def _values(parameter: click.Parameter) -> st.SearchStrategy[str]:
@@ -147,7 +127,7 @@ def workdir(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def _check(line: list[str]) -> None:
     try:
-        with _alarm(BOUND):
+        with alarm(BOUND):
             result = run_main(*line)
     except Hang as hang:  # as a test failure, so that hypothesis reports (and shrinks) the line
         raise AssertionError(f"{line}: {hang}") from None
