@@ -73,7 +73,7 @@ class MostCopies(Strategy):
         engine = get_backend(self.backend)
         deadline = deadline_after(time_limit)
         result = with_deadline(deadline, self.backend, most_copies, engine, subject.puzzle, deadline,
-                        options.get("symmetry") is not False, method=self.method)
+                               options.get("symmetry") is not False, method=self.method)
         return replace(result, method=self.method)
 
 
