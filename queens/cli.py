@@ -22,35 +22,63 @@ from __future__ import annotations
 
 import os
 import sys
+from importlib import import_module
 
 import click
 
-from queens.commands.bench import bench_command
 from queens.commands.common import QueensGroup, echo, err
-from queens.commands.count import count_command
-from queens.commands.explain import explain_command
-from queens.commands.export import export_command
-from queens.commands.info import info_command
-from queens.commands.placements import generate_command, verify_command
-from queens.commands.run import run_command
-from queens.commands.search import search_command
-from queens.commands.serve import serve_command
-from queens.commands.solve import show_command, solve_command
-from queens.commands.trace import trace_command
-from queens.commands.why import why_command
 from queens.models import NativeMissing, QueensError
 from queens.models.errors import BadOption, OutputError
 from queens.models.output import STANDARD_OUTPUT, stdout_closed
 from queens.solvers import BACKENDS
 from queens.solvers.result import suite_version
 
+COMMANDS = {
+    "bench": ("queens.commands.bench", "bench_command"),
+    "count": ("queens.commands.count", "count_command"),
+    "explain": ("queens.commands.explain", "explain_command"),
+    "export": ("queens.commands.export", "export_command"),
+    "generate": ("queens.commands.placements", "generate_command"),
+    "info": ("queens.commands.info", "info_command"),
+    "run": ("queens.commands.run", "run_command"),
+    "search": ("queens.commands.search", "search_command"),
+    "serve": ("queens.commands.serve", "serve_command"),
+    "show": ("queens.commands.solve", "show_command"),
+    "solve": ("queens.commands.solve", "solve_command"),
+    "trace": ("queens.commands.trace", "trace_command"),
+    "verify": ("queens.commands.placements", "verify_command"),
+    "why": ("queens.commands.why", "why_command"),
+}
+"""Each command's module and name, imported only when the command runs (or a help lists them):
+a `queens count` loaded all fourteen, the explorer's web server and the experiment runner
+included, 0.17 s of its 0.4 s start (experiments/results/start-up.md)."""
+
 EXIT_CODES = {0: "ok", 1: "error", 2: "usage", 3: "disagreement", 130: "interrupted"}
 """The documented exit codes (docs/cli.md); tests/test_cli_conventions.py walks them over every command."""
 
 
 class QueensCLI(QueensGroup):
-    """The top group: its help names the backends as the registry holds them (a count written
-    once, there), and ends with examples, the exit codes and where the rest is documented."""
+    """The top group: its commands loaded when named (`COMMANDS`); its help names the backends as
+    the registry holds them (a count written once, there), and ends with examples, the exit codes
+    and where the rest is documented."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(COMMANDS)
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name not in COMMANDS:
+            return None
+        module, name = COMMANDS[cmd_name]
+        found: click.Command = getattr(import_module(module), name)
+        return found
+
+    def resolve_command(self, ctx: click.Context,
+                        args: list[str]) -> tuple[str | None, click.Command | None, list[str]]:
+        """click's, with "did you mean" drawn from `COMMANDS` (click's own reads the loaded ones)."""
+        try:
+            return super().resolve_command(ctx, args)
+        except click.exceptions.NoSuchCommand as missing:
+            raise click.exceptions.NoSuchCommand(args[0], possibilities=list(COMMANDS), ctx=ctx) from missing
 
     def format_help_text(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         formatter.write_paragraph()
@@ -84,22 +112,6 @@ def _print_version(ctx: click.Context, param: click.Parameter, value: bool) -> N
 def cli() -> None:
     """Solve, count, draw and explain puzzles of the N-Queens family (the help shown is
     QueensCLI.format_help_text's, which names the registry's backends)."""
-
-
-cli.add_command(solve_command)
-cli.add_command(count_command)
-cli.add_command(run_command)
-cli.add_command(show_command)
-cli.add_command(explain_command)
-cli.add_command(trace_command)
-cli.add_command(search_command)
-cli.add_command(export_command)
-cli.add_command(serve_command)
-cli.add_command(bench_command)
-cli.add_command(generate_command)
-cli.add_command(verify_command)
-cli.add_command(info_command)
-cli.add_command(why_command)
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -32,7 +32,6 @@ from queens.models import (
     verify,
 )
 from queens.models.errors import BadOption
-from queens.models.families import FAMILIES
 from queens.models.puzzle import Puzzle
 from queens.models.symmetry import Orbits, Transform, canonical_placement, leaders_only, lex_leader
 from queens.solvers.backend import Backend, Optimum, Task, deadline_after
@@ -56,6 +55,8 @@ def puzzle_argument(puzzle: object) -> Puzzle:
     """
     if isinstance(puzzle, Puzzle):
         return puzzle
+    from queens.models.families import FAMILIES  # here: a worker process that only counts never loads every family
+
     hint = ("queens.family(name, n) builds a family's puzzle, queens.load(path) a puzzle file's, queens.Puzzle(...) "
             "any other")
     if isinstance(puzzle, str) and puzzle in FAMILIES:

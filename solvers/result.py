@@ -7,7 +7,6 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from enum import Enum
 from functools import cache
-from importlib.metadata import PackageNotFoundError, version
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -186,7 +185,11 @@ def objective_label(puzzle: Puzzle | None) -> str:
 def suite_version() -> str:
     """The installed distribution's version (pyproject.toml's, the one place it is written): what
     `queens --version`, `queens info`, `queens.__version__` and every JSON answer say. A copy of
-    the tree run from PYTHONPATH alone, with no distribution installed, says "unknown"."""
+    the tree run from PYTHONPATH alone, with no distribution installed, says "unknown".
+    importlib.metadata is imported here, not with the module: it brings email and zipfile,
+    which a worker process that only counts would load for nothing."""
+    from importlib.metadata import PackageNotFoundError, version
+
     try:
         return version("queens")
     except PackageNotFoundError:

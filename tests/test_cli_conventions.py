@@ -32,7 +32,10 @@ NOT_RUN = {"serve": "serves until stopped", "bench": "runs experiment grids (min
 
 def _commands(group: click.Group = cli, path: tuple[str, ...] = ()) -> Iterator[tuple[tuple[str, ...], click.Command]]:
     """Every command and group under `group`, with the words that name it (("bench", "run"))."""
-    for name, command in group.commands.items():
+    context = click.Context(group)
+    for name in group.list_commands(context):
+        command = group.get_command(context, name)
+        assert command is not None and command.name == name, f"{name!r} names another command"
         yield (*path, name), command
         if isinstance(command, click.Group):
             yield from _commands(command, (*path, name))
@@ -67,9 +70,9 @@ def _leaf(argv: list[str]) -> tuple[click.Command, str, list[str]]:
     """The command an argument list names, and the arguments left for it."""
     command: click.Command = cli
     name = "queens"
-    while isinstance(command, click.Group) and argv and argv[0] in command.commands:
+    while isinstance(command, click.Group) and argv and (named := command.get_command(click.Context(command), argv[0])):
         name, argv = argv[0], argv[1:]
-        command = command.commands[name]
+        command = named
     return command, name, argv
 
 

@@ -87,8 +87,9 @@ def _option(parameter: click.Option) -> st.SearchStrategy[list[str]]:
 @st.composite
 def command_lines(draw: st.DrawFn) -> list[str]:
     """A command and, for each parameter it declares, nothing or a value from its type's edges."""
-    name = draw(st.sampled_from(sorted(set(cli.commands) - set(LEFT_OUT_COMMANDS))))
-    command = cli.commands[name]
+    name = draw(st.sampled_from(sorted(set(cli.list_commands(click.Context(cli))) - set(LEFT_OUT_COMMANDS))))
+    command = cli.get_command(click.Context(cli), name)
+    assert command is not None
     line = [name]
     while isinstance(command, click.Group):  # `generate completion`
         name = draw(st.sampled_from(sorted(command.commands)))
