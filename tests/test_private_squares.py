@@ -6,7 +6,8 @@ leaps; when pieces block, a queen's line stops at the first piece), and a set of
 irredundant when each covers a square covered by no other, a packing when no square is covered
 twice. The backends that state the rule must reach the brute force's counts (so each placement
 is listed once) and optima, and the shipped files OEIS A075692 and A075709 (upper irredundance
-of the queen and king graphs); the others refuse with the reason.
+of the queen and king graphs) and A248744 (the minimal dominating sets of the rook graph, counted);
+the others refuse with the reason.
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ Covers = Callable[[Cell, frozenset[Cell]], set[Cell]]
 """The squares a piece on a cell covers, the other pieces standing (they matter when pieces block)."""
 QUEENS = PUBLISHED / "A075692-upper-irredundance-queens.toml"
 KINGS = PUBLISHED / "A075709-upper-irredundance-kings.toml"
+ROOKS = PUBLISHED / "A248744-minimal-rook-domination.toml"
 STATED_BY = ("cpsat", "sat", "csp")
 """The backends whose counts are checked here (mip optimises only; it answers the files' optima)."""
 
@@ -146,6 +148,16 @@ def test_upper_domination_is_a_cover_and_private_squares(piece: str, n: int, cov
     puzzle = _file(piece, n, rules="cover = true")
     for backend in (*STATED_BY, "mip"):
         assert queens.optimise(puzzle, backend).objective == expected, backend
+
+
+@pytest.mark.parametrize("n", (1, 2, 3, 4))
+def test_minimal_dominating_sets_of_rooks_are_counted_as_the_brute_force_and_oeis(n: int, reference: Reference) -> None:
+    """The A248744 file: every dominating set of rooks none of which is redundant, counted once."""
+    board, covers = _board(n, n), _queen(n, n, directions=ROOK)
+    expected = sum(1 for s in _irredundant_sets(board, covers) if _dominating(s, covers, board))
+    assert expected == reference.term("A248744", n)
+    for backend in STATED_BY:
+        assert queens.count(read(ROOKS, n).puzzle, backend).count == expected, (backend, n)
 
 
 @pytest.mark.parametrize(("piece", "shape", "covers"), [

@@ -39,6 +39,7 @@ CASES = {  # file stem: the n checked on every backend (small enough for each to
     "A171760-most-disjoint-solutions": (4,),
     "A075692-upper-irredundance-queens": (2, 3, 4),
     "A075709-upper-irredundance-kings": (3, 4, 5),
+    "A248744-minimal-rook-domination": (2, 3),
 }
 
 
