@@ -30,7 +30,9 @@ run: install ## the main job: every family on every backend, compared with groun
 
 test: install ## the test suite (slow tests excluded; the 20 slowest listed at the end), on every core; installs MiniZinc first when apt can
 	@$(MAKE) --no-print-directory minizinc || echo "minizinc not installed: its tests will be skipped" >&2
-	$(BIN)/python -m pytest -q -n auto --durations=20
+	@# PYTHONDONTWRITEBYTECODE (set on our CI machine) also stops pytest caching the assertion-rewritten
+	@# test modules: each worker rewrote all of them again, 4 s of its collection. The caches go to __pycache__/.
+	PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest -q -n auto --durations=20
 
 browser: ## Debian's chromium + chromium-driver for the browser tests (apt-get, only when missing)
 	@command -v chromium >/dev/null && command -v chromedriver >/dev/null || { \
@@ -46,7 +48,7 @@ test-browser: install browser ## the web explorer clicked through in headless Ch
 	$(BIN)/python -m pytest -q tests/test_browser.py
 
 test-slow: install ## only the slow tests
-	$(BIN)/python -m pytest -q -m slow
+	PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest -q -m slow
 
 bench: install ## benchmarks: backends and kernels side by side, against the peers, and time limits kept (writes experiments/results/peers.md, deadlines.md, mip-latest.md, published.md, why.md, frontier.md; FRONTIER_SECONDS=S caps the frontier's budgets)
 	$(BIN)/python -m queens.experiments.bench_encodings

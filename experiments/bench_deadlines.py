@@ -115,7 +115,7 @@ def table(rows: list[dict[str, object]]) -> str:
     return head + "\n".join(lines) + "\n"
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--limits", type=float, nargs="+", default=[1.0, 3.0, 5.0])
     parser.add_argument("--backends", nargs="+", choices=list(BACKENDS), default=list(BACKENDS))
@@ -124,7 +124,7 @@ def main() -> int:
                         default=["small", "medium", "large"])
     parser.add_argument("--no-save", action="store_true", help="print only; leave results/deadlines.md alone")
     parser.add_argument("--one", help=argparse.SUPPRESS)  # a case, run in this (child) process
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     if args.one:
         print(json.dumps(one(*json.loads(args.one))))
         return 0

@@ -230,14 +230,14 @@ def table(rows: list[Row], first: str = "backend", second: str = "task") -> str:
     return "\n".join(lines) + "\n"
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--backends", nargs="*", choices=list(BACKENDS), default=list(BACKENDS))
     parser.add_argument("--tasks", nargs="+", choices=list(TASKS), default=list(TASKS))
     parser.add_argument("--extras", nargs="*", choices=list(EXTRAS), default=list(EXTRAS))
     parser.add_argument("--repeat", type=int, default=1, help="run each case this many times (a row each)")
     parser.add_argument("--no-save", action="store_true", help="print only; leave results/interrupts.md alone")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     before = os.getloadavg()
     rows, extras = [], []
     for backend in args.backends:

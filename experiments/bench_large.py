@@ -220,12 +220,12 @@ def report(planted_rows: list[Planted], sat_row: VersusSat, transition_rows: lis
     return "\n".join(lines) + "\n"
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--instances", type=int, default=100, help="instances per completion row")
     parser.add_argument("--sat-instances", type=int, default=3, help="instances for the CaDiCaL comparison")
     parser.add_argument("--skip-huge", action="store_true", help="leave out n = 10^8")
-    options = parser.parse_args()
+    options = parser.parse_args(argv)
     planted_rows = [planted_completion(1000, k, options.instances) for k in (100, 300, 500)]
     sat_row = versus_sat(500, 50, options.sat_instances)
     transition_rows = [transition(n, options.instances) for n in (100, 300, 1000, 3000)]

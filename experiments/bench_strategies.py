@@ -105,13 +105,13 @@ def table(sizes: list[int], workers: int) -> tuple[str, float, dict[str, float]]
     return "\n".join(lines), seconds, cpu
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sizes", type=int, nargs=2, default=(10, 45), metavar=("FROM", "TO"))
     parser.add_argument("--step", type=int, default=5)
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--output", type=Path, default=None)
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     sizes = list(range(args.sizes[0], args.sizes[1] + 1, args.step))
     text, seconds, cpu = table(sizes, args.workers)
     when = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())

@@ -34,7 +34,7 @@ from queens.solvers import BACKENDS
 from queens.solvers.result import suite_version
 
 COMMANDS = {
-    "bench": ("queens.commands.bench", "bench_command"),
+    "bench": ("queens.experiments.command", "bench_command"),
     "count": ("queens.commands.count", "count_command"),
     "explain": ("queens.commands.explain", "explain_command"),
     "export": ("queens.commands.export", "export_command"),

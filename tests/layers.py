@@ -62,11 +62,6 @@ SOLVER_ENTRY = frozenset({"queens.solvers"})
 DEFERRED: dict[tuple[str, str], str] = {
     ("queens.solvers.api", "queens.solvers.routing.split_count"):
         "api.count splits a count over processes; split counting counts each part through api",
-    ("queens.commands.bench", "queens.experiments.runner"): "the `bench` command runs the experiments",
-    ("queens.commands.bench", "queens.experiments.report"): "the `bench` command renders their report",
-    ("queens.commands.bench", "queens.experiments.spec"): "the `bench` command reads a spec",
-    ("queens.commands.bench", "queens.experiments.store"): "the `bench` command opens the results' store",
-    ("queens.commands.bench", "queens.experiments.dask_grid"): "the `bench` command runs a grid on Dask",
 }
 """Deferred imports that go against the layers, each with why it is still there."""
 

@@ -60,7 +60,7 @@ def test_peaceable_queens_match_a250000(n, reference):
         assert army_oracle.most_peaceable(n) == expected
 
 
-@pytest.mark.parametrize("n", [7, 8])
+@pytest.mark.parametrize("n", [7, pytest.param(8, marks=pytest.mark.slow)])  # 8: 4 s
 def test_peaceable_queens_7_and_8_by_sat(n, reference):
     """A few seconds: sat orders the lines the armies share, not their placements (`Side`)."""
     assert answers(peaceable(n), ["sat"]) == {"sat": reference.term("A250000", n)}
@@ -176,7 +176,9 @@ def test_the_greedy_colouring_is_a_colouring_at_or_above_a088202(n, reference):
         assert used == 5
 
 
-@pytest.mark.parametrize(("n", "backends"), [(8, ["sat", "cpsat"]), (9, ["sat", "cpsat"]),
+@pytest.mark.parametrize(("n", "backends"), [(8, ["cpsat"]), (9, ["sat"]),  # about 1 and 3 s; the others past 4 s
+                                         pytest.param(8, ["sat"], marks=pytest.mark.slow),
+                                         pytest.param(9, ["cpsat"], marks=pytest.mark.slow),
                                          pytest.param(10, ["cpsat"], marks=pytest.mark.slow)])
 def test_queen_graph_colouring_is_proved_past_the_clique_bound(n, backends, reference):
     """queen8_8 to queen10_10, whose chromatic number is the clique bound + 1: refuting n colours

@@ -48,7 +48,7 @@ def test_cli_dask_local(reference) -> None:
 
 
 @needs_dask
-@pytest.mark.parametrize("n", [12, 13, 14])
+@pytest.mark.parametrize("n", [12, 13, pytest.param(14, marks=pytest.mark.slow)])  # even and odd n; 14 as 12
 def test_cli_dask_local_counts_by_meeting_in_the_middle(n: int, reference) -> None:
     result = run_cli("count", "nqueens", "-n", str(n), "--method", "quadrant", "--dask", "local", "--threads", "2",
                      "--json")

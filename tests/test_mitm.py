@@ -23,7 +23,7 @@ from queens.solvers.routing.strategy import Subject
 from queens.solvers.runtime.ledger import Ledger
 
 
-@pytest.mark.parametrize("n", range(1, 18))
+@pytest.mark.parametrize("n", [*range(1, 17), pytest.param(17, marks=pytest.mark.slow)])  # 17: 7 s
 def test_totals_match_oeis_and_the_backtracking_counter(n: int, reference) -> None:
     total = count_total(n)
     assert total == reference.term("A000170", n)

@@ -53,7 +53,7 @@ def test_the_fewest_copies_are_still_the_colouring_and_the_most_refuse_what_fewe
         queens.optimise(covered, "cpsat")
 
 
-@pytest.mark.parametrize("n", (4, 5))
+@pytest.mark.parametrize("n", (4, pytest.param(5, marks=pytest.mark.slow)))  # 5: 5 s
 def test_the_most_copies_are_certified_by_refuting_one_more(n: int, reference: Reference) -> None:
     """--certify on the most copies k: the witness of k checked, and a proof (both checkers) that
     k + 1 copies have none; on 5 x 5, 6 copies do not fit by counting, proved on the model too."""

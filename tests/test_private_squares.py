@@ -110,7 +110,8 @@ def _file(piece: str, n: int, rules: str = "", squares: str = "some", count: str
 
 @pytest.mark.parametrize(("path", "sequence", "covers", "sizes"), [
     (QUEENS, "A075692", _queen, (1, 2, 3, 4)),
-    (KINGS, "A075709", _king, (1, 2, 3, 4, 5)),
+    (KINGS, "A075709", _king, (1, 2, 3, 4)),
+    pytest.param(KINGS, "A075709", _king, (5,), marks=pytest.mark.slow),  # 7 s: csp's proof, the brute force
 ])
 def test_upper_irredundance_reaches_the_brute_force_and_oeis(path: Path, sequence: str,
                                                               covers: Callable[[int, int], Covers],
@@ -140,7 +141,9 @@ def test_each_irredundant_placement_is_counted_once(piece: str, n: int, k: int, 
         assert queens.count(_file(piece, n, count=str(k)), backend).count == expected, backend
 
 
-@pytest.mark.parametrize(("piece", "n", "covers"), [("queen", 4, _queen(4, 4)), ("king", 4, _king(4, 4))])
+@pytest.mark.parametrize(("piece", "n", "covers"), [
+    pytest.param("queen", 4, _queen(4, 4), marks=pytest.mark.slow),  # 7 s
+    ("king", 4, _king(4, 4))])
 def test_upper_domination_is_a_cover_and_private_squares(piece: str, n: int, covers: Covers) -> None:
     """The largest minimal dominating set: dominating, and each piece has a private square."""
     board = _board(n, n)
@@ -161,7 +164,8 @@ def test_minimal_dominating_sets_of_rooks_are_counted_as_the_brute_force_and_oei
 
 
 @pytest.mark.parametrize(("piece", "shape", "covers"), [
-    ("king", (3, 3), _king(3, 3)), ("king", (2, 5), _king(2, 5)), ("knight", (4, 4), _knight(4, 4)),
+    ("king", (3, 3), _king(3, 3)), ("king", (2, 5), _king(2, 5)),
+    pytest.param("knight", (4, 4), _knight(4, 4), marks=pytest.mark.slow),  # 7 s: 2^16 sets by hand
     ("queen", (3, 4), _queen(3, 4)),
 ])
 def test_no_square_covered_twice_is_counted_once(piece: str, shape: Cell, covers: Covers) -> None:

@@ -327,23 +327,31 @@ def _run(seeds: range, twisted: bool) -> None:
 
 
 def test_the_lowering_and_the_checker_agree_with_the_oracle():
-    _run(range(500), twisted=False)
+    _run(range(200), twisted=False)
 
 
 @pytest.mark.slow
 def test_they_agree_on_many_more_puzzles():
-    _run(range(500, 5000), twisted=False)
+    _run(range(200, 5000), twisted=False)
 
 
 @pytest.mark.skipif(not TWIST_READY, reason=NO_TWIST)
 def test_they_agree_on_twisted_boards():
-    _run(range(1000, 1200), twisted=True)
+    _run(range(1000, 1040), twisted=True)
 
 
-def test_the_search_loses_no_answer():
+@pytest.mark.slow
+@pytest.mark.skipif(not TWIST_READY, reason=NO_TWIST)
+def test_they_agree_on_many_more_twisted_boards():
+    _run(range(1040, 1400), twisted=True)
+
+
+@pytest.mark.parametrize("seeds", [range(30), pytest.param(range(30, 400), marks=pytest.mark.slow)],
+                         ids=["make-test", "many-more"])
+def test_the_search_loses_no_answer(seeds: range):
     """What the search's pruning cuts is what the rules, read on a whole placement, refuse: every
     near miss breaks a rule (and every solution none)."""
-    for seed in range(150):
+    for seed in seeds:
         try:
             puzzle = random_puzzle(seed)
         except InvalidBoard:

@@ -1,5 +1,9 @@
 """`queens bench run SPEC` and `queens bench report`: the experiments, from the command line.
 
+It lives with the experiments, which may import anything (the command line's helpers too),
+and the command line names it in `queens.cli.COMMANDS`: the CLI itself imports only solvers
+and models (tests/layers.py), and this command is loaded only when `queens bench` runs.
+
 The grid's progress goes to stderr, one line per finished run; the results go to SQLite
 (`--db`, by default results.sqlite in the spec's `report` directory, else here), and the
 report (report.md with PNG/SVG plots) next to the database unless `--out` says otherwise.
@@ -12,9 +16,9 @@ from contextlib import nullcontext
 from pathlib import Path
 
 import click
+from queens.models import MalformedInput
 
 from queens.commands.common import DISAGREES, err, group, out
-from queens.models import MalformedInput
 
 DATABASE = "results.sqlite"
 
