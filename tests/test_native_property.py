@@ -39,16 +39,29 @@ def simple_count(puzzle: Puzzle) -> int:
     return found
 
 
-@settings(max_examples=50, deadline=None)  # 100 took 6-12 s; `make fuzz` runs the C core a million times
-@given(queen_boards())
-def test_simple_kernel_counts_like_the_plain_python_searches(board: tuple[int, frozenset[Cell], frozenset[Cell]]) \
-        -> None:
+def _counts_alike(board: tuple[int, frozenset[Cell], frozenset[Cell]]) -> None:
     n, blocked, fixed = board
     puzzle = Puzzle(rows=n, cols=n, pieces=n, holes=blocked, fixed=fixed)
     expected = plain_reference.count_queens(n, blocked, fixed)
     if n <= 7:  # the twin walks sets of cells: slow beyond that
         assert plain_reference.count_model(lower(puzzle)) == expected
     assert simple_count(puzzle) == expected
+
+
+@settings(max_examples=50, deadline=None)
+@given(queen_boards())
+def test_simple_kernel_counts_like_the_plain_python_searches(board: tuple[int, frozenset[Cell], frozenset[Cell]]) \
+        -> None:
+    _counts_alike(board)
+
+
+@pytest.mark.slow
+@settings(max_examples=300, deadline=None)
+@given(queen_boards())
+def test_simple_kernel_counts_like_the_plain_python_searches_on_many_more_boards(
+        board: tuple[int, frozenset[Cell], frozenset[Cell]]) -> None:
+    """The same, 300 boards (100 in `make test` took 6-12 s: it runs 50 there)."""
+    _counts_alike(board)
 
 
 @st.composite
