@@ -52,16 +52,20 @@ PHONE = (390, 844)
 
 
 @pytest.fixture(scope="module")
-def page() -> Iterator[str]:
+def page(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The explorer, once both its solver processes have started (their imports are the
-    fixture's time, not the first test's)."""
-    with running_explorer(time_limit=TIME_LIMIT, workers=2) as url:
-        warming = [threading.Thread(target=_warm, args=(url,)) for _ in range(2)]
-        for thread in warming:
-            thread.start()
-        for thread in warming:
-            thread.join()
-        yield url + "/"
+    fixture's time, not the first test's). It runs in a folder of its own, as a user's would:
+    a count from 18-queens keeps its ledger in the folder the server was started from (the
+    20-queens count below left one in the repository)."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.chdir(tmp_path_factory.mktemp("explorer"))  # before its solver processes start
+        with running_explorer(time_limit=TIME_LIMIT, workers=2) as url:
+            warming = [threading.Thread(target=_warm, args=(url,)) for _ in range(2)]
+            for thread in warming:
+                thread.start()
+            for thread in warming:
+                thread.join()
+            yield url + "/"
 
 
 def _warm(url: str) -> None:
