@@ -308,9 +308,11 @@ def _count_in_thread(base: str, body: dict[str, Any]) -> tuple[threading.Thread,
     return thread, replies
 
 
-def test_a_named_count_reports_progress_and_can_be_cancelled(reference):
+def test_a_named_count_reports_progress_and_can_be_cancelled(reference, tmp_path, monkeypatch):
     """20-queens takes minutes: its progress names the native counter and its subproblems; cancel
-    answers the count at once with the solutions found by then, and the server goes on."""
+    answers the count at once with the solutions found by then, and the server goes on. (The
+    server runs in a folder of its own: a count from 18-queens keeps its ledger where it runs.)"""
+    monkeypatch.chdir(tmp_path)
     with running_explorer(workers=1, time_limit=600) as url:
         thread, replies = _count_in_thread(url, {"family": "nqueens", "n": 20, "job": "q20"})
         progress: dict[str, Any] = {}
