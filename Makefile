@@ -19,7 +19,7 @@ $(STAMP): pyproject.toml requirements/lock.txt setup.py solvers/native/*.c solve
 install: $(STAMP) ## create .venv and install the package (compiles the C extension and the bytecode)
 	@# The package's bytecode, written here once: with PYTHONDONTWRITEBYTECODE set (as on our CI machine)
 	@# Python never caches it, and every process (each CLI call, each spawned worker) compiled the
-	@# package's 120 modules again: 0.25 s of the 0.6 s a `queens count` took (experiments/results/start-up.md).
+	@# package's 120 modules again (what that cost each command: experiments/results/start-up.md).
 	$(BIN)/python -m compileall -q -j 0 models solvers queens experiments tests
 
 build-native: install ## rebuild the C extensions with -march=native (this CPU only; `make clean install`: portable again)

@@ -51,7 +51,7 @@ COMMANDS = {
 }
 """Each command's module and name, imported only when the command runs (or a help lists them):
 a `queens count` loaded all fourteen, the explorer's web server and the experiment runner
-included, 0.17 s of its 0.4 s start (experiments/results/start-up.md)."""
+included (what that cost: experiments/results/start-up.md)."""
 
 EXIT_CODES = {0: "ok", 1: "error", 2: "usage", 3: "disagreement", 130: "interrupted"}
 """The documented exit codes (docs/cli.md); tests/test_cli_conventions.py walks them over every command."""
