@@ -107,8 +107,9 @@ def signalled() -> bool:
 
 def abandon() -> None:
     """Say that a library call still runs in a thread nothing can stop (HiGHS ignores
-    OR-Tools' InterruptSolve): the console script then ends the process at once, without the
-    interpreter's finalisation, which would tear down what that thread still uses."""
+    OR-Tools' InterruptSolve), or that a halted one's threads may still be ending (CP-SAT's,
+    after a signal): the console script then ends the process at once, without the
+    interpreter's finalisation, which would tear down what those threads still use."""
     global _abandoned
     _abandoned = True
 
