@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import jsonschema
 import numpy as np
 import pytest
 import queens.solvers.backends.sat as sat_module
@@ -24,6 +23,7 @@ from queens.solvers.formats.cnf import ENCODINGS, cnf, occupancy_clauses
 from queens.solvers.formats.dimacs import dimacs, line_sections
 
 import tests.test_docs as docs
+from tests import schemas
 from tests.cli import run_cli
 from tests.typed_results import number
 
@@ -132,7 +132,7 @@ def test_explain_lists_the_groups_and_refuses_an_unknown_line():
 def test_explain_line_json_has_the_one_shape():
     result = run_cli("explain", "nqueens", "-n", "4", "--encoding", "pairwise", "--line", "row 0", "--json")
     answer = json.loads(result.stdout)
-    jsonschema.validate(answer, json.loads((DOCS / "queens-output.schema.json").read_text()))
+    schemas.validate(answer)
     assert answer["details"]["groups"] == [{"name": "row 0", "comment": "row 0: exactly one of x1 x2 x3 x4 (pairwise)",
                                             "clauses": [[1, 2, 3, 4], [-1, -2], [-1, -3], [-1, -4], [-2, -3],
                                                         [-2, -4], [-3, -4]]}]

@@ -6,24 +6,22 @@ from __future__ import annotations
 import json
 import subprocess
 from dataclasses import replace
-from pathlib import Path
 from typing import Any
 
-import jsonschema
 import pytest
 from queens.solvers import get_backend
 from queens.solvers.backend import Task
 
+from tests import schemas
 from tests.cli import run_cli, run_main
 
-SCHEMA = json.loads((Path(__file__).resolve().parents[1] / "docs" / "queens-output.schema.json").read_text())
 TWENTY_ONE = "0,3 1,5 2,7 3,9 4,11 5,13 6,15 7,17 8,19 9,1"
 
 
 def _valid(result: subprocess.CompletedProcess[str]) -> dict[str, Any]:
     assert result.returncode in (0, 1), result.stderr
     payload: dict[str, Any] = json.loads(result.stdout)
-    jsonschema.validate(payload, SCHEMA)
+    schemas.validate(payload)
     return payload
 
 
@@ -102,7 +100,7 @@ def test_the_python_api_speaks_the_cli_json(family):
     n = 5 if puzzle.dimensions == 2 else 3  # the 5 x 5 x 5 cube's optimum took 4 s, twice: the shape is the question
     puzzle = build(family, replace(options, n=n))
     api = queens.solve(puzzle, time_limit=20).to_json()
-    jsonschema.validate(api, SCHEMA)
+    schemas.validate(api)
     args = [family, "-n", str(n)] + (["--queens", "0,0"] if family == "completion" else [])
     cli = json.loads(run_main("solve", *args, "--json", "--time-limit", "20").stdout)
     assert set(api) == set(cli) and api["puzzle"] == cli["puzzle"]

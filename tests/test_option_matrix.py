@@ -21,8 +21,8 @@ from queens.models.families import FAMILIES, FamilyOptions
 from queens.models.puzzle_file import SHIPPED, load
 from queens.solvers import BACKENDS
 
+from tests import schemas
 from tests.cli import run_main
-from tests.conftest import REPO
 
 SIZE = 4
 ALL_BACKENDS_SIZE = 4
@@ -62,8 +62,7 @@ Check = Callable[[dict[str, object] | None, Path], None]
 
 def _json(result_stdout: str) -> dict[str, Any]:
     data: dict[str, Any] = json.loads(result_stdout)
-    jsonschema = pytest.importorskip("jsonschema")
-    jsonschema.validate(data, json.loads((REPO / "docs" / "queens-output.schema.json").read_text()))
+    schemas.validate(data)
     return data
 
 

@@ -8,7 +8,6 @@ import json
 from collections.abc import Iterator
 from typing import Any
 
-import jsonschema
 import pytest
 from queens.models import ConstraintModel, Placement
 from queens.solvers.backend import Task
@@ -16,16 +15,16 @@ from queens.solvers.backends.csp import Csp
 from queens.solvers.registry import BACKENDS, get_backend
 from queens.solvers.routing.side_by_side import EFFORT, effort_text
 
+from tests import schemas
 from tests.cli import run_main
 from tests.conftest import able
-from tests.test_json_schema import SCHEMA
 
 
 def _rows(*args: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     result = run_main(*args, "--json")
     assert result.returncode == 0, result.stderr
     payload: dict[str, Any] = json.loads(result.stdout)
-    jsonschema.validate(payload, SCHEMA)
+    schemas.validate(payload)
     rows = payload["details"]["results"]
     assert [row["backend"] for row in rows] == list(BACKENDS)  # every backend, in the registry's order
     return payload, rows

@@ -12,7 +12,6 @@ from collections.abc import Callable
 from itertools import permutations
 from pathlib import Path
 
-import jsonschema
 import pytest
 from queens.models import NQueens, lower
 from queens.models.families import FamilyOptions, build
@@ -21,9 +20,8 @@ from queens.solvers.api import breaking
 from queens.solvers.learn.symmetries import classes, images, symmetry_breaking
 from queens.solvers.registry import BACKENDS, get_backend
 
-from tests import test_docs
+from tests import schemas, test_docs
 from tests.cli import run_main
-from tests.test_json_schema import SCHEMA
 
 DOC = Path(__file__).resolve().parents[1] / "docs" / "symmetry.md"
 Cell = tuple[int, int]
@@ -129,7 +127,7 @@ def test_show_symmetries_draws_and_lists_every_image(tmp_path: Path) -> None:
                       "--png", str(png), "--json")
     assert result.returncode == 0, result.stderr
     payload = json.loads(result.stdout)
-    jsonschema.validate(payload, SCHEMA)
+    schemas.validate(payload)
     solution = tuple(map(tuple, payload["solutions"][0]))
     shown = payload["details"]["images"]
     assert [image["symmetry"] for image in shown] == [t.name for t in symmetry_group(lower(NQueens(8)))]

@@ -8,7 +8,6 @@ import json
 from itertools import permutations
 from pathlib import Path
 
-import jsonschema
 import pytest
 from queens.models import NQueens, Unsupported, lower, verify
 from queens.models.families import of_size
@@ -23,8 +22,9 @@ from queens.solvers.learn.orders import VALUE_ORDERS, VARIABLE_ORDERS
 from queens.solvers.learn.propagation import LEVELS
 from queens.solvers.learn.tree import SearchTree
 
+from tests import schemas
 from tests.cli import run_main
-from tests.conftest import REPO, Reference
+from tests.conftest import Reference
 
 FAST_LEVELS = [level for level in LEVELS if level != "generate"]
 """Generate and test explores n^n leaves: it is counted on small boards only."""
@@ -129,10 +129,9 @@ def test_the_tree_json_has_every_node(tmp_path: Path) -> None:
 
 
 def test_search_json_fits_the_schema() -> None:
-    schema = json.loads((REPO / "docs" / "queens-output.schema.json").read_text())
     answer = run_main("search", "nqueens", "-n", "6", "--all", "--var", "first_fail", "--json")
     payload = json.loads(answer.stdout)
-    jsonschema.validate(payload, schema)
+    schemas.validate(payload)
     assert payload["count"] == 4 and payload["stats"]["nodes"] == 79 and payload["stats"]["failures"] == 36
     assert payload["details"]["search"]["var"] == "first_fail"
 

@@ -11,9 +11,7 @@ import random
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from functools import cache, partial
-from pathlib import Path
 
-import jsonschema
 import pytest
 from queens.models import Completion, ConstraintModel, Placement, Puzzle, lower, verify
 from queens.models.givens import Given, givens_of, stated_rules, with_givens
@@ -23,9 +21,7 @@ from queens.models.rules import AttackBound, Region
 from queens.solvers.proofs.why import HasSolution, in_words, why_not, why_not_puzzle
 
 from queens.cli import main
-from tests import puzzle_oracle
-
-SCHEMA = Path(__file__).resolve().parents[1] / "docs" / "queens-output.schema.json"
+from tests import puzzle_oracle, schemas
 
 
 @cache
@@ -185,7 +181,7 @@ def test_the_json_has_the_one_shape(capsys: pytest.CaptureFixture[str]) -> None:
     """docs/queens-output.schema.json, as every command's --json; the certificate its top-level key."""
     out = run(capsys, "why", "completion", "-n", "5", "--queens", "0,0 1,2 4,1", "--json", "--certify")
     data = json.loads(out)
-    jsonschema.validate(data, json.loads(SCHEMA.read_text()))
+    schemas.validate(data)
     assert data["status"] == "no solution"
     assert [g["name"] for g in data["details"]["subset"]] == ["queen at 0,0", "queen at 4,1", "exactly 5 queens in all"]
     assert data["details"]["subset"][-1]["cell"] is None  # a rule has no square
