@@ -73,11 +73,14 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     config.hook.pytest_deselected(items=dropped)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def dask_cluster() -> Iterator[str]:
     """A local Dask cluster as `--dask local` starts it on two cores (two single-threaded worker
     processes), for the tests that count on Dask in-process: its scheduler's address. The CLI's
-    own `--dask local` is run end to end by tests/test_dask.py and tests/test_interrupt.py."""
+    own `--dask local` is run end to end by tests/test_dask.py and tests/test_interrupt.py.
+    One per module, not per session: idle, the scheduler and its two workers still use about
+    7 CPU-seconds a minute (heartbeats), which a session-long cluster took from the rest of the
+    suite in each xdist worker that started one."""
     pytest.importorskip("distributed", reason="Dask is an optional extra: pip install -e '.[dask]'")
     from distributed import LocalCluster
 
