@@ -3,6 +3,10 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
+# Two test workers per core: a worker often waits (on a console script it started, a browser, a
+# server, a Dask cluster), and one per core left the cores idle meanwhile (the figures:
+# docs/how-it-works.md, where make test is described).
+TEST_WORKERS ?= $(shell echo $$(( 2 * $$(nproc 2>/dev/null || echo 1) )))
 
 .PHONY: help install run test test-slow bench certified lint clean browser test-browser test-asan fuzz fuzz-cli fuzz-http build-native cross-tools \
         test-cross minizinc fuzz-tools
@@ -28,11 +32,11 @@ build-native: install ## rebuild the C extensions with -march=native (this CPU o
 run: install ## the main job: every family on every backend, compared with ground truth
 	$(BIN)/python -m queens.experiments.main_job
 
-test: install ## the test suite (slow tests excluded; the 20 slowest listed at the end), on every core; installs MiniZinc first when apt can
+test: install ## the test suite (slow tests excluded; the 20 slowest listed at the end), two workers per core; installs MiniZinc first when apt can
 	@$(MAKE) --no-print-directory minizinc || echo "minizinc not installed: its tests will be skipped" >&2
 	@# PYTHONDONTWRITEBYTECODE (set on our CI machine) also stops pytest caching the assertion-rewritten
 	@# test modules: each worker rewrote all of them again, 4 s of its collection. The caches go to __pycache__/.
-	PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest -q -n auto --durations=20
+	PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest -q -n $(TEST_WORKERS) --durations=20
 
 browser: ## Debian's chromium + chromium-driver for the browser tests (apt-get, only when missing)
 	@command -v chromium >/dev/null && command -v chromedriver >/dev/null || { \

@@ -18,7 +18,14 @@ OPTIONAL_FLAGS = ["-march=native"] if os.environ.get("QUEENS_MARCH_NATIVE") == "
 
 
 class BuildExt(build_ext):
-    """build_ext that adds each optional flag the compiler accepts (tried on an empty program)."""
+    """build_ext that adds each optional flag the compiler accepts (tried on an empty program),
+    and compiles the extensions side by side, one per core unless `--parallel` says otherwise
+    (one after another they took 13 s of a fresh `make install` on 2 cores)."""
+
+    def finalize_options(self) -> None:
+        super().finalize_options()
+        if not self.parallel:
+            self.parallel = os.cpu_count() or 1
 
     def build_extensions(self) -> None:
         accepted = [flag for flag in OPTIONAL_FLAGS if self._accepts(flag)]
