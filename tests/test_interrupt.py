@@ -18,6 +18,7 @@ import re
 import signal
 import subprocess
 import sys
+import sysconfig
 import time
 import uuid
 from collections.abc import Callable
@@ -288,11 +289,13 @@ def test_an_interruption_is_clean(moment: str, signum: int, tmp_path: Path) -> N
 def _in_interpreter_start_up(text: str) -> bool:
     """Whether the signal landed while the interpreter was still starting (site's .pth files, the
     editable install's import hook), before any code of ours ran: Python reports that itself, a
-    KeyboardInterrupt traceback whose every frame is its own or site-packages', and exits 1 (1
-    lone-clone run in about 10). Nothing of the command can handle it; anywhere later the contract holds."""
+    KeyboardInterrupt traceback whose every frame is its own (frozen or the standard library's,
+    which the import hook imports: pathlib, re, enum) or site-packages', and exits 1 (1 lone-clone
+    run in about 10). Nothing of the command can handle it; anywhere later the contract holds."""
     frames = re.findall(r'^\s*File "([^"]+)"', text, flags=re.MULTILINE)
+    python_own = (sysconfig.get_paths()["stdlib"], sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"])
     return (text.rstrip().endswith("KeyboardInterrupt") and bool(frames)
-            and all(frame.startswith("<") or "site-packages" in frame for frame in frames))
+            and all(frame.startswith(("<", *python_own)) or "site-packages" in frame for frame in frames))
 
 
 class _Dropped:
