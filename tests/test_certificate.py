@@ -309,11 +309,7 @@ def test_the_unit_core_is_a_part_of_the_formula_that_propagation_refutes(clauses
     assert trim(core, []).core == tuple(range(len(core)))
 
 
-@settings(max_examples=200, deadline=None)
-@given(HARD.filter(_unsatisfiable))
-def test_a_trimmed_proof_is_rup_valid_for_dratify(clauses: list[list[int]]) -> None:
-    """Glucose's proof of a random unsatisfiable formula, trimmed: the core and the kept lemmas,
-    in order, are a proof dratify accepts (drup reads the same files in the tests above)."""
+def _dratify_accepts_the_trimmed_proof(clauses: list[list[int]]) -> None:
     import dratify
 
     refutation = refute(clauses, 8)
@@ -322,6 +318,22 @@ def test_a_trimmed_proof_is_rup_valid_for_dratify(clauses: list[list[int]]) -> N
     core = "".join(" ".join(map(str, clauses[i])) + " 0\n" for i in found.core)
     proof = "".join(added[j] + "\n" for j in found.lemmas) + "0\n"
     assert dratify.check_proof(dratify.parse_dimacs(f"p cnf 8 {len(found.core)}\n{core}"), proof).ok
+
+
+@settings(max_examples=50, deadline=None)
+@given(HARD.filter(_unsatisfiable))
+def test_a_trimmed_proof_is_rup_valid_for_dratify(clauses: list[list[int]]) -> None:
+    """Glucose's proof of a random unsatisfiable formula, trimmed: the core and the kept lemmas,
+    in order, are a proof dratify accepts (drup reads the same files in the tests above)."""
+    _dratify_accepts_the_trimmed_proof(clauses)
+
+
+@pytest.mark.slow
+@settings(max_examples=200, deadline=None)
+@given(HARD.filter(_unsatisfiable))
+def test_a_trimmed_proof_is_rup_valid_for_dratify_on_many_more_formulas(clauses: list[list[int]]) -> None:
+    """The same, 200 formulas (6 s with one worker per core, 14-25 s with two: `make test` runs 50)."""
+    _dratify_accepts_the_trimmed_proof(clauses)
 
 
 @settings(max_examples=300, deadline=None)
