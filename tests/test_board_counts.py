@@ -4,6 +4,9 @@ models/: moves are walked by hand) and against the OEIS terms of the shipped fil
 
 from __future__ import annotations
 
+import functools
+import operator
+from collections.abc import Iterator
 from itertools import combinations
 
 import pytest
@@ -26,29 +29,53 @@ KING = [(dr, dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1) if (dr, dc) != (0, 0)
 QUEEN = KING
 
 
-def _hits(n: int, pieces: set[Square], cell: Square, slides: bool, blocking: bool,
-          pawns: frozenset[Square] = frozenset()) -> set[Square]:
-    """The squares a king (slides False) or a queen on `cell` attacks on an n x n board."""
-    found = set()
-    for dr, dc in KING:
-        r, c = cell[0] + dr, cell[1] + dc
-        while 0 <= r < n and 0 <= c < n and (r, c) not in pawns:
-            found.add((r, c))
-            if not slides or (blocking and (r, c) in pieces):
-                break
-            r, c = r + dr, c + dc
-    return found
+def _rays(n: int, slides: bool, pawns: frozenset[Square] = frozenset()) -> list[list[list[int]]]:
+    """For each square r * n + c, the squares a king (slides False: one step) or a queen there
+    walks over in each of the 8 directions, in order, up to the board's edge or a pawn."""
+    rays = []
+    for r in range(n):
+        for c in range(n):
+            walks = []
+            for dr, dc in KING:
+                walk, (rr, cc) = [], (r + dr, c + dc)
+                while 0 <= rr < n and 0 <= cc < n and (rr, cc) not in pawns:
+                    walk.append(rr * n + cc)
+                    if not slides:
+                        break
+                    rr, cc = rr + dr, cc + dc
+                walks.append(walk)
+            rays.append(walks)
+    return rays
 
 
-def _counts(n: int, pieces: set[Square], slides: bool, blocking: bool = False,
+def _counts(n: int, pieces: int, rays: list[list[list[int]]], blocking: bool = False,
             pawns: frozenset[Square] = frozenset()) -> tuple[int, int, int]:
-    """(attacking pairs, attacked squares, safe squares) of a placement, by hand."""
-    hits = {cell: _hits(n, pieces, cell, slides, blocking, pawns) for cell in pieces}
-    pairs = sum(1 for x, y in combinations(sorted(pieces), 2) if y in hits[x] or x in hits[y])
-    attacked = set().union(*hits.values()) if hits else set()
-    squares: list[Square] = [(r, c) for r in range(n) for c in range(n) if (r, c) not in pawns]
-    safe = sum(1 for s in squares if s not in attacked and s not in pieces)
-    return pairs, sum(1 for s in squares if s in attacked), safe
+    """(attacking pairs, attacked squares, safe squares) of a placement, by hand: `pieces` has
+    bit r * n + c set for a piece on (r, c); a blocking piece stops the walks through it."""
+    placed = [i for i in range(n * n) if pieces >> i & 1]
+    hits: dict[int, int] = {}
+    for i in placed:
+        hit = 0
+        for walk in rays[i]:
+            for j in walk:
+                hit |= 1 << j
+                if blocking and pieces >> j & 1:
+                    break
+        hits[i] = hit
+    pairs = sum(1 for x, y in combinations(placed, 2) if hits[x] >> y & 1 or hits[y] >> x & 1)
+    squares = sum(1 << (r * n + c) for r in range(n) for c in range(n) if (r, c) not in pawns)
+    attacked = squares & (0 if not hits else functools.reduce(operator.or_, hits.values()))
+    return pairs, attacked.bit_count(), (squares & ~attacked & ~pieces).bit_count()
+
+
+def _subsets(free: int) -> Iterator[int]:
+    """Every subset of the bits of `free`, the empty one first."""
+    subset = 0
+    while True:
+        yield subset
+        subset = (subset - free) & free
+        if subset == 0:
+            return
 
 
 def _kings(n: int, most: int) -> Puzzle:
@@ -58,9 +85,8 @@ def _kings(n: int, most: int) -> Puzzle:
 
 @pytest.mark.parametrize("n", (1, 2, 3, 4))
 def test_kings_with_at_most_one_attacking_pair_match_a_brute_force_and_a143870(n: int, reference: Reference) -> None:
-    cells: list[Square] = [(r, c) for r in range(n) for c in range(n)]
-    brute = sum(1 for mask in range(1 << len(cells))
-                if _counts(n, {c for i, c in enumerate(cells) if mask >> i & 1}, slides=False)[0] <= 1)
+    rays = _rays(n, slides=False)
+    brute = sum(1 for mask in range(1 << n * n) if _counts(n, mask, rays)[0] <= 1)
     assert brute == reference.term("A143870", n)
     spec = read(PUBLISHED / "A143870-kings-at-most-one-attacking-pair.toml", n)
     for backend in ("cpsat", "sat"):
@@ -69,8 +95,8 @@ def test_kings_with_at_most_one_attacking_pair_match_a_brute_force_and_a143870(n
 
 @pytest.mark.parametrize("k", (1, 2, 3))
 def test_the_most_safe_squares_match_a_brute_force_and_a342151(k: int, reference: Reference) -> None:
-    board: list[Square] = [(r, c) for r in range(8) for c in range(8)]
-    brute = max(_counts(8, set(placed), slides=True)[2] for placed in combinations(board, k))
+    rays = _rays(8, slides=True)
+    brute = max(_counts(8, sum(1 << i for i in placed), rays)[2] for placed in combinations(range(64), k))
     assert brute == reference.term("A342151", k)
     result = queens.optimise(read(PUBLISHED / "A342151-most-safe-squares.toml", k).puzzle, "sat")
     assert (result.status.value, result.objective) == ("optimal", brute)
@@ -86,10 +112,10 @@ def test_bounds_on_every_count_with_pieces_and_pawns_that_block_match_a_brute_fo
     n, index = 4, ("attacking pairs", "attacked squares", "safe squares").index(of)
     blocked = frozenset(pawns)
     bound = {"attacking pairs": (0, 2), "attacked squares": (0, 5), "safe squares": (2, 3)}[of]
-    cells: list[Square] = [(r, c) for r in range(n) for c in range(n) if (r, c) not in blocked]
-    brute = sum(1 for mask in range(1 << len(cells))
-                if bound[0] <= _counts(n, {c for i, c in enumerate(cells) if mask >> i & 1}, True, blocking,
-                                       blocked)[index] <= bound[1])
+    rays = _rays(n, slides=True, pawns=blocked)
+    free = sum(1 << (r * n + c) for r in range(n) for c in range(n) if (r, c) not in blocked)
+    brute = sum(1 for mask in _subsets(free)
+                if bound[0] <= _counts(n, mask, rays, blocking, blocked)[index] <= bound[1])
     puzzle = Puzzle(shape=(n, n), armies=(Army(count={"min": 0}),), within=False, blocking=blocking, blockers=pawns,
                     board_counts=(BoardCount(of, *bound),))  # type: ignore[arg-type]
     assert queens.count(puzzle, "cpsat").count == brute
