@@ -13,7 +13,7 @@ from __future__ import annotations
 from itertools import product
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from queens.models import ROOK, ConstraintModel, Line, LineFamily, Puzzle, lower
 from queens.models.armies import Army
@@ -73,6 +73,15 @@ def test_the_simple_kernel_keeps_the_models_it_answers_exactly():
                             families=(LineFamily("some", (Line(((0, 0), (1, 1)), 1, 1),)),), size=2)
     assert simple_search_fits(free) and not simple_search_fits(cover)
     assert native_count(cover) == 4  # (0, 0) or (1, 1), with one of the two other cells
+
+
+def test_fixed_pieces_that_break_a_line_leave_no_solution():
+    """The simple search placed fixed pieces without checking them against each other: two on a
+    line of at most one were counted as a solution (hypothesis found it in a lone-clone run)."""
+    spec = (3, [([1, 2], 0, 1)], [1, 2], 2)
+    model = as_model(spec)
+    assert brute_force(spec) == 0
+    assert (native_count(model), list(Native().solutions(model, None))) == (0, [])
 
 
 def test_what_native_refuses_it_says_why():
@@ -179,6 +188,7 @@ def test_random_models_match_a_brute_force_and_the_twin(spec):
 
 @settings(max_examples=100, deadline=None)
 @given(specs(), st.integers(1, 5))
+@example(spec=(3, [([1, 2], 0, 1)], [1, 2], 2), batch=1)  # two fixed pieces on a line of at most one: none
 def test_batches_list_every_solution_once(spec, batch):
     model = as_model(spec)
     backend = Native()

@@ -38,13 +38,18 @@ def simple_search_fits(model: ConstraintModel) -> bool:
     """Whether the simple search answers `model` exactly: at most one piece per line, a fixed
     size with room for the fixed pieces, and each line's lower bound implied by pigeonhole (its
     family's lines exactly one, disjoint, covering every cell, as many as the pieces), since the
-    kernel itself only keeps pieces apart and counts them.
+    kernel itself only keeps pieces apart and counts them. It places the fixed pieces as given,
+    never against each other: two fixed pieces on one line are the line counter's to refuse (the
+    simple search counted 1 where there is none, found by tests/test_line_counts.py's random models).
 
     >>> from queens.models import ROOK, NQueens, Puzzle, lower
     >>> simple_search_fits(lower(NQueens(8))), simple_search_fits(lower(Puzzle(4, 4, ROOK, 8, per_line=2)))
     (True, False)
     """
     if not model.one_per_line or model.size is None or len(model.fixed) > model.size:
+        return False
+    conflicts = model.conflicts
+    if any(conflicts[cell] & model.fixed for cell in model.fixed):
         return False
     cells = set(model.cells)
     for family in model.families:
