@@ -1,8 +1,9 @@
 """Every tutorial in docs/ is run, so none of them can rot.
 
 In a tutorial, a ```pycon block is a doctest (its `>>>` lines run in one namespace per file and
-their output is compared); a ```console block holds `$ queens ...` commands, each run as the
-real console script, with its output compared the same way (`...` stands for anything).
+their output is compared); a ```console block holds `$ queens ...` commands, each run through
+`queens.cli.main` in this process (`tests.cli.run_main`, as tests/test_readme.py runs the
+README's), with its output compared the same way (`...` stands for anything).
 Pictures the tutorial references (`![...](img/NAME)`) must exist, and when the tutorial's own
 code writes one, the file in docs/img must be byte-for-byte what the code writes today
 (`QUEENS_UPDATE_DOCS=1 pytest tests/test_docs.py` rewrites them).
@@ -19,7 +20,7 @@ from pathlib import Path
 import pytest
 from queens.models.families import FAMILIES, tutorial
 
-from tests.cli import run_cli
+from tests.cli import run_main
 
 DOCS = Path(__file__).resolve().parents[1] / "docs"
 TUTORIALS = [DOCS.parent / tutorial(name) for name in FAMILIES]  # the family registry names each one
@@ -74,7 +75,8 @@ def test_tutorial_runs(tutorial, tmp_path, monkeypatch):
             for command, expected in _console(body):
                 words = shlex.split(command)
                 assert words[0] == "queens", f"console blocks run the queens command only: {command}"
-                result = run_cli(*words[1:])
+                monkeypatch.setenv("COLUMNS", "200")  # as tests/cli.py runs the console script
+                result = run_main(*words[1:])  # in this process: the page's commands, not the script's start-up
                 assert result.returncode == 0, f"{command}\n{result.stderr}"
                 assert checker.check_output(expected, result.stdout, FLAGS), (
                     f"{command}\n--- expected\n{expected}--- got\n{result.stdout}")

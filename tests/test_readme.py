@@ -3,9 +3,11 @@
 Read the way tests/test_docs.py reads a tutorial, on the README and the pages under docs/ that
 hold what it used to (`PAGES`):
 
-- a ```console block holds `$ queens ...` lines, each run as the real console script in a
-  scratch folder that sees the clone's `models/`, `experiments/` and `docs/`; its output (stdout,
-  or stderr for a command that fails) is compared with `...` standing for anything, and a
+- a ```console block holds `$ queens ...` lines, each run through `queens.cli.main` in this
+  process (`tests.cli.run_main`: the command's own messages and codes; the console script's
+  start-up and signals are tests/test_cli.py's and tests/test_interrupt.py's) in a scratch
+  folder that sees the clone's `models/`, `experiments/` and `docs/`; its output (stdout, or
+  stderr for a command that fails) is compared with `...` standing for anything, and a
   trailing `# exit N` is the exit code it must give (0 when none is written);
 - a ```pycon block is a doctest, in one namespace per page, in the same kind of folder; a
   picture the page shows and its code draws must be byte-for-byte the one in docs/img;
@@ -40,7 +42,7 @@ from queens.solvers.registry import BACKENDS
 from queens.solvers.routing.router import PREFERENCE
 
 from queens.cli import cli
-from tests.cli import run_cli, run_main
+from tests.cli import run_main
 
 REPO = Path(__file__).resolve().parents[1]
 README = REPO / "README.md"
@@ -143,14 +145,16 @@ ROWS = _command_rows()
 
 @pytest.mark.parametrize("page,command,expected", CONSOLE, ids=[f"{page}: {command}" for page, command, _ in CONSOLE])
 def test_each_console_example_prints_what_the_page_shows(page: str, command: str, expected: str,
-                                                         tmp_path: Path) -> None:
+                                                         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     reason = _needs(command + expected)
     if reason:
         pytest.skip(reason)
     code = EXIT.search(command)
     words = shlex.split(command, comments=True)
     assert words[0] == "queens", f"console blocks run the queens command only: {command}"
-    result = run_cli(*words[1:], cwd=_scratch(tmp_path))
+    monkeypatch.chdir(_scratch(tmp_path))
+    monkeypatch.setenv("COLUMNS", "200")  # as tests/cli.py runs the console script
+    result = run_main(*words[1:])  # in this process: the page's commands, not the console script's start-up
     assert result.returncode == (int(code.group(1)) if code else 0), f"{command}\n{result.stderr}"
     shown = result.stdout if result.returncode == 0 else result.stderr
     assert doctest.OutputChecker().check_output(expected, shown, FLAGS), (
