@@ -24,7 +24,7 @@ from queens.solvers.formats.dimacs import dimacs, line_sections
 
 import tests.test_docs as docs
 from tests import schemas
-from tests.cli import run_cli
+from tests.cli import run_main
 from tests.typed_results import number
 
 DOCS = Path(__file__).resolve().parents[1] / "docs"
@@ -109,7 +109,7 @@ def test_the_groups_slice_the_formula_the_backend_solves(encoding):
 
 
 def test_explain_prints_one_lines_clauses_as_the_export_writes_them():
-    result = run_cli("explain", "nqueens", "-n", "5", "--encoding", "ladder", "--line", "column 2")
+    result = run_main("explain", "nqueens", "-n", "5", "--encoding", "ladder", "--line", "column 2")
     assert result.returncode == 0, result.stderr
     shown = result.stdout.strip().splitlines()
     assert shown[0].startswith("c column 2: exactly one of x3 x8 x13 x18 x23 (ladder; auxiliary x")
@@ -119,18 +119,18 @@ def test_explain_prints_one_lines_clauses_as_the_export_writes_them():
 
 
 def test_explain_lists_the_groups_and_refuses_an_unknown_line():
-    result = run_cli("explain", "nqueens", "-n", "4", "--encoding", "pairwise")
+    result = run_main("explain", "nqueens", "-n", "4", "--encoding", "pairwise")
     assert result.stdout.splitlines()[0] == "c row 0: exactly one of x1 x2 x3 x4 (pairwise): 7 clauses"
-    result = run_cli("explain", "nqueens", "-n", "4", "--line", "rows")  # a family: each of its lines
+    result = run_main("explain", "nqueens", "-n", "4", "--line", "rows")  # a family: each of its lines
     assert sum(line.startswith("c row ") for line in result.stdout.splitlines()) == 4
-    result = run_cli("explain", "nqueens", "-n", "4", "--line", "row 9")
+    result = run_main("explain", "nqueens", "-n", "4", "--line", "row 9")
     assert result.returncode == 2 and result.stderr.startswith("error: no line named 'row 9'")
-    result = run_cli("explain", "nqueens", "-n", "4", "--encoding", "magic")
+    result = run_main("explain", "nqueens", "-n", "4", "--encoding", "magic")
     assert result.returncode == 2 and "Traceback" not in result.stderr
 
 
 def test_explain_line_json_has_the_one_shape():
-    result = run_cli("explain", "nqueens", "-n", "4", "--encoding", "pairwise", "--line", "row 0", "--json")
+    result = run_main("explain", "nqueens", "-n", "4", "--encoding", "pairwise", "--line", "row 0", "--json")
     answer = json.loads(result.stdout)
     schemas.validate(answer)
     assert answer["details"]["groups"] == [{"name": "row 0", "comment": "row 0: exactly one of x1 x2 x3 x4 (pairwise)",

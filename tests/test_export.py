@@ -35,7 +35,7 @@ from queens.solvers.formats.dimacs import dimacs
 from queens.solvers.formats.minizinc import HANDBOOK, Search, minizinc
 from queens.solvers.formats.opb import opb
 
-from tests.cli import run_cli
+from tests.cli import run_main
 from tests.conftest import Reference
 
 MINIZINC = pytest.mark.skipif(shutil.which("minizinc") is None, reason="the minizinc tool is not installed")
@@ -288,33 +288,33 @@ def test_minizinc_solves_the_export(tmp_path, reference):
 
 
 def test_cli_export_writes_files(tmp_path):
-    result = run_cli("export", "nqueens", "-n", "5", "--format", "mzn", "-o", str(tmp_path / "five.mzn"))
+    result = run_main("export", "nqueens", "-n", "5", "--format", "mzn", "-o", str(tmp_path / "five.mzn"))
     assert result.returncode == 0, result.stderr
     assert "satisfy;" in (tmp_path / "five.mzn").read_text()
     assert (tmp_path / "five.dzn").read_text() == "n = 5;\n"
-    result = run_cli("export", "nqueens", "-n", "5", "--format", "dimacs", "--encoding", "pairwise")
+    result = run_main("export", "nqueens", "-n", "5", "--format", "dimacs", "--encoding", "pairwise")
     assert result.returncode == 0 and "p cnf 25 " in result.stdout
 
 
 def test_cli_export_errors_are_one_line():
-    result = run_cli("export", "domination", "-n", "4", "--format", "dimacs")
+    result = run_main("export", "domination", "-n", "4", "--format", "dimacs")
     assert result.returncode == 1
     assert result.stderr.strip().startswith("error:") and "--size" in result.stderr
-    result = run_cli("export", "nqueens", "-n", "4", "--format", "opb", "--encoding", "pairwise")
+    result = run_main("export", "nqueens", "-n", "4", "--format", "opb", "--encoding", "pairwise")
     assert result.returncode == 2 and "Traceback" not in result.stderr
     for args in (["--format", "opb", "--var", "first_fail"], ["--format", "mzn", "--viewpoint", "boolean"],
                  ["--format", "cpsat", "--viewpoint", "rows"], ["--format", "mzn", "--var", "first_failure"]):
-        result = run_cli("export", "nqueens", "-n", "4", *args)
+        result = run_main("export", "nqueens", "-n", "4", *args)
         assert result.returncode == 2 and "Traceback" not in result.stderr, args
-    result = run_cli("export", "domination", "-n", "4", "--format", "mzn", "--val", "indomain_median")
+    result = run_main("export", "domination", "-n", "4", "--format", "mzn", "--val", "indomain_median")
     assert result.returncode == 2 and "wider than 0..1" in result.stderr
-    result = run_cli("export", "domination", "-n", "4", "--format", "cpsat", "--viewpoint", "alldifferent",
+    result = run_main("export", "domination", "-n", "4", "--format", "cpsat", "--viewpoint", "alldifferent",
                      "--size", "2")
     assert result.returncode == 1 and "alldifferent viewpoint" in result.stderr
 
 
 def test_cli_export_annotates_the_search():
-    result = run_cli("export", "nqueens", "-n", "8", "--format", "mzn", "--var", "input_order", "--val",
+    result = run_main("export", "nqueens", "-n", "8", "--format", "mzn", "--var", "input_order", "--val",
                      "indomain_median")
     assert result.returncode == 0, result.stderr
     assert "solve :: int_search(q, input_order, indomain_median) satisfy;" in result.stdout
@@ -340,17 +340,17 @@ def _count_cpsat(text: str) -> int:
 
 @pytest.mark.parametrize("viewpoint", ["boolean", "alldifferent"])
 def test_the_cpsat_export_is_the_backends_model_and_counts_like_oeis(viewpoint, reference):
-    result = run_cli("export", "nqueens", "-n", "8", "--format", "cpsat", "--viewpoint", viewpoint)
+    result = run_main("export", "nqueens", "-n", "8", "--format", "cpsat", "--viewpoint", viewpoint)
     assert result.returncode == 0, result.stderr
     assert result.stdout.startswith("# 8-queens") and (viewpoint != "alldifferent" or "all_diff" in result.stdout)
     assert _count_cpsat(result.stdout) == reference.term("A000170", 8)
 
 
 def test_the_cpsat_export_of_a_minimising_puzzle_needs_a_size(reference):
-    result = run_cli("export", "domination", "-n", "4", "--format", "cpsat")
+    result = run_main("export", "domination", "-n", "4", "--format", "cpsat")
     assert result.returncode == 1 and "--size" in result.stderr
     size = reference.term("A075458", 4)
-    result = run_cli("export", "domination", "-n", "4", "--format", "cpsat", "--size", str(size))
+    result = run_main("export", "domination", "-n", "4", "--format", "cpsat", "--size", str(size))
     assert _count_cpsat(result.stdout) == reference.term("A002564", 4)
 
 
@@ -388,5 +388,5 @@ def test_a_goal_over_armies_goes_to_opb_or_asks_for_a_size(reference: Reference)
 
 
 def test_open_copies_export_only_their_conflict_graph() -> None:
-    result = run_cli("export", "colouring", "-n", "4", "--format", "opb")
+    result = run_main("export", "colouring", "-n", "4", "--format", "opb")
     assert result.returncode == 2 and "dimacs-col" in result.stderr and "Traceback" not in result.stderr

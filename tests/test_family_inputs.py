@@ -11,7 +11,7 @@ from queens.models.placement_file import read_placement
 from queens.models.toroidal import Toroidal
 from queens.solvers import solutions
 
-from tests.cli import error_line, run_cli
+from tests.cli import error_line, run_main
 from tests.plain_reference import images
 
 
@@ -51,7 +51,7 @@ def test_malformed_vector(text):
 def test_completion_from_a_file_on_the_cli(tmp_path):
     path = tmp_path / "queens.txt"
     path.write_text("0 0\n")
-    result = run_cli("count", "completion", "-n", "8", "--queens", str(path), "-b", "native", "--json")
+    result = run_main("count", "completion", "-n", "8", "--queens", str(path), "-b", "native", "--json")
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout)["count"] == 4
 
@@ -62,7 +62,7 @@ def test_cells_longer_than_a_file_name_are_cells() -> None:
     text = " ".join(f"{r},{c}" for r, c in cells)
     assert len(text) > 255
     assert sorted(map(tuple, pre_placed_cells(text, None, 200).tolist())) == cells
-    result = run_cli("solve", "completion", "-n", "200", "--queens", text, "--json")
+    result = run_main("solve", "completion", "-n", "200", "--queens", text, "--json")
     assert result.returncode == 0, result.stderr
     placed = [tuple(cell) for cell in json.loads(result.stdout)["solutions"][0]]
     assert set(cells) <= set(placed)
@@ -81,7 +81,7 @@ def test_cells_longer_than_a_file_name_are_cells() -> None:
     (["count", "ninequeens", "-n", "8", "--pawn", "9,9"], "off the 8x8 board"),
 ])
 def test_family_input_errors_are_one_line(args, message):
-    result = run_cli(*args)
+    result = run_main(*args)
     assert result.returncode == 1
     assert "Traceback" not in result.stderr
     assert message in result.stderr.strip().splitlines()[-1]
@@ -92,23 +92,23 @@ def test_family_input_errors_are_one_line(args, message):
     (["count", "toroidal", "-n", "8", "-m", "9"], "-m does not apply"),
 ])
 def test_a_flag_the_family_does_not_take_is_a_usage_error(args, message):
-    result = run_cli(*args)
+    result = run_main(*args)
     assert result.returncode == 2
     assert message in error_line(result)
 
 
 def test_pawn_cell_must_be_row_comma_col():
-    result = run_cli("count", "ninequeens", "-n", "8", "--pawn", "3")
+    result = run_main("count", "ninequeens", "-n", "8", "--pawn", "3")
     assert result.returncode == 2 and "row,col" in result.stderr
 
 
 def test_toroidal_zero_says_why():
-    payload = json.loads(run_cli("count", "toroidal", "-n", "6", "-b", "native", "--json").stdout)
+    payload = json.loads(run_main("count", "toroidal", "-n", "6", "-b", "native", "--json").stdout)
     assert payload["count"] == 0 and "Pólya" in payload["details"]["note"]
 
 
 def test_unique_counts_classes_for_any_family(reference):
-    payload = json.loads(run_cli("count", "toroidal", "-n", "7", "--unique", "--json").stdout)
+    payload = json.loads(run_main("count", "toroidal", "-n", "7", "--unique", "--json").stdout)
     boards = [tuple(c for _, c in as_cells(s)) for s in solutions(Toroidal(7), "native")]
     classes = len({min(images(board)) for board in boards})  # the plain-Python twin's 8 symmetries
     assert (payload["count"], payload["details"]["classes"]) == (reference.term("A051906", 7), classes)

@@ -20,7 +20,7 @@ from queens.solvers.backends.cpsat import CpSat
 from queens.solvers.viewpoint import Describes, Viewpoint, viewpoint_settings, viewpoints
 
 from tests import schemas
-from tests.cli import error_line, run_cli
+from tests.cli import error_line, run_main
 from tests.conftest import Reference
 
 SETTINGS = viewpoint_settings()
@@ -212,17 +212,17 @@ def test_superqueens_through_the_channel(n: int, reference: Reference) -> None:
 # --- the command line ---------------------------------------------------------------------
 
 def test_cli_prints_one_viewpoint_or_every_one() -> None:
-    one = run_cli("explain", "nqueens", "-n", "8", "--viewpoint", "alldifferent")
+    one = run_main("explain", "nqueens", "-n", "8", "--viewpoint", "alldifferent")
     assert one.returncode == 0, one.stderr
     assert one.stdout.splitlines()[0] == "cpsat alldifferent: 8 variables, 3 constraints"
     assert "AllDifferent(q[r] + r)" in one.stdout and "x[r,c]" not in one.stdout
-    every = run_cli("explain", "nqueens", "-n", "8", "--viewpoint")
+    every = run_main("explain", "nqueens", "-n", "8", "--viewpoint")
     assert [line.split(":")[0] for line in every.stdout.splitlines() if line and not line.startswith(" ")] == [
         f"{backend} {name}" for backend, name, _ in SETTINGS]
 
 
 def test_cli_viewpoint_json_fits_the_schema() -> None:
-    result = run_cli("explain", "toroidal", "-n", "5", "--viewpoint", "rows", "--json")
+    result = run_main("explain", "toroidal", "-n", "5", "--viewpoint", "rows", "--json")
     data = json.loads(result.stdout)
     schemas.validate(data)
     (rows,) = data["details"]["viewpoints"]
@@ -236,6 +236,6 @@ def test_cli_viewpoint_json_fits_the_schema() -> None:
     (["--viewpoint", "--symmetry"], "one at a time"),
 ])
 def test_cli_refuses_a_viewpoint_it_cannot_show(args: list[str], words: str) -> None:
-    result = run_cli("explain", "nqueens", "-n", "6", *args)
+    result = run_main("explain", "nqueens", "-n", "6", *args)
     assert result.returncode == 2
     assert words in error_line(result)
