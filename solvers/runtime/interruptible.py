@@ -19,7 +19,7 @@ that finalises meanwhile aborts in a C++ destructor ("terminate called without a
 exception", exit 134: 5 of 8 runs once; 1 in 12 to 30 on a loaded machine even after waiting
 for the process's thread count to fall back to its level before the call). So a call halted by
 Ctrl-C or SIGTERM counts as abandoned (`queens.solvers.runtime.interrupts.abandon`): the
-console script ends the process without finalising, as for HiGHS (0 aborts in 45 runs under
+console script ends the process without finalising, as for HiGHS (0 aborts in 75 runs under
 the same load). A halt for any other reason (the explorer cancelling a job) leaves the process
 running, and CP-SAT's threads end by themselves.
 
