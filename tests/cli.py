@@ -43,15 +43,23 @@ def start_cli(*args: str, **popen: Any) -> subprocess.Popen[Any]:
 
 
 def run_main(*args: str) -> subprocess.CompletedProcess[str]:
-    """`queens.cli.main` run in this process, as `run_cli` runs the script: exit code, stdout and
-    stderr (the same messages and codes, without starting an interpreter per row of a table)."""
+    """`queens.cli.main` run in this process, as `run_cli` runs the script (in its environment):
+    exit code, stdout and stderr (the same messages and codes, without starting an interpreter
+    per command)."""
     from queens.cli import main
 
+    saved = dict(os.environ)
+    os.environ.clear()
+    os.environ.update(_environment())  # the script's: its width, no debug tracebacks
     stdout, stderr = io.StringIO(), io.StringIO()
-    with redirect_stdout(stdout), redirect_stderr(stderr):
-        try:
-            main(list(args))
-            code = 0
-        except SystemExit as done:
-            code = done.code if isinstance(done.code, int) else 1
+    try:
+        with redirect_stdout(stdout), redirect_stderr(stderr):
+            try:
+                main(list(args))
+                code = 0
+            except SystemExit as done:
+                code = done.code if isinstance(done.code, int) else 1
+    finally:
+        os.environ.clear()
+        os.environ.update(saved)
     return subprocess.CompletedProcess(["queens", *args], code, stdout.getvalue(), stderr.getvalue())

@@ -48,11 +48,11 @@ def _rays(n: int, slides: bool, pawns: frozenset[Square] = frozenset()) -> list[
     return rays
 
 
-def _counts(n: int, pieces: int, rays: list[list[list[int]]], blocking: bool = False,
-            pawns: frozenset[Square] = frozenset()) -> tuple[int, int, int]:
+def _counts(pieces: int, rays: list[list[list[int]]], squares: int, blocking: bool = False) -> tuple[int, int, int]:
     """(attacking pairs, attacked squares, safe squares) of a placement, by hand: `pieces` has
-    bit r * n + c set for a piece on (r, c); a blocking piece stops the walks through it."""
-    placed = [i for i in range(n * n) if pieces >> i & 1]
+    bit r * n + c set for a piece on (r, c), `squares` for each square that is no pawn's; a
+    blocking piece stops the walks through it."""
+    placed = [i for i in range(pieces.bit_length()) if pieces >> i & 1]
     hits: dict[int, int] = {}
     for i in placed:
         hit = 0
@@ -63,8 +63,7 @@ def _counts(n: int, pieces: int, rays: list[list[list[int]]], blocking: bool = F
                     break
         hits[i] = hit
     pairs = sum(1 for x, y in combinations(placed, 2) if hits[x] >> y & 1 or hits[y] >> x & 1)
-    squares = sum(1 << (r * n + c) for r in range(n) for c in range(n) if (r, c) not in pawns)
-    attacked = squares & (0 if not hits else functools.reduce(operator.or_, hits.values()))
+    attacked = squares & functools.reduce(operator.or_, hits.values(), 0)
     return pairs, attacked.bit_count(), (squares & ~attacked & ~pieces).bit_count()
 
 
@@ -86,7 +85,7 @@ def _kings(n: int, most: int) -> Puzzle:
 @pytest.mark.parametrize("n", (1, 2, 3, 4))
 def test_kings_with_at_most_one_attacking_pair_match_a_brute_force_and_a143870(n: int, reference: Reference) -> None:
     rays = _rays(n, slides=False)
-    brute = sum(1 for mask in range(1 << n * n) if _counts(n, mask, rays)[0] <= 1)
+    brute = sum(1 for mask in range(1 << n * n) if _counts(mask, rays, (1 << n * n) - 1)[0] <= 1)
     assert brute == reference.term("A143870", n)
     spec = read(PUBLISHED / "A143870-kings-at-most-one-attacking-pair.toml", n)
     for backend in ("cpsat", "sat"):
@@ -96,7 +95,7 @@ def test_kings_with_at_most_one_attacking_pair_match_a_brute_force_and_a143870(n
 @pytest.mark.parametrize("k", (1, 2, 3))
 def test_the_most_safe_squares_match_a_brute_force_and_a342151(k: int, reference: Reference) -> None:
     rays = _rays(8, slides=True)
-    brute = max(_counts(8, sum(1 << i for i in placed), rays)[2] for placed in combinations(range(64), k))
+    brute = max(_counts(sum(1 << i for i in placed), rays, (1 << 64) - 1)[2] for placed in combinations(range(64), k))
     assert brute == reference.term("A342151", k)
     result = queens.optimise(read(PUBLISHED / "A342151-most-safe-squares.toml", k).puzzle, "sat")
     assert (result.status.value, result.objective) == ("optimal", brute)
@@ -115,7 +114,7 @@ def test_bounds_on_every_count_with_pieces_and_pawns_that_block_match_a_brute_fo
     rays = _rays(n, slides=True, pawns=blocked)
     free = sum(1 << (r * n + c) for r in range(n) for c in range(n) if (r, c) not in blocked)
     brute = sum(1 for mask in _subsets(free)
-                if bound[0] <= _counts(n, mask, rays, blocking, blocked)[index] <= bound[1])
+                if bound[0] <= _counts(mask, rays, free, blocking)[index] <= bound[1])
     puzzle = Puzzle(shape=(n, n), armies=(Army(count={"min": 0}),), within=False, blocking=blocking, blockers=pawns,
                     board_counts=(BoardCount(of, *bound),))  # type: ignore[arg-type]
     assert queens.count(puzzle, "cpsat").count == brute

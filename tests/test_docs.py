@@ -75,7 +75,6 @@ def test_tutorial_runs(tutorial, tmp_path, monkeypatch):
             for command, expected in _console(body):
                 words = shlex.split(command)
                 assert words[0] == "queens", f"console blocks run the queens command only: {command}"
-                monkeypatch.setenv("COLUMNS", "200")  # as tests/cli.py runs the console script
                 result = run_main(*words[1:])  # in this process: the page's commands, not the script's start-up
                 assert result.returncode == 0, f"{command}\n{result.stderr}"
                 assert checker.check_output(expected, result.stdout, FLAGS), (

@@ -36,6 +36,20 @@ def _spec(tmp_path: Path, text: str, name: str = "spec.toml") -> Path:
     return path
 
 
+def _small_counts(tmp_path: Path, name: str, repetitions: int) -> Path:
+    """A spec of 4 cells per repetition: n-queens counted at n = 5, 6 by csp and sat."""
+    return _spec(tmp_path, f"""
+name = "{name}"
+repetitions = {repetitions}
+time_limit = 30
+[[grid]]
+task = "count"
+families = ["nqueens"]
+sizes = [5, 6]
+backends = ["csp", "sat"]
+""")
+
+
 # --- the grid, end to end ----------------------------------------------------------------------
 def test_tiny_spec_runs_end_to_end_into_sqlite(tiny_db: Path, reference) -> None:
     spec = load(TINY)
@@ -74,16 +88,7 @@ def test_a_run_over_its_memory_limit_is_a_memout() -> None:
 
 
 def test_killing_the_runner_and_running_again_repeats_no_finished_run(tmp_path: Path) -> None:
-    spec_path = _spec(tmp_path, """
-name = "resume"
-repetitions = 2
-time_limit = 30
-[[grid]]
-task = "count"
-families = ["nqueens"]
-sizes = [5, 6]
-backends = ["csp", "sat"]
-""")  # 8 runs, each in a process of its own: killed after 2, 6 are left to run again
+    spec_path = _small_counts(tmp_path, "resume", repetitions=2)  # 8 runs, each in a process of its own
     db = tmp_path / "results.sqlite"
     process = start_cli("bench", "run", str(spec_path), "--db", str(db),
                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
@@ -254,16 +259,7 @@ def test_the_grid_runs_on_a_local_dask_cluster(tmp_path: Path, dask_cluster: str
     for the whole session by the `tiny_db` fixture)."""
     from queens.experiments.dask_grid import dask_executor
 
-    spec = load(_spec(tmp_path, """
-name = "on-dask"
-repetitions = 1
-time_limit = 30
-[[grid]]
-task = "count"
-families = ["nqueens"]
-sizes = [5, 6]
-backends = ["sat", "csp"]
-"""))
+    spec = load(_small_counts(tmp_path, "on-dask", repetitions=1))
     store = Store(tmp_path / "results.sqlite")
     with dask_executor(dask_cluster) as executor:
         tally = run_grid(spec, store, executor)

@@ -153,7 +153,6 @@ def test_each_console_example_prints_what_the_page_shows(page: str, command: str
     words = shlex.split(command, comments=True)
     assert words[0] == "queens", f"console blocks run the queens command only: {command}"
     monkeypatch.chdir(_scratch(tmp_path))
-    monkeypatch.setenv("COLUMNS", "200")  # as tests/cli.py runs the console script
     result = run_main(*words[1:])  # in this process: the page's commands, not the console script's start-up
     assert result.returncode == (int(code.group(1)) if code else 0), f"{command}\n{result.stderr}"
     shown = result.stdout if result.returncode == 0 else result.stderr
