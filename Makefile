@@ -3,6 +3,9 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
+UV_VERSION := 0.13.9
+UV     := VIRTUAL_ENV=$(VENV) $(BIN)/uv
+REBUILD := --reinstall-package queens --refresh-package queens
 # Two test workers per core: a worker often waits (on a console script it started, a browser, a
 # server, a Dask cluster), and one per core left the cores idle meanwhile (the figures:
 # docs/how-it-works.md, where make test is described).
@@ -16,8 +19,13 @@ help: ## this list
 
 $(STAMP): pyproject.toml requirements/lock.txt setup.py solvers/native/*.c solvers/native/*.h
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip setuptools==84.2.1  # the build's own pin: setup.py runs in the venv too (make test-asan)
-	$(BIN)/python -m pip install --quiet -c requirements/lock.txt -e '.[test,certify,plots,pictures,dask,minizinc,peers]'  # the tested versions
+	$(BIN)/python -m pip install --quiet uv==$(UV_VERSION)
+	@# uv installs the locked set in 11-22 s where pip took 62 s (cached wheels, both: the resolve,
+	@# then unpacking and compiling serially; experiments/results/suite-time.md). The bytecode is
+	@# compiled here, as pip did, for machines that set PYTHONDONTWRITEBYTECODE.
+	@# The package itself is always built again (its C sources are not in uv's cache key).
+	$(UV) pip install --quiet --compile-bytecode $(REBUILD) -c requirements/lock.txt \
+	  -e '.[test,certify,plots,pictures,dask,minizinc,peers]' setuptools==84.2.1  # the tested versions; setuptools: the build's own pin (setup.py runs in the venv too: make test-asan)
 	touch $(STAMP)
 
 install: $(STAMP) ## create .venv and install the package (compiles the C extension and the bytecode)
@@ -27,7 +35,7 @@ install: $(STAMP) ## create .venv and install the package (compiles the C extens
 	$(BIN)/python -m compileall -q -j 0 models solvers queens experiments tests
 
 build-native: install ## rebuild the C extensions with -march=native (this CPU only; `make clean install`: portable again)
-	QUEENS_MARCH_NATIVE=1 $(BIN)/python -m pip install --quiet --no-deps --force-reinstall -e .
+	QUEENS_MARCH_NATIVE=1 $(UV) pip install --quiet --no-deps $(REBUILD) -e .
 
 run: install ## the main job: every family on every backend, compared with ground truth
 	$(BIN)/python -m queens.experiments.main_job
