@@ -48,9 +48,9 @@ def run_main(*args: str) -> subprocess.CompletedProcess[str]:
     per command)."""
     from queens.cli import main
 
-    saved = dict(os.environ)
+    saved, script = dict(os.environ), _environment()  # the script's: its width, no debug tracebacks
     os.environ.clear()
-    os.environ.update(_environment())  # the script's: its width, no debug tracebacks
+    os.environ.update(script)
     stdout, stderr = io.StringIO(), io.StringIO()
     try:
         with redirect_stdout(stdout), redirect_stderr(stderr):
