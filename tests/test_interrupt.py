@@ -231,12 +231,13 @@ the stop and the kill of a worker, which stayed stopped while the command waited
 
 SLOW = {"certify's step workers"}
 """Moments that take past 12 s to reach (a proof solved and trimmed first): `make test-slow`."""
-BOTH_SIGNALS = {"start-up", "imports", "dask", *TO_THE_GROUP}
+BOTH_SIGNALS = {"start-up", "imports", *TO_THE_GROUP}
 """Moments where SIGTERM takes another path than SIGINT: before our handlers exist (Python's own
 defaults differ), and where other processes get it too (Dask's workers handle SIGTERM
-themselves). Elsewhere both are raised as the same KeyboardInterrupt by one handler
-(`queens.solvers.runtime.interrupts`), so the SIGTERM copy of those moments runs in
-`make test-slow` (it doubled this file's 90 s in `make test`)."""
+themselves: the group's moments). Elsewhere, a Dask count signalled alone included, both are
+raised as the same KeyboardInterrupt by one handler (`queens.solvers.runtime.interrupts`), so
+the SIGTERM copy of those moments runs in `make test-slow` (it doubled this file's 90 s in
+`make test`)."""
 
 
 def _marks(name: str, signum: int) -> list[pytest.MarkDecorator]:
