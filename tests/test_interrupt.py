@@ -240,8 +240,14 @@ the SIGTERM copy of those moments runs in `make test-slow` (it doubled this file
 `make test`)."""
 
 
+SIGTERM_ONCE = {"quadrant dask, the terminal's Ctrl-C"}
+"""Group moments whose SIGTERM path another moment already takes in `make test`: the Dask
+workers' own SIGTERM is the same whichever counter sent them work ("dask, the terminal's
+Ctrl-C"); their SIGTERM copy runs in `make test-slow`."""
+
+
 def _marks(name: str, signum: int) -> list[pytest.MarkDecorator]:
-    slow = name in SLOW or (signum == signal.SIGTERM and name not in BOTH_SIGNALS)
+    slow = name in SLOW or (signum == signal.SIGTERM and (name not in BOTH_SIGNALS or name in SIGTERM_ONCE))
     return [*([NEEDS[name]] if name in NEEDS else []), *([pytest.mark.slow] if slow else [])]
 
 
