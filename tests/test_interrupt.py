@@ -231,23 +231,17 @@ the stop and the kill of a worker, which stayed stopped while the command waited
 
 SLOW = {"certify's step workers"}
 """Moments that take past 12 s to reach (a proof solved and trimmed first): `make test-slow`."""
-BOTH_SIGNALS = {"start-up", "imports", *TO_THE_GROUP}
+BOTH_SIGNALS = {"start-up", "imports", *TO_THE_GROUP} - {"quadrant dask, the terminal's Ctrl-C"}
 """Moments where SIGTERM takes another path than SIGINT: before our handlers exist (Python's own
 defaults differ), and where other processes get it too (Dask's workers handle SIGTERM
-themselves: the group's moments). Elsewhere, a Dask count signalled alone included, both are
-raised as the same KeyboardInterrupt by one handler (`queens.solvers.runtime.interrupts`), so
-the SIGTERM copy of those moments runs in `make test-slow` (it doubled this file's 90 s in
-`make test`)."""
-
-
-SIGTERM_ONCE = {"quadrant dask, the terminal's Ctrl-C"}
-"""Group moments whose SIGTERM path another moment already takes in `make test`: the Dask
-workers' own SIGTERM is the same whichever counter sent them work ("dask, the terminal's
-Ctrl-C"); their SIGTERM copy runs in `make test-slow`."""
+themselves: the group's moments; once for Dask, since the workers' SIGTERM is the same whichever
+counter sent them work). Elsewhere, a Dask count signalled alone included, both are raised as
+the same KeyboardInterrupt by one handler (`queens.solvers.runtime.interrupts`), so the SIGTERM
+copy of those moments runs in `make test-slow` (it doubled this file's 90 s in `make test`)."""
 
 
 def _marks(name: str, signum: int) -> list[pytest.MarkDecorator]:
-    slow = name in SLOW or (signum == signal.SIGTERM and (name not in BOTH_SIGNALS or name in SIGTERM_ONCE))
+    slow = name in SLOW or (signum == signal.SIGTERM and name not in BOTH_SIGNALS)
     return [*([NEEDS[name]] if name in NEEDS else []), *([pytest.mark.slow] if slow else [])]
 
 
