@@ -18,8 +18,11 @@ help: ## this list
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
 
 $(STAMP): pyproject.toml requirements/lock.txt setup.py solvers/native/*.c solvers/native/*.h
-	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet uv==$(UV_VERSION)
+	@# The venv is made without pip (ensurepip took 6.6 of the install's 32 s): the system's pip puts
+	@# uv into it; a pip older than 22.3 (no --python) or none at all, and the venv's own pip does.
+	test -x $(BIN)/python || $(PYTHON) -m venv --without-pip $(VENV)
+	$(PYTHON) -m pip --python $(BIN)/python install --quiet uv==$(UV_VERSION) 2>/dev/null || \
+	  { $(BIN)/python -m ensurepip --default-pip && $(BIN)/python -m pip install --quiet uv==$(UV_VERSION); }
 	@# uv installs the locked set in 11-22 s where pip took 62 s (cached wheels, both: the resolve,
 	@# then unpacking and compiling serially; experiments/results/suite-time.md). The bytecode is
 	@# compiled here, as pip did, for machines that set PYTHONDONTWRITEBYTECODE.

@@ -17,6 +17,8 @@ from typing import Any
 import pytest
 from queens.solvers import get_backend
 from queens.solvers.backend import Task
+from xdist.remote import Producer  # type: ignore[import-untyped]  # pytest-xdist: no py.typed
+from xdist.scheduler import LoadScopeScheduling  # type: ignore[import-untyped]
 
 REPO = Path(__file__).resolve().parents[1]
 REFERENCE = REPO / "tests" / "data" / "sequences.json"
@@ -71,6 +73,36 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         (dropped if named and not named & chosen else kept).append(item)
     items[:] = kept
     config.hook.pytest_deselected(items=dropped)
+
+
+KEPT_TOGETHER = frozenset({
+    "tests/test_browser.py", "tests/test_browser_search.py",  # headless Chromium and an explorer
+    "tests/test_web.py", "tests/test_web_bad_input.py", "tests/test_web_search.py",  # an explorer each
+    "tests/test_dask.py", "tests/test_experiments.py",  # a local Dask cluster (`dask_cluster`)
+    "tests/test_main_job.py",  # the main job's small rows on every backend
+})
+"""The modules whose module-scoped fixtures start servers, browsers or clusters: each runs on one
+xdist worker, so that its set-up is made once. Spread test by test (xdist's --dist load), each
+worker that ran one of the module's tests made its own: three explorers for test_web.py, each
+spawning its solver processes. Every module as one unit (--dist loadfile) saved as much but
+waited on the largest modules at the end (experiments/results/suite-time.md).
+tests/test_worker_units.py checks that every module with such a fixture is listed."""
+
+
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Producer) -> LoadScopeScheduling | None:
+    """Under --dist load (make test's): every test its own unit of work, as load spreads them,
+    but the modules of `KEPT_TOGETHER` one unit each, given out first as the largest (xdist's
+    --dist loadgroup would do this with marks, but it does not group on pytest 9.2: pytest-xdist
+    issue 1386). Another --dist asked for is left as it is."""
+    if config.getoption("dist") != "load":
+        return None
+
+    class Scheduling(LoadScopeScheduling):  # type: ignore[misc]  # untyped base
+        def _split_scope(self, nodeid: str) -> str:
+            module = nodeid.split("::", 1)[0]
+            return module if module in KEPT_TOGETHER else nodeid
+
+    return Scheduling(config, log)
 
 
 @pytest.fixture(scope="module")
