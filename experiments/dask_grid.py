@@ -14,6 +14,7 @@ from typing import Any
 
 from queens.experiments.runner import Executor, Measurement, execute
 from queens.experiments.spec import Run
+from queens.solvers.native.distributed import QUIET_WORKERS
 from queens.solvers.runtime.extras import require
 
 
@@ -32,8 +33,11 @@ def dask_executor(address: str) -> Iterator[Executor]:
     compete for its core (each run is a child process anyway).
     """
     distributed = _distributed()
-    cluster = distributed.LocalCluster(threads_per_worker=1, processes=True, dashboard_address=None) \
-        if address == "local" else None
+    import dask.config
+
+    with dask.config.set(QUIET_WORKERS):  # read by each worker's nanny as it is made
+        cluster = distributed.LocalCluster(threads_per_worker=1, processes=True, dashboard_address=None) \
+            if address == "local" else None
     client = distributed.Client(cluster if cluster is not None else address)
     try:
         yield _through(client, distributed.as_completed)

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import fcntl
 import json
-import logging
 import os
 import shutil
 from collections.abc import Callable, Iterable, Iterator
@@ -110,15 +109,13 @@ def dask_cluster() -> Iterator[str]:
     """A local Dask cluster as `--dask local` starts it on two cores (two single-threaded worker
     processes), for the tests that count on Dask in-process: its scheduler's address. The CLI's
     own `--dask local` is run end to end by tests/test_dask.py and tests/test_interrupt.py.
-    One per module, not per session: idle, the scheduler and its two workers still use about
-    7 CPU-seconds a minute (heartbeats), which a session-long cluster took from the rest of the
-    suite in each xdist worker that started one."""
+    One per module, not per session: a session-long cluster lived on, idle, in each xdist worker
+    that started one (idle, its workers' profiler alone took 5.4 CPU-seconds a minute; it is off
+    now, `queens.solvers.native.distributed.QUIET_WORKERS`)."""
     pytest.importorskip("distributed", reason="Dask is an optional extra: pip install -e '.[dask]'")
-    from distributed import LocalCluster
+    from queens.solvers.native.distributed import local_cluster
 
-    with LocalCluster(  # type: ignore[no-untyped-call]  # distributed: no hints
-            n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
-            silence_logs=logging.CRITICAL, preload=["queens.solvers.native.dask_worker"]) as cluster:
+    with local_cluster(2) as cluster:
         address: str = cluster.scheduler_address
         yield address
 

@@ -29,6 +29,7 @@ import re
 from collections.abc import Iterator
 from concurrent.futures import Executor
 from contextlib import ExitStack, contextmanager
+from typing import Any
 
 from queens.models import QueensError, Unsupported
 from queens.solvers.native.counting import Progress, Stats, SymmetryClasses, run_subproblems
@@ -55,6 +56,27 @@ def local_workers(address: str, workers: int | None) -> int | None:
     return (workers or default_threads()) if address == "local" else None
 
 
+QUIET_WORKERS = {"distributed.worker.profile.enabled": False}
+"""Dask settings for the workers of the clusters started here: their statistical profiler off. It
+samples each worker's stack a hundred times a second for the dashboard, which these clusters do
+not start (what it cost an idle two-worker cluster: experiments/results/suite-time.md)."""
+
+
+def local_cluster(workers: int | None) -> Any:
+    """A LocalCluster as `--dask local` starts it: `workers` single-threaded worker processes
+    (distributed has no type hints, hence Any)."""
+    import dask.config
+    from distributed import LocalCluster
+
+    with dask.config.set(QUIET_WORKERS):  # read by each worker's nanny as it is made
+        return LocalCluster(  # type: ignore[no-untyped-call]
+            n_workers=workers, threads_per_worker=1, processes=True,
+            # CRITICAL: a worker that loses its scheduler while the count is stopped logs the
+            # heartbeat's traceback at ERROR; a task's real failure reaches the count as an exception
+            dashboard_address=None, silence_logs=logging.CRITICAL,
+            preload=["queens.solvers.native.dask_worker"])  # the workers ignore a terminal's Ctrl-C
+
+
 CONNECT_TIMEOUT = "queens.connect-timeout"
 """How long a count waits for a remote scheduler (default 10 s), a Dask setting: Dask reads it from
 its YAML files or from the environment (DASK_QUEENS__CONNECT_TIMEOUT=2s), as it reads its own."""
@@ -69,15 +91,10 @@ def cluster(address: str, workers: int | None = None) -> Iterator[tuple[Executor
         raise Unsupported(f"--dask takes 'local' or a scheduler address like tcp://host:8786, got {address!r}")
     require("dask", "--dask")
     import dask.config
-    from distributed import Client, LocalCluster
+    from distributed import Client
     with ExitStack() as stack:
         if address == "local":
-            local = stack.enter_context(LocalCluster(  # type: ignore[no-untyped-call]  # distributed: no hints
-                n_workers=local_workers(address, workers), threads_per_worker=1, processes=True,
-                # CRITICAL: a worker that loses its scheduler while the count is stopped logs the
-                # heartbeat's traceback at ERROR; a task's real failure reaches the count as an exception
-                dashboard_address=None, silence_logs=logging.CRITICAL,
-                preload=["queens.solvers.native.dask_worker"]))  # the workers ignore a terminal's Ctrl-C
+            local = stack.enter_context(local_cluster(local_workers(address, workers)))
             client = stack.enter_context(Client(local))  # type: ignore[no-untyped-call]  # distributed: no hints
         else:
             try:
