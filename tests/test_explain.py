@@ -12,7 +12,7 @@ from queens.models.domination import Domination
 from queens.models.families import FAMILIES, FamilyOptions, build
 
 from queens.explain import compile_sizes, describe_model, explain
-from tests.cli import run_cli
+from tests.cli import run_main
 
 
 def _diagonal_pairs(n: int) -> int:
@@ -67,16 +67,16 @@ def test_every_family_is_explained(family):
 
 
 def test_cli_explain_text_and_json():
-    result = run_cli("explain", "nqueens", "-n", "6")
+    result = run_main("explain", "nqueens", "-n", "6")
     assert result.returncode == 0, result.stderr
     assert "anti-diagonals" in result.stdout and "seqcounter" in result.stdout
-    payload = json.loads(run_cli("explain", "toroidal", "-n", "5", "--json").stdout)
+    payload = json.loads(run_main("explain", "toroidal", "-n", "5", "--json").stdout)
     assert {g["name"] for g in payload["details"]["groups"]} >= {"rows", "columns", "diagonals", "anti-diagonals"}
     assert any("mod 5" in g["formula"] for g in payload["details"]["groups"])
 
 
 def test_cli_explain_shows_free_pawns_as_one_model_counted_by_layouts():
     """Free pawns are an army of their own in one model; the router counts it layout by layout."""
-    result = run_cli("explain", "ninequeens", "-n", "5")
+    result = run_main("explain", "ninequeens", "-n", "5")
     assert result.returncode == 0 and "Traceback" not in result.stderr
     assert "1: pawn (pawn)" in result.stdout and "count     native/layouts" in result.stdout

@@ -23,7 +23,7 @@ from queens.solvers.native.completion import complete, solve_completion
 from queens.solvers.native.local_search import random_solution
 from queens.solvers.routing.construct import construct
 
-from tests.cli import error_line, run_cli
+from tests.cli import error_line, run_main
 from tests.typed_results import counted
 
 
@@ -280,31 +280,31 @@ def test_verifier_checks_n_against_the_file(tmp_path):
 
 def test_cli_constructs_writes_and_verifies_a_large_solution(tmp_path):
     path = tmp_path / "big.npy"
-    result = run_cli("solve", "nqueens", "-n", "200000", "--method", "construct", "--out", str(path))
+    result = run_main("solve", "nqueens", "-n", "200000", "--method", "construct", "--out", str(path))
     assert result.returncode == 0, result.stderr
     assert "use --out" not in result.stdout and len(result.stdout) < 200  # no cell list for 2*10^5
-    checked = run_cli("verify", str(path))
+    checked = run_main("verify", str(path))
     assert checked.returncode == 0 and "a valid 200000-queens solution" in checked.stdout
 
 
 def test_cli_generates_solves_and_verifies_a_completion(tmp_path):
     instance, solution = tmp_path / "instance.txt", tmp_path / "solution.txt"
-    generated = run_cli("generate", "completion", "-n", "500", "-k", "50", "--seed", "1", "--out", str(instance))
+    generated = run_main("generate", "completion", "-n", "500", "-k", "50", "--seed", "1", "--out", str(instance))
     assert generated.returncode == 0, generated.stderr
-    result = run_cli("solve", "completion", "-n", "500", "--queens", str(instance), "--method", "complete",
+    result = run_main("solve", "completion", "-n", "500", "--queens", str(instance), "--method", "complete",
                      "--out", str(solution), "--format", "perm", "--json")
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout)["status"] == "solved"
-    checked = run_cli("verify", str(solution), "--json")
+    checked = run_main("verify", str(solution), "--json")
     payload = json.loads(checked.stdout)
     assert (payload["method"], payload["verified"], payload["count"]) == ("verify", True, 500)
     assert payload["details"] == {"file": str(solution), "queens": 500, "kind": "solution"}
-    given = run_cli("verify", str(instance))
+    given = run_main("verify", str(instance))
     assert "a valid partial placement, 50 queens on 500x500" in given.stdout
 
 
 def test_cli_random_solution_is_seeded():
-    first, second = (json.loads(run_cli("solve", "nqueens", "-n", "30", "--method", "random", "--seed", "5",
+    first, second = (json.loads(run_main("solve", "nqueens", "-n", "30", "--method", "random", "--seed", "5",
                                         "--json").stdout)["solutions"][0] for _ in range(2))
     assert first == second and sorted(c for _, c in first) == list(range(30))
 
@@ -312,23 +312,23 @@ def test_cli_random_solution_is_seeded():
 def test_cli_verify_names_the_conflict_on_one_line(tmp_path):
     path = tmp_path / "bad.txt"
     path.write_text("# n=8\n0 1\n5 1\n")
-    result = run_cli("verify", str(path))
+    result = run_main("verify", str(path))
     assert result.returncode == 1
     assert error_line(result) == "error: queens at (0, 1) and (5, 1) share a column"
 
 
 def test_cli_refuses_what_it_cannot_do():
-    shown = run_cli("show", "nqueens", "-n", "200")
+    shown = run_main("show", "nqueens", "-n", "200")
     assert shown.returncode == 2 and "show draws boards up to 100 wide" in shown.stderr
-    wrong = run_cli("solve", "superqueens", "-n", "10", "--method", "construct")
+    wrong = run_main("solve", "superqueens", "-n", "10", "--method", "construct")
     assert wrong.returncode == 2 and "python/construct: needs n queens on a full n x n board" in wrong.stderr
 
 
 def test_cli_writes_a_backend_solution_and_refuses_what_is_no_queen_placement(tmp_path):
     path = tmp_path / "eight.txt"
-    assert run_cli("solve", "nqueens", "-n", "8", "-b", "native", "--out", str(path)).returncode == 0
-    assert "a valid 8-queens solution" in run_cli("verify", str(path)).stdout
-    knights = run_cli("solve", "knights", "-n", "4", "-b", "native", "--out", str(tmp_path / "knights.txt"))
+    assert run_main("solve", "nqueens", "-n", "8", "-b", "native", "--out", str(path)).returncode == 0
+    assert "a valid 8-queens solution" in run_main("verify", str(path)).stdout
+    knights = run_main("solve", "knights", "-n", "4", "-b", "native", "--out", str(tmp_path / "knights.txt"))
     assert knights.returncode == 2  # refused before any search: knights may share a row
     assert error_line(knights).startswith("error: --out writes one piece per row of a square board")
     assert not (tmp_path / "knights.txt").exists()

@@ -25,7 +25,7 @@ from queens.solvers.learn.trace import trace
 from queens.explain import explain
 from queens.web.api import answer as web
 from queens.web.schema import BadRequest
-from tests.cli import run_cli
+from tests.cli import run_main
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -86,14 +86,14 @@ def test_the_trace_and_the_heat_map_say_why_not_before_any_work() -> None:
         list(trace(build("peaceable", FamilyOptions(4))))
     with pytest.raises(QueensError, match="copies is open"):
         heat_map(build("colouring", FamilyOptions(4)))
-    result = run_cli("show", "colouring", "-n", "4", "--heat-map", "heat.txt")
+    result = run_main("show", "colouring", "-n", "4", "--heat-map", "heat.txt")
     assert result.returncode == 2 and result.stderr.startswith("error: --heat-map:"), result.stderr
-    result = run_cli("trace", "peaceable", "-n", "4", "--no-animate")
+    result = run_main("trace", "peaceable", "-n", "4", "--no-animate")
     assert result.returncode == 1 and "one army" in result.stderr and "Traceback" not in result.stderr
 
 
 def test_the_trace_draws_a_cube_in_the_terminal() -> None:
-    result = run_cli("trace", "cube-squared", "-n", "3", "--no-animate")  # 9 queens do not fit 3 x 3 x 3
+    result = run_main("trace", "cube-squared", "-n", "3", "--no-animate")  # 9 queens do not fit 3 x 3 x 3
     assert result.returncode == 0 and "place (0, 0, 0)" in result.stdout, result.stderr
     assert result.stdout.strip().endswith("no solution")
 

@@ -19,7 +19,7 @@ from queens.solvers.api import count, solve
 from queens.solvers.backends.minizinc import MZNLIB, MiniZinc, global_alldifferent
 from queens.solvers.formats.minizinc import Search, minizinc
 
-from tests.cli import run_cli
+from tests.cli import run_main
 from tests.typed_results import number
 
 CASES = [("nqueens", 6, "A000170"), ("kings", 5, "A002464"), ("toroidal", 5, "A051906"),
@@ -132,12 +132,12 @@ def test_gecodes_random_choice_counts_too(available, reference):
 
 
 def test_the_command_line_takes_the_annotation_and_prints_the_effort(available, reference):
-    result = run_cli("count", "nqueens", "-n", "8", "--backend", "minizinc", "--var", "first_fail", "--val",
+    result = run_main("count", "nqueens", "-n", "8", "--backend", "minizinc", "--var", "first_fail", "--val",
                      "indomain_median", "--json")
     assert result.returncode == 0, result.stderr
     answer = json.loads(result.stdout)
     assert answer["count"] == reference.term("A000170", 8)
     assert answer["stats"]["search"] == "int_search(q, first_fail, indomain_median)"
     assert answer["stats"]["solutions"] == answer["count"] and answer["stats"]["failures"] > 0
-    result = run_cli("solve", "nqueens", "-n", "8", "--backend", "sat", "--var", "first_fail")
+    result = run_main("solve", "nqueens", "-n", "8", "--backend", "sat", "--var", "first_fail")
     assert result.returncode == 2 and "var" in result.stderr  # sat has no search annotation

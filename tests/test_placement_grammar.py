@@ -15,7 +15,7 @@ from queens.models.errors import InvalidPlacement, MalformedInput
 from queens.models.placement_file import read_placement
 from queens.models.verify_stream import verify_cells, verify_columns, verify_file
 
-from tests.cli import error_line, run_cli
+from tests.cli import error_line, run_main
 
 READ = [
     (b"# n=8\n0 4   # my queen\n", None, [(0, 4)], 8),
@@ -78,16 +78,16 @@ def test_verify_refuses_values_off_the_board_whatever_the_dtype(tmp_path, dtype)
 def test_cli_reads_a_commented_first_queen_as_one_queen(tmp_path):
     path = tmp_path / "t.txt"
     path.write_text("# n=8\n0 4   # my queen\n")
-    counted = run_cli("count", "completion", "-n", "8", "--queens", str(path), "--json")
+    counted = run_main("count", "completion", "-n", "8", "--queens", str(path), "--json")
     assert counted.returncode == 0, counted.stderr
     assert json.loads(counted.stdout)["count"] == 18
-    checked = run_cli("verify", str(path))
+    checked = run_main("verify", str(path))
     assert checked.returncode == 0 and "1 queen on 8x8" in checked.stdout
 
 
 def test_cli_refuses_uint64_columns_off_the_board(tmp_path):
     path = tmp_path / "c.npy"
     np.save(path, np.array([1, 3, 0, 2**64 - 1], np.uint64))
-    result = run_cli("verify", str(path))
+    result = run_main("verify", str(path))
     assert result.returncode == 1
     assert error_line(result) == "error: value 18446744073709551615 is off every board"

@@ -21,7 +21,7 @@ from queens.solvers.routing.ledgered_count import LedgeredCount
 from queens.solvers.routing.strategies import registered
 from queens.solvers.runtime.ledger import Ledger
 
-from tests.cli import run_cli, start_cli
+from tests.cli import run_cli, run_main, start_cli
 from tests.ledger_file import rows
 from tests.plain_reference import fixed_by
 
@@ -71,7 +71,7 @@ def test_the_quadrant_counter_records_every_range_and_resumes_only_the_missing(t
     the rest untouched (their times of recording unchanged)."""
     ledger = tmp_path / "ledger.sqlite"
     version, keys = LEDGERED["quadrant"].ledgered(16)
-    first = run_cli("count", "nqueens", "-n", "16", "--ledger", str(ledger), "--json")
+    first = run_main("count", "nqueens", "-n", "16", "--ledger", str(ledger), "--json")
     assert first.returncode == 0, first.stderr
     assert (json.loads(first.stdout)["method"], json.loads(first.stdout)["count"]) == \
         ("quadrant", reference.term("A000170", 16))
@@ -83,7 +83,7 @@ def test_the_quadrant_counter_records_every_range_and_resumes_only_the_missing(t
         kept = dict(db.execute(query, (version,)).fetchall())
     assert 0 < len(kept) < len(keys)
 
-    resumed = run_cli("count", "nqueens", "-n", "16", "--resume", "--ledger", str(ledger), "--json")
+    resumed = run_main("count", "nqueens", "-n", "16", "--resume", "--ledger", str(ledger), "--json")
     assert resumed.returncode == 0, resumed.stderr
     assert f"{len(kept):,} of {len(keys):,} subproblems already counted" in resumed.stderr
     result = json.loads(resumed.stdout)
@@ -139,13 +139,13 @@ def test_a_file_that_is_not_a_ledger_is_one_clear_error(tmp_path: Path) -> None:
     bogus.write_bytes(b"this is not a database" * 100)
     with pytest.raises(QueensError, match="ledger"):
         Ledger(bogus)
-    result = run_cli("count", "nqueens", "-n", "8", "--ledger", str(bogus))
+    result = run_main("count", "nqueens", "-n", "8", "--ledger", str(bogus))
     assert result.returncode == 1
     assert result.stderr.count("\n") == 1 and "ledger" in result.stderr
 
 
 def test_cli_unique_prints_the_classes(reference) -> None:
-    result = run_cli("count", "nqueens", "-n", "12", "--unique")
+    result = run_main("count", "nqueens", "-n", "12", "--unique")
     assert result.returncode == 0, result.stderr
     assert f"{reference.term('A000170', 12):,} solutions" in result.stdout
     fundamental = reference.term("A002562", 12)
@@ -176,7 +176,7 @@ def test_cli_small_counts_leave_no_ledger_behind(tmp_path: Path, reference) -> N
     ["nqueens", "-n", "8", "--threads", "2", "--dask", "tcp://localhost:8786"],
 ])
 def test_cli_usage_errors(args: list[str]) -> None:
-    result = run_cli("count", *args)
+    result = run_main("count", *args)
     assert result.returncode == 2
     assert "Traceback" not in result.stderr
 
@@ -209,7 +209,7 @@ def test_a_ledger_of_another_count_is_ignored_and_named(tmp_path: Path, referenc
         key = subproblem_key(subproblems(12)[0])
         ledger.record(12, "fast-0", [(key, (10**6, 0, 0))])         # an older counter's rows
         ledger.record(11, KERNEL_VERSION, [(key, (10**6, 0, 0))])   # another n's rows
-    result = run_cli("count", "nqueens", "-n", "12", "--resume", "--ledger", str(path), "--json")
+    result = run_main("count", "nqueens", "-n", "12", "--resume", "--ledger", str(path), "--json")
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout)["count"] == reference.term("A000170", 12)
     assert "0 of" in result.stderr and "ignored" in result.stderr
@@ -219,6 +219,6 @@ def test_a_ledger_of_another_count_is_ignored_and_named(tmp_path: Path, referenc
 
 def test_cli_time_limit_reports_a_lower_bound() -> None:
     # Q(17) takes over a second even by meeting in the middle: it cannot finish in 0.05 s
-    result = run_cli("count", "nqueens", "-n", "17", "--threads", "1", "--time-limit", "0.05")
+    result = run_main("count", "nqueens", "-n", "17", "--threads", "1", "--time-limit", "0.05")
     assert result.returncode == 1  # stderr: the strategy announced, then the bound
     assert result.stderr.count("\n") <= 2 and "solutions so far, a lower bound" in result.stderr

@@ -12,7 +12,7 @@ from queens.models.pieces import KNIGHT
 from queens.solvers import count, solutions
 from queens.solvers.learn.trace import STEPS, Trace, trace
 
-from tests.cli import run_cli
+from tests.cli import run_cli, run_main
 
 
 @pytest.mark.parametrize("n", range(1, 8))
@@ -63,7 +63,7 @@ def test_max_solutions_stops_early():
 
 
 def test_cli_log_for_pipes():
-    result = run_cli("trace", "nqueens", "-n", "4", "--no-animate")
+    result = run_main("trace", "nqueens", "-n", "4", "--no-animate")
     assert result.returncode == 0, result.stderr
     assert "conflict (1, 0): attacked by (0, 0)" in result.stdout
     assert "backtrack" in result.stdout and "solution 1: 0,1 1,3 2,0 3,2" in result.stdout
@@ -71,11 +71,11 @@ def test_cli_log_for_pipes():
 
 
 def test_cli_animates_and_steps_and_says_no_solution():
-    animated = run_cli("trace", "nqueens", "-n", "4", "--animate", "--delay", "0")
+    animated = run_main("trace", "nqueens", "-n", "4", "--animate", "--delay", "0")
     assert animated.returncode == 0 and "step" in animated.stdout and "~" in animated.stdout
-    none = run_cli("trace", "nqueens", "-n", "3", "--solutions", "0", "--no-animate")
+    none = run_main("trace", "nqueens", "-n", "3", "--solutions", "0", "--no-animate")
     assert none.returncode == 0 and none.stdout.strip().endswith("3-queens: no solution")
-    lines = run_cli("trace", "nqueens", "-n", "4", "--json").stdout.splitlines()
+    lines = run_main("trace", "nqueens", "-n", "4", "--json").stdout.splitlines()
     assert json.loads(lines[-1])["step"] == "solution"
 
 
