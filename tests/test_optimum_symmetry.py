@@ -76,8 +76,8 @@ def test_the_default_breaks_where_it_pays():
 @pytest.mark.parametrize("backend", OPTIMISING)
 @pytest.mark.parametrize("n", [5, pytest.param(6, marks=pytest.mark.slow)])
 def test_colouring_with_and_without_the_clique_fixed(n, backend, reference):
-    if backend == "csp" and n == 6:
-        pytest.skip("csp: over a minute for queen6_6")
+    if backend in ("csp", "teaching") and n == 6:
+        pytest.skip(f"{backend}: over a minute for queen6_6 (teaching: still searching after 15 minutes)")
     chi = reference.term("A088202", n)
     for symmetry in (True, False):
         try:
