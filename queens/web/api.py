@@ -31,6 +31,7 @@ from queens.solvers import BACKENDS, Result, Status, solutions
 from queens.solvers.backend import Task
 from queens.solvers.learn.trace import Trace, traceable
 from queens.solvers.proofs.why import HasSolution, attacking_pair, in_words, why_not_puzzle
+from queens.solvers.registry import preload
 from queens.solvers.routing.router import answer as routed
 from queens.solvers.routing.router import route, task_of
 from queens.solvers.routing.strategy import Subject
@@ -492,14 +493,17 @@ def ladder_request(request: Json, time_limit: float = TIME_LIMIT) -> Json:
 
 
 def warm_up() -> None:
-    """Load every backend's solver library now, with a 4 x 4 board: importing OR-Tools alone
-    takes seconds on a busy machine, and a request's time limit is for searching, not importing."""
+    """Load every backend's solver library now, and make each backend once: importing OR-Tools
+    alone takes seconds on a busy machine, MiniZinc looks its solver up, and a request's time
+    limit is for searching, not importing. One 4 x 4 board, answered by the router, loads the
+    path every request takes. A first request on a backend is then as fast as the next; solving
+    the board on every backend as well cost each worker half as much again
+    (experiments/results/suite-time.md). A backend that is not installed says so when a request
+    asks for it."""
     _, backends = catalogue()
+    complete({"family": "nqueens", "n": 4, "backend": AUTO})
     for backend in backends:
-        try:
-            complete({"family": "nqueens", "n": 4, "backend": backend})
-        except QueensError:  # a backend that is not installed says so when a request asks for it
-            pass
+        preload(backend)
 
 
 ROUTES = {"board": board, "complete": complete, "count": count_request, "solution": solution,
