@@ -6,6 +6,12 @@ STAMP  := $(VENV)/.installed
 UV_VERSION := 0.13.9
 UV     := VIRTUAL_ENV=$(VENV) $(BIN)/uv
 REBUILD := --reinstall-package queens --refresh-package queens
+# Every Python a recipe starts writes the bytecode it compiles, whatever the caller's setting (our CI
+# machine sets PYTHONDONTWRITEBYTECODE): each module is compiled once, the first time anything
+# imports it, and pytest keeps its rewritten test modules (each worker rewrote all of them, 4 s of
+# its collection). So the install compiles only the package, not site-packages' 7,482 modules,
+# most of which nothing imports (17 s of uv's 27 s; experiments/results/suite-time.md).
+unexport PYTHONDONTWRITEBYTECODE
 # Two test workers per core: a worker often waits (on a console script it started, a browser, a
 # server, a Dask cluster), and one per core left the cores idle meanwhile (the figures:
 # docs/how-it-works.md, where make test is described).
@@ -23,19 +29,20 @@ $(STAMP): pyproject.toml requirements/lock.txt setup.py solvers/native/*.c solve
 	test -x $(BIN)/python || $(PYTHON) -m venv --without-pip $(VENV)
 	$(PYTHON) -m pip --python $(BIN)/python install --quiet uv==$(UV_VERSION) 2>/dev/null || \
 	  { $(BIN)/python -m ensurepip --default-pip && $(BIN)/python -m pip install --quiet uv==$(UV_VERSION); }
-	@# uv installs the locked set in 11-22 s where pip took 62 s (cached wheels, both: the resolve,
-	@# then unpacking and compiling serially; experiments/results/suite-time.md). The bytecode is
-	@# compiled here, as pip did, for machines that set PYTHONDONTWRITEBYTECODE.
+	@# uv installs the locked set in about 10 s where pip took 62 s (cached wheels, both: the resolve,
+	@# then unpacking and compiling serially; experiments/results/suite-time.md).
 	@# The package itself is always built again (its C sources are not in uv's cache key).
-	$(UV) pip install --quiet --compile-bytecode $(REBUILD) -c requirements/lock.txt \
+	$(UV) pip install --quiet $(REBUILD) -c requirements/lock.txt \
 	  -e '.[test,certify,plots,pictures,dask,minizinc,peers]' setuptools==84.2.1  # the tested versions; setuptools: the build's own pin (setup.py runs in the venv too: make test-asan)
 	touch $(STAMP)
 
 install: $(STAMP) ## create .venv and install the package (compiles the C extension and the bytecode)
-	@# The package's bytecode, written here once: with PYTHONDONTWRITEBYTECODE set (as on our CI machine)
-	@# Python never caches it, and every process (each CLI call, each spawned worker) compiled the
-	@# package's 120 modules again (what that cost each command: experiments/results/start-up.md).
+	@# The package's bytecode, written here once, before test workers and spawned processes race to
+	@# write it; then one small count, which checks the install and writes the bytecode of the path
+	@# every command takes (for a later `queens` run from a shell that sets PYTHONDONTWRITEBYTECODE:
+	@# 0.87 s a command without it, 0.41 s with it; experiments/results/start-up.md).
 	$(BIN)/python -m compileall -q -j 0 models solvers queens experiments tests
+	$(BIN)/queens count nqueens -n 4 > /dev/null
 
 build-native: install ## rebuild the C extensions with -march=native (this CPU only; `make clean install`: portable again)
 	QUEENS_MARCH_NATIVE=1 $(UV) pip install --quiet --no-deps $(REBUILD) -e .
@@ -45,9 +52,7 @@ run: install ## the main job: every family on every backend, compared with groun
 
 test: install ## the test suite (slow tests excluded; the 20 slowest listed at the end), two workers per core; installs MiniZinc first when apt can
 	@$(MAKE) --no-print-directory minizinc || echo "minizinc not installed: its tests will be skipped" >&2
-	@# PYTHONDONTWRITEBYTECODE (set on our CI machine) also stops pytest caching the assertion-rewritten
-	@# test modules: each worker rewrote all of them again, 4 s of its collection. The caches go to __pycache__/.
-	PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest -q -n $(TEST_WORKERS) --durations=20
+	$(BIN)/python -m pytest -q -n $(TEST_WORKERS) --durations=20
 
 browser: ## Debian's chromium + chromium-driver for the browser tests (apt-get, only when missing)
 	@command -v chromium >/dev/null && command -v chromedriver >/dev/null || { \
@@ -63,7 +68,7 @@ test-browser: install browser ## the web explorer clicked through in headless Ch
 	$(BIN)/python -m pytest -q tests/test_browser.py
 
 test-slow: install ## only the slow tests
-	PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest -q -m slow
+	$(BIN)/python -m pytest -q -m slow
 
 bench: install ## benchmarks: backends and kernels side by side, against the peers, and time limits kept (writes experiments/results/peers.md, deadlines.md, mip-latest.md, published.md, why.md, frontier.md; FRONTIER_SECONDS=S caps the frontier's budgets)
 	$(BIN)/python -m queens.experiments.bench_encodings
