@@ -8,9 +8,9 @@ UV     := VIRTUAL_ENV=$(VENV) $(BIN)/uv
 REBUILD := --reinstall-package queens --refresh-package queens
 # Every Python a recipe starts writes the bytecode it compiles, whatever the caller's setting (our CI
 # machine sets PYTHONDONTWRITEBYTECODE): each module is compiled once, the first time anything
-# imports it, and pytest keeps its rewritten test modules (each worker rewrote all of them, 4 s of
-# its collection). So the install compiles only the package, not site-packages' 7,482 modules,
-# most of which nothing imports (17 s of uv's 27 s; experiments/results/suite-time.md).
+# imports it, and pytest keeps its rewritten test modules (each worker rewrote all of them). So the
+# install compiles only the package, not site-packages' 7,482 modules, most of which nothing
+# imports (most of uv's install time: experiments/results/suite-time.md).
 unexport PYTHONDONTWRITEBYTECODE
 # Two test workers per core: a worker often waits (on a console script it started, a browser, a
 # server, a Dask cluster), and one per core left the cores idle meanwhile (the figures:
@@ -24,13 +24,13 @@ help: ## this list
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-10s %s\n", $$1, $$2}'
 
 $(STAMP): pyproject.toml requirements/lock.txt setup.py solvers/native/*.c solvers/native/*.h
-	@# The venv is made without pip (ensurepip took 6.6 of the install's 32 s): the system's pip puts
+	@# The venv is made without pip (ensurepip was a fifth of the install: suite-time.md): the system's pip puts
 	@# uv into it; a pip older than 22.3 (no --python) or none at all, and the venv's own pip does.
 	test -x $(BIN)/python || $(PYTHON) -m venv --without-pip $(VENV)
 	$(PYTHON) -m pip --python $(BIN)/python install --quiet uv==$(UV_VERSION) 2>/dev/null || \
 	  { $(BIN)/python -m ensurepip --default-pip && $(BIN)/python -m pip install --quiet uv==$(UV_VERSION); }
-	@# uv installs the locked set in about 10 s where pip took 62 s (cached wheels, both: the resolve,
-	@# then unpacking and compiling serially; experiments/results/suite-time.md).
+	@# uv installs the locked set in a sixth of pip's time (cached wheels, both: pip resolved, then
+	@# unpacked and compiled serially; experiments/results/suite-time.md).
 	@# The package itself is always built again (its C sources are not in uv's cache key).
 	$(UV) pip install --quiet $(REBUILD) -c requirements/lock.txt \
 	  -e '.[test,certify,plots,pictures,dask,minizinc,peers]' setuptools==84.2.1  # the tested versions; setuptools: the build's own pin (setup.py runs in the venv too: make test-asan)
@@ -39,8 +39,8 @@ $(STAMP): pyproject.toml requirements/lock.txt setup.py solvers/native/*.c solve
 install: $(STAMP) ## create .venv and install the package (compiles the C extension and the bytecode)
 	@# The package's bytecode, written here once, before test workers and spawned processes race to
 	@# write it; then one small count, which checks the install and writes the bytecode of the path
-	@# every command takes (for a later `queens` run from a shell that sets PYTHONDONTWRITEBYTECODE:
-	@# 0.87 s a command without it, 0.41 s with it; experiments/results/start-up.md).
+	@# every command takes (a later `queens` run from a shell that sets PYTHONDONTWRITEBYTECODE then
+	@# starts in half the time: experiments/results/suite-time.md).
 	$(BIN)/python -m compileall -q -j 0 models solvers queens experiments tests
 	$(BIN)/queens count nqueens -n 4 > /dev/null
 

@@ -497,7 +497,7 @@ def warm_up() -> None:
     alone takes seconds on a busy machine, MiniZinc looks its solver up, and a request's time
     limit is for searching, not importing. One 4 x 4 board, answered by the router, loads the
     path every request takes. A first request on a backend is then as fast as the next; solving
-    the board on every backend as well cost each worker half as much again
+    the board on every backend as well cost each worker more than all this
     (experiments/results/suite-time.md). A backend that is not installed says so when a request
     asks for it."""
     _, backends = catalogue()

@@ -87,7 +87,7 @@ def cluster(address: str, workers: int | None = None) -> Iterator[tuple[Executor
     """A concurrent.futures executor on Dask and how many workers it has, for one count: a
     LocalCluster of `workers` processes started (and closed after) for "local", else the
     scheduler at `address` (tcp://host:8786), refused before any connection when malformed."""
-    if address != "local" and not ADDRESS.match(address):  # before Dask's import: a second of CPU
+    if address != "local" and not ADDRESS.match(address):  # before Dask is imported
         raise Unsupported(f"--dask takes 'local' or a scheduler address like tcp://host:8786, got {address!r}")
     require("dask", "--dask")
     import dask.config

@@ -98,13 +98,14 @@ def _taking(narrowed: list[Strategy], options: frozenset[str] | Options) -> Iter
     """The strategies of `narrowed` that take these options, in order: by name, and when values
     are given (a dict) by value too (a --solver scip narrows to mip, glucose4 to sat).
 
-    Lazily: a strategy is asked which options it takes (which imports its backend: CP-SAT's
-    import alone was 0.4 of the 1.0 CPU-seconds of `queens count nqueens -n 10 --threads 2`)
-    only once those before it have been answered, and the router stops at the first that
-    answers. The refusal when no strategy that searches takes the options still comes before
-    the first strategy is given, so before any work: a name none takes as "not an option of",
-    else each value's refusal in one line (strategies that refuse for the same reason, as both
-    native counters do a --resume without a ledger, named together)."""
+    Lazily: a strategy is asked which options it takes (which imports its backend: a native
+    count given --threads imported CP-SAT, python-sat and python-constraint and ran MiniZinc's
+    look-up, most of its CPU: experiments/results/suite-time.md) only once those before it have
+    been answered, and the router stops at the first that answers. The refusal when no strategy
+    that searches takes the options still comes before the first strategy is given, so before
+    any work: a name none takes as "not an option of", else each value's refusal in one line
+    (strategies that refuse for the same reason, as both native counters do a --resume without
+    a ledger, named together)."""
     names = frozenset(options)
     values = options if isinstance(options, dict) else None
     held: list[Strategy] = []  # strategies that search nothing: given once one that searches takes the options
