@@ -11,13 +11,15 @@ import os
 import shutil
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 from queens.solvers import get_backend
 from queens.solvers.backend import Task
-from xdist.remote import Producer  # type: ignore[import-untyped]  # pytest-xdist: no py.typed
-from xdist.scheduler import LoadScopeScheduling  # type: ignore[import-untyped]
+
+if TYPE_CHECKING:
+    from xdist.remote import Producer  # type: ignore[import-untyped]  # pytest-xdist: no py.typed
+    from xdist.scheduler import LoadScopeScheduling  # type: ignore[import-untyped]
 
 REPO = Path(__file__).resolve().parents[1]
 REFERENCE = REPO / "tests" / "data" / "sequences.json"
@@ -95,6 +97,7 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: Producer) -> LoadSco
     issue 1386). Another --dist asked for is left as it is."""
     if config.getoption("dist") != "load":
         return None
+    from xdist.scheduler import LoadScopeScheduling  # only under xdist, which calls this hook
 
     class Scheduling(LoadScopeScheduling):  # type: ignore[misc]  # untyped base
         def _split_scope(self, nodeid: str) -> str:
