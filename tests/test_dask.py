@@ -16,7 +16,7 @@ from queens.solvers.native.quadrant import KERNEL_VERSION as QUADRANT_VERSION
 from queens.solvers.native.quadrant import count_total, ranges
 from queens.solvers.runtime.ledger import Ledger
 
-from tests.cli import run_cli, run_main
+from tests.cli import run_cli
 
 needs_dask = pytest.mark.skipif(find_spec("distributed") is None,
                                 reason="Dask is an optional extra: pip install -e '.[dask]'")
@@ -80,7 +80,7 @@ def test_a_quadrant_ledger_passes_between_threads_and_dask(tmp_path: Path, refer
 @needs_dask
 @pytest.mark.parametrize("address", ["nonsense", "http://example.org", "tcp://"])
 def test_a_malformed_scheduler_address_is_a_clear_error(address: str) -> None:
-    result = run_main("count", "nqueens", "-n", "8", "--dask", address)
+    result = run_cli("count", "nqueens", "-n", "8", "--dask", address)
     assert result.returncode == 1
     assert "scheduler address" in result.stderr and "Traceback" not in result.stderr
 

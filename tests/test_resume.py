@@ -176,7 +176,7 @@ def test_cli_small_counts_leave_no_ledger_behind(tmp_path: Path, reference) -> N
     ["nqueens", "-n", "8", "--threads", "2", "--dask", "tcp://localhost:8786"],
 ])
 def test_cli_usage_errors(args: list[str]) -> None:
-    result = run_main("count", *args)
+    result = run_cli("count", *args)
     assert result.returncode == 2
     assert "Traceback" not in result.stderr
 

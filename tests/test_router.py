@@ -124,8 +124,8 @@ def test_a_strategy_that_searches_nothing_is_refused_for_the_puzzle_not_for_opti
 def test_the_router_imports_only_the_backends_it_asks():
     """The options are asked of each strategy in the router's order, as far as the one that
     answers: a native count given --threads imported CP-SAT (and pandas with it), python-sat,
-    python-constraint and MiniZinc's look-up of its solvers, 0.6 of its 1.0 CPU-seconds. Run
-    in a fresh interpreter, where nothing is imported yet."""
+    python-constraint and MiniZinc's look-up of its solvers, most of its CPU
+    (experiments/results/suite-time.md). Run in a fresh interpreter, where nothing is imported yet."""
     script = ("import sys; from queens.cli import main\n"
               "try: main(['count', 'nqueens', '-n', '10', '--threads', '2', '--json'])\n"
               "except SystemExit as done: assert not done.code, done.code\n"

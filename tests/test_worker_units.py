@@ -10,7 +10,7 @@ from pathlib import Path
 from tests.conftest import KEPT_TOGETHER
 
 TESTS = Path(__file__).resolve().parent
-STARTS = ("running_explorer(", "serving(", "webdriver.Chrome(", "LocalCluster(")
+STARTS = ("running_explorer(", "serving(", "webdriver.Chrome(", "local_cluster(")
 """What such a fixture calls: the explorer in a thread, `queens serve`, Chromium, a Dask cluster."""
 SHARED = ("dask_cluster", "from tests.test_browser import")
 """Such fixtures made elsewhere and used here."""

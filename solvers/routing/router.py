@@ -65,8 +65,8 @@ class Choice:
 def candidates(task: Task, backend: str | None = None, method: str | None = None,
                options: frozenset[str] = frozenset()) -> list[Strategy]:
     """The strategies answering `task`, in preference order, narrowed by backend, method and the
-    options given (a --viewpoint narrows to the backends that take one). Every candidate is
-    asked which options it takes, so every backend is imported: `route` asks lazily instead."""
+    options given (a --viewpoint narrows to the backends that take one). Given options, every
+    candidate is asked which it takes, importing its backend: `route` asks lazily instead."""
     return list(_taking(_narrowed(task, backend, method), options))
 
 
