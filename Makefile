@@ -12,6 +12,11 @@ REBUILD := --reinstall-package queens --refresh-package queens
 # install compiles only the package, not site-packages' 7,482 modules, most of which nothing
 # imports (most of uv's install time: experiments/results/suite-time.md).
 unexport PYTHONDONTWRITEBYTECODE
+# numpy's BLAS gets one thread in every program a recipe starts (the main job, the benches, the test
+# workers and whatever they start), as the console script gives it (one_blas_thread in
+# solvers/runtime/cores.py says why); a number the caller set is kept.
+OPENBLAS_NUM_THREADS ?= 1
+export OPENBLAS_NUM_THREADS
 # Two test workers per core: a worker often waits (on a console script it started, a browser, a
 # server, a Dask cluster), and one per core left the cores idle meanwhile (the figures:
 # docs/how-it-works.md, where make test is described).

@@ -25,12 +25,14 @@ import signal
 import sys
 
 from queens.solvers.runtime import interrupts
+from queens.solvers.runtime.cores import one_blas_thread
 
 INTERRUPTED = 130
 
 
 def main() -> None:
     """Run `queens.cli.main` with SIGINT and SIGTERM raised as KeyboardInterrupt; exit 130 when interrupted."""
+    one_blas_thread()  # before the CLI imports numpy; inherited by every process the command starts
     interrupts.install()
     atexit.register(_ignore_signals)  # registered before any other: it runs last of them
     _reopen_closed_streams()
