@@ -24,6 +24,7 @@ from tests.test_browser import (  # the fixtures and helpers of the explorer's b
     _emulate,
     _load,
     _shot,
+    _squares,
     _wait_message,
     browser,
     page,
@@ -57,8 +58,15 @@ def _nodes(browser: webdriver.Chrome, status: str) -> list[WebElement]:
 
 
 def _marked(browser: webdriver.Chrome, mark: str) -> set[tuple[int, int]]:
-    return {(int(e.get_attribute("data-r") or -1), int(e.get_attribute("data-c") or -1))
-            for e in browser.find_elements(By.CSS_SELECTOR, f"#board .cell.{mark}")}
+    return set(_squares(browser, f"#board .cell.{mark}"))
+
+
+def _steps(browser: webdriver.Chrome) -> list[tuple[str, str | None]]:
+    """The step list's items, each its text and its kind, read in one round trip (two WebDriver
+    calls an item took seconds on the 9-queens story)."""
+    found = browser.execute_script("return [...document.querySelectorAll('#steps li')]"
+                                   ".map(e => [e.innerText.trim(), e.dataset.kind ?? null]);")
+    return [(text, kind) for text, kind in found]
 
 
 def _domains_on_the_board(browser: webdriver.Chrome, n: int) -> Domains:
@@ -137,10 +145,12 @@ def test_the_9_queens_story_step_by_step(browser: webdriver.Chrome, page: str) -
     try:
         _open_search(browser, f"{page}#family=nqueens&n=9", var="first_fail")
         items = browser.find_elements(By.CSS_SELECTOR, "#steps li")
+        steps = _steps(browser)
+        assert len(steps) == len(items)
         told = ("decision", "forced", "wipe-out", "backtrack")
-        story = [e.text for e in items if e.get_attribute("data-kind") in told]
+        story = [text for text, kind in steps if kind in told]
         assert story[:len(STORY)] == STORY
-        texts = [e.text for e in items]
+        texts = [text for text, _ in steps]
         wipe = texts.index(STORY[7])
         items[wipe - 1].click()  # q[6] = 1 takes q[8]'s last value: crossed out, row 8 left empty
         assert texts[wipe - 1] == "columns q[6] q[8]: q[8] loses 1"
