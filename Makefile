@@ -17,10 +17,10 @@ unexport PYTHONDONTWRITEBYTECODE
 # solvers/runtime/cores.py says why); a number the caller set is kept.
 OPENBLAS_NUM_THREADS ?= 1
 export OPENBLAS_NUM_THREADS
-# Two test workers per core: a worker often waits (on a console script it started, a browser, a
-# server, a Dask cluster), and one per core left the cores idle meanwhile (the figures:
-# docs/how-it-works.md, where make test is described).
-TEST_WORKERS ?= $(shell echo $$(( 2 * $$(nproc 2>/dev/null || echo 1) )))
+# A test worker per core and one more: a worker often waits (on a console script it started, a
+# browser, a server, a Dask cluster), and one per core left a core idle meanwhile; two per core
+# took no less time, and each test then shared its core with more (the figures: docs/how-it-works.md).
+TEST_WORKERS ?= $(shell echo $$(( $$(nproc 2>/dev/null || echo 1) + 1 )))
 
 .PHONY: help install run test test-slow bench certified lint clean browser test-browser test-asan fuzz fuzz-cli fuzz-http build-native cross-tools \
         test-cross minizinc fuzz-tools
@@ -55,7 +55,7 @@ build-native: install ## rebuild the C extensions with -march=native (this CPU o
 run: install ## the main job: every family on every backend, compared with ground truth
 	$(BIN)/python -m queens.experiments.main_job
 
-test: install ## the test suite (slow tests excluded; the 20 slowest listed at the end), two workers per core; installs MiniZinc first when apt can
+test: install ## the test suite (slow tests excluded; the 20 slowest listed at the end), a worker per core and one more; installs MiniZinc first when apt can
 	@$(MAKE) --no-print-directory minizinc || echo "minizinc not installed: its tests will be skipped" >&2
 	$(BIN)/python -m pytest -q -n $(TEST_WORKERS) --durations=20
 
