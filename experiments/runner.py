@@ -1,11 +1,12 @@
 """Run a spec's grid: each run in its own process, limited, verified, stored; resumable.
 
-Every run is a child process (`python -m queens.experiments.runner --child`, the run as JSON on stdin,
-the measurement as JSON on stdout). The child caps its own address space (RLIMIT_AS) and dies
-with the runner (PR_SET_PDEATHSIG); the solver gets the run's time limit, and the runner kills
-the child if it is still alive a grace period later (python-constraint2, for one, cannot be
-interrupted inside its search). So a hung or memory-hungry solver becomes a `timeout` or
-`memout` row and the grid goes on.
+Every run is a child process, forked by the grid's fork server (`queens.experiments.forks`: the
+run asked as JSON, the measurement written as JSON), which has imported the solvers once. The
+child caps its own address space (RLIMIT_AS) and dies with the server, which dies with the
+runner (PR_SET_PDEATHSIG); the solver gets the run's time limit, and the runner kills the child
+if it is still alive a grace period later (python-constraint2, for one, cannot be interrupted
+inside its search). So a hung or memory-hungry solver becomes a `timeout` or `memout` row and
+the grid goes on.
 
 Each answer is checked against the native ground truth (queens.solvers.count / queens.solvers.solve with
 "native", computed once per task, family and n, under the same limits; a native run with its
@@ -24,14 +25,15 @@ import os
 import platform
 import resource
 import signal
-import subprocess
-import sys
+import tempfile
 import time
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import replace
 from importlib import metadata
+from pathlib import Path
 from typing import TypedDict, cast
 
+from queens.experiments.forks import shared
 from queens.experiments.spec import Run, Spec
 from queens.experiments.store import Machine, Store, disagrees
 from queens.solvers.options import Options
@@ -60,14 +62,20 @@ Executor = Callable[[list[Run]], Iterator[tuple[Run, Measurement]]]
 
 
 # --- the child ---------------------------------------------------------------------------------
-def _limit_self(memory_mib: int) -> None:
-    """Cap this process's address space, and ask Linux to kill it if the runner dies."""
+def limit_self(memory_mib: int) -> None:
+    """Cap this process's address space, and ask Linux to kill it if its parent dies."""
     limit = memory_mib * 1024 * 1024
     resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+    die_with_parent()
+
+
+def die_with_parent() -> None:
+    """Ask Linux to kill this process when its parent ends (elsewhere the runner's kill at the
+    time limit still bounds a run)."""
     try:
         ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGKILL)  # 1 = PR_SET_PDEATHSIG
     except (OSError, AttributeError):
-        pass  # not Linux: the runner's kill at the time limit still bounds the run
+        pass
 
 
 def cpu_seconds() -> float:
@@ -122,13 +130,6 @@ def _options(run: Run) -> Options:
     return options
 
 
-def _child() -> None:
-    run = Run.from_json(json.loads(sys.stdin.read()))
-    _limit_self(run.memory_limit)
-    record = measure(run)
-    sys.stdout.write(json.dumps(record, default=str))
-
-
 # --- the parent --------------------------------------------------------------------------------
 def execute(run: Run) -> Measurement:
     """Run `run` in a child process under its limits and return the measurement.
@@ -139,29 +140,44 @@ def execute(run: Run) -> Measurement:
     is imported before the clocks start), peak_mib, stats, error.
     """
     start = time.perf_counter()
-    child = subprocess.Popen([sys.executable, "-m", "queens.experiments.runner", "--child"], stdin=subprocess.PIPE,
-                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    with tempfile.TemporaryDirectory(prefix="queens-run-") as folder:
+        out, err = Path(folder) / "measurement.json", Path(folder) / "output"
+        forks = shared()
+        pid = forks.start(run, out, err)
+        try:
+            code = forks.wait(run.time_limit + GRACE)
+            if code is None:  # alive past its limit and the grace period
+                _kill(pid)
+                forks.wait(None)
+                return {"status": "timeout", "outcome": "killed", "answer": None,
+                        "wall": time.perf_counter() - start, "cpu": None, "peak_mib": None, "stats": {},
+                        "error": f"killed {GRACE:.0f} s after the {run.time_limit:g} s limit"}
+        except BaseException:  # interrupted while it runs: the child goes too, and the server stays in step
+            _kill(pid)
+            forks.wait(None)
+            raise
+        printed = err.read_text(errors="replace") if err.exists() else ""
+        measured = out.read_text() if out.exists() else ""
     try:
-        out, err = child.communicate(json.dumps(run.to_json()), timeout=run.time_limit + GRACE)
-    except subprocess.TimeoutExpired:
-        child.kill()
-        child.communicate()
-        return {"status": "timeout", "outcome": "killed", "answer": None, "wall": time.perf_counter() - start,
-                "cpu": None, "peak_mib": None, "stats": {},
-                "error": f"killed {GRACE:.0f} s after the {run.time_limit:g} s limit"}
-    try:
-        record: Measurement = json.loads(out)
+        record: Measurement = json.loads(measured)
     except json.JSONDecodeError:
-        memory = any(sign in err for sign in _MEMORY_SIGNS) or child.returncode == -signal.SIGKILL
-        last = (err.strip().splitlines() or [f"exit code {child.returncode}"])[-1]
+        memory = any(sign in printed for sign in _MEMORY_SIGNS) or code == -signal.SIGKILL
+        last = (printed.strip().splitlines() or [f"exit code {code}"])[-1]
         return {"status": "memout" if memory else "error", "outcome": None, "answer": None,
                 "wall": time.perf_counter() - start, "cpu": None, "peak_mib": None, "stats": {},
                 "error": f"child died ({last[:300]})"}
-    if record["status"] == "error" and any(sign in err for sign in _MEMORY_SIGNS):
+    if record["status"] == "error" and any(sign in printed for sign in _MEMORY_SIGNS):
         # the search's own process (queens.solvers.runtime.deadline_child) died of it, and this one said so
         record.update({"status": "memout",
                        "error": f"out of memory (limit {run.memory_limit} MiB): {record['error']}"})
     return record
+
+
+def _kill(pid: int) -> None:
+    try:
+        os.kill(pid, signal.SIGKILL)
+    except ProcessLookupError:  # ended meanwhile
+        pass
 
 
 def sequential(runs: list[Run]) -> Iterator[tuple[Run, Measurement]]:
@@ -275,6 +291,3 @@ def run_grid(spec: Spec, store: Store, executor: Executor = sequential,
                  f"#{run.repetition + 1}: {status} {wall}{verdict}")
     return tally
 
-
-if __name__ == "__main__" and sys.argv[1:] == ["--child"]:
-    _child()
