@@ -14,7 +14,7 @@ from typing import Any
 
 from queens.experiments.runner import Executor, Measurement, execute
 from queens.experiments.spec import Run
-from queens.solvers.native.distributed import QUIET_WORKERS
+from queens.solvers.native.distributed import NO_DASHBOARD, QUIET_WORKERS
 from queens.solvers.runtime.extras import require
 
 
@@ -36,7 +36,7 @@ def dask_executor(address: str) -> Iterator[Executor]:
     import dask.config
 
     with dask.config.set(QUIET_WORKERS):  # read by each worker's nanny as it is made
-        cluster = distributed.LocalCluster(threads_per_worker=1, processes=True, dashboard_address=None) \
+        cluster = distributed.LocalCluster(threads_per_worker=1, processes=True, **NO_DASHBOARD) \
             if address == "local" else None
     client = distributed.Client(cluster if cluster is not None else address)
     try:

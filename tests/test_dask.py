@@ -91,3 +91,17 @@ def test_an_unreachable_scheduler_is_a_clear_error() -> None:
                      env={"DASK_QUEENS__CONNECT_TIMEOUT": "2s"})  # Dask's own setting; 10 s by default
     assert result.returncode == 1
     assert "cannot reach the Dask scheduler" in result.stderr and "Traceback" not in result.stderr
+
+
+@needs_dask
+def test_two_local_clusters_at_once_take_no_fixed_port(recwarn: pytest.WarningsRecorder) -> None:
+    """Each local cluster's scheduler serves HTTP (health, metrics) on a free port of its own and
+    draws no dashboard: on Dask's 8787, the second of two clusters started together (two counts,
+    a count beside a grid, a user's own dashboard) warned that the port was taken. (Clusters of
+    no worker: the scheduler is what is tested.)"""
+    from queens.solvers.native.distributed import local_cluster
+
+    with local_cluster(0) as first, local_cluster(0) as second:
+        ports = {cluster.scheduler.http_server.port for cluster in (first, second)}
+        assert len(ports) == 2 and 8787 not in ports
+    assert [str(warning.message) for warning in recwarn if "already in use" in str(warning.message)] == []

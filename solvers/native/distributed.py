@@ -61,6 +61,12 @@ QUIET_WORKERS = {"distributed.worker.profile.enabled": False}
 samples each worker's stack a hundred times a second for the dashboard, which these clusters do
 not start (what it cost an idle two-worker cluster: experiments/results/suite-time.md)."""
 
+NO_DASHBOARD: dict[str, Any] = {"dashboard_address": ":0", "scheduler_kwargs": {"dashboard": False}}
+"""LocalCluster's keywords for the clusters started here: no dashboard, and the scheduler's HTTP
+server (health, metrics) on any free port. Given no address, it took Dask's 8787, and a second
+cluster started meanwhile (two counts, or a count beside a grid) warned "Port 8787 is already in
+use", as would a user's own dashboard beside a count."""
+
 
 def local_cluster(workers: int | None) -> Any:
     """A LocalCluster as `--dask local` starts it: `workers` single-threaded worker processes
@@ -73,7 +79,7 @@ def local_cluster(workers: int | None) -> Any:
             n_workers=workers, threads_per_worker=1, processes=True,
             # CRITICAL: a worker that loses its scheduler while the count is stopped logs the
             # heartbeat's traceback at ERROR; a task's real failure reaches the count as an exception
-            dashboard_address=None, silence_logs=logging.CRITICAL,
+            silence_logs=logging.CRITICAL, **NO_DASHBOARD,
             preload=["queens.solvers.native.dask_worker"])  # the workers ignore a terminal's Ctrl-C
 
 
