@@ -3,9 +3,9 @@
 A run is a process of its own, so that its address-space cap, its death with the runner and a
 kill at its time limit touch nothing else. Started as `python -m queens.experiments.runner`,
 each child spent most of its life importing Python, numpy and the package, for runs that mostly
-search for a fraction of that (experiments/results/suite-time.md). So the runner starts this server once
-(`python -m queens.experiments.forks`, through subprocess, which a daemonic Dask worker may
-also do); the server imports the solvers and forks a child per run, each as fresh as a new
+search for a fraction of that (experiments/results/suite-time.md). So the runner starts this
+server (`python -m queens.experiments.forks`, through subprocess, which a daemonic Dask worker
+may also do); it imports the solvers once and forks a child per run, each as fresh as a new
 process but for those imports. The solver library a run needs is still imported by its child,
 before its clocks start (`queens.experiments.runner.measure`).
 
@@ -13,9 +13,10 @@ The protocol, one JSON object a line: the runner writes {"run": ..., "out": file
 "cwd": its folder, "env": its environment} (the child runs there, with that environment, as a
 process started then would); the server answers {"pid": ...} when the child is forked and
 {"exit": code} when it has ended (code as subprocess gives it: negative for the signal that
-ended it). The child writes its
-measurement to `out` and everything it printed to `err`. Each dies with its parent
-(PR_SET_PDEATHSIG): the runner's death ends the server, the server's ends the child.
+ended it). The child writes its measurement to `out` and everything it printed to `err`. Each
+dies with its parent (PR_SET_PDEATHSIG): the runner's death ends the server, the server's ends
+the child. A thread has a server of its own: the protocol is one run at a time, a Dask worker
+may run one per thread, and PR_SET_PDEATHSIG follows the thread that started the server.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ import select
 import signal
 import subprocess
 import sys
+import threading
 import traceback
 from pathlib import Path
 from typing import Any, NoReturn
@@ -91,17 +93,18 @@ class ForkServer:
         return answer
 
 
-_SHARED: list[ForkServer] = []
-"""This process's server, started by the first run asked of it (a Dask worker has its own)."""
+_MINE = threading.local()
+"""Each thread's server (`server_of_this_thread`)."""
 
 
-def shared() -> ForkServer:
-    """This process's fork server, started (or started again, if it died) on first use."""
-    if not _SHARED or not _SHARED[0].alive():
-        if not _SHARED:
-            atexit.register(lambda: _SHARED[0].close())
-        _SHARED[:] = [ForkServer()]
-    return _SHARED[0]
+def server_of_this_thread() -> ForkServer:
+    """This thread's fork server, started (or started again, if it died) on first use, and
+    ended when the interpreter exits."""
+    server: ForkServer | None = getattr(_MINE, "server", None)
+    if server is None or not server.alive():
+        server = _MINE.server = ForkServer()
+        atexit.register(server.close)
+    return server
 
 
 # --- the server ---------------------------------------------------------------------------------

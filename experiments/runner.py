@@ -33,7 +33,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import TypedDict, cast
 
-from queens.experiments.forks import shared
+from queens.experiments.forks import server_of_this_thread
 from queens.experiments.spec import Run, Spec
 from queens.experiments.store import Machine, Store, disagrees
 from queens.solvers.options import Options
@@ -70,8 +70,8 @@ def limit_self(memory_mib: int) -> None:
 
 
 def die_with_parent() -> None:
-    """Ask Linux to kill this process when its parent ends (elsewhere the runner's kill at the
-    time limit still bounds a run)."""
+    """Ask Linux to kill this process when its parent ends (not Linux: nothing is asked, and the
+    runner's kill at the time limit still bounds a run)."""
     try:
         ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGKILL)  # 1 = PR_SET_PDEATHSIG
     except (OSError, AttributeError):
@@ -142,7 +142,7 @@ def execute(run: Run) -> Measurement:
     start = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="queens-run-") as folder:
         out, err = Path(folder) / "measurement.json", Path(folder) / "output"
-        forks = shared()
+        forks = server_of_this_thread()
         pid = forks.start(run, out, err)
         try:
             code = forks.wait(run.time_limit + GRACE)

@@ -9,6 +9,7 @@ import importlib.util
 import sqlite3
 import subprocess
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -67,6 +68,16 @@ def test_tiny_spec_runs_end_to_end_into_sqlite(tiny_db: Path, reference) -> None
     sat_sizes = [row for row in rows if row.backend == "sat" and row.task == "count" and row.method == "search"]
     assert all(row.variables and row.clauses for row in sat_sizes)
     assert store.truth("minimise", "domination", 4) == (True, reference.term("A075458", 4))
+
+
+def test_runs_asked_from_several_threads_at_once_each_get_their_own_answer(reference) -> None:
+    """A Dask worker may run a run per thread: each thread has its fork server, and every run
+    comes back with its own count."""
+    runs = [Run("threads", "count", "nqueens", n, "sat") for n in (5, 6, 7, 8)]
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        records = list(pool.map(execute, runs))
+    assert [(record["status"], record["answer"]) for record in records] == \
+        [("ok", reference.term("A000170", run.n)) for run in runs]
 
 
 def test_a_run_over_its_time_limit_is_a_timeout(reference) -> None:
