@@ -74,7 +74,9 @@ def run_command(spec_path: Path, db: Path | None, dask_address: str | None) -> i
 @click.option("--out", "out_dir", type=click.Path(path_type=Path), default=None,
               help="Directory for report.md and the plots [default: the database's directory].")
 @click.option("--spec", "spec_name", default=None, help="Only this spec's runs (by its name).")
-def report_command(db: Path, out_dir: Path | None, spec_name: str | None) -> int:
+@click.option("--no-plots", "no_plots", is_flag=True,
+              help="The tables alone: no plots drawn, and no matplotlib needed (the `plots` extra).")
+def report_command(db: Path, out_dir: Path | None, spec_name: str | None, no_plots: bool) -> int:
     """Write report.md (a table per task) and its plots from the stored results."""
     from queens.experiments.report import flagged, write
     from queens.experiments.store import Store
@@ -83,7 +85,7 @@ def report_command(db: Path, out_dir: Path | None, spec_name: str | None) -> int
         raise MalformedInput(f"no results database at {db}; run `queens bench run SPEC` first")
     store = Store(db)
     try:
-        path = write(store, out_dir or db.parent, spec_name)
+        path = write(store, out_dir or db.parent, spec_name, plots=not no_plots)
         wrong = flagged(store.rows(spec_name))
     finally:
         store.close()

@@ -247,8 +247,10 @@ def _legend(rows: list[Row]) -> list[str]:
     return lines
 
 
-def write(store: Store, out: Path, spec: str | None = None) -> Path:
-    """Write report.md and its plots into `out`; returns the report's path."""
+def write(store: Store, out: Path, spec: str | None = None, plots: bool = True) -> Path:
+    """Write report.md and, unless `plots` is False, its plots into `out`; returns the report's
+    path. Without plots the tables need nothing beyond the base install (matplotlib is the
+    `plots` extra's)."""
     rows = store.rows(spec)
     try:
         out.mkdir(parents=True, exist_ok=True)
@@ -263,10 +265,10 @@ def write(store: Store, out: Path, spec: str | None = None) -> Path:
              "A run that hit its limit is counted beside the median, never in it; ✗ marks an answer that "
              "disagrees with the native ground truth.", "",
              *_machine(rows), "", *_legend(rows), ""]
-    plots = Plots(out)
+    drawn = Plots(out) if plots else None
     for (task, family), configurations in sorted(_grouped(rows).items()):
         lines += [f"## {task}: {family}", "", "Wall time (s):", "", *table(configurations), ""]
-        name = plots.time_vs_n(task, family, configurations)
+        name = drawn.time_vs_n(task, family, configurations) if drawn else None
         if name:
             lines += [f"![{task} {family}: time vs n]({name})", ""]
         efforts = effort_table(configurations)
@@ -275,11 +277,11 @@ def write(store: Store, out: Path, spec: str | None = None) -> Path:
         lines += ["CPU time (s, this process and its children; above the wall time when a run "
                   "uses several cores, below it when other work shares the machine):", "",
                   *table(configurations, "cpu"), ""]
-        name = plots.model_size(task, family, configurations)
+        name = drawn.model_size(task, family, configurations) if drawn else None
         if name:
             lines += [f"![{task} {family}: model size vs n]({name})", ""]
     for task in sorted({row.task for row in rows}):
-        name = plots.cactus(task, [row for row in rows if row.task == task])
+        name = drawn.cactus(task, [row for row in rows if row.task == task]) if drawn else None
         if name:
             lines += [f"![{task}: cactus plot]({name})", ""]
     lines += ["## Notes", "", *_notes(rows), ""]

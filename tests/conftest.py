@@ -161,11 +161,15 @@ def tiny_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="session")
 def tiny_report(tiny_db: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The report of the tiny spec's results (report.md with its tables and plots), rendered once."""
+    """The report of the tiny spec's results, its tables (report.md without plots), written once.
+    The plots are drawn by tests/test_experiments.py: a count's by the command's own report
+    (`test_a_stored_count_that_differs_from_ground_truth_is_flagged`), every figure of the tiny
+    spec by a slow test (18 images: the slowest set-up make test had, experiments/results/suite-time.md)."""
     from queens.experiments.report import write
     from queens.experiments.store import Store
 
-    return built_once(tmp_path_factory, "tiny-report", lambda folder: write(Store(tiny_db), folder)) / "report.md"
+    return built_once(tmp_path_factory, "tiny-report",
+                      lambda folder: write(Store(tiny_db), folder, plots=False)) / "report.md"
 
 
 def able(backends: Iterable[str], task: Task) -> list[str]:

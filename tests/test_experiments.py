@@ -25,7 +25,7 @@ from queens.solvers.api import count
 from queens.solvers.backend import Task
 from queens.solvers.routing.split_count import subproblems
 
-from tests.cli import run_cli, start_cli
+from tests.cli import run_cli, run_main, start_cli
 from tests.conftest import REPO, TINY, able
 from tests.typed_results import number
 
@@ -159,15 +159,38 @@ def test_killing_the_runner_and_running_again_repeats_no_finished_run(tmp_path: 
 
 
 # --- reports and flagging ----------------------------------------------------------------------
-def test_a_report_is_written_from_stored_results(tiny_report: Path) -> None:
+FIGURES = {"count": ("time-count-nqueens", "cactus-count", "size-count-nqueens"),
+           "solve": ("time-solve-nqueens", "cactus-solve", "size-solve-nqueens"),
+           "minimise": ("time-minimise-domination", "cactus-minimise", "size-minimise-domination")}
+"""The figures of the tiny spec's report, by task."""
+
+
+def _drawn(report: Path, stems: tuple[str, ...]) -> None:
+    """Each figure named in the report, and written beside it as PNG and SVG."""
+    text = report.read_text()
+    for stem in stems:
+        assert f"({stem}.png)" in text
+        for suffix in ("png", "svg"):
+            assert (report.parent / f"{stem}.{suffix}").stat().st_size > 1000
+
+
+def test_a_report_is_written_from_stored_results(tiny_report: Path, tiny_db: Path, tmp_path: Path) -> None:
     text = tiny_report.read_text()
     assert "## count: nqueens" in text and "| configuration | symmetry | n = 5 | n = 6 |" in text
     assert "machine:" in text and "ortools" in text
     assert "agrees (" in text
-    for stem in ("time-count-nqueens", "cactus-count", "size-count-nqueens"):
-        assert f"({stem}.png)" in text
-        for suffix in ("png", "svg"):
-            assert (tiny_report.parent / f"{stem}.{suffix}").stat().st_size > 1000
+    assert "![" not in text and not list(tiny_report.parent.glob("*.png"))  # the tables alone, as asked
+    result = run_main("bench", "report", "--db", str(tiny_db), "--out", str(tmp_path), "--no-plots")
+    assert result.returncode == 0, result.stderr
+    assert (tmp_path / "report.md").read_text() == text and not list(tmp_path.glob("*.png"))
+
+
+@pytest.mark.slow
+def test_the_tiny_specs_report_draws_every_figure(tiny_db: Path, tmp_path: Path) -> None:
+    """Every task's figures (a count's are drawn in make test by the command's own report)."""
+    from queens.experiments.report import write
+
+    _drawn(write(Store(tiny_db), tmp_path), tuple(stem for stems in FIGURES.values() for stem in stems))
 
 
 def test_symmetry_off_and_on_count_the_same_and_the_report_says_which_each_row_used(tiny_db: Path, tiny_report: Path,
@@ -236,6 +259,7 @@ def test_a_stored_count_that_differs_from_ground_truth_is_flagged(tiny_db: Path,
     assert run_cli("bench", "report", "--db", str(db), "--out", str(tmp_path / "cli")).returncode == 3
     text = (tmp_path / "cli" / "report.md").read_text()  # one report, as the command writes it
     assert f"answered {right.expected + 1}, native says {right.expected}" in text and "· ✗" in text
+    _drawn(tmp_path / "cli" / "report.md", FIGURES["count"])
 
 
 def test_a_run_stored_under_a_renamed_method_is_read_under_the_new_name(tiny_db: Path, tmp_path: Path) -> None:

@@ -103,11 +103,11 @@ def encode(model: ConstraintModel, name: str, number: np.ndarray | None = None) 
         encoding = name if usable else DEFAULT_ENCODING
         lifted = [] if line.guard is None else [-guard[line.guard]]  # the rule's literal false lifts the line
         for part in cardinality(chosen, line.at_least, line.at_most, top, ENCODINGS[encoding]):
-            add_clauses(formula, ([*clause, *lifted] for clause in part.clauses))
+            _add_clauses(formula, ([*clause, *lifted] for clause in part.clauses))
             top = max(top, part.nv)
         marks.close(line_name, bounds_text(line.at_least, line.at_most, len(line.cells)), line.cells, encoding, top)
     exclusions, top, sides = biclique_clauses(model, var, top)
-    add_clauses(formula, exclusions)
+    _add_clauses(formula, exclusions)
     marks.close("bicliques", "two armies never share a line: x -> u, y -> v, not both u and v, over",
                 tuple(c for b in model.bicliques for c in (*b.first, *b.second)), "clause", top)
     for i, (cover, held) in enumerate(zip(model.covers, literals(model, model.covers, var), strict=True)):
@@ -117,12 +117,12 @@ def encode(model: ConstraintModel, name: str, number: np.ndarray | None = None) 
         formula.append([v])
         marks.close(f"fixed {cell}", "a piece on", (cell,), "unit", top)
     lex, top = chain_clauses(model, var, top, sides)
-    add_clauses(formula, lex)
+    _add_clauses(formula, lex)
     symmetry = (len(lex), top - marks.top)
     marks.close("lex-leader", "one solution per symmetry class: lex-leader chains over", model.lex.order
                 if model.lex else (), "Aloul et al.", top)
     beyond, top = clauses_and_counts(model, var, top, name, guard)
-    add_clauses(formula, beyond)
+    _add_clauses(formula, beyond)
     marks.close("clauses and attack counts", "the model's clauses and attack counts over", model.cells, name, top)
     for tally in model.tallies:
         top = tally_clauses(model, tally, var, top, name, formula)
@@ -130,7 +130,7 @@ def encode(model: ConstraintModel, name: str, number: np.ndarray | None = None) 
         marks.close(tally.name, bounds_text(low, high, tally.top), tally.variables, name, top)
     if model.size is not None and not model.size_implied:
         for part in cardinality(var.tolist(), model.size, model.size, top, EncType.totalizer):  # more than the
-            add_clauses(formula, part.clauses)  # cells: the empty clause (a certificate of "no room" proves it so)
+            _add_clauses(formula, part.clauses)  # cells: the empty clause (a certificate of "no room" proves it so)
             top = max(top, part.nv)
         marks.close("size", bounds_text(model.size, model.size, len(var)), model.cells, "totalizer", top)
     top = occupancy_bound(model, var, top, formula)
@@ -142,7 +142,7 @@ def encode(model: ConstraintModel, name: str, number: np.ndarray | None = None) 
     return Encoded(formula, var, sides, stats, marks.groups)
 
 
-def add_clauses(formula: CNF, clauses: Iterable[list[int]]) -> None:
+def _add_clauses(formula: CNF, clauses: Iterable[list[int]]) -> None:
     """`formula.extend(clauses)` without its side effect on the process: pysat's `CNF.extend` also
     marks 1..nv taken in pysat's process-wide variable pool, one more interval per formula, sorted
     again each time, so a long-lived process (the explorer's solver processes, a notebook, a test
@@ -165,7 +165,7 @@ def tally_clauses(model: ConstraintModel, tally: Tally, var: np.ndarray, top: in
                 ands.append(present[0])
                 continue
             top += 1
-            add_clauses(cnf, [[-top, p] for p in present] + [[-top, -a] for a in absent])
+            _add_clauses(cnf, [[-top, p] for p in present] + [[-top, -a] for a in absent])
             cnf.append([top, *(-p for p in present), *absent])
             ands.append(top)
         if len(ands) == 1:
@@ -173,12 +173,12 @@ def tally_clauses(model: ConstraintModel, tally: Tally, var: np.ndarray, top: in
         elif ands:
             top += 1
             cnf.append([-top, *ands])
-            add_clauses(cnf, [[-c, top] for c in ands])
+            _add_clauses(cnf, [[-c, top] for c in ands])
             terms.append(top)
     low, high = tally.held_bounds
     name = DEFAULT_ENCODING if encoding in ONE_ONLY else encoding
     for part in cardinality(terms, low, high, top, ENCODINGS[name]):
-        add_clauses(cnf, part.clauses)
+        _add_clauses(cnf, part.clauses)
         top = max(top, part.nv)
     return top
 
@@ -198,11 +198,11 @@ def occupancy_bound(model: ConstraintModel, var: np.ndarray, top: int, cnf: CNF)
     if bound is None or not model.occupancy:
         return top
     occupying, top, occupied = occupancy_clauses(model, var, top)
-    add_clauses(cnf, occupying)
+    _add_clauses(cnf, occupying)
     for used in occupied:
         if bound < len(used):
             part = CardEnc.atmost(lits=used, bound=bound, top_id=top, encoding=EncType.seqcounter)
-            add_clauses(cnf, part.clauses)
+            _add_clauses(cnf, part.clauses)
             top = max(top, part.nv)
     return top
 
