@@ -70,7 +70,7 @@ minizinc: ## Debian's minizinc + flatzinc (Gecode) for the minizinc backend and 
 	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq minizinc flatzinc; }
 
 test-browser: install browser ## the web explorer clicked through in headless Chromium
-	$(BIN)/python -m pytest -q tests/test_browser.py
+	$(BIN)/python -m pytest -q tests/browser
 
 test-slow: install ## only the slow tests
 	$(BIN)/python -m pytest -q -m slow

@@ -77,17 +77,18 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 
 KEPT_TOGETHER = frozenset({
-    "tests/test_browser.py", "tests/test_browser_search.py",  # headless Chromium and an explorer
+    "tests/browser",  # headless Chromium and an explorer, the package's (its conftest)
     "tests/test_web.py", "tests/test_web_bad_input.py", "tests/test_web_search.py",  # an explorer each
     "tests/test_dask.py", "tests/test_experiments.py",  # a local Dask cluster (`dask_cluster`)
     "tests/test_main_job.py",  # the main job's small rows on every backend
 })
-"""The modules whose module-scoped fixtures start servers, browsers or clusters: each runs on one
-xdist worker, so that its set-up is made once. Spread test by test (xdist's --dist load), each
-worker that ran one of the module's tests made its own: three explorers for test_web.py, each
-spawning its solver processes. Every module as one unit (--dist loadfile) saved as much but
-waited on the largest modules at the end (experiments/results/suite-time.md).
-tests/test_worker_units.py checks that every module with such a fixture is listed."""
+"""The modules whose module-scoped fixtures start servers, browsers or clusters, and the package
+whose package-scoped ones do: each runs on one xdist worker, so that its set-up is made once.
+Spread test by test (xdist's --dist load), each worker that ran one of the module's tests made
+its own: three explorers for test_web.py, each spawning its solver processes. Every module as
+one unit (--dist loadfile) saved as much but waited on the largest modules at the end
+(experiments/results/suite-time.md). tests/test_worker_units.py checks that every module with
+such a fixture is listed."""
 
 
 def pytest_xdist_make_scheduler(config: pytest.Config, log: Producer) -> LoadScopeScheduling | None:
@@ -102,7 +103,7 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: Producer) -> LoadSco
     class Scheduling(LoadScopeScheduling):  # type: ignore[misc]  # untyped base
         def _split_scope(self, nodeid: str) -> str:
             module = nodeid.split("::", 1)[0]
-            return module if module in KEPT_TOGETHER else nodeid
+            return next((unit for unit in KEPT_TOGETHER if module == unit or module.startswith(unit + "/")), nodeid)
 
     return Scheduling(config, log)
 

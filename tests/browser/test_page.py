@@ -6,16 +6,12 @@ packages could not be installed), and say so.
 
 Screenshots are kept as the tests' artefacts in build/screenshots/ (the desktop and the phone
 layout, a long count's progress, the families drawn in colour); each test that takes one prints
-its path (`pytest -rP tests/test_browser.py` shows them).
+its path (`pytest -rP tests/browser` shows them). The explorer and the browser are the
+package's (tests/browser/conftest.py): one of each for this module and tests/browser/test_search_pane.py.
 """
 
 from __future__ import annotations
 
-import shutil
-import threading
-import urllib.error
-import urllib.request
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -24,77 +20,21 @@ from queens.models.drawing import ARMY_FILLS
 from queens.models.families import FAMILIES
 from queens.solvers import count
 from selenium import webdriver
-from selenium.common.exceptions import WebDriverException
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.remote.webelement import WebElement
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
-from tests.explorer_server import running_explorer
+from tests.browser.chromium import TIME_LIMIT, pytestmark
 
-CHROMIUM = shutil.which("chromium")
-CHROMEDRIVER = shutil.which("chromedriver")
-pytestmark = pytest.mark.skipif(
-    not (CHROMIUM and CHROMEDRIVER),
-    reason="chromium/chromedriver not found and could not be installed: "
-           "run `make test-browser` (apt-get install chromium chromium-driver)",
-)
+__all__ = ["pytestmark"]  # the skip when chromium is missing
+
 WAIT = 20
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 SHOT_DIR = REPO / "build" / "screenshots"
 PUZZLES = REPO / "models" / "puzzles"
-TIME_LIMIT = 120.0
-"""The test server's time limit: long enough that a count the test cancels is still running
-when it is cancelled, however loaded the machine."""
 DESKTOP = (1280, 900)
 PHONE = (390, 844)
-
-
-@pytest.fixture(scope="module")
-def page(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """The explorer, once both its solver processes have started (their imports are the
-    fixture's time, not the first test's). It runs in a folder of its own, as a user's would:
-    a count from 18-queens keeps its ledger in the folder the server was started from (the
-    20-queens count below left one in the repository)."""
-    with pytest.MonkeyPatch.context() as patch:
-        patch.chdir(tmp_path_factory.mktemp("explorer"))  # before its solver processes start
-        with running_explorer(time_limit=TIME_LIMIT, workers=2) as url:
-            warming = [threading.Thread(target=_warm, args=(url,)) for _ in range(2)]
-            for thread in warming:
-                thread.start()
-            for thread in warming:
-                thread.join()
-            yield url + "/"
-
-
-def _warm(url: str) -> None:
-    """One small search, which waits for a solver process to be ready (a busy pool's 503 is retried)."""
-    request = urllib.request.Request(f"{url}/api/count", data=b'{"family": "nqueens", "n": 4}', method="POST")
-    for _ in range(100):
-        try:
-            with urllib.request.urlopen(request, timeout=120) as reply:
-                reply.read()
-            return
-        except urllib.error.HTTPError as error:
-            assert error.code == 503, error.read()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[webdriver.Chrome]:
-    options = webdriver.ChromeOptions()
-    assert CHROMIUM is not None  # the module is skipped without it
-    options.binary_location = CHROMIUM
-    for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
-                     "--window-size=900,1100"):
-        options.add_argument(argument)
-    options.set_capability("goog:loggingPrefs", {"browser": "SEVERE"})
-    try:
-        driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
-    except WebDriverException as error:  # installed but unable to start is a failure, not a skip
-        pytest.fail(f"headless chromium did not start: {error.msg}")
-    yield driver
-    driver.quit()
 
 
 def _shot(browser: webdriver.Chrome, name: str) -> Path:

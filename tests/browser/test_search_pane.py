@@ -1,6 +1,6 @@
-"""The explorer's search view in a real browser (headless Chromium, tests/test_browser.py's
-fixtures): the teaching engine's tree beside the board, a node's domains shaded on the board
-when it is clicked, propagation step by step, and the ladder.
+"""The explorer's search view in a real browser (headless Chromium; the package's explorer and
+browser, tests/browser/conftest.py): the teaching engine's tree beside the board, a node's
+domains shaded on the board when it is clicked, propagation step by step, and the ladder.
 
 What the page shows is held to ground truth that shares no code with the engine: the solutions
 in the tree to OEIS A000170, a node's domains to forward checking written in tests/test_ladder.py
@@ -17,8 +17,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webelement import WebElement
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
-from tests.conftest import Reference
-from tests.test_browser import (  # the fixtures and helpers of the explorer's browser tests
+from tests.browser.test_page import (  # the page's helpers
     DESKTOP,
     WAIT,
     _emulate,
@@ -26,14 +25,13 @@ from tests.test_browser import (  # the fixtures and helpers of the explorer's b
     _shot,
     _squares,
     _wait_message,
-    browser,
-    page,
     pytestmark,
 )
+from tests.conftest import Reference
 from tests.test_ladder import RUNGS, Domains, forward, placements, two_way
 from tests.test_web_search import STORY
 
-__all__ = ["browser", "page", "pytestmark"]  # the fixtures, and the skip when chromium is missing
+__all__ = ["pytestmark"]  # the skip when chromium is missing
 
 WIDE = (1500, 1000)
 """A screen wide enough for the board, the tree and the buttons side by side."""
