@@ -41,13 +41,18 @@ from queens.solvers.runtime.ledger import Ledger
 ADDRESS = re.compile(r"^(tcp|tls|inproc|ucx)://[^\s/:]+(:\d+)?$")
 
 
-def _quiet_cancellations() -> None:
+def _quiet_stops() -> None:
     """Stopping a count with tasks in flight (Ctrl-C, a time limit) cancels their futures, and
     tornado logs each cancelled callback with a traceback: expected then, so silenced. Silenced
     from the start, since the count cancels its futures itself before it lets an interrupt go on
     (it raced with a silencing at shutdown: 1 run in 4 printed a traceback); a task that fails
-    for real still reaches the count, as its future's exception."""
+    for real still reaches the count, as its future's exception. So is a local cluster's
+    scheduler, which runs in this process: closed after the client, it could log at CRITICAL,
+    with a traceback, that it could not tell the closed client of results its workers took with
+    them ("Closed comm ... while trying to write [lost-data ...]": once in ten make test runs,
+    on a terminal's Ctrl-C)."""
     logging.getLogger("tornado.application").setLevel(logging.CRITICAL)
+    logging.getLogger("distributed.scheduler").setLevel(logging.CRITICAL + 1)
 
 
 def local_workers(address: str, workers: int | None) -> int | None:
@@ -108,7 +113,7 @@ def cluster(address: str, workers: int | None = None) -> Iterator[tuple[Executor
                     address, timeout=dask.config.get(CONNECT_TIMEOUT, default="10s")))
             except (OSError, TimeoutError) as error:
                 raise QueensError(f"cannot reach the Dask scheduler at {address}: {error}") from None
-        _quiet_cancellations()
+        _quiet_stops()
         yield client.get_executor(), len(client.scheduler_info().get("workers", {})) or 1
 
 
