@@ -110,10 +110,11 @@ def server_of_this_thread() -> ForkServer:
 # --- the server ---------------------------------------------------------------------------------
 def serve() -> None:
     """The server's loop: fork a child per line asked, report its pid and then its exit code."""
-    from queens.experiments import runner  # what every run imports: numpy, the models, the solvers' router
+    from queens.experiments import runner  # noqa: F401  # what every run imports: numpy, the models, the router
     from queens.solvers import count, solve  # noqa: F401
+    from queens.solvers.runtime.deadline_child import die_with_parent
 
-    runner.die_with_parent()
+    die_with_parent()
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # a terminal's Ctrl-C is the runner's to handle; the child's own
     for line in sys.stdin.buffer:
         request = json.loads(line)

@@ -19,7 +19,6 @@ already stored.
 
 from __future__ import annotations
 
-import ctypes
 import json
 import os
 import platform
@@ -37,6 +36,7 @@ from queens.experiments.forks import server_of_this_thread
 from queens.experiments.spec import Run, Spec
 from queens.experiments.store import Machine, Store, disagrees
 from queens.solvers.options import Options
+from queens.solvers.runtime.deadline_child import die_with_parent
 
 GRACE = 10.0
 """Seconds after the time limit before the runner kills a child (start-up and clean stop)."""
@@ -67,15 +67,6 @@ def limit_self(memory_mib: int) -> None:
     limit = memory_mib * 1024 * 1024
     resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
     die_with_parent()
-
-
-def die_with_parent() -> None:
-    """Ask Linux to kill this process when its parent ends (not Linux: nothing is asked, and the
-    runner's kill at the time limit still bounds a run)."""
-    try:
-        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGKILL)  # 1 = PR_SET_PDEATHSIG
-    except (OSError, AttributeError):
-        pass
 
 
 def cpu_seconds() -> float:

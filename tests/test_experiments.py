@@ -27,6 +27,7 @@ from queens.solvers.routing.split_count import subproblems
 
 from tests.cli import run_cli, run_main, start_cli
 from tests.conftest import REPO, TINY, able
+from tests.process_table import MARKER, processes_marked
 from tests.typed_results import number
 
 # tiny_db (the tiny spec run once) and tiny_report (its report, rendered once): tests/conftest.py
@@ -99,18 +100,6 @@ def test_a_run_over_its_memory_limit_is_a_memout() -> None:
     assert execute(run)["status"] == "memout"
 
 
-def _marked(marker: str) -> list[int]:
-    """Live processes whose environment holds the marker: the runner's and what it started."""
-    found = []
-    for entry in Path("/proc").iterdir():
-        try:
-            if entry.name.isdigit() and f"QUEENS_RUNNER_TEST={marker}".encode() in (entry / "environ").read_bytes():
-                found.append(int(entry.name))
-        except OSError:  # gone meanwhile
-            continue
-    return found
-
-
 @pytest.mark.skipif(not Path("/proc/self/environ").exists(), reason="reads the process table in /proc")
 def test_a_killed_runner_leaves_no_process_behind(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """SIGKILL to the runner in the middle of a long run (minutes of csp search, a 600 s limit):
@@ -118,17 +107,17 @@ def test_a_killed_runner_leaves_no_process_behind(tmp_path: Path, monkeypatch: p
     spec_path = _spec(tmp_path, 'name = "long"\ntime_limit = 600\n[[grid]]\ntask = "count"\nfamilies = ["nqueens"]\n'
                       'sizes = [15]\nbackends = ["csp"]\n')
     marker = str(tmp_path)
-    monkeypatch.setenv("QUEENS_RUNNER_TEST", marker)
+    monkeypatch.setenv(MARKER, marker)
     process = start_cli("bench", "run", str(spec_path), "--db", str(tmp_path / "r.sqlite"),
                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     give_up = time.monotonic() + 120
-    while len(_marked(marker)) < 3 and time.monotonic() < give_up:  # the runner, its server, the run's child
+    while len(processes_marked(marker)) < 3 and time.monotonic() < give_up:  # the runner, its server, the run's child
         time.sleep(0.05)
-    assert len(_marked(marker)) >= 3, "the run never started"
+    assert len(processes_marked(marker)) >= 3, "the run never started"
     process.kill()
     process.wait(timeout=60)
     give_up = time.monotonic() + 60
-    while (left := _marked(marker)) and time.monotonic() < give_up:  # polling, not a timed assertion
+    while (left := processes_marked(marker)) and time.monotonic() < give_up:  # polling, not a timed assertion
         time.sleep(0.05)
     assert left == [], f"left running after the runner was killed: {left}"
 

@@ -32,6 +32,7 @@ from queens.solvers.runtime import interrupts
 
 from tests.cli import SCRIPT
 from tests.ledger_file import rows
+from tests.process_table import MARKER, processes_marked
 
 pytestmark = pytest.mark.skipif(not Path("/proc/self/environ").exists(), reason="reads the process table in /proc")
 
@@ -42,20 +43,6 @@ STOPS_WITHIN = 10.0
 """Seconds a search in this process may take to stop (it takes well under one): generous, so that
 only a search deaf to the signal, which used to run on for minutes, exceeds it."""
 DATA = Path(__file__).parent / "data"
-
-
-def processes_marked(marker: str) -> list[int]:
-    """Live processes (not zombies) whose environment holds the marker: ours and their children."""
-    found = []
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            if f"QUEENS_INTERRUPT_TEST={marker}".encode() in (entry / "environ").read_bytes().split(b"\0"):
-                found.append(int(entry.name))
-        except OSError:  # gone meanwhile, or not ours
-            continue
-    return found
 
 
 def cpu_seconds(pid: int) -> float:
@@ -251,7 +238,7 @@ def _marks(name: str, signum: int) -> list[pytest.MarkDecorator]:
 def test_an_interruption_is_clean(moment: str, signum: int, tmp_path: Path) -> None:
     args, reach = MOMENTS[moment]
     marker = uuid.uuid4().hex
-    env = {**os.environ, "QUEENS_INTERRUPT_TEST": marker, "COLUMNS": "200"}
+    env = {**os.environ, MARKER: marker, "COLUMNS": "200"}
     env.pop("QUEENS_DEBUG", None)
     process = subprocess.Popen([str(SCRIPT), *(a.format(tmp=tmp_path, data=DATA) for a in args)], env=env,
                                cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True,

@@ -54,7 +54,7 @@ BEAT = 0.5
 """Seconds between two beats to the listeners while the child is quiet (`queens.solvers.runtime.progress`)."""
 _PR_SET_PDEATHSIG = 1
 _DIES_WITH_PARENT = sys.platform.startswith("linux")
-"""Whether a child is killed with its parent here (`_die_with_parent`)."""
+"""Whether a child is killed with its parent here (`die_with_parent`)."""
 _killable = False
 
 
@@ -123,7 +123,7 @@ def killed_at_deadline() -> None:
         os.setpgid(0, 0)
     except OSError:  # already a group leader
         pass
-    _die_with_parent()
+    die_with_parent()
 
 
 def kill_group(pid: int, *, reap: bool = True) -> None:
@@ -208,10 +208,12 @@ def _run_child(writing: int, function: Callable[..., object], args: tuple[object
         os._exit(code)
 
 
-def _die_with_parent() -> None:
-    """Linux: the kernel kills this child if its parent dies (SIGKILL gives it no chance). A
-    spawned worker whose parent died while it was still starting (a second of imports) is past
-    that: it ends here, instead of waiting for work for ever as an orphan."""
+def die_with_parent() -> None:
+    """Linux: the kernel kills this child if its parent dies (SIGKILL gives it no chance); the
+    one way every child the suite starts asks it (a deadline's child, a pool's worker, the grid's
+    fork server and its runs). A spawned worker whose parent died while it was still starting (a
+    second of imports) is past that: it ends here, instead of waiting for work for ever as an
+    orphan."""
     if not sys.platform.startswith("linux"):
         return
     try:
