@@ -7,7 +7,7 @@ import json
 import pytest
 from queens.solvers import BACKENDS
 
-from tests.cli import error_line, run_cli
+from tests.cli import error_line, run_cli, run_main
 
 
 def test_count_all_backends_agree_on_eight_queens(reference):
@@ -71,6 +71,8 @@ def test_no_solution_is_an_answer_not_an_error(n):
     (["show", "nqueens", "-n", "500"], 2, "draws boards up to"),
 ])
 def test_bad_input_gets_one_clear_line_and_nonzero_exit(args, code, message):
-    result = run_cli(*args)
+    """In this process: the command's own messages and codes (the script's are the same:
+    test_bad_input.py's test_the_real_script_agrees runs it on each kind of mistake)."""
+    result = run_main(*args)
     assert result.returncode == code
     assert message in error_line(result)

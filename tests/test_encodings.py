@@ -167,3 +167,14 @@ def test_encoding_leaves_pysats_process_wide_variable_pool_alone(encoding):
     for family, n, _ in CASES:
         cnf(lower(of_size(family, n)), encoding)
     assert taken() == before
+
+
+@pytest.mark.parametrize("encoding", ENCODINGS)
+def test_the_formula_says_its_largest_variable(encoding):
+    """The encoder fills the formula's clauses and `nv` itself (`_add_clauses`): `nv` is the
+    largest variable of its clauses, as pysat's own `append` would leave it, the count a solver
+    and a DIMACS header are given."""
+    for family, n, _ in CASES:
+        formula, _ = cnf(lower(of_size(family, n)), encoding)
+        assert formula.nv == max(abs(literal) for clause in formula.clauses for literal in clause) > 0
+        assert all(type(clause) is list for clause in formula.clauses)  # copies, not the encoder's tuples

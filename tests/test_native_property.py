@@ -21,9 +21,9 @@ from tests.plain_reference import KERNELS, Cell
 
 
 @st.composite
-def queen_boards(draw: st.DrawFn) -> tuple[int, frozenset[Cell], frozenset[Cell]]:
-    """n <= 10, some blocked cells, and pre-placed queens that do not attack each other."""
-    n = draw(st.integers(1, 10))
+def queen_boards(draw: st.DrawFn, largest: int = 10) -> tuple[int, frozenset[Cell], frozenset[Cell]]:
+    """n <= `largest`, some blocked cells, and pre-placed queens that do not attack each other."""
+    n = draw(st.integers(1, largest))
     cells = st.tuples(st.integers(0, n - 1), st.integers(0, n - 1))
     blocked = draw(st.frozensets(cells, max_size=n * n // 3))
     fixed: set[Cell] = set()
@@ -49,9 +49,12 @@ def _counts_alike(board: tuple[int, frozenset[Cell], frozenset[Cell]]) -> None:
 
 
 @settings(max_examples=50, deadline=None)
-@given(queen_boards())
+@given(queen_boards(largest=9))
 def test_simple_kernel_counts_like_the_plain_python_searches(board: tuple[int, frozenset[Cell], frozenset[Cell]]) \
         -> None:
+    """n <= 9 here: the twin's search of an open 10 x 10 board takes most of a second, and the
+    few such boards among the 50 drawn made this test's time vary from run to run, the suite's
+    slowest in one (suite-time.md); n = 10 is drawn in the test below (`make test-slow`)."""
     _counts_alike(board)
 
 
@@ -60,7 +63,7 @@ def test_simple_kernel_counts_like_the_plain_python_searches(board: tuple[int, f
 @given(queen_boards())
 def test_simple_kernel_counts_like_the_plain_python_searches_on_many_more_boards(
         board: tuple[int, frozenset[Cell], frozenset[Cell]]) -> None:
-    """The same, 300 boards (100 in `make test` took 6-12 s: it runs 50 there)."""
+    """The same on 300 boards up to n = 10 (`make test` runs 50 up to n = 9)."""
     _counts_alike(board)
 
 

@@ -19,7 +19,7 @@ from queens.models.errors import InvalidNumber, OffBoard
 from queens.models.families import FamilyOptions, build
 from queens.models.pieces_families import Knights, RectangularQueens
 
-from tests.cli import error_line, run_cli
+from tests.cli import error_line, run_main
 
 EDGES = [math.nan, math.inf, -math.inf, 1e400, 2.5, 3.0, -0.0, 2**63, 2**64 - 1, -(2**63) - 1, True, False,
          "nan", "inf", "1e3", "2.5", "0x10", "", " ", "9" * 5000, None, [1], (1, 2), np.uint64(2**64 - 1),
@@ -93,6 +93,6 @@ def test_constructors_refuse_numbers_of_the_wrong_kind(make):
     ("count", "knights", "-n", "8", "--pieces", "9223372036854775808"),
 ])
 def test_cli_refuses_edge_numbers_with_one_line_and_exit_2(args):
-    result = run_cli(*args, timeout=60)
+    result = run_main(*args)
     assert result.returncode == 2, result.stderr
     assert "must be" in error_line(result)

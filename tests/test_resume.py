@@ -160,8 +160,9 @@ def test_cli_unique_prints_the_classes(reference) -> None:
     assert f"no rotational symmetry: {fundamental - quarter - half:,}" in result.stdout
 
 
-def test_cli_small_counts_leave_no_ledger_behind(tmp_path: Path, reference) -> None:
-    result = run_cli("count", "nqueens", "-n", "10", "--threads", "2", "--json", cwd=tmp_path)
+def test_cli_small_counts_leave_no_ledger_behind(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, reference) -> None:
+    monkeypatch.chdir(tmp_path)
+    result = run_main("count", "nqueens", "-n", "10", "--threads", "2", "--json")
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout)["count"] == reference.term("A000170", 10)
     assert list(tmp_path.iterdir()) == []
@@ -176,7 +177,7 @@ def test_cli_small_counts_leave_no_ledger_behind(tmp_path: Path, reference) -> N
     ["nqueens", "-n", "8", "--threads", "2", "--dask", "tcp://localhost:8786"],
 ])
 def test_cli_usage_errors(args: list[str]) -> None:
-    result = run_cli("count", *args)
+    result = run_main("count", *args)
     assert result.returncode == 2
     assert "Traceback" not in result.stderr
 
@@ -196,8 +197,9 @@ def test_ctrl_c_keeps_finished_work_and_says_so(method: str, tmp_path: Path) -> 
     assert 0 < rows(ledger) < len(LEDGERED[method].ledgered(17)[1])
 
 
-def test_resuming_from_a_ledger_that_does_not_exist_is_refused(tmp_path: Path) -> None:
-    result = run_cli("count", "nqueens", "-n", "10", "--resume", "--ledger", "typo.sqlite", cwd=tmp_path)
+def test_resuming_from_a_ledger_that_does_not_exist_is_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    result = run_main("count", "nqueens", "-n", "10", "--resume", "--ledger", "typo.sqlite")
     assert result.returncode == 2
     assert "there is no ledger typo.sqlite to resume from" in result.stderr and "Traceback" not in result.stderr
     assert list(tmp_path.iterdir()) == []  # and none was created

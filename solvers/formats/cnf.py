@@ -147,9 +147,12 @@ def _add_clauses(formula: CNF, clauses: Iterable[list[int]]) -> None:
     marks 1..nv taken in pysat's process-wide variable pool, one more interval per formula, sorted
     again each time, so a long-lived process (the explorer's solver processes, a notebook, a test
     worker) encoded slower with every formula it had encoded before (experiments/results/suite-time.md).
-    Our variables are numbered here (`top`), never from that pool."""
-    for clause in clauses:
-        formula.append(clause)
+    Our variables are numbered here (`top`), never from that pool. The clauses go into the
+    formula's public `clauses` and `nv` at once: `CNF.append`, a clause at a time, built a list
+    per clause to find its largest variable, much of the encoder's time (suite-time.md)."""
+    added = [list(clause) for clause in clauses]
+    formula.clauses.extend(added)
+    formula.nv = max(formula.nv, max((abs(literal) for clause in added for literal in clause), default=0))
 
 
 def tally_clauses(model: ConstraintModel, tally: Tally, var: np.ndarray, top: int, encoding: str, cnf: CNF) -> int:
