@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import json
+import multiprocessing
+import os
 import re
 import threading
+import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
@@ -333,3 +336,37 @@ def test_a_named_count_reports_progress_and_can_be_cancelled(reference, tmp_path
         assert after == {"job": "q20", "running": False}
         status, board = _post(url, "board", {"family": "nqueens", "n": 8, "queens": [[0, 0]]})
         assert status == 200 and board["queens"] == [[0, 0]]
+
+
+def _solver_processes() -> set[int | None]:
+    return {child.pid for child in multiprocessing.active_children() if child.name == "queens-solver"}
+
+
+def _parent(pid: int | None) -> int:
+    return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
+
+
+@pytest.mark.skipif(not Path("/proc/self/maps").exists(), reason="reads processes' parents and libraries in /proc")
+def test_solver_processes_come_from_a_warm_fork_server_and_so_does_a_replaced_one(reference):
+    """The explorer's solver processes are forked by multiprocessing's fork server, not by the
+    threaded server itself, and that server has loaded the solvers' libraries (OR-Tools among
+    them) before it forks: a process replaced after a cancel comes from it too, with nothing
+    to import before it answers."""
+    from queens.web.workers import SolverPool
+
+    others = _solver_processes()  # another test's pool in this process, if any
+    with SolverPool(size=1, time_limit=600.0) as pool:
+        assert pool.run("count", {"family": "nqueens", "n": 6})["count"] == reference.term("A000170", 6)
+        first = _solver_processes() - others
+        (server,) = {_parent(pid) for pid in first}
+        assert server != os.getpid() and "forkserver" in Path(f"/proc/{server}/cmdline").read_text()
+        assert "ortools" in Path(f"/proc/{server}/maps").read_text()
+        running = threading.Thread(target=pool.run, args=("count", {"family": "nqueens", "n": 20}, "long"))
+        running.start()
+        while pool.progress("long") is None:
+            time.sleep(0.01)  # polling, not a timed assertion
+        assert pool.cancel("long")
+        running.join()
+        assert pool.run("count", {"family": "nqueens", "n": 7})["count"] == reference.term("A000170", 7)
+        replaced = _solver_processes() - others
+        assert replaced.isdisjoint(first) and {_parent(pid) for pid in replaced} == {server}

@@ -28,7 +28,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import partial
 from multiprocessing.connection import Connection
-from multiprocessing.context import SpawnContext
+from multiprocessing.context import ForkServerContext
 
 from queens.models import BackendUnavailable, QueensError
 from queens.solvers.api import Chosen
@@ -45,6 +45,8 @@ WORKERS = 2
 """Solving requests served at once: one per core of the machine the explorer was built on."""
 PROGRESS_EVERY = 0.25
 """Seconds between two progress reports a worker forwards (the page asks a few times a second)."""
+WARM = "queens.web.warm"
+"""The module the fork server imports before it forks any worker (`_fork_server`)."""
 
 Job = tuple[str, object, float]
 """What the server sends a worker: (route, request, time limit)."""
@@ -94,6 +96,21 @@ def _forwarder(connection: Connection, sending: threading.Lock) -> Callable[[Pro
     return forward
 
 
+def _fork_server() -> ForkServerContext:
+    """multiprocessing's fork server, which imports `WARM` first: every worker is forked from a
+    process that has loaded each backend's library and made each backend once, instead of
+    spawned to do it all again, a second of a worker's start (a worker replaced after a cancel
+    or a time limit was that far from its next request: experiments/results/suite-time.md). The
+    explorer is threaded, so it forks nothing itself (a lock another thread held would stay held
+    in the child): the server is a process of its own with one thread. It is the process's one
+    fork server, and its workers have the environment it started with (each one the folder the
+    pool is in when it starts it); one started before without `WARM` forks workers that warm
+    up themselves."""
+    context = multiprocessing.get_context("forkserver")
+    context.set_forkserver_preload([WARM])
+    return context
+
+
 def _serve(connection: Connection) -> None:
     """A worker's life: answer (route, request, time limit) jobs until the server hangs up.
 
@@ -101,7 +118,7 @@ def _serve(connection: Connection) -> None:
     stop, so they ignore SIGINT (and never print a KeyboardInterrupt traceback)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     sending = threading.Lock()
-    warm_up()
+    warm_up()  # at once where the fork server was warm, the whole warm-up where it was not
     connection.send(("ready",))  # the imports are done: from now on a job's time limit is its own
     while True:
         try:
@@ -129,7 +146,7 @@ def _serve(connection: Connection) -> None:
 class _Worker:
     """One solver process and the pipe to it."""
 
-    def __init__(self, context: SpawnContext) -> None:
+    def __init__(self, context: ForkServerContext) -> None:
         self.connection, child = context.Pipe()
         self.process = context.Process(target=_serve, args=(child,), name="queens-solver", daemon=True)
         self.process.start()
@@ -192,9 +209,7 @@ class SolverPool:
     """`size` worker processes, started at once so the first request does not pay for imports."""
 
     def __init__(self, size: int = WORKERS, time_limit: float = 10.0) -> None:
-        # spawn, not fork: the server is threaded, and a forked copy of a lock held by another
-        # thread would never be released in the child
-        self._context = multiprocessing.get_context("spawn")
+        self._context = _fork_server()
         self.time_limit = time_limit
         self.size = size
         self._idle = [_Worker(self._context) for _ in range(size)]
