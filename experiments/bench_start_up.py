@@ -1,6 +1,8 @@
-"""What a process pays before it works: the console script's whole run for a few commands, and a
+"""What a process pays before it works: the console script's whole run for a few commands, a
 split count's worker importing what it needs (experiments/results/start-up.md tells why this
-is watched: with PYTHONDONTWRITEBYTECODE set, every process compiled the package again).
+is watched: with PYTHONDONTWRITEBYTECODE set, every process compiled the package again), and an
+explorer's solver process: the first search of a one-process pool, and the next search after
+a cancel, which waits for the process that replaces the killed one.
 
 Each row is a fresh process, timed from outside (wall seconds), REPEATS times; the table gives
 the median and every run. `--no-bytecode` times the same rows with Python told to look for the
@@ -18,6 +20,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -58,7 +61,36 @@ def main(argv: list[str] | None = None) -> int:
                 times = sorted(timed(command, env) for _ in range(REPEATS))
                 cells.append(f"{statistics.median(times):.3f} ({times[0]:.3f}-{times[-1]:.3f})")
             print(f"| {label} | " + " | ".join(cells) + " |", flush=True)
+    first, replaced = explorer_waits()
+    print(f"\nThe explorer's solver process (a pool of one), wall seconds: the first search {first:.3f}; "
+          f"the next search after each of {REPEATS} cancels, median {statistics.median(replaced):.3f} "
+          f"({min(replaced):.3f}-{max(replaced):.3f}).")
     return 0
+
+
+def explorer_waits() -> tuple[float, list[float]]:
+    """The first search's wall seconds in a new one-process pool (its process started, then a 4 x 4
+    count), and after each of REPEATS cancelled searches, the next 4 x 4 count's: the killed
+    process replaced, then the count."""
+    from queens.web.workers import SolverPool
+
+    small, endless = {"family": "nqueens", "n": 4}, {"family": "nqueens", "n": 20}
+    start = time.perf_counter()
+    with SolverPool(size=1, time_limit=600.0) as pool:
+        pool.run("count", small)
+        first = time.perf_counter() - start
+        replaced = []
+        for job in map(str, range(REPEATS)):
+            running = threading.Thread(target=pool.run, args=("count", endless, job))
+            running.start()
+            while pool.progress(job) is None:
+                time.sleep(0.01)
+            pool.cancel(job)
+            running.join()
+            start = time.perf_counter()
+            pool.run("count", small)
+            replaced.append(time.perf_counter() - start)
+    return first, replaced
 
 
 if __name__ == "__main__":
