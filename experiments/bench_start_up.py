@@ -83,7 +83,7 @@ def explorer_waits() -> tuple[float, list[float]]:
         for job in map(str, range(REPEATS)):
             running = threading.Thread(target=pool.run, args=("count", endless, job))
             running.start()
-            while pool.progress(job) is None:
+            while running.is_alive() and pool.progress(job) is None:
                 time.sleep(0.01)
             pool.cancel(job)
             running.join()

@@ -100,7 +100,7 @@ def _fork_server() -> ForkServerContext:
     """multiprocessing's fork server, which imports `WARM` first: every worker is forked from a
     process that has loaded each backend's library and made each backend once, instead of
     spawned to do it all again, a second of a worker's start (a worker replaced after a cancel
-    or a time limit was that far from its next request: experiments/results/suite-time.md). The
+    or a time limit was that far from its next request: experiments/results/start-up.md). The
     explorer is threaded, so it forks nothing itself (a lock another thread held would stay held
     in the child): the server is a process of its own with one thread. It is the process's one
     fork server, and its workers have the environment it started with (each one the folder the
