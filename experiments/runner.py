@@ -281,4 +281,3 @@ def run_grid(spec: Spec, store: Store, executor: Executor = sequential,
         progress(f"[{done}/{len(todo)}] {run.task} {run.family} n={run.n} {run.configuration} "
                  f"#{run.repetition + 1}: {status} {wall}{verdict}")
     return tally
-

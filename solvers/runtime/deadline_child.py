@@ -214,7 +214,7 @@ def die_with_parent() -> None:
     fork server and its runs). A spawned worker whose parent died while it was still starting (a
     second of imports) is past that: it ends here, instead of waiting for work for ever as an
     orphan."""
-    if not sys.platform.startswith("linux"):
+    if not _DIES_WITH_PARENT:
         return
     try:
         ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
